@@ -1,0 +1,80 @@
+/*
+ * topomap/comm.h - the communication graph G of an application.
+ *
+ * Tasks 0..n-1.  Every directed adjacency entry (u -> v, w) is a message of
+ * volume w from u to v (design.md "Communication graph").  In memory G is a
+ * plain CSR: for task u, entries xadj[u]..xadj[u+1]-1 of adj/w, sorted by
+ * target, without duplicates, without self-loops (intra-task traffic is
+ * ignored) and with w > 0 and finite.  tm_comm_check() verifies this.
+ */
+#ifndef TOPOMAP_COMM_H
+#define TOPOMAP_COMM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topomap/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tm_comm {
+    int32_t n;       /* tasks */
+    int64_t nnz;     /* directed entries */
+    int64_t *xadj;   /* n+1 */
+    int32_t *adj;    /* nnz targets */
+    double *w;       /* nnz volumes */
+    double *vwgt;    /* n task weights (METIS vertex weights) or NULL = all 1 */
+} tm_comm;
+
+typedef enum {
+    TM_COMM_AUTO = 0,   /* by file extension, then by content */
+    TM_COMM_METIS,      /* METIS graph format, all fmt variants; .graph .metis */
+    TM_COMM_MTX,        /* Matrix Market coordinate; .mtx */
+    TM_COMM_EDGES,      /* "src dst volume" per line (0-based); .edges .el .txt */
+    TM_COMM_DENSE,      /* N x N matrix, comma or whitespace separated; .csv .mat */
+    TM_COMM_GRAPHSTATS, /* "i , j = w" lines (undirected pairs) as in graphStats.txt */
+    TM_COMM_MPIP        /* mpiP report with a communication-matrix block; .mpiP */
+} tm_comm_format;
+
+void tm_comm_init(tm_comm *c);
+void tm_comm_release(tm_comm *c);
+
+/* Builds a valid CSR from a list of m directed entries: diagonal entries
+ * and zero volumes are dropped, duplicates summed, entries sorted.
+ * Negative or non-finite volumes and ids outside [0, n) are TM_EINPUT. */
+tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                            const int32_t *dst, const double *w, tm_comm *out);
+/* Verifies the invariants above (TM_EINPUT with the offending entry). */
+tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c);
+/* Sum of all directed volumes. */
+double tm_comm_total_volume(const tm_comm *c);
+/* Undirected view: w'(u,v) = w(u,v) + w(v,u), both directions present
+ * (what METIS and symmetric algorithms need). */
+tm_err tm_comm_symmetrize(tm_ctx *ctx, const tm_comm *c, tm_comm *out);
+tm_err tm_comm_copy(tm_ctx *ctx, const tm_comm *c, tm_comm *out);
+
+/* Readers.  `name` is the display name used in "name:line: ..." errors.
+ * On error *out is left released (empty). */
+tm_err tm_comm_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_format fmt, tm_comm *out);
+tm_err tm_comm_read_file(tm_ctx *ctx, const char *path, tm_comm_format fmt, tm_comm *out);
+tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+/* Parses a format name ("metis", "mtx", "edges", "dense", "graphstats",
+ * "mpip", "auto"); -1 if unknown. */
+int tm_comm_format_parse(const char *s);
+
+/* Writes G in METIS format (undirected: requires a symmetric graph; volumes
+ * rounded to integers >= 1) or as an edge list "u v w" of directed entries. */
+tm_err tm_comm_write_metis(tm_ctx *ctx, const tm_comm *c, FILE *out);
+tm_err tm_comm_write_edges(tm_ctx *ctx, const tm_comm *c, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/*
+ * topomap/error.h - error codes and the library context.
+ *
+ * Every fallible call returns a tm_err (TM_EOK == 0).  The detailed message
+ * ("file:line: what is wrong") is kept in the tm_ctx passed to the call and
+ * read with tm_ctx_errmsg().  The library never prints and never exits; the
+ * command-line tool maps errors to exit codes with tm_err_exit_code().
+ *
+ * A tm_ctx also carries the run parameters that must not be global state:
+ * the seed, the thread count and an optional log callback for warnings.
+ */
+#ifndef TOPOMAP_ERROR_H
+#define TOPOMAP_ERROR_H
+
+#include <stdint.h>
+#include <stdarg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* X(name, exit code of the CLI, generic text) */
+#define TM_ERRORS(X)                                              \
+    X(OK, 0, "success")                                           \
+    X(USAGE, 1, "invalid argument")                               \
+    X(INPUT, 2, "malformed input")                                \
+    X(IO, 2, "cannot read or write a file")                       \
+    X(INFEASIBLE, 3, "request cannot be met")                     \
+    X(NOMEM, 4, "out of memory")                                  \
+    X(INTERNAL, 4, "internal error")
+
+typedef enum {
+#define TM_X_(name, code, text) TM_E##name,
+    TM_ERRORS(TM_X_)
+#undef TM_X_
+    TM_E_COUNT_
+} tm_err;
+
+/* Generic one-line text of an error code. */
+const char *tm_err_str(tm_err err);
+/* Exit code of the command-line tool for an error (design.md: 0..4). */
+int tm_err_exit_code(tm_err err);
+
+typedef struct tm_ctx tm_ctx;
+
+/* Log levels for the optional callback. */
+typedef enum { TM_LOG_WARN = 1, TM_LOG_INFO = 2, TM_LOG_DEBUG = 3 } tm_log_level;
+typedef void (*tm_log_fn)(void *userdata, tm_log_level level, const char *msg);
+
+/* Creates a context with seed 1, one thread, no log callback.  Returns
+ * TM_ENOMEM on allocation failure (then *out is NULL). */
+tm_err tm_ctx_new(tm_ctx **out);
+/* Frees the context; NULL does nothing. */
+void tm_ctx_free(tm_ctx *ctx);
+
+/* The message of the last failure recorded in ctx ("" if none). */
+const char *tm_ctx_errmsg(const tm_ctx *ctx);
+void tm_ctx_clear_error(tm_ctx *ctx);
+
+void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
+uint64_t tm_ctx_seed(const tm_ctx *ctx);
+/* threads <= 0 means "number of online cores". */
+void tm_ctx_set_threads(tm_ctx *ctx, int threads);
+int tm_ctx_threads(const tm_ctx *ctx);
+/* Time limit in seconds for anytime algorithms; < 0 means none (default). */
+void tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
+double tm_ctx_time_limit(const tm_ctx *ctx);
+/* Warnings and progress go to this callback (default: dropped). */
+void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
+/* Highest level passed to the callback (default TM_LOG_WARN). */
+void tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,133 @@
+/*
+ * topomap/map.h - mappings (task -> (host, slot) or task -> PE), their file
+ * formats, and the strategy/refinement registry.
+ *
+ * Network mode: a problem has a net, a router and an allocation; a mapping
+ * gives host[t] (net vertex id) and slot[t] (0-based slot on that host) and
+ * pe == NULL.  Hierarchy mode (VieM): no net; pe[t] is the PE index and
+ * host == slot == NULL.
+ */
+#ifndef TOPOMAP_MAP_H
+#define TOPOMAP_MAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topomap/alloc.h"
+#include "topomap/comm.h"
+#include "topomap/error.h"
+#include "topomap/hier.h"
+#include "topomap/net.h"
+#include "topomap/route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tm_mapping {
+    int32_t n;      /* tasks */
+    int32_t *host;  /* network mode */
+    int32_t *slot;  /* network mode */
+    int32_t *pe;    /* hierarchy mode */
+} tm_mapping;
+
+void tm_mapping_init(tm_mapping *m);
+void tm_mapping_release(tm_mapping *m);
+/* Allocates arrays for n tasks (network: host+slot; hierarchy: pe). */
+tm_err tm_mapping_alloc(tm_ctx *ctx, tm_mapping *m, int32_t n, bool hierarchy);
+tm_err tm_mapping_copy(tm_ctx *ctx, const tm_mapping *src, tm_mapping *dst);
+
+/* Consecutive placement: task i -> i-th free slot in allocation order.
+ * More tasks than slots is TM_EINFEASIBLE with both numbers. */
+tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks,
+                              tm_mapping *out);
+/* Network mode: hosts are hosts, slots within [0, slots(host)), no slot
+ * used twice (TM_EINPUT naming the task); with alloc != NULL also every
+ * host is in the allocation (TM_EINPUT). */
+tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
+                        const tm_mapping *m);
+
+/* ---- files ---------------------------------------------------------------- */
+
+typedef enum {
+    TM_MAPFMT_OPENMPI = 0, /* "rank i=host slot=s" */
+    TM_MAPFMT_MPICH,       /* Hydra machinefile "host:n" runs */
+    TM_MAPFMT_SLURM,       /* SLURM_HOSTFILE for --distribution=arbitrary */
+    TM_MAPFMT_PLAIN        /* line i: "host slot" (network) or PE (hierarchy) */
+} tm_mapfmt;
+int tm_mapfmt_parse(const char *s);
+
+typedef struct tm_mapwrite_opts {
+    bool full_hostnames; /* default: short names (up to the first '.') */
+} tm_mapwrite_opts;
+#define TM_MAPWRITE_OPTS_INIT {false}
+
+tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_mapfmt fmt,
+                        const tm_mapwrite_opts *opts, FILE *out);
+/* Reads an Open MPI rankfile or a plain mapping (detected by content) for
+ * n_tasks tasks (n_tasks < 0: as many as the file lists; then ranks must be
+ * 0..N-1).  Host names are resolved with tm_alloc_resolve_host; a host the
+ * topology lacks, a missing or duplicate rank and slot oversubscription are
+ * TM_EINPUT with file:line.  In hierarchy mode (net == NULL) each line is a
+ * PE index in [0, n_pe). */
+tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in, const char *name,
+                       int32_t n_tasks, tm_mapping *out);
+
+/* ---- strategies and refinement ------------------------------------------- */
+
+typedef struct tm_route tm_route;
+
+/* Everything a strategy may look at.  Network mode: net, route, alloc set;
+ * hier optional (node-internal levels).  Hierarchy mode: net == NULL and
+ * hier set. */
+typedef struct tm_problem {
+    const tm_net *net;
+    const tm_route *route;
+    const tm_alloc *alloc;
+    const tm_comm *comm;
+    const tm_hier *hier;
+    double imbalance;  /* general process mapping (tasks > PEs); default 0.03 */
+} tm_problem;
+
+typedef enum {
+    TM_OBJ_CONGESTION = 0,
+    TM_OBJ_DILATION,
+    TM_OBJ_QAP
+} tm_objective;
+int tm_objective_parse(const char *s);
+
+typedef enum { TM_MODE_NETWORK = 1, TM_MODE_HIERARCHY = 2 } tm_map_mode;
+
+typedef tm_err (*tm_strategy_fn)(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
+                                 tm_mapping *out);
+typedef struct tm_strategy {
+    const char *name;
+    const char *help;
+    unsigned modes;      /* TM_MODE_* bits */
+    bool in_all;         /* part of --strategy all */
+    tm_strategy_fn run;
+} tm_strategy;
+
+/* Refinement: improves *m in place; never returns a worse mapping by its
+ * objective.  `arg` is the text after ':' ("nc:10" -> "10") or NULL. */
+typedef tm_err (*tm_refine_fn)(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
+                               tm_mapping *m);
+typedef struct tm_refiner {
+    const char *name;
+    const char *help;
+    unsigned modes;
+    tm_refine_fn run;
+} tm_refiner;
+
+/* Registry (NULL-terminated arrays, read-only). */
+const tm_strategy *tm_strategies(void);
+const tm_refiner *tm_refiners(void);
+const tm_strategy *tm_strategy_find(const char *name);
+/* Finds "nc:10" by its prefix before ':'. */
+const tm_refiner *tm_refiner_find(const char *spec);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

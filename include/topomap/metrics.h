@@ -1,0 +1,76 @@
+/*
+ * topomap/metrics.h - the exact quality figures of a mapping (design.md
+ * "Definitions"): congestion per directed link (traffic / capacity) under
+ * the router's model, its maximum and where, average dilation (volume-
+ * weighted hops), the QAP cost J, and a link-load histogram.
+ *
+ * Exact congestion is computed by flow accumulation over the shortest-path
+ * DAG of every source host: O(source hosts x links), never one path search
+ * per message.
+ */
+#ifndef TOPOMAP_METRICS_H
+#define TOPOMAP_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topomap/comm.h"
+#include "topomap/error.h"
+#include "topomap/hier.h"
+#include "topomap/map.h"
+#include "topomap/net.h"
+#include "topomap/route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TM_METRICS_MAX_LINKS_LISTED 64
+#define TM_METRICS_HIST_BINS 10
+
+typedef struct tm_metrics {
+    int32_t n_tasks;
+    int32_t hosts_used;
+    int64_t messages;          /* directed entries with volume > 0 */
+    double total_volume;       /* sum of all volumes (intra-host included) */
+    double inter_host_volume;  /* volume that leaves its host */
+    double max_congestion;     /* max over directed links of load / capacity */
+    int32_t n_max_links;       /* links attaining the max (relative tol 1e-9), listed up to the cap */
+    int32_t max_links[TM_METRICS_MAX_LINKS_LISTED]; /* directed link ids */
+    int32_t n_max_links_total; /* how many attain it in all */
+    double avg_dilation;       /* sum(w * hops) / sum(w), 0 if no volume */
+    double sum_w_hops;
+    int32_t max_dilation;      /* max hops of any message */
+    double qap_J;              /* network mode: sum w * D(p,q); hierarchy mode: J */
+    double congestion_sum_sq;  /* sum over links of congestion^2 (tie-breaker) */
+    int32_t links_used;        /* links with load > 0 */
+    /* histogram of congestion over used links, bins of width max/BINS */
+    int64_t hist[TM_METRICS_HIST_BINS];
+    double *link_load;         /* n_links entries if requested, owned */
+    int32_t n_links;
+    bool approximate;          /* congestion from the paper's Algorithm 3 */
+    double time_s;             /* evaluation time */
+} tm_metrics;
+
+typedef struct tm_metrics_opts {
+    bool keep_link_loads;      /* fill link_load */
+    bool approximate;          /* Hoefler & Snir Algorithm 3 instead of exact */
+    const tm_hier *node_hier;  /* optional node-internal levels (network-mode J) */
+} tm_metrics_opts;
+#define TM_METRICS_OPTS_INIT {false, false, NULL}
+
+void tm_metrics_init(tm_metrics *m);
+void tm_metrics_release(tm_metrics *m);
+
+/* Network mode: needs a mapping with host/slot.  Uses tm_ctx_threads()
+ * threads (results do not depend on the thread count). */
+tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                       const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out);
+/* Hierarchy mode: J only (plus total_volume, n_tasks). */
+tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
+                            const tm_mapping *map, tm_metrics *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,140 @@
+/*
+ * topomap/net.h - the host network H: hosts and switches joined by cables.
+ *
+ * A tm_net is built in two phases.  First vertices and cables are added
+ * (readers and generators do this); then tm_net_finalize() builds the
+ * igraph multigraph and a read-only CSR snapshot of directed links that
+ * routing, metrics and mapping use (from any thread).  A finalized network
+ * can be modified (capacity changes, failed cables, more vertices) and
+ * finalized again, which makes what-if studies cheap.
+ *
+ * Cable c joins endpoints a(c), b(c).  It is two directed links:
+ * link 2c goes a -> b and link 2c+1 goes b -> a, each with the cable's
+ * capacity (Gbit/s per direction).  Parallel cables are distinct cables.
+ */
+#ifndef TOPOMAP_NET_H
+#define TOPOMAP_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topomap/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { TM_VERTEX_HOST = 0, TM_VERTEX_SWITCH = 1 } tm_vertex_kind;
+
+/* Transit policy of a vertex (design.md "Transit"). */
+typedef enum {
+    TM_TRANSIT_DEFAULT = 0, /* switches: yes; hosts: yes iff the net has no switches */
+    TM_TRANSIT_YES = 1,
+    TM_TRANSIT_NO = 2
+} tm_transit;
+
+typedef struct tm_net tm_net;
+
+/* Read-only CSR view of the finalized network.  Only enabled cables appear
+ * in the adjacency; link ids of disabled cables stay valid but unused. */
+typedef struct tm_net_csr {
+    int32_t n;              /* vertices */
+    int32_t n_links;        /* directed link ids: 2 * cables */
+    const int32_t *off;     /* n+1 offsets into head/link */
+    const int32_t *head;    /* head[j]: target vertex of out-link j of a vertex */
+    const int32_t *link;    /* link[j]: directed link id of that out-link */
+    const double *cap;      /* cap[l]: capacity of directed link l */
+    const int32_t *tail_of; /* tail_of[l]: source vertex of link l */
+    const int32_t *head_of; /* head_of[l]: target vertex of link l */
+    const uint8_t *is_host; /* per vertex */
+    const uint8_t *transit; /* per vertex: may appear inside a path */
+    const int32_t *slots;   /* per vertex (0 for switches) */
+} tm_net_csr;
+
+/* Torus/mesh geometry recorded by generators, used by dimension-order
+ * routing.  Vertex base + x0 + d0*(x1 + d1*(x2 + ...)) is at (x0, x1, ...). */
+#define TM_GRID_MAX_DIMS 8
+typedef struct tm_net_grid {
+    int ndims;              /* 0: no grid */
+    int32_t base;
+    int32_t dims[TM_GRID_MAX_DIMS];
+    bool wrap[TM_GRID_MAX_DIMS];
+} tm_net_grid;
+
+tm_err tm_net_new(tm_ctx *ctx, tm_net **out);
+void tm_net_free(tm_net *net);
+
+/* Adds a vertex.  Names must be unique and non-empty (TM_EINPUT otherwise,
+ * message without file position: readers that know the line check
+ * tm_net_find() first).  slots >= 0; switches have 0. */
+tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
+                         int32_t slots, int32_t *id_out);
+/* Adds a cable between distinct vertices a and b with capacity > 0.
+ * Self-loops are rejected with TM_EINPUT. */
+tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
+                        int32_t *cable_out);
+
+void tm_net_set_transit(tm_net *net, int32_t v, tm_transit t);
+void tm_net_set_slots(tm_net *net, int32_t v, int32_t slots);
+/* Optional 64-bit id (InfiniBand node GUID); 0 = none. */
+void tm_net_set_guid(tm_net *net, int32_t v, uint64_t guid);
+/* Optional free-text description (e.g. the IB node description). */
+tm_err tm_net_set_desc(tm_ctx *ctx, tm_net *net, int32_t v, const char *desc);
+void tm_net_set_capacity(tm_net *net, int32_t cable, double capacity);
+/* A disabled (failed) cable keeps its id but carries no traffic. */
+void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled);
+void tm_net_set_grid(tm_net *net, const tm_net_grid *grid);
+
+/* Builds the igraph graph and the CSR snapshot.  Must be called after the
+ * last modification and before routing, metrics or mapping use the net. */
+tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net);
+/* Checks invariants and that all hosts can reach each other through
+ * transit vertices; unreachable hosts are named in the message (TM_EINPUT).
+ * The network must be finalized. */
+tm_err tm_net_check(tm_ctx *ctx, const tm_net *net);
+
+/* Queries (valid ids only). */
+int32_t tm_net_n_vertices(const tm_net *net);
+int32_t tm_net_n_cables(const tm_net *net);
+int32_t tm_net_n_hosts(const tm_net *net);
+int32_t tm_net_n_switches(const tm_net *net);
+int64_t tm_net_total_slots(const tm_net *net);
+/* Vertex id of a name, or -1. */
+int32_t tm_net_find(const tm_net *net, const char *name);
+const char *tm_net_name(const tm_net *net, int32_t v);
+const char *tm_net_desc(const tm_net *net, int32_t v); /* NULL if none */
+tm_vertex_kind tm_net_kind(const tm_net *net, int32_t v);
+int32_t tm_net_slots(const tm_net *net, int32_t v);
+uint64_t tm_net_guid(const tm_net *net, int32_t v);
+tm_transit tm_net_transit_policy(const tm_net *net, int32_t v);
+/* Effective transit flag (after finalize). */
+bool tm_net_is_transit(const tm_net *net, int32_t v);
+void tm_net_cable(const tm_net *net, int32_t cable, int32_t *a, int32_t *b);
+double tm_net_capacity(const tm_net *net, int32_t cable);
+bool tm_net_cable_enabled(const tm_net *net, int32_t cable);
+const tm_net_grid *tm_net_grid_info(const tm_net *net);
+/* The CSR snapshot; NULL before tm_net_finalize(). */
+const tm_net_csr *tm_net_csr_get(const tm_net *net);
+
+/* Summary for `topo info`: hop diameter between hosts (over transit paths;
+ * -1 if some hosts are unreachable), and capacity classes. */
+typedef struct tm_net_capclass {
+    double capacity;
+    int64_t cables;
+} tm_net_capclass;
+typedef struct tm_net_info {
+    int32_t hosts, switches, cables;
+    int64_t slots;
+    int32_t diameter;
+    int32_t n_capclasses;
+    tm_net_capclass *capclasses; /* sorted by capacity, owned */
+} tm_net_info;
+/* Computes the info (BFS from every host: O(hosts * links); use
+ * diameter=false to skip that on huge networks). */
+tm_err tm_net_info_compute(tm_ctx *ctx, const tm_net *net, bool diameter, tm_net_info *out);
+void tm_net_info_release(tm_net_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

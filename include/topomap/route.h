@@ -1,0 +1,65 @@
+/*
+ * topomap/route.h - routing: how traffic between two hosts spreads over the
+ * directed links of the network.  A router is a pluggable module behind one
+ * interface (ECMP over minimum-hop paths, a single deterministic shortest
+ * path, dimension order on tori/meshes; forwarding tables later), so the
+ * metrics and the refinement never know which model is in use.
+ *
+ * A tm_route is bound to a finalized tm_net and is read-only after
+ * creation, so threads may share it; each thread uses its own
+ * tm_route_ws workspace (which may cache per-source shortest-path DAGs).
+ */
+#ifndef TOPOMAP_ROUTE_H
+#define TOPOMAP_ROUTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topomap/error.h"
+#include "topomap/net.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TM_ROUTE_ECMP = 0, /* uniform over all minimum-hop paths (default) */
+    TM_ROUTE_SINGLE,   /* one deterministic shortest path */
+    TM_ROUTE_DOR       /* dimension order on generated tori/meshes */
+} tm_route_kind;
+
+typedef struct tm_route tm_route;
+typedef struct tm_route_ws tm_route_ws;
+
+/* "ecmp", "single", "dor" -> kind; -1 if unknown. */
+int tm_route_kind_parse(const char *s);
+const char *tm_route_kind_name(tm_route_kind kind);
+
+/* Creates a router for a finalized net.  DOR on a net without grid
+ * geometry is TM_EUSAGE. */
+tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
+void tm_route_free(tm_route *r);
+tm_route_kind tm_route_kind_of(const tm_route *r);
+const tm_net *tm_route_net(const tm_route *r);
+
+/* Per-thread workspace (O(vertices + links) memory plus any cache). */
+tm_err tm_route_ws_new(tm_ctx *ctx, const tm_route *r, tm_route_ws **out);
+void tm_route_ws_free(tm_route_ws *ws);
+
+/* Routes k flows from host src: vol[i] from src to dst[i].  Adds the
+ * traffic of each flow to load[l] for every directed link l it uses (load
+ * has n_links entries; vol may be negative to remove a flow) and, if hops
+ * is not NULL, stores the hop count of dst[i] in hops[i].  dst[i] == src
+ * loads nothing and has 0 hops.  An unreachable destination is TM_EINPUT
+ * naming both hosts.  Cost: O(links) for the shortest-path DAG of src
+ * (cached in ws) plus the DAG area between src and each dst. */
+tm_err tm_route_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
+                      const int32_t *dst, const double *vol, double *load, int32_t *hops);
+
+/* Hop distance from host src to host dst (-1 if unreachable). */
+int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

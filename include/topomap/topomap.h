@@ -1,0 +1,18 @@
+/* topomap/topomap.h - the whole public API of libtopomap. */
+#ifndef TOPOMAP_H
+#define TOPOMAP_H
+
+#define TOPOMAP_VERSION "0.1.0"
+
+#include "topomap/error.h"
+#include "topomap/net.h"
+#include "topomap/gen.h"
+#include "topomap/io.h"
+#include "topomap/comm.h"
+#include "topomap/alloc.h"
+#include "topomap/hier.h"
+#include "topomap/route.h"
+#include "topomap/map.h"
+#include "topomap/metrics.h"
+
+#endif

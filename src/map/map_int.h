@@ -1,0 +1,10 @@
+/* map_int.h - strategy and refinement entry points registered in
+ * registry.c (one file per strategy, one signature). */
+#ifndef TM_MAP_INT_H
+#define TM_MAP_INT_H
+
+#include "topomap/map.h"
+
+tm_err tm__strategy_identity(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+
+#endif

@@ -1,0 +1,47 @@
+/* registry.c - the table of mapping strategies and refinements: CLI names,
+ * help texts, which modes they serve and whether `--strategy all` runs them. */
+#include <string.h>
+
+#include "topomap/map.h"
+#include "map_int.h"
+
+static const tm_strategy strategies[] = {
+    {"identity", "consecutive placement in allocation order (the batch-system default)",
+     TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_identity},
+    {NULL, NULL, 0, false, NULL},
+};
+
+static const tm_refiner refiners[] = {
+    {NULL, NULL, 0, NULL},
+};
+
+const tm_strategy *tm_strategies(void) { return strategies; }
+const tm_refiner *tm_refiners(void) { return refiners; }
+
+const tm_strategy *tm_strategy_find(const char *name)
+{
+    for (const tm_strategy *s = strategies; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+const tm_refiner *tm_refiner_find(const char *spec)
+{
+    size_t n = strcspn(spec, ":");
+    for (const tm_refiner *r = refiners; r->name; r++)
+        if (strlen(r->name) == n && strncmp(r->name, spec, n) == 0)
+            return r;
+    return NULL;
+}
+
+int tm_objective_parse(const char *s)
+{
+    if (strcmp(s, "congestion") == 0)
+        return TM_OBJ_CONGESTION;
+    if (strcmp(s, "dilation") == 0)
+        return TM_OBJ_DILATION;
+    if (strcmp(s, "qap") == 0)
+        return TM_OBJ_QAP;
+    return -1;
+}

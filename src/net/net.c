@@ -1,0 +1,548 @@
+/*
+ * net.c - the host network: vertex and cable storage, name lookup,
+ * finalisation into an igraph multigraph plus a CSR snapshot of directed
+ * links, and the connectivity check.
+ *
+ * Invariants after tm_net_finalize():
+ *  - csr.off/head/link list, for every vertex, its out-links over enabled
+ *    cables, in cable order (deterministic);
+ *  - link 2c is a(c) -> b(c), link 2c+1 is b(c) -> a(c);
+ *  - transit[v] is the effective transit flag (design.md "Transit").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net_int.h"
+#include "../util/util.h"
+
+struct tm_net {
+    /* vertices */
+    int32_t nv;
+    size_t vcap;
+    char **name;
+    char **desc;
+    uint8_t *kind;
+    int32_t *slots;
+    uint8_t *transit_pol;
+    uint64_t *guid;
+    tm_strmap names;
+    int32_t n_hosts;
+    /* cables */
+    int32_t nc;
+    size_t ccap;
+    int32_t *ca, *cb;
+    double *capacity;
+    uint8_t *enabled;
+    tm_net_grid grid;
+    /* finalized state */
+    bool finalized;
+    bool have_graph;
+    igraph_t graph;
+    int32_t *graph_cable; /* igraph edge -> cable */
+    tm_net_csr csr;
+    int32_t *off, *head, *link, *tail_of, *head_of;
+    double *lcap;
+    uint8_t *is_host, *transit;
+};
+
+tm_err tm_net_new(tm_ctx *ctx, tm_net **out)
+{
+    tm_net *net = calloc(1, sizeof *net);
+    *out = NULL;
+    if (!net)
+        return tm__nomem(ctx);
+    tm__strmap_init(&net->names);
+    *out = net;
+    return TM_EOK;
+}
+
+static void free_snapshot(tm_net *net)
+{
+    if (net->have_graph)
+        igraph_destroy(&net->graph);
+    net->have_graph = false;
+    free(net->graph_cable);
+    free(net->off);
+    free(net->head);
+    free(net->link);
+    free(net->tail_of);
+    free(net->head_of);
+    free(net->lcap);
+    free(net->is_host);
+    free(net->transit);
+    net->graph_cable = NULL;
+    net->off = net->head = net->link = net->tail_of = net->head_of = NULL;
+    net->lcap = NULL;
+    net->is_host = net->transit = NULL;
+    memset(&net->csr, 0, sizeof net->csr);
+    net->finalized = false;
+}
+
+void tm_net_free(tm_net *net)
+{
+    if (!net)
+        return;
+    free_snapshot(net);
+    for (int32_t v = 0; v < net->nv; v++) {
+        free(net->name[v]);
+        free(net->desc[v]);
+    }
+    free(net->name);
+    free(net->desc);
+    free(net->kind);
+    free(net->slots);
+    free(net->transit_pol);
+    free(net->guid);
+    tm__strmap_release(&net->names);
+    free(net->ca);
+    free(net->cb);
+    free(net->capacity);
+    free(net->enabled);
+    free(net);
+}
+
+static int grow_vertices(tm_net *net, size_t need)
+{
+    size_t c;
+    if (need <= net->vcap)
+        return 0;
+#define G(arr)                                                             \
+    c = net->vcap;                                                         \
+    if (tm__grow((void **)&net->arr, &c, need, sizeof *net->arr) < 0)      \
+        return -1;
+    G(name) G(desc) G(kind) G(slots) G(transit_pol) G(guid)
+#undef G
+    net->vcap = c;
+    return 0;
+}
+
+static int grow_cables(tm_net *net, size_t need)
+{
+    size_t c;
+    if (need <= net->ccap)
+        return 0;
+#define G(arr)                                                             \
+    c = net->ccap;                                                         \
+    if (tm__grow((void **)&net->arr, &c, need, sizeof *net->arr) < 0)      \
+        return -1;
+    G(ca) G(cb) G(capacity) G(enabled)
+#undef G
+    net->ccap = c;
+    return 0;
+}
+
+tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
+                         int32_t slots, int32_t *id_out)
+{
+    int32_t old;
+    int rc;
+    if (!name || !*name)
+        return tm__fail(ctx, TM_EINPUT, "empty vertex name");
+    if (slots < 0)
+        return tm__fail(ctx, TM_EINPUT, "vertex '%s': negative slot count %d", name, slots);
+    if (net->nv == INT32_MAX)
+        return tm__fail(ctx, TM_EINPUT, "too many vertices");
+    if (grow_vertices(net, (size_t)net->nv + 1) < 0)
+        return tm__nomem(ctx);
+    rc = tm__strmap_put(&net->names, name, net->nv, &old);
+    if (rc < 0)
+        return tm__nomem(ctx);
+    if (rc == 0)
+        return tm__fail(ctx, TM_EINPUT, "duplicate vertex name '%s'", name);
+    net->name[net->nv] = tm__strdup(name);
+    if (!net->name[net->nv])
+        return tm__nomem(ctx); /* the map entry stays; the net is unusable anyway */
+    net->desc[net->nv] = NULL;
+    net->kind[net->nv] = (uint8_t)kind;
+    net->slots[net->nv] = kind == TM_VERTEX_SWITCH ? 0 : slots;
+    net->transit_pol[net->nv] = TM_TRANSIT_DEFAULT;
+    net->guid[net->nv] = 0;
+    if (kind == TM_VERTEX_HOST)
+        net->n_hosts++;
+    if (id_out)
+        *id_out = net->nv;
+    net->nv++;
+    net->finalized = false;
+    return TM_EOK;
+}
+
+tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
+                        int32_t *cable_out)
+{
+    if (a < 0 || b < 0 || a >= net->nv || b >= net->nv)
+        return tm__fail(ctx, TM_EINPUT, "cable endpoint out of range");
+    if (a == b)
+        return tm__fail(ctx, TM_EINPUT, "cable from '%s' to itself", net->name[a]);
+    if (!(capacity > 0) || capacity > 1e15)
+        return tm__fail(ctx, TM_EINPUT, "cable '%s' - '%s': capacity %g is not a positive number",
+                        net->name[a], net->name[b], capacity);
+    if (net->nc >= INT32_MAX / 2)
+        return tm__fail(ctx, TM_EINPUT, "too many cables");
+    if (grow_cables(net, (size_t)net->nc + 1) < 0)
+        return tm__nomem(ctx);
+    net->ca[net->nc] = a;
+    net->cb[net->nc] = b;
+    net->capacity[net->nc] = capacity;
+    net->enabled[net->nc] = 1;
+    if (cable_out)
+        *cable_out = net->nc;
+    net->nc++;
+    net->finalized = false;
+    return TM_EOK;
+}
+
+void tm_net_set_transit(tm_net *net, int32_t v, tm_transit t)
+{
+    net->transit_pol[v] = (uint8_t)t;
+    net->finalized = false;
+}
+
+void tm_net_set_slots(tm_net *net, int32_t v, int32_t slots)
+{
+    if (net->kind[v] == TM_VERTEX_HOST && slots >= 0)
+        net->slots[v] = slots;
+    net->finalized = false;
+}
+
+void tm_net_set_guid(tm_net *net, int32_t v, uint64_t guid) { net->guid[v] = guid; }
+
+tm_err tm_net_set_desc(tm_ctx *ctx, tm_net *net, int32_t v, const char *desc)
+{
+    char *d = desc ? tm__strdup(desc) : NULL;
+    if (desc && !d)
+        return tm__nomem(ctx);
+    free(net->desc[v]);
+    net->desc[v] = d;
+    return TM_EOK;
+}
+
+void tm_net_set_capacity(tm_net *net, int32_t cable, double capacity)
+{
+    if (capacity > 0) {
+        net->capacity[cable] = capacity;
+        if (net->lcap) { /* capacities do not change the structure */
+            net->lcap[2 * cable] = capacity;
+            net->lcap[2 * cable + 1] = capacity;
+        }
+    }
+}
+
+void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled)
+{
+    net->enabled[cable] = enabled ? 1 : 0;
+    net->finalized = false;
+}
+
+void tm_net_set_grid(tm_net *net, const tm_net_grid *grid) { net->grid = *grid; }
+
+static tm_err build_csr(tm_ctx *ctx, tm_net *net)
+{
+    int32_t n = net->nv, nl = 2 * net->nc, n_sw = 0;
+    int32_t *fill = NULL;
+    int64_t deg_total = 0;
+
+    net->off = calloc((size_t)n + 1, sizeof *net->off);
+    net->tail_of = tm__malloc_n((size_t)nl, sizeof *net->tail_of);
+    net->head_of = tm__malloc_n((size_t)nl, sizeof *net->head_of);
+    net->lcap = tm__malloc_n((size_t)nl, sizeof *net->lcap);
+    net->is_host = tm__calloc_n((size_t)n, 1);
+    net->transit = tm__calloc_n((size_t)n, 1);
+    fill = tm__calloc_n((size_t)n + 1, sizeof *fill);
+    if (!net->off || !net->tail_of || !net->head_of || !net->lcap || !net->is_host ||
+        !net->transit || !fill)
+        goto nomem;
+    for (int32_t c = 0; c < net->nc; c++) {
+        net->tail_of[2 * c] = net->ca[c];
+        net->head_of[2 * c] = net->cb[c];
+        net->tail_of[2 * c + 1] = net->cb[c];
+        net->head_of[2 * c + 1] = net->ca[c];
+        net->lcap[2 * c] = net->lcap[2 * c + 1] = net->capacity[c];
+        if (net->enabled[c]) {
+            net->off[net->ca[c] + 1]++;
+            net->off[net->cb[c] + 1]++;
+            deg_total += 2;
+        }
+    }
+    for (int32_t v = 0; v < n; v++) {
+        net->off[v + 1] += net->off[v];
+        net->is_host[v] = net->kind[v] == TM_VERTEX_HOST;
+        n_sw += net->kind[v] == TM_VERTEX_SWITCH;
+    }
+    for (int32_t v = 0; v < n; v++) {
+        switch (net->transit_pol[v]) {
+        case TM_TRANSIT_YES: net->transit[v] = 1; break;
+        case TM_TRANSIT_NO: net->transit[v] = 0; break;
+        default: net->transit[v] = net->kind[v] == TM_VERTEX_SWITCH || n_sw == 0; break;
+        }
+    }
+    net->head = tm__malloc_n((size_t)deg_total, sizeof *net->head);
+    net->link = tm__malloc_n((size_t)deg_total, sizeof *net->link);
+    if (!net->head || !net->link)
+        goto nomem;
+    for (int32_t c = 0; c < net->nc; c++) {
+        int32_t a = net->ca[c], b = net->cb[c], j;
+        if (!net->enabled[c])
+            continue;
+        j = net->off[a] + fill[a]++;
+        net->head[j] = b;
+        net->link[j] = 2 * c;
+        j = net->off[b] + fill[b]++;
+        net->head[j] = a;
+        net->link[j] = 2 * c + 1;
+    }
+    free(fill);
+    net->csr.n = n;
+    net->csr.n_links = nl;
+    net->csr.off = net->off;
+    net->csr.head = net->head;
+    net->csr.link = net->link;
+    net->csr.cap = net->lcap;
+    net->csr.tail_of = net->tail_of;
+    net->csr.head_of = net->head_of;
+    net->csr.is_host = net->is_host;
+    net->csr.transit = net->transit;
+    net->csr.slots = net->slots;
+    return TM_EOK;
+nomem:
+    free(fill);
+    return tm__nomem(ctx);
+}
+
+static tm_err build_igraph(tm_ctx *ctx, tm_net *net)
+{
+    igraph_vector_int_t edges;
+    tm_igraph_guard guard;
+    igraph_error_t rc;
+    int32_t m = 0;
+    tm_err err = TM_EOK;
+
+    net->graph_cable = tm__malloc_n((size_t)net->nc, sizeof *net->graph_cable);
+    if (!net->graph_cable)
+        return tm__nomem(ctx);
+    tm__igraph_begin(ctx, &guard);
+    rc = igraph_vector_int_init(&edges, 2 * (igraph_integer_t)net->nc);
+    if (rc) {
+        err = tm__igraph_err(ctx, rc, "building the network graph");
+        goto out;
+    }
+    for (int32_t c = 0; c < net->nc; c++) {
+        if (!net->enabled[c])
+            continue;
+        VECTOR(edges)[2 * m] = net->ca[c];
+        VECTOR(edges)[2 * m + 1] = net->cb[c];
+        net->graph_cable[m++] = c;
+    }
+    igraph_vector_int_resize(&edges, 2 * (igraph_integer_t)m); /* shrinking cannot fail */
+    rc = igraph_create(&net->graph, &edges, net->nv, IGRAPH_UNDIRECTED);
+    igraph_vector_int_destroy(&edges);
+    if (rc) {
+        err = tm__igraph_err(ctx, rc, "building the network graph");
+        goto out;
+    }
+    net->have_graph = true;
+out:
+    tm__igraph_end(&guard);
+    return err;
+}
+
+tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net)
+{
+    tm_err err;
+    free_snapshot(net);
+    err = build_csr(ctx, net);
+    if (!err)
+        err = build_igraph(ctx, net);
+    if (err) {
+        free_snapshot(net);
+        return err;
+    }
+    net->finalized = true;
+    return TM_EOK;
+}
+
+/* BFS from src over the CSR where only transit vertices (and src) are
+ * expanded; dist[] gets hop counts or -1.  Returns the number of hosts
+ * reached.  Hand-written rather than igraph_bfs because a non-transit host
+ * may end a path but not lie inside one, which igraph's "restricted" set
+ * cannot express. */
+static int32_t bfs_hosts(const tm_net_csr *g, int32_t src, int32_t *dist, int32_t *queue,
+                         int32_t *ecc)
+{
+    int32_t qh = 0, qt = 0, reached = 0, far = 0;
+    for (int32_t v = 0; v < g->n; v++)
+        dist[v] = -1;
+    dist[src] = 0;
+    queue[qt++] = src;
+    while (qh < qt) {
+        int32_t u = queue[qh++];
+        if (g->is_host[u]) {
+            reached++;
+            if (dist[u] > far)
+                far = dist[u];
+        }
+        if (u != src && !g->transit[u])
+            continue;
+        for (int32_t j = g->off[u]; j < g->off[u + 1]; j++) {
+            int32_t v = g->head[j];
+            if (dist[v] < 0) {
+                dist[v] = dist[u] + 1;
+                queue[qt++] = v;
+            }
+        }
+    }
+    if (ecc)
+        *ecc = far;
+    return reached;
+}
+
+tm_err tm_net_check(tm_ctx *ctx, const tm_net *net)
+{
+    const tm_net_csr *g = &net->csr;
+    int32_t *dist = NULL, *queue = NULL, src = -1, reached;
+    tm_err err = TM_EOK;
+
+    if (!net->finalized)
+        return tm__fail(ctx, TM_EINTERNAL, "network not finalized");
+    if (net->n_hosts == 0)
+        return tm__fail(ctx, TM_EINPUT, "the network has no hosts");
+    for (int32_t c = 0; c < net->nc; c++)
+        if (net->ca[c] == net->cb[c] || !(net->capacity[c] > 0))
+            return tm__fail(ctx, TM_EINTERNAL, "cable %d violates invariants", c);
+    for (int32_t v = 0; v < g->n && src < 0; v++)
+        if (g->is_host[v])
+            src = v;
+    dist = tm__malloc_n((size_t)g->n, sizeof *dist);
+    queue = tm__malloc_n((size_t)g->n, sizeof *queue);
+    if (!dist || !queue) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    reached = bfs_hosts(g, src, dist, queue, NULL);
+    if (reached < net->n_hosts) {
+        char list[512];
+        size_t len = 0;
+        int32_t shown = 0, missing = net->n_hosts - reached;
+        list[0] = '\0';
+        for (int32_t v = 0; v < g->n; v++) {
+            if (g->is_host[v] && dist[v] < 0) {
+                if (shown < 8 && len + strlen(net->name[v]) + 3 < sizeof list) {
+                    len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+                                            shown ? ", " : "", net->name[v]);
+                    shown++;
+                }
+            }
+        }
+        err = tm__fail(ctx, TM_EINPUT, "%d host(s) cannot be reached from host '%s': %s%s",
+                       missing, net->name[src], list, missing > shown ? ", ..." : "");
+    }
+out:
+    free(dist);
+    free(queue);
+    return err;
+}
+
+int32_t tm_net_n_vertices(const tm_net *net) { return net->nv; }
+int32_t tm_net_n_cables(const tm_net *net) { return net->nc; }
+int32_t tm_net_n_hosts(const tm_net *net) { return net->n_hosts; }
+int32_t tm_net_n_switches(const tm_net *net) { return net->nv - net->n_hosts; }
+
+int64_t tm_net_total_slots(const tm_net *net)
+{
+    int64_t s = 0;
+    for (int32_t v = 0; v < net->nv; v++)
+        s += net->slots[v];
+    return s;
+}
+
+int32_t tm_net_find(const tm_net *net, const char *name) { return tm__strmap_get(&net->names, name); }
+const char *tm_net_name(const tm_net *net, int32_t v) { return net->name[v]; }
+const char *tm_net_desc(const tm_net *net, int32_t v) { return net->desc[v]; }
+tm_vertex_kind tm_net_kind(const tm_net *net, int32_t v) { return (tm_vertex_kind)net->kind[v]; }
+int32_t tm_net_slots(const tm_net *net, int32_t v) { return net->slots[v]; }
+uint64_t tm_net_guid(const tm_net *net, int32_t v) { return net->guid[v]; }
+tm_transit tm_net_transit_policy(const tm_net *net, int32_t v) { return (tm_transit)net->transit_pol[v]; }
+bool tm_net_is_transit(const tm_net *net, int32_t v) { return net->transit && net->transit[v]; }
+
+void tm_net_cable(const tm_net *net, int32_t cable, int32_t *a, int32_t *b)
+{
+    *a = net->ca[cable];
+    *b = net->cb[cable];
+}
+
+double tm_net_capacity(const tm_net *net, int32_t cable) { return net->capacity[cable]; }
+bool tm_net_cable_enabled(const tm_net *net, int32_t cable) { return net->enabled[cable]; }
+const tm_net_grid *tm_net_grid_info(const tm_net *net) { return &net->grid; }
+const tm_net_csr *tm_net_csr_get(const tm_net *net) { return net->finalized ? &net->csr : NULL; }
+const igraph_t *tm__net_igraph(const tm_net *net) { return net->have_graph ? &net->graph : NULL; }
+const int32_t *tm__net_igraph_cable(const tm_net *net) { return net->graph_cable; }
+
+static int cmp_capclass(const void *a, const void *b)
+{
+    double x = ((const tm_net_capclass *)a)->capacity, y = ((const tm_net_capclass *)b)->capacity;
+    return (x > y) - (x < y);
+}
+
+tm_err tm_net_info_compute(tm_ctx *ctx, const tm_net *net, bool diameter, tm_net_info *out)
+{
+    const tm_net_csr *g = &net->csr;
+    int32_t *dist = NULL, *queue = NULL;
+    tm_err err = TM_EOK;
+
+    memset(out, 0, sizeof *out);
+    if (!net->finalized)
+        return tm__fail(ctx, TM_EINTERNAL, "network not finalized");
+    out->hosts = net->n_hosts;
+    out->switches = net->nv - net->n_hosts;
+    out->slots = tm_net_total_slots(net);
+    out->diameter = -1;
+    for (int32_t c = 0; c < net->nc; c++)
+        out->cables += net->enabled[c];
+    out->capclasses = tm__calloc_n((size_t)net->nc, sizeof *out->capclasses);
+    if (!out->capclasses)
+        return tm__nomem(ctx);
+    for (int32_t c = 0; c < net->nc; c++) {
+        int32_t k = 0;
+        if (!net->enabled[c])
+            continue;
+        while (k < out->n_capclasses && out->capclasses[k].capacity != net->capacity[c])
+            k++;
+        if (k == out->n_capclasses) {
+            out->capclasses[k].capacity = net->capacity[c];
+            out->n_capclasses++;
+        }
+        out->capclasses[k].cables++;
+    }
+    qsort(out->capclasses, (size_t)out->n_capclasses, sizeof *out->capclasses, cmp_capclass);
+    if (!diameter)
+        return TM_EOK;
+    dist = tm__malloc_n((size_t)g->n, sizeof *dist);
+    queue = tm__malloc_n((size_t)g->n, sizeof *queue);
+    if (!dist || !queue) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    out->diameter = 0;
+    for (int32_t v = 0; v < g->n; v++) {
+        int32_t ecc;
+        if (!g->is_host[v])
+            continue;
+        if (bfs_hosts(g, v, dist, queue, &ecc) < net->n_hosts) {
+            out->diameter = -1;
+            break;
+        }
+        if (ecc > out->diameter)
+            out->diameter = ecc;
+    }
+out:
+    free(dist);
+    free(queue);
+    if (err)
+        tm_net_info_release(out);
+    return err;
+}
+
+void tm_net_info_release(tm_net_info *info)
+{
+    free(info->capclasses);
+    memset(info, 0, sizeof *info);
+}

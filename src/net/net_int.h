@@ -1,0 +1,28 @@
+/* net_int.h - declarations shared inside the library about tm_net (not
+ * installed): access to the igraph graph and the igraph glue. */
+#ifndef TM_NET_INT_H
+#define TM_NET_INT_H
+
+#include <igraph.h>
+
+#include "topomap/net.h"
+
+/* The igraph multigraph of enabled cables (edge i of the igraph graph is
+ * cable tm__net_igraph_cable(net)[i]); NULL before finalize.  Call igraph
+ * from the main thread only (Debian's igraph is not thread-safe). */
+const igraph_t *tm__net_igraph(const tm_net *net);
+const int32_t *tm__net_igraph_cable(const tm_net *net);
+
+/* igraph glue: route igraph errors into ctx instead of abort(), and quiet
+ * warnings.  Pair every begin with end on the same thread. */
+typedef struct tm_igraph_guard {
+    igraph_error_handler_t *old_err;
+    igraph_warning_handler_t *old_warn;
+    tm_ctx *old_ctx;
+} tm_igraph_guard;
+void tm__igraph_begin(tm_ctx *ctx, tm_igraph_guard *g);
+void tm__igraph_end(tm_igraph_guard *g);
+/* Converts an igraph return code to tm_err, recording what igraph said. */
+tm_err tm__igraph_err(tm_ctx *ctx, igraph_error_t rc, const char *what);
+
+#endif

@@ -1,0 +1,148 @@
+/*
+ * ctx.c - the library context: last error message, seed, threads, time
+ * limit and the log callback.  A context may be shared by threads: the
+ * message buffer is guarded by a mutex (the last failure wins).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+#define TM_MSG_MAX 1024
+
+struct tm_ctx {
+    pthread_mutex_t lock;
+    char msg[TM_MSG_MAX];
+    uint64_t seed;
+    int threads;
+    double time_limit;
+    tm_log_fn log_fn;
+    void *log_ud;
+    tm_log_level log_level;
+};
+
+static const char *const err_text[] = {
+#define TM_X_(name, code, text) text,
+    TM_ERRORS(TM_X_)
+#undef TM_X_
+};
+static const int err_code[] = {
+#define TM_X_(name, code, text) code,
+    TM_ERRORS(TM_X_)
+#undef TM_X_
+};
+
+const char *tm_err_str(tm_err err)
+{
+    if ((unsigned)err >= TM_E_COUNT_)
+        return "unknown error";
+    return err_text[err];
+}
+
+int tm_err_exit_code(tm_err err)
+{
+    if ((unsigned)err >= TM_E_COUNT_)
+        return 4;
+    return err_code[err];
+}
+
+tm_err tm_ctx_new(tm_ctx **out)
+{
+    tm_ctx *ctx = calloc(1, sizeof *ctx);
+    *out = NULL;
+    if (!ctx)
+        return TM_ENOMEM;
+    pthread_mutex_init(&ctx->lock, NULL);
+    ctx->seed = 1;
+    ctx->threads = 1;
+    ctx->time_limit = -1.0;
+    ctx->log_level = TM_LOG_WARN;
+    *out = ctx;
+    return TM_EOK;
+}
+
+void tm_ctx_free(tm_ctx *ctx)
+{
+    if (!ctx)
+        return;
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+}
+
+const char *tm_ctx_errmsg(const tm_ctx *ctx) { return ctx ? ctx->msg : ""; }
+
+void tm_ctx_clear_error(tm_ctx *ctx)
+{
+    if (ctx)
+        ctx->msg[0] = '\0';
+}
+
+void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed) { ctx->seed = seed; }
+uint64_t tm_ctx_seed(const tm_ctx *ctx) { return ctx->seed; }
+
+void tm_ctx_set_threads(tm_ctx *ctx, int threads)
+{
+    if (threads <= 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n > 0 ? (int)n : 1;
+    }
+    ctx->threads = threads;
+}
+int tm_ctx_threads(const tm_ctx *ctx) { return ctx->threads; }
+
+void tm_ctx_set_time_limit(tm_ctx *ctx, double s) { ctx->time_limit = s; }
+double tm_ctx_time_limit(const tm_ctx *ctx) { return ctx->time_limit; }
+
+void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *ud)
+{
+    ctx->log_fn = fn;
+    ctx->log_ud = ud;
+}
+void tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level) { ctx->log_level = level; }
+
+tm_err tm__fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
+{
+    va_list ap;
+    if (!ctx)
+        return err;
+    pthread_mutex_lock(&ctx->lock);
+    va_start(ap, fmt);
+    vsnprintf(ctx->msg, sizeof ctx->msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_unlock(&ctx->lock);
+    return err;
+}
+
+void tm__fail_prefix(tm_ctx *ctx, const char *fmt, ...)
+{
+    char pre[TM_MSG_MAX], old[TM_MSG_MAX];
+    va_list ap;
+    if (!ctx)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&ctx->lock);
+    memcpy(old, ctx->msg, sizeof old);
+    snprintf(ctx->msg, sizeof ctx->msg, "%s: %s", pre, old);
+    pthread_mutex_unlock(&ctx->lock);
+}
+
+void tm__log(tm_ctx *ctx, tm_log_level level, const char *fmt, ...)
+{
+    char buf[TM_MSG_MAX];
+    va_list ap;
+    if (!ctx || !ctx->log_fn || level > ctx->log_level)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ctx->log_fn(ctx->log_ud, level, buf);
+}
+
+tm_err tm__nomem(tm_ctx *ctx) { return tm__fail(ctx, TM_ENOMEM, "out of memory"); }

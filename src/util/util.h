@@ -1,0 +1,123 @@
+/*
+ * util.h - small helpers shared by every folder of the library (never
+ * installed): error recording, overflow-checked allocation, a seeded PRNG,
+ * growable arrays, a string hash map, locale-independent number parsing and
+ * the line lexer all readers use.
+ */
+#ifndef TM_UTIL_H
+#define TM_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topomap/error.h"
+
+#if defined(__GNUC__)
+#define TM_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define TM_PRINTF(a, b)
+#endif
+
+/* ---- errors and logging (ctx.c) ---------------------------------------- */
+
+/* Records a formatted message in ctx and returns err, so callers can write
+ * `err = tm__fail(ctx, TM_EINPUT, "%s:%ld: ...", ...); goto out;`.
+ * ctx may be NULL (the message is dropped). */
+tm_err tm__fail(tm_ctx *ctx, tm_err err, const char *fmt, ...) TM_PRINTF(3, 4);
+/* Prefixes the current message with "prefix: " (used to add context). */
+void tm__fail_prefix(tm_ctx *ctx, const char *fmt, ...) TM_PRINTF(2, 3);
+/* Sends a message to the log callback if level is enabled. */
+void tm__log(tm_ctx *ctx, tm_log_level level, const char *fmt, ...) TM_PRINTF(3, 4);
+#define tm__warn(ctx, ...) tm__log((ctx), TM_LOG_WARN, __VA_ARGS__)
+/* TM_ENOMEM with a generic message. */
+tm_err tm__nomem(tm_ctx *ctx);
+
+/* ---- memory ------------------------------------------------------------- */
+
+/* malloc/calloc/realloc of n elements of size sz with overflow check;
+ * NULL on overflow or failure. */
+void *tm__malloc_n(size_t n, size_t sz);
+void *tm__calloc_n(size_t n, size_t sz);
+void *tm__realloc_n(void *p, size_t n, size_t sz);
+/* Grows *p (with *cap elements of size sz) to hold at least need elements,
+ * doubling.  Returns 0 on success, -1 on overflow or allocation failure
+ * (then *p is unchanged). */
+int tm__grow(void **p, size_t *cap, size_t need, size_t sz);
+char *tm__strdup(const char *s);
+char *tm__strndup(const char *s, size_t n);
+
+/* ---- deterministic PRNG (xoshiro256**, seeded by splitmix64) ------------
+ * One generator per thread or task; never rand(): METIS re-seeds the
+ * process-wide rand() stream on every call. */
+typedef struct tm_rng { uint64_t s[4]; } tm_rng;
+void tm__rng_seed(tm_rng *r, uint64_t seed, uint64_t stream);
+uint64_t tm__rng_next(tm_rng *r);
+/* Uniform in [0, n) without modulo bias; n > 0. */
+uint64_t tm__rng_below(tm_rng *r, uint64_t n);
+/* Uniform double in [0, 1). */
+double tm__rng_unit(tm_rng *r);
+
+/* ---- string -> int32 hash map (open addressing, FNV-1a) ----------------
+ * Keys are copied into the map.  Why hand-written: igraph has no string
+ * map and a dependency on GLib for one table is not worth it. */
+typedef struct tm_strmap {
+    char **keys;
+    int32_t *vals;
+    size_t cap;   /* power of two or 0 */
+    size_t count;
+} tm_strmap;
+void tm__strmap_init(tm_strmap *m);
+void tm__strmap_release(tm_strmap *m);
+/* Inserts key -> val.  Returns 1 if inserted, 0 if the key existed (then
+ * *old is set to its value if old != NULL and nothing changes), -1 on OOM. */
+int tm__strmap_put(tm_strmap *m, const char *key, int32_t val, int32_t *old);
+/* Value of key, or -1 if absent. */
+int32_t tm__strmap_get(const tm_strmap *m, const char *key);
+int32_t tm__strmap_getn(const tm_strmap *m, const char *key, size_t len);
+
+/* ---- numbers (locale-independent) -------------------------------------- */
+
+/* Parses a decimal integer at *p (optional sign), skipping leading blanks;
+ * advances *p.  Returns 0 on success, -1 if there is no number or it
+ * overflows int64. */
+int tm__parse_i64(const char **p, int64_t *out);
+/* Parses a floating-point number at *p in the C locale (strtod_l). */
+int tm__parse_double(const char **p, double *out);
+/* Whole-string variants: the string must contain exactly one number
+ * (surrounding blanks allowed). */
+int tm__str_to_i64(const char *s, int64_t *out);
+int tm__str_to_double(const char *s, double *out);
+const char *tm__skip_blank(const char *p);
+
+/* ---- line lexer shared by all text readers -----------------------------
+ * Reads a FILE* line by line, counts lines, strips "\n" and "\r\n",
+ * rejects NUL bytes and lines longer than TM_LEX_MAX_LINE with a
+ * "name:line: ..." error. */
+#define TM_LEX_MAX_LINE (16u * 1024u * 1024u)
+typedef struct tm_lexer {
+    tm_ctx *ctx;
+    FILE *in;
+    const char *name;  /* display name for errors */
+    long line;         /* number of the line last returned (1-based) */
+    char *buf;
+    size_t cap;
+    size_t len;
+} tm_lexer;
+void tm__lex_init(tm_lexer *lx, tm_ctx *ctx, FILE *in, const char *name);
+void tm__lex_release(tm_lexer *lx);
+/* Next line into lx->buf (NUL-terminated, lx->len bytes).  Returns 1 on a
+ * line, 0 at end of file, or -(tm_err) on error (message recorded). */
+int tm__lex_next(tm_lexer *lx);
+/* Records "name:line: <fmt>" as a TM_EINPUT error and returns TM_EINPUT. */
+tm_err tm__lex_error(const tm_lexer *lx, const char *fmt, ...) TM_PRINTF(2, 3);
+
+/* Reads a whole stream into a NUL-terminated buffer, at most max bytes
+ * (TM_EINPUT "name: file larger than N bytes" beyond). */
+tm_err tm__read_all(tm_ctx *ctx, FILE *in, const char *name, size_t max, char **out, size_t *len);
+
+/* Monotonic wall-clock seconds. */
+double tm__now(void);
+
+#endif

@@ -1,0 +1,19 @@
+# lib.sh - helpers for CLI tests (sourced).
+# expect_exit CODE cmd...  : runs cmd, fails unless it exits with CODE; output in $OUT / $ERR
+expect_exit() {
+    local want=$1; shift
+    set +e
+    "$@" >stdout.txt 2>stderr.txt
+    local rc=$?
+    set -e
+    OUT=$(cat stdout.txt); ERR=$(cat stderr.txt)
+    if [ "$rc" -ne "$want" ]; then
+        echo "expected exit $want, got $rc: $*"; echo "stdout: $OUT"; echo "stderr: $ERR"; exit 1
+    fi
+}
+# expect_in TEXT HAYSTACK
+expect_in() {
+    case "$2" in *"$1"*) ;; *) echo "expected '$1' in: $2"; exit 1;; esac
+}
+# json_get KEY (from stdin): prints the value with python3
+json_get() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d'+sys.argv[1]))" "$1"; }

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Runs every CLI end-to-end test tests/cli/tNN-*.sh with TOPOMAP set to the
+# binary under test.  Each test script exits 0 on success.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+export TM_TEST_DATA="$here/../data"
+export TOPO_DIR="$here/../../topologies"
+: "${TOPOMAP:?TOPOMAP must name the binary}"
+: "${SHARED:=$here/../../../shared}"
+export SHARED
+pass=0; fail=0; failed=()
+for t in "$here"/t[0-9]*.sh; do
+    [ -e "$t" ] || continue
+    tmp=$(mktemp -d)
+    if out=$(cd "$tmp" && bash "$t" 2>&1); then
+        pass=$((pass + 1)); printf 'ok   %s\n' "$(basename "$t")"
+    else
+        fail=$((fail + 1)); failed+=("$(basename "$t")")
+        printf 'FAIL %s\n%s\n' "$(basename "$t")" "$out"
+    fi
+    rm -rf "$tmp"
+done
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

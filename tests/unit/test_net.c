@@ -1,0 +1,151 @@
+/* test_net.c - the host network model: building, finalizing, CSR links,
+ * transit defaults, connectivity check, info. */
+#include "test_util.h"
+
+static tm_ctx *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tm_ctx_free(ctx);
+    return 0;
+}
+
+/* sw - h0, sw - h1 (two parallel cables), h2 isolated */
+static tm_net *small_net(bool isolated)
+{
+    tm_net *net;
+    int32_t sw, h0, h1, h2;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "sw", TM_VERTEX_SWITCH, 0, &sw));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "h0", TM_VERTEX_HOST, 2, &h0));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "h1", TM_VERTEX_HOST, 4, &h1));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw, h0, 100, NULL));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw, h1, 100, NULL));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h1, sw, 25, NULL));
+    if (isolated)
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "h2", TM_VERTEX_HOST, 1, &h2));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+static void test_bad_vertices(void **state)
+{
+    tm_net *net;
+    int32_t a;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_error(ctx, tm_net_add_vertex(ctx, net, "", TM_VERTEX_HOST, 1, NULL), TM_EINPUT, "empty");
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "a", TM_VERTEX_HOST, 1, &a));
+    assert_tm_error(ctx, tm_net_add_vertex(ctx, net, "a", TM_VERTEX_HOST, 1, NULL), TM_EINPUT,
+                    "duplicate vertex name 'a'");
+    assert_tm_error(ctx, tm_net_add_cable(ctx, net, a, a, 1, NULL), TM_EINPUT, "to itself");
+    assert_tm_error(ctx, tm_net_add_vertex(ctx, net, "b", TM_VERTEX_HOST, -1, NULL), TM_EINPUT, "negative");
+    tm_net_free(net);
+    tm_net_free(NULL);
+}
+
+static void test_csr(void **state)
+{
+    tm_net *net = small_net(false);
+    const tm_net_csr *g = tm_net_csr_get(net);
+    (void)state;
+    assert_non_null(g);
+    assert_int_equal(g->n, 3);
+    assert_int_equal(g->n_links, 6);
+    assert_int_equal(g->off[1] - g->off[0], 3); /* switch has 3 cables */
+    assert_int_equal(g->tail_of[4], tm_net_find(net, "h1"));
+    assert_int_equal(g->head_of[4], tm_net_find(net, "sw"));
+    assert_true(g->cap[5] == 25.0);
+    /* network with switches: hosts are not transit */
+    assert_true(g->transit[0]);
+    assert_false(g->transit[1]);
+    assert_int_equal(tm_net_total_slots(net), 6);
+    assert_int_equal(tm_net_find(net, "h1"), 2);
+    assert_int_equal(tm_net_find(net, "nope"), -1);
+    assert_tm_ok(ctx, tm_net_check(ctx, net));
+    tm_net_free(net);
+}
+
+static void test_unreachable(void **state)
+{
+    tm_net *net = small_net(true);
+    (void)state;
+    assert_tm_error(ctx, tm_net_check(ctx, net), TM_EINPUT, "cannot be reached from host 'h0': h2");
+    tm_net_free(net);
+}
+
+static void test_info(void **state)
+{
+    tm_net *net = small_net(false);
+    tm_net_info info;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_info_compute(ctx, net, true, &info));
+    assert_int_equal(info.hosts, 2);
+    assert_int_equal(info.switches, 1);
+    assert_int_equal(info.cables, 3);
+    assert_int_equal(info.diameter, 2);
+    assert_int_equal(info.n_capclasses, 2);
+    assert_true(info.capclasses[0].capacity == 25.0);
+    assert_int_equal(info.capclasses[1].cables, 2);
+    tm_net_info_release(&info);
+    /* a failed cable disappears from the CSR after re-finalizing */
+    tm_net_set_cable_enabled(net, 1, false);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_int_equal(tm_net_csr_get(net)->off[1] - tm_net_csr_get(net)->off[0], 2);
+    tm_net_free(net);
+}
+
+static void test_hosts_only_are_transit(void **state)
+{
+    tm_net *net;
+    int32_t a, b, c;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "a", TM_VERTEX_HOST, 1, &a));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "b", TM_VERTEX_HOST, 1, &b));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "c", TM_VERTEX_HOST, 1, &c));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, b, 1, NULL));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, b, c, 1, NULL));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_true(tm_net_is_transit(net, b));
+    assert_tm_ok(ctx, tm_net_check(ctx, net));
+    tm_net_set_transit(net, b, TM_TRANSIT_NO);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_tm_error(ctx, tm_net_check(ctx, net), TM_EINPUT, "cannot be reached");
+    tm_net_free(net);
+}
+
+static void test_hier_parse(void **state)
+{
+    tm_hier h;
+    (void)state;
+    assert_tm_ok(ctx, tm_hier_parse(ctx, "4:16:8", "1:10:100", &h));
+    assert_int_equal(h.n_pe, 512);
+    assert_true(tm_hier_dist(&h, 0, 3) == 1);
+    assert_true(tm_hier_dist(&h, 0, 4) == 10);
+    assert_true(tm_hier_dist(&h, 63, 64) == 100);
+    assert_true(tm_hier_dist(&h, 5, 5) == 0);
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:0:8", "1:10:100", &h), TM_EUSAGE, "level 2 is 0");
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:10:100", &h), TM_EUSAGE, "has 2 levels");
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:x", "1:10", &h), TM_EUSAGE, "expected integers");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_vertices),
+        cmocka_unit_test(test_csr),
+        cmocka_unit_test(test_unreachable),
+        cmocka_unit_test(test_info),
+        cmocka_unit_test(test_hosts_only_are_transit),
+        cmocka_unit_test(test_hier_parse),
+    };
+    return cmocka_run_group_tests_name("net", tests, setup, teardown);
+}

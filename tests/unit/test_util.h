@@ -1,0 +1,50 @@
+/* test_util.h - shared helpers for the CMocka unit tests. */
+#ifndef TM_TEST_UTIL_H
+#define TM_TEST_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "topomap/topomap.h"
+
+/* Path of a file under tests/data (TM_TEST_DATA) or ../shared (SHARED). */
+static inline const char *tm_test_path(const char *envvar, const char *fallback, const char *rel)
+{
+    static _Thread_local char buf[4096];
+    const char *base = getenv(envvar);
+    snprintf(buf, sizeof buf, "%s/%s", base ? base : fallback, rel);
+    return buf;
+}
+#define TEST_DATA(rel) tm_test_path("TM_TEST_DATA", "tests/data", rel)
+#define SHARED_DATA(rel) tm_test_path("SHARED", "../shared", rel)
+
+/* A FILE* over a string literal. */
+static inline FILE *tm_test_memfile(const char *text)
+{
+    return fmemopen((void *)text, strlen(text), "r");
+}
+
+/* Asserts that call returns err and that the context message contains
+ * the substring `needle`. */
+#define assert_tm_error(ctx, call, err, needle)                                   \
+    do {                                                                          \
+        tm_err e_ = (call);                                                       \
+        if (e_ != (err) || !strstr(tm_ctx_errmsg(ctx), (needle)))                 \
+            fail_msg("expected error %d containing '%s', got %d: '%s'", (int)(err), \
+                     (needle), (int)e_, tm_ctx_errmsg(ctx));                      \
+    } while (0)
+
+#define assert_tm_ok(ctx, call)                                                   \
+    do {                                                                          \
+        tm_err e_ = (call);                                                       \
+        if (e_ != TM_EOK)                                                         \
+            fail_msg("unexpected error %d: %s", (int)e_, tm_ctx_errmsg(ctx));    \
+    } while (0)
+
+#endif

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the build and test dependencies of topomap on Debian 12 with apt.
+# Idempotent: does nothing when everything is already there.  Called by the
+# Makefile when pkg-config (or the METIS header) cannot find a dependency.
+set -euo pipefail
+
+pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
+      clang libclang-rt-14-dev valgrind python3)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
