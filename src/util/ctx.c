@@ -3,7 +3,6 @@
  * limit and the log callback.  A context may be shared by threads: the
  * message buffer is guarded by a mutex (the last failure wins).
  */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -121,6 +120,7 @@ tm_err tm__fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
 void tm__fail_prefix(tm_ctx *ctx, const char *fmt, ...)
 {
     char pre[TM_MSG_MAX], old[TM_MSG_MAX];
+    size_t n;
     va_list ap;
     if (!ctx)
         return;
@@ -129,7 +129,15 @@ void tm__fail_prefix(tm_ctx *ctx, const char *fmt, ...)
     va_end(ap);
     pthread_mutex_lock(&ctx->lock);
     memcpy(old, ctx->msg, sizeof old);
-    snprintf(ctx->msg, sizeof ctx->msg, "%s: %s", pre, old);
+    /* "pre: old", truncated to the buffer */
+    n = strlen(pre);
+    if (n > TM_MSG_MAX - 3)
+        n = TM_MSG_MAX - 3;
+    memcpy(ctx->msg, pre, n);
+    memcpy(ctx->msg + n, ": ", 2);
+    n += 2;
+    memcpy(ctx->msg + n, old, strnlen(old, TM_MSG_MAX - 1 - n));
+    ctx->msg[n + strnlen(old, TM_MSG_MAX - 1 - n)] = '\0';
     pthread_mutex_unlock(&ctx->lock);
 }
 

@@ -1,5 +1,4 @@
 /* mem.c - overflow-checked allocation helpers and monotonic time. */
-#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -10,7 +9,7 @@ void *tm__malloc_n(size_t n, size_t sz)
 {
     if (sz && n > SIZE_MAX / sz)
         return NULL;
-    return malloc(n * sz ? n * sz : 1);
+    return malloc(n * sz != 0 ? n * sz : 1);
 }
 
 void *tm__calloc_n(size_t n, size_t sz)
@@ -24,7 +23,7 @@ void *tm__realloc_n(void *p, size_t n, size_t sz)
 {
     if (sz && n > SIZE_MAX / sz)
         return NULL;
-    return realloc(p, n * sz ? n * sz : 1);
+    return realloc(p, n * sz != 0 ? n * sz : 1);
 }
 
 int tm__grow(void **p, size_t *cap, size_t need, size_t sz)

@@ -3,7 +3,6 @@
  * application embedding the library may have set LC_NUMERIC to a locale
  * with a decimal comma, and input files always use '.'.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <locale.h>
 #include <pthread.h>
