@@ -27,6 +27,13 @@ ifeq ($(SAN),1)
   OPT     := -O1 -g -fno-omit-frame-pointer
   SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 endif
+# Library objects for the libFuzzer targets (build-fuzz/): coverage
+# instrumentation without libFuzzer's main, plus ASan/UBSan.
+ifeq ($(SAN),fuzz)
+  CC      := clang
+  OPT     := -O1 -g -fno-omit-frame-pointer
+  SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS)
@@ -39,7 +46,8 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo test test-unit test-cli test-asan bench install clean fuzz valgrind
+.PHONY: all deps demo test test-unit test-cli test-asan bench install clean fuzz fuzz-smoke \
+        fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
 
@@ -67,7 +75,12 @@ $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/test_util.h $(BUILD)/libtopomap.a | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(TEST_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# test_ofile injects I/O failures (disk full, failing fsync/rename) into
+# src/io/ofile.c by wrapping the libc calls it makes (CMocka-style --wrap).
+$(BUILD)/tests/test_ofile: TEST_LDFLAGS = -Wl,--wrap=fflush -Wl,--wrap=fsync -Wl,--wrap=rename \
+    -Wl,--wrap=fdopen
 
 # ---- tests ------------------------------------------------------------------
 SHARED ?= ../shared
@@ -78,12 +91,66 @@ test-unit: $(TEST_BIN)
 test-cli: $(BUILD)/topomap
 	@TOPOMAP=$(abspath $(BUILD)/topomap) SHARED=$(abspath $(SHARED)) tests/cli/run.sh
 
+# ---- sanitizers, fuzzing, valgrind (docs/trust.md) -------------------------
+# ASan + UBSan + LeakSanitizer.  Every report also goes to a log file under
+# build-asan/san-logs/, and test-asan fails if any log exists: a test that
+# expects a non-zero exit (or swallows stderr) cannot hide a report.
+SAN_LOGS := $(abspath build-asan/san-logs)
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:exitcode=86:strict_string_checks=1:$\
+detect_stack_use_after_return=1:check_initialization_order=1:log_path=$(SAN_LOGS)/asan \
+  LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0:exitcode=86 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_LOGS)/ubsan
+
 test-asan:
-	$(MAKE) BUILD=build-asan SAN=1 test-unit test-cli
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@$(SAN_ENV) $(MAKE) BUILD=build-asan SAN=1 test-unit test-cli; rc=$$?; \
+	  if [ -n "$$(ls -A $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; \
+	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; exit 1; fi; \
+	  [ $$rc -eq 0 ] && echo "test-asan: no sanitizer reports"; exit $$rc
+
+# libFuzzer targets tests/fuzz/fuzz_<reader>.c, built in build-fuzz/.
+# `make fuzz FUZZ_TIME=600` fuzzes each target for FUZZ_TIME seconds
+# (FUZZ_TARGETS="fuzz_metis fuzz_mtx" to pick some); `make fuzz-smoke`
+# (part of `make test`) replays tests/fuzz/regressions/ and fuzzes each
+# target for FUZZ_SMOKE seconds.  Corpora live in build-fuzz/corpus/.
+FUZZ_TIME    ?= 60
+FUZZ_SMOKE   ?= 12
+FUZZ_JOBS    ?= 1
+FUZZ_TARGETS ?=
+FUZZ_BUILD   := build-fuzz
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) -Isrc -fsanitize=fuzzer -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) \
+	  -fsanitize=fuzzer $(PKG_LIBS)
+
+fuzz-build:
+	$(MAKE) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BUILD)/libtopomap.a
+
+fuzz: fuzz-build
+	@MAKE="$(MAKE)" SHARED=$(abspath $(SHARED)) FUZZ_JOBS=$(FUZZ_JOBS) \
+	  tests/fuzz/run.sh $(FUZZ_BUILD) run $(FUZZ_TIME) $(FUZZ_TARGETS)
+
+fuzz-smoke: fuzz-build
+	@MAKE="$(MAKE)" SHARED=$(abspath $(SHARED)) FUZZ_JOBS=$(FUZZ_JOBS) \
+	  tests/fuzz/run.sh $(FUZZ_BUILD) smoke $(FUZZ_SMOKE) $(FUZZ_TARGETS)
+
+# The CLI end-to-end tests with every topomap run under valgrind memcheck
+# (tests/valgrind-topomap.sh wraps the binary; logs per run in
+# build/valgrind/, any error or definite leak fails).
+VG_LOGS := $(abspath $(BUILD)/valgrind)
+valgrind: $(BUILD)/topomap
+	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
+	@TOPOMAP=$(abspath tests/valgrind-topomap.sh) TOPOMAP_REAL=$(abspath $(BUILD)/topomap) \
+	  VG_LOGS=$(VG_LOGS) SHARED=$(abspath $(SHARED)) tests/cli/run.sh; rc=$$?; \
+	  bad=$$(grep -L 'ERROR SUMMARY: 0 errors' $(VG_LOGS)/vg.* 2>/dev/null); \
+	  if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \
+	  echo "valgrind: $$(ls $(VG_LOGS) | wc -l) topomap runs, 0 errors, 0 definite leaks"; exit $$rc
 
 test: all
 	$(MAKE) test-unit test-cli
 	$(MAKE) test-asan
+	$(MAKE) fuzz-smoke
 	@echo "make test: all suites passed"
 
 # ---- demo, bench, install ---------------------------------------------------------
