@@ -1,4 +1,5 @@
 /* hier.c - parsing of a1:...:ak hierarchies and d1:...:dk distances. */
+#include <math.h>
 #include <string.h>
 
 #include "topomap/hier.h"
@@ -55,9 +56,16 @@ tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_
         if (a[i] < 1)
             return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': level %d is %.0f, must be >= 1",
                             levels, i + 1, a[i]);
+        /* Checked before the int32 conversion below, which is undefined
+         * behaviour out of range (found by tests/fuzz/fuzz_hier). */
+        if (a[i] > (double)INT32_MAX)
+            return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': more than 2^31 PEs", levels);
         if (!(d[i] >= 0))
             return tm__fail(ctx, TM_EUSAGE, "distances '%s': distance %d is negative", distances,
                             i + 1);
+        if (isinf(d[i]))
+            return tm__fail(ctx, TM_EUSAGE, "distances '%s': distance %d is not finite",
+                            distances, i + 1);
         out->a[i] = (int32_t)a[i];
         out->d[i] = d[i];
         if (out->group[i] > (INT64_C(1) << 31) / out->a[i])
