@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,7 +34,9 @@ tm_err tm_ofile_open(tm_ctx *ctx, const char *path, tm_ofile *of)
         return tm__nomem(ctx);
     }
     memcpy(of->tmp, path, dirlen);
-    sprintf(of->tmp + dirlen, ".%s.tmp.XXXXXX", slash ? slash + 1 : path);
+    /* The temporary's name adds 12 bytes to the target's: cut the target's
+     * part so a legal name of up to NAME_MAX bytes stays writable. */
+    sprintf(of->tmp + dirlen, ".%.*s.tmp.XXXXXX", NAME_MAX - 12, slash ? slash + 1 : path);
     fd = mkstemp(of->tmp);
     if (fd < 0) {
         int e = errno;
