@@ -1,5 +1,4 @@
 /* hier.c - parsing of a1:...:ak hierarchies and d1:...:dk distances. */
-#include <math.h>
 #include <string.h>
 
 #include "topomap/hier.h"
@@ -63,9 +62,6 @@ tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_
         if (!(d[i] >= 0))
             return tm__fail(ctx, TM_EUSAGE, "distances '%s': distance %d is negative", distances,
                             i + 1);
-        if (isinf(d[i]))
-            return tm__fail(ctx, TM_EUSAGE, "distances '%s': distance %d is not finite",
-                            distances, i + 1);
         out->a[i] = (int32_t)a[i];
         out->d[i] = d[i];
         if (out->group[i] > (INT64_C(1) << 31) / out->a[i])
