@@ -324,6 +324,63 @@ static void test_longest_name(void **state)
     assert_int_equal(dir_entries(dir), 1);
 }
 
+static void test_target_is_directory(void **state)
+{
+    tm_ofile of;
+    (void)state;
+    assert_int_equal(mkdir(in_dir("outdir"), 0755), 0);
+    assert_tm_error(ctx, tm_ofile_open(ctx, in_dir("outdir"), &of), TM_EIO,
+                    "/outdir: cannot write output file: is a directory");
+    assert_null(of.fp);
+    assert_int_equal(dir_entries(dir), 1);
+    assert_int_equal(dir_entries(in_dir("outdir")), 0);
+}
+
+/* --out /dev/null (here through a link, so a regression cannot replace
+ * the real device node when the tests run as root): written in place, the
+ * device stays a device, no temporary anywhere. */
+static void test_device_target(void **state)
+{
+    tm_ofile of;
+    struct stat st;
+    (void)state;
+    assert_int_equal(symlink("/dev/null", in_dir("null")), 0);
+    assert_tm_ok(ctx, tm_ofile_open(ctx, in_dir("null"), &of));
+    assert_null(of.tmp);
+    fputs("discarded\n", of.fp);
+    assert_tm_ok(ctx, tm_ofile_commit(ctx, &of));
+    assert_int_equal(lstat(in_dir("null"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    assert_int_equal(dir_entries(dir), 1);
+    /* abort on a device just closes it */
+    assert_tm_ok(ctx, tm_ofile_open(ctx, in_dir("null"), &of));
+    tm_ofile_abort(&of);
+    assert_int_equal(dir_entries(dir), 1);
+}
+
+/* A link to a file: the file is replaced, the link stays a link, the
+ * file keeps its permissions. */
+static void test_symlink_and_mode_kept(void **state)
+{
+    tm_ofile of;
+    struct stat st;
+    (void)state;
+    write_file(in_dir("real"), "old\n");
+    assert_int_equal(chmod(in_dir("real"), 0600), 0);
+    assert_int_equal(symlink("real", in_dir("link")), 0);
+    assert_tm_ok(ctx, tm_ofile_open(ctx, in_dir("link"), &of));
+    fputs("new\n", of.fp);
+    assert_tm_ok(ctx, tm_ofile_commit(ctx, &of));
+    assert_int_equal(lstat(in_dir("link"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_string_equal(slurp(in_dir("real")), "new\n");
+    assert_int_equal(stat(in_dir("real"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal(dir_entries(dir), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -340,6 +397,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stdout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_relative_name, setup, teardown),
         cmocka_unit_test_setup_teardown(test_longest_name, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_target_is_directory, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_device_target, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symlink_and_mode_kept, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
