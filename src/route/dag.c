@@ -169,6 +169,22 @@ tm_err tm__dag_reach_all(tm_ctx *ctx, const tm_route *r, tm__dag *d, size_t k,
     return TM_EOK;
 }
 
+tm_err tm__dag_ws_init(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws)
+{
+    tm__dagws *w;
+    tm_err err = tm__dagws_new(ctx, r->g, &w);
+    if (!err)
+        ws->priv = w;
+    return err;
+}
+
+void tm__dag_ws_fini(tm_route_ws *ws) { tm__dagws_free(ws->priv); }
+
+int32_t tm__dag_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
+{
+    return tm__dag_reach(r->g, tm__dag_get(ws->priv, src), dst);
+}
+
 static void next_gen(tm__dagws *w)
 {
     if (++w->gen == 0) { /* wrapped: old stamps could collide */
