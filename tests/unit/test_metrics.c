@@ -579,6 +579,196 @@ static void test_approximate_cube(void **state)
     tm_net_free(net);
 }
 
+/* ---- MapLib published values (torus 4x4x4, XYZ DOR) --------------------------
+ * ../shared/data/commmatrix/maplib_mappings (PROVENANCE.md 5b): for every
+ * published mapping the statistics give IeNPC = (total, avg, min, max) of
+ * MapLib's per-link loads.  MapLib's conventions (found by reproducing the
+ * numbers; docs/metrics.md "MapLib"): the matrix is made undirected,
+ * S = M + M^T, and every pair {i, j} is routed in BOTH directions with
+ * weight S[i][j] (so each direction counts the pair's total traffic);
+ * diagonal entries stay in the graph as self-loop "links" (they are the
+ * min values); the IeNPC total is sum over pairs i<j of S[i][j] * hops
+ * plus the diagonal.  We rebuild that communication graph and check
+ *  - the total for every published mapping (exact; 34 of 36: the amg and
+ *    btmz bokhari mapping files do not belong to their statistics), and
+ *  - the max link load, exact, for the mappings whose published figure our
+ *    DOR reproduces; the others differ because MapLib sends ring ties
+ *    (distance 2 on a ring of 4) towards the non-wrapping side, where we
+ *    send them in the positive direction, and because the statistics of
+ *    the randomised algorithms were not produced from the mapping file
+ *    that was published (see docs/metrics.md). */
+
+static bool read_dense64(const char *path, double m[64][64])
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    for (int i = 0; i < 64; i++)
+        for (int j = 0; j < 64; j++)
+            if (fscanf(f, " %lf ,", &m[i][j]) != 1) {
+                fclose(f);
+                return false;
+            }
+    fclose(f);
+    return true;
+}
+
+/* "x y z 1 rank" lines after two header lines -> pos[rank] = x + 4y + 16z */
+static bool read_maplib_mapping(const char *path, int32_t pos[64])
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    int got = 0;
+    if (!f)
+        return false;
+    for (int i = 0; i < 64; i++)
+        pos[i] = -1;
+    for (int ln = 0; fgets(line, sizeof line, f); ln++) {
+        int x, y, z, k, r;
+        if (ln < 2)
+            continue;
+        if (sscanf(line, "%d %d %d %d %d", &x, &y, &z, &k, &r) == 5 && k == 1 && r >= 0 &&
+            r < 64 && pos[r] < 0) {
+            pos[r] = x + 4 * y + 16 * z;
+            got++;
+        }
+    }
+    fclose(f);
+    return got == 64;
+}
+
+/* IeNPC (total, max) of the block "Mapping: <alg> Topology: torus". */
+static bool read_maplib_stats(const char *path, const char *alg, double *total, double *max)
+{
+    FILE *f = fopen(path, "r");
+    char line[512], head[128];
+    bool in = false, ok = false;
+    if (!f)
+        return false;
+    snprintf(head, sizeof head, "Mapping: %s Topology: torus", alg);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Mapping: ", 9) == 0)
+            in = strncmp(line, head, strlen(head)) == 0;
+        else if (in && strncmp(line, "IeNPC", 5) == 0) {
+            double avg, mn;
+            ok = sscanf(strchr(line, '('), "(%lf, %lf, %lf, %lf)", total, &avg, &mn, max) == 4;
+            break;
+        }
+    }
+    fclose(f);
+    return ok;
+}
+
+static tm_net *torus444(void)
+{
+    tm_net *net;
+    tm_net_grid gr = {.ndims = 3, .base = 0, .dims = {4, 4, 4}, .wrap = {true, true, true}};
+    char name[16];
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    for (int v = 0; v < 64; v++) {
+        snprintf(name, sizeof name, "t%d", v);
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, NULL));
+    }
+    for (int v = 0; v < 64; v++) {
+        int x = v % 4, y = v / 4 % 4, z = v / 16;
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v, (x + 1) % 4 + 4 * y + 16 * z, 1, NULL));
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v, x + 4 * ((y + 1) % 4) + 16 * z, 1, NULL));
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v, x + 4 * y + 16 * ((z + 1) % 4), 1, NULL));
+    }
+    tm_net_set_grid(net, &gr);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+static void test_maplib_torus_dor(void **state)
+{
+    static const char *const apps[3] = {"amg", "btmz", "cg"};
+    static const char *const stat_file[3] = {"amgTorusMapSizeStatistics",
+                                             "btmzTorusMapSizeStatistics",
+                                             "cgTorusMapSizeStatistics"};
+    static const char *const algs[12] = {"scan", "sweep", "peano", "gray", "hilbert", "topo_aware",
+                                         "bipartition", "greedy", "greedyALLC", "pacmap",
+                                         "FHGreedy", "bokhari"};
+    /* published max reproduced exactly (app, alg) */
+    static const char *const exact_max[] = {"cg/scan", "cg/peano", "cg/gray", "cg/topo_aware",
+                                            "cg/pacmap", "btmz/hilbert", "amg/gray",
+                                            "amg/hilbert", "amg/topo_aware", "amg/greedyALLC"};
+    static double mat[64][64];
+    tm_net *net = torus444();
+    tm_route *r;
+    int n_total_ok = 0, n_max_ok = 0, n_cases = 0;
+    (void)state;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_DOR, &r));
+    for (int a = 0; a < 3; a++) {
+        char path[4096], rel[256];
+        int32_t (*e)[2] = malloc(64 * 63 * sizeof *e);
+        double *w = malloc(64 * 63 * sizeof *w), diag = 0;
+        int32_t m_e = 0;
+        tm_comm c;
+        snprintf(rel, sizeof rel, "data/commmatrix/maplib/%s/comm_matrix.p2p.size.csv", apps[a]);
+        if (!read_dense64(SHARED_DATA(rel), mat))
+            fail_msg("cannot read %s", SHARED_DATA(rel));
+        for (int i = 0; i < 64; i++) {
+            diag += mat[i][i];
+            for (int j = 0; j < 64; j++)
+                if (i != j && mat[i][j] + mat[j][i] > 0) {
+                    e[m_e][0] = i;
+                    e[m_e][1] = j;
+                    w[m_e++] = mat[i][j] + mat[j][i];
+                }
+        }
+        make_comm(&c, 64, m_e, (const int32_t(*)[2])e, w);
+        for (int k = 0; k < 12; k++) {
+            int32_t pos[64];
+            double total, max;
+            tm_mapping map;
+            tm_metrics m;
+            tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+            bool want_exact = false;
+            snprintf(rel, sizeof rel,
+                     "data/commmatrix/maplib_mappings/size/%sMAPtorus/Mapping.p2p.size.csv.%s.torus.4x4x4.csv",
+                     apps[a], algs[k]);
+            if (!read_maplib_mapping(SHARED_DATA(rel), pos))
+                continue;
+            snprintf(rel, sizeof rel, "data/commmatrix/maplib_mappings/size/%sMAPtorus/%s", apps[a],
+                     stat_file[a]);
+            snprintf(path, sizeof path, "%s", SHARED_DATA(rel));
+            if (!read_maplib_stats(path, algs[k], &total, &max))
+                continue;
+            n_cases++;
+            set_map(&map, 64, pos, NULL);
+            o.keep_link_loads = true;
+            assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
+            /* every pair counted in both directions: J = 2 x MapLib's sum */
+            snprintf(rel, sizeof rel, "%s/%s", apps[a], algs[k]);
+            if (m.qap_J / 2 + diag == total)
+                n_total_ok++;
+            else if (strcmp(rel, "amg/bokhari") != 0 && strcmp(rel, "btmz/bokhari") != 0)
+                fail_msg("%s: IeNPC total %.0f, ours %.0f", rel, total, m.qap_J / 2 + diag);
+            for (size_t x = 0; x < sizeof exact_max / sizeof *exact_max; x++)
+                want_exact |= strcmp(rel, exact_max[x]) == 0;
+            if (want_exact) {
+                /* capacity 1: congestion = load */
+                if (m.max_congestion != max)
+                    fail_msg("%s: IeNPC max %.0f, ours %.0f", rel, max, m.max_congestion);
+                n_max_ok++;
+            }
+            tm_metrics_release(&m);
+            map_release(&map);
+        }
+        free_comm(&c);
+        free(e);
+        free(w);
+    }
+    assert_int_equal(n_cases, 36);
+    /* The amg and btmz "bokhari" files do not belong to their statistics
+     * (the hop totals differ, e.g. the amg file gives sweep's total). */
+    assert_int_equal(n_total_ok, 34);
+    assert_int_equal(n_max_ok, 10);
+    tm_route_free(r);
+    tm_net_free(net);
+}
+
 /* ---- hierarchy mode --------------------------------------------------------- */
 
 static void test_hier(void **state)
@@ -624,6 +814,7 @@ int main(void)
         cmocka_unit_test(test_threads_bit_identical),
         cmocka_unit_test(test_approximate),
         cmocka_unit_test(test_approximate_cube),
+        cmocka_unit_test(test_maplib_torus_dor),
         cmocka_unit_test(test_hier),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
