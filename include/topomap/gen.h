@@ -15,7 +15,7 @@
  * default 1, PERCS 24/5/10), hostfmt=node%04d (default n%04d, wider when
  * needed), plus per-class capacities (hostcap, upcap, topcap, llcap, lrcap,
  * dcap, localcap, globalcap).  Exact grammar, defaults, names and wiring:
- * docs/generators.md; one line per generator: tm_gen_help().
+ * docs/generators.md; a short overview: tm_gen_help().
  *
  * Tori, meshes and hypercubes (up to 8 dimensions) record their geometry
  * with tm_net_set_grid(): host base + x0 + d0*(x1 + d1*(x2 + ...)).  A
@@ -46,7 +46,8 @@ bool tm_gen_is_spec(const char *s);
  * should be discarded.  Time and memory O(size of the generated network);
  * at most 2^24 vertices and 2^25 cables. */
 tm_err tm_gen_build(tm_ctx *ctx, const char *spec, const char *prefix, tm_net *net);
-/* One help line per generator, for `topo --help`. */
+/* Help text for `topo --help`: an example spec per generator with its
+ * options, two-space indented, newline-terminated lines under 90 columns. */
 const char *tm_gen_help(void);
 
 #ifdef __cplusplus

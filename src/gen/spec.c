@@ -51,20 +51,25 @@ static const gen_def gens[] = {
 #define N_GENS (sizeof gens / sizeof gens[0])
 
 static const char help_text[] =
-    "  torus:D1xD2x..[,opts]      k-D torus (k <= 8), hosts at grid points, wrap-around links\n"
-    "  mesh:D1xD2x..[,opts]       k-D mesh (no wrap-around)\n"
-    "  hypercube:d[,opts]         2^d hosts (d <= 24)\n"
-    "  fattree:k=K,n=N[,opts]     k-ary n-tree: K^N hosts, N levels of K^(N-1) switches;"
-    " hostcap=, upcap=\n"
-    "  clos:leaves=L,hosts_per_leaf=H[,spines=S,uplinks=U][,opts]   2-level folded Clos"
-    " (leaf-spine); uplinks < hosts_per_leaf tapers; hostcap=, upcap=\n"
-    "  clos3:pods=P,leaves=L,hosts_per_leaf=H[,spines=S,uplinks=U,supers=X,spine_uplinks=V]"
-    "[,opts]   3-level folded Clos; hostcap=, upcap=, topcap=\n"
-    "  percs:supernodes=S[,dlinks=D,dseed=N][,opts]   IBM PERCS (Hoefler & Snir 2011):"
-    " drawers of 8, supernodes of 4 drawers; llcap=24, lrcap=5, dcap=10\n"
-    "  dragonfly:h=H[,a=A,p=P,g=G][,opts]   dragonfly (Kim et al. 2008), balanced a=2p=2h,"
-    " g=a*h+1; hostcap=, localcap=, globalcap=\n"
-    "  opts: slots=N (per host, default 1), cap=G (all links, Gbit/s), hostfmt=node%04d\n";
+    "  torus:8x8x8         k-D torus (up to 8 dimensions), hosts at the grid points\n"
+    "  mesh:16x16          k-D mesh (no wrap-around)\n"
+    "  hypercube:6         2^d hosts, d <= 24\n"
+    "  fattree:k=4,n=3     k-ary n-tree: k^n hosts, n levels of k^(n-1) switches\n"
+    "                      [hostcap=, upcap=]\n"
+    "  clos:leaves=32,hosts_per_leaf=16[,uplinks=8,spines=4]\n"
+    "                      2-level folded Clos; uplinks < hosts_per_leaf tapers\n"
+    "                      [hostcap=, upcap=]\n"
+    "  clos3:pods=4,leaves=8,hosts_per_leaf=16[,uplinks=,spines=,spine_uplinks=,supers=]\n"
+    "                      3-level folded Clos, super-spines in planes\n"
+    "                      [hostcap=, upcap=, topcap=]\n"
+    "  percs:supernodes=289[,dlinks=9,dseed=N]\n"
+    "                      IBM PERCS as in Hoefler & Snir 2011: drawers of 8 hosts,\n"
+    "                      supernodes of 4 drawers [llcap=24, lrcap=5, dcap=10]\n"
+    "  dragonfly:h=4[,a=8,p=4,g=33]\n"
+    "                      dragonfly (Kim et al. 2008), balanced a=2p=2h, g=a*h+1\n"
+    "                      [hostcap=, localcap=, globalcap=]\n"
+    "  all: slots=N (default 1), cap=G (all links, Gbit/s, default 1),\n"
+    "       hostfmt=node%04d (default n%04d); details in docs/generators.md\n";
 
 const char *tm_gen_help(void) { return help_text; }
 
