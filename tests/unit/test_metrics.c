@@ -178,6 +178,44 @@ static void test_paper_cube_dor(void **state)
     tm_net_free(net);
 }
 
+/* The same on the generator's torus:2x2x2 (= the 2-ary 3-cube): vertex
+ * x + 2y + 4z, so (000, 111, 101, 100) = (0, 7, 5, 1). */
+static void test_paper_cube_generated(void **state)
+{
+    tm_net *net;
+    tm_route *r;
+    tm_comm c;
+    tm_mapping map;
+    tm_metrics m;
+    const int32_t host[4] = {0, 7, 5, 1}, host_better[4] = {5, 7, 0, 1};
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, "torus:2x2x2", NULL, net));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_int_equal(tm_net_n_cables(net), 12);
+    make_comm(&c, 4, 6, chain, NULL);
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_DOR, &r));
+    set_map(&map, 4, host, NULL);
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_near(m.max_congestion, 2);
+    assert_int_equal(m.max_dilation, 3);
+    map_release(&map);
+    set_map(&map, 4, host_better, NULL);
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_near(m.max_congestion, 1);
+    assert_int_equal(m.max_dilation, 1);
+    map_release(&map);
+    tm_route_free(r);
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+    set_map(&map, 4, host, NULL);
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_near(m.max_congestion, 4.0 / 3.0);
+    map_release(&map);
+    tm_route_free(r);
+    free_comm(&c);
+    tm_net_free(net);
+}
+
 /* Under ECMP (our default) 000 -> 111 spreads over 6 paths: 1/3 on each
  * first and last link, 1/6 on each middle link.  000->100 also carries
  * all of 0 -> 3: 1/3 + 1 = 4/3, and 100->000 likewise; 100->101 gets
@@ -659,24 +697,22 @@ static bool read_maplib_stats(const char *path, const char *alg, double *total, 
     return ok;
 }
 
+/* The generator's torus: host x + 4y + 16z is at (x, y, z) (docs/generators.md). */
 static tm_net *torus444(void)
 {
     tm_net *net;
-    tm_net_grid gr = {.ndims = 3, .base = 0, .dims = {4, 4, 4}, .wrap = {true, true, true}};
-    char name[16];
+    const tm_net_grid *gr;
     assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    for (int v = 0; v < 64; v++) {
-        snprintf(name, sizeof name, "t%d", v);
-        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, NULL));
-    }
-    for (int v = 0; v < 64; v++) {
-        int x = v % 4, y = v / 4 % 4, z = v / 16;
-        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v, (x + 1) % 4 + 4 * y + 16 * z, 1, NULL));
-        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v, x + 4 * ((y + 1) % 4) + 16 * z, 1, NULL));
-        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v, x + 4 * y + 16 * ((z + 1) % 4), 1, NULL));
-    }
-    tm_net_set_grid(net, &gr);
+    assert_tm_ok(ctx, tm_gen_build(ctx, "torus:4x4x4", NULL, net));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    gr = tm_net_grid_info(net);
+    assert_int_equal(gr->ndims, 3);
+    assert_int_equal(gr->dims[0] * gr->dims[1] * gr->dims[2], 64);
+    assert_true(gr->wrap[0] && gr->wrap[1] && gr->wrap[2]);
+    assert_int_equal(tm_net_n_cables(net), 192);
+    for (int32_t v = 0; v < 64; v++) /* so pos[] below are vertex ids */
+        assert_true(tm_net_kind(net, gr->base + v) == TM_VERTEX_HOST);
+    assert_int_equal(gr->base, 0);
     return net;
 }
 
@@ -808,6 +844,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paper_cube_dor),
         cmocka_unit_test(test_paper_cube_ecmp),
+        cmocka_unit_test(test_paper_cube_generated),
         cmocka_unit_test(test_parallel_cables_halve),
         cmocka_unit_test(test_intra_host),
         cmocka_unit_test(test_errors),
