@@ -99,7 +99,12 @@ demo: all
 	  --comm $(DEMO_COMM) --mapping $(BUILD)/demo.rankfile
 	@echo "demo: rankfile written to $(BUILD)/demo.rankfile"
 
-bench: all
+BENCH_BIN := $(patsubst tools/bench/%.c,$(BUILD)/%,$(wildcard tools/bench/bench_*.c))
+
+$(BUILD)/bench_%: tools/bench/bench_%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+bench: all $(BENCH_BIN)
 	tools/bench/run.sh $(BUILD)
 
 install: all

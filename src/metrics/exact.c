@@ -21,8 +21,10 @@
 #include "metrics_int.h"
 #include "../util/util.h"
 
-/* Chunks per evaluation (at most; fewer when there are few hosts). */
-#define TM_CHUNKS_TARGET 32
+/* Chunks per evaluation (at most; fewer when there are few hosts).  Each
+ * chunk costs one pass over all links when it is reduced, so more chunks
+ * only buy parallel slack. */
+#define TM_CHUNKS_TARGET 16
 #define TM_CHUNK_MIN 16
 
 typedef struct job {
@@ -121,9 +123,12 @@ static void reduce_ready(job *jb)
 {
     while (jb->reduced < jb->n_chunks && jb->done[jb->reduced % jb->window]) {
         int32_t s = jb->reduced % jb->window;
-        const double *b = jb->buf[s];
-        for (int32_t l = 0; l < jb->n_links; l++)
+        double *b = jb->buf[s];
+        /* Add and re-zero in one pass: the buffer is ready for reuse. */
+        for (int32_t l = 0; l < jb->n_links; l++) {
             jb->load[l] += b[l];
+            b[l] = 0.0;
+        }
         tm__msum_add(jb->sum, &jb->part[s]);
         jb->done[s] = 0;
         jb->reduced++;
@@ -150,7 +155,6 @@ static void *worker_run(void *arg)
         pthread_mutex_unlock(&jb->lock);
 
         s = ci % jb->window;
-        memset(jb->buf[s], 0, (size_t)jb->n_links * sizeof(double));
         memset(&jb->part[s], 0, sizeof jb->part[s]);
         lo = ci * jb->chunk;
         hi = lo + jb->chunk < jb->by->n_hosts ? lo + jb->chunk : jb->by->n_hosts;
@@ -252,7 +256,7 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
         goto out;
     }
     for (int i = 0; i < jb.window; i++)
-        if (!(jb.buf[i] = tm__malloc_n((size_t)jb.n_links + 1, sizeof(double)))) {
+        if (!(jb.buf[i] = tm__calloc_n((size_t)jb.n_links + 1, sizeof(double)))) {
             err = tm__nomem(ctx);
             goto out;
         }

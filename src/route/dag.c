@@ -105,6 +105,9 @@ tm__dag *tm__dag_get(tm__dagws *w, int32_t src)
     /* Reset only what the previous source touched: O(discovered). */
     for (int32_t i = 0; i < victim->n_order; i++)
         victim->dist[victim->order[i]] = -1;
+    for (int32_t i = 0; i < victim->n_peek; i++)
+        victim->dist[victim->order[w->g->n - 1 - i]] = -1;
+    victim->n_peek = 0;
     victim->src = src;
     victim->dist[src] = 0;
     victim->sigma[src] = 1.0;
@@ -121,7 +124,13 @@ tm__dag *tm__dag_get(tm__dagws *w, int32_t src)
  * level.  Only the source and transit vertices are expanded. */
 static void expand_level(const tm_net_csr *g, tm__dag *d)
 {
-    int32_t level = d->level_done, before = d->n_order;
+    int32_t level = d->level_done, before;
+    /* Undo peeks: the expansion discovers those vertices properly (and
+     * would otherwise add their sigma twice). */
+    for (int32_t i = 0; i < d->n_peek; i++)
+        d->dist[d->order[g->n - 1 - i]] = -1;
+    d->n_peek = 0;
+    before = d->n_order;
     while (d->n_expanded < d->n_order && d->dist[d->order[d->n_expanded]] == level) {
         int32_t u = d->order[d->n_expanded++];
         double su = d->sigma[u];
@@ -144,14 +153,42 @@ static void expand_level(const tm_net_csr *g, tm__dag *d)
         d->level_done = level + 1;
 }
 
+/* If dst is at distance level_done + 1, records its dist and sigma from
+ * its neighbours at level_done (all final) and returns true. */
+static bool peek(const tm_net_csr *g, tm__dag *d, int32_t dst)
+{
+    int32_t level = d->level_done;
+    double s = 0.0;
+    bool found = false;
+    for (int32_t j = g->off[dst]; j < g->off[dst + 1]; j++) {
+        int32_t u = g->head[j];
+        if (d->dist[u] == level && (u == d->src || g->transit[u])) {
+            s += d->sigma[u];
+            found = true;
+        }
+    }
+    if (!found)
+        return false;
+    d->dist[dst] = level + 1;
+    d->sigma[dst] = s;
+    d->order[g->n - 1 - d->n_peek++] = dst;
+    return true;
+}
+
 int32_t tm__dag_reach(const tm_net_csr *g, tm__dag *d, int32_t dst)
 {
-    while (d->dist[dst] < 0 || d->dist[dst] > d->level_done) {
+    for (;;) {
+        int32_t dd = d->dist[dst];
+        if (dd >= 0) /* final, or peeked at level_done + 1 */
+            return dd;
         if (d->exhausted)
             return -1;
+        /* Only undiscovered vertices get here; all of them are at
+         * distance >= level_done + 1. */
+        if (peek(g, d, dst))
+            return d->dist[dst];
         expand_level(g, d);
     }
-    return d->dist[dst];
 }
 
 tm_err tm__dag_reach_all(tm_ctx *ctx, const tm_route *r, tm__dag *d, size_t k,

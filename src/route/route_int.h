@@ -62,13 +62,22 @@ extern const tm__route_ops tm__route_dor_ops;
  * destinations asked for so far need (a 7-point stencil on a torus only
  * ever expands level 0).  Invariant: every vertex with dist <= level_done
  * is discovered, has its final dist and sigma, and all vertices with
- * dist < level_done are expanded. */
+ * dist < level_done are expanded.
+ *
+ * The last level is never expanded for a destination: a destination t at
+ * distance level_done + 1 is "peeked" instead, i.e. its dist and sigma
+ * are taken from its own neighbours at level_done (their sigma is final).
+ * That avoids the most expensive expansion (on PERCS, level 2 reaches
+ * almost the whole network).  Peeked vertices are kept at the end of
+ * order[] (order[n-1], order[n-2], ...) and undone before the next
+ * expansion, which then discovers them properly. */
 typedef struct tm__dag {
     int32_t src;        /* -1: empty entry */
     int32_t *dist;      /* n; -1 = not discovered */
     double *sigma;      /* n; number of minimum-hop paths from src */
-    int32_t *order;     /* discovered vertices in BFS order */
+    int32_t *order;     /* discovered vertices in BFS order; peeked ones at the end */
     int32_t n_order;
+    int32_t n_peek;
     int32_t n_expanded; /* order[0..n_expanded) expanded */
     int32_t level_done;
     bool exhausted;     /* nothing more can be discovered */
