@@ -373,6 +373,41 @@ static void test_intra_host(void **state)
     tm_net_free(net);
 }
 
+/* No tasks at all, and tasks without messages: zero figures, no error. */
+static void test_empty(void **state)
+{
+    tm_net *net = twin_net(2);
+    tm_route *r;
+    tm_comm c;
+    tm_mapping map;
+    tm_metrics m;
+    const int32_t host[2] = {0, 2};
+    (void)state;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+    make_comm(&c, 0, 0, NULL, NULL);
+    set_map(&map, 0, host, NULL);
+    tm_ctx_set_threads(ctx, 4);
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_int_equal(m.n_tasks, 0);
+    assert_int_equal(m.hosts_used, 0);
+    assert_true(m.max_congestion == 0 && m.avg_dilation == 0 && m.qap_J == 0);
+    tm_metrics_release(&m);
+    map_release(&map);
+    free_comm(&c);
+    make_comm(&c, 2, 0, NULL, NULL);
+    set_map(&map, 2, host, NULL);
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_int_equal(m.hosts_used, 2);
+    assert_int_equal(m.messages, 0);
+    assert_int_equal(m.links_used, 0);
+    tm_metrics_release(&m);
+    tm_ctx_set_threads(ctx, 1);
+    map_release(&map);
+    free_comm(&c);
+    tm_route_free(r);
+    tm_net_free(net);
+}
+
 /* ---- errors ---------------------------------------------------------------- */
 
 static void test_errors(void **state)
@@ -847,6 +882,7 @@ int main(void)
         cmocka_unit_test(test_paper_cube_generated),
         cmocka_unit_test(test_parallel_cables_halve),
         cmocka_unit_test(test_intra_host),
+        cmocka_unit_test(test_empty),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_threads_bit_identical),
         cmocka_unit_test(test_approximate),
