@@ -560,6 +560,104 @@ static void test_threads_bit_identical(void **state)
     free(perm);
 }
 
+/* ---- grouping and accumulation against per-message routing ---------------- */
+
+/* Random connected nets (a switch tree with random extra and parallel
+ * cables, 1-4 slots per host), random messages and placements: the
+ * grouped evaluation must equal routing every message on its own. */
+static void test_vs_per_message(void **state)
+{
+    tm_rng rng;
+    (void)state;
+    tm__rng_seed(&rng, 2024, 3);
+    for (int iter = 0; iter < 60; iter++) {
+        tm_net *net;
+        tm_route *r;
+        tm_route_ws *ws;
+        tm_comm c;
+        tm_mapping map;
+        tm_metrics m;
+        tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+        int32_t n_sw = 1 + (int32_t)tm__rng_below(&rng, 4), n_h = 2 + (int32_t)tm__rng_below(&rng, 8);
+        int32_t n = n_sw + n_h, n_t = 0, hosts[16], slots[16], host[64], m_e = 0;
+        int32_t e[400][2];
+        double w[400], *want, sw_hops = 0, tot = 0, maxc = 0;
+        int kind = (int)tm__rng_below(&rng, 2);
+        char name[16];
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        for (int32_t i = 0; i < n; i++) {
+            int32_t id, sl = i < n_sw ? 0 : 1 + (int32_t)tm__rng_below(&rng, 4);
+            snprintf(name, sizeof name, "v%d", (int)i);
+            assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name,
+                                                i < n_sw ? TM_VERTEX_SWITCH : TM_VERTEX_HOST, sl, &id));
+            if (i > 0) /* a tree keeps it connected: parent among earlier switches */
+                assert_tm_ok(ctx, tm_net_add_cable(ctx, net, id,
+                                                   (int32_t)tm__rng_below(&rng, (uint64_t)(i < n_sw ? i : n_sw)),
+                                                   1 + (double)tm__rng_below(&rng, 4), NULL));
+            if (i >= n_sw) {
+                hosts[i - n_sw] = id;
+                slots[i - n_sw] = sl;
+            }
+        }
+        for (int32_t x = (int32_t)tm__rng_below(&rng, 6); x > 0; x--) {
+            int32_t a = (int32_t)tm__rng_below(&rng, (uint64_t)n), b = (int32_t)tm__rng_below(&rng, (uint64_t)n);
+            if (a != b)
+                assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, b, 2, NULL));
+        }
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        for (int32_t i = 0; i < n_h; i++)
+            for (int32_t k = 0; k < slots[i] && n_t < 64; k++)
+                if (tm__rng_below(&rng, 3) != 0)
+                    host[n_t++] = hosts[i];
+        if (n_t < 2) {
+            tm_net_free(net);
+            continue;
+        }
+        for (int32_t u = 0; u < n_t; u++)
+            for (int32_t v = 0; v < n_t; v++)
+                if (u != v && m_e < 400 && tm__rng_below(&rng, 4) == 0) {
+                    e[m_e][0] = u;
+                    e[m_e][1] = v;
+                    w[m_e++] = 1 + (double)tm__rng_below(&rng, 100);
+                }
+        make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
+        set_map(&map, n_t, host, NULL);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, (tm_route_kind)kind, &r));
+        assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+        want = calloc((size_t)tm_net_csr_get(net)->n_links + 1, sizeof *want);
+        for (int32_t u = 0; u < n_t; u++)
+            for (int64_t x = c.xadj[u]; x < c.xadj[u + 1]; x++) {
+                int32_t hv = host[c.adj[x]], hops;
+                assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, host[u], 1, &hv, &c.w[x], want, &hops));
+                sw_hops += c.w[x] * hops;
+                tot += c.w[x];
+            }
+        o.keep_link_loads = true;
+        tm_ctx_set_threads(ctx, 1 + (int)tm__rng_below(&rng, 3));
+        assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
+        tm_ctx_set_threads(ctx, 1);
+        for (int32_t l = 0; l < m.n_links; l++) {
+            double cg = want[l] / tm_net_csr_get(net)->cap[l];
+            assert_near(m.link_load[l], want[l]);
+            if (cg > maxc)
+                maxc = cg;
+        }
+        assert_near(m.max_congestion, maxc);
+        assert_near(m.sum_w_hops, sw_hops);
+        assert_near(m.qap_J, sw_hops);
+        assert_near(m.total_volume, tot);
+        assert_near(m.avg_dilation, tot > 0 ? sw_hops / tot : 0);
+        assert_int_equal(m.messages, m_e);
+        tm_metrics_release(&m);
+        free(want);
+        tm_route_ws_free(ws);
+        tm_route_free(r);
+        map_release(&map);
+        free_comm(&c);
+        tm_net_free(net);
+    }
+}
+
 /* ---- approximate congestion (Algorithm 3) ------------------------------------ */
 
 /* Diamond h0 - {s1, s2} - h1.  Messages a -> c (2) then b -> c (1), a and
@@ -885,6 +983,7 @@ int main(void)
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_threads_bit_identical),
+        cmocka_unit_test(test_vs_per_message),
         cmocka_unit_test(test_approximate),
         cmocka_unit_test(test_approximate_cube),
         cmocka_unit_test(test_maplib_torus_dor),
