@@ -22,15 +22,36 @@
 #include "route_int.h"
 #include "../util/util.h"
 
-/* Entries in the LRU; memory is 16 bytes x vertices per entry. */
-#define TM_DAG_CACHE_MAX 8
-#define TM_DAG_CACHE_BYTES (64u << 20)
+/* Entries in the LRU; memory is 16 bytes x vertices per entry, allocated
+ * on first use (a metrics sweep, which visits each source once, then
+ * costs little more than one entry per entry it cycles through). */
+#define TM_DAG_CACHE_MAX 32
+#define TM_DAG_CACHE_BYTES (32u << 20)
 
 static void dag_release(tm__dag *d)
 {
     free(d->dist);
     free(d->sigma);
     free(d->order);
+}
+
+/* Allocates an entry's arrays; false (entry left empty) on failure. */
+static bool dag_alloc(tm__dag *d, size_t n)
+{
+    d->src = -1;
+    d->dist = tm__malloc_n(n + 1, sizeof *d->dist);
+    d->sigma = tm__malloc_n(n + 1, sizeof *d->sigma);
+    d->order = tm__malloc_n(n + 1, sizeof *d->order);
+    if (!d->dist || !d->sigma || !d->order) {
+        dag_release(d);
+        d->dist = NULL;
+        d->sigma = NULL;
+        d->order = NULL;
+        return false;
+    }
+    for (size_t v = 0; v < n; v++)
+        d->dist[v] = -1;
+    return true;
 }
 
 tm_err tm__dagws_new(tm_ctx *ctx, const tm_net_csr *g, tm__dagws **out)
@@ -53,19 +74,18 @@ tm_err tm__dagws_new(tm_ctx *ctx, const tm_net_csr *g, tm__dagws **out)
     w->next = tm__malloc_n(n + 1, sizeof *w->next);
     w->idx = tm__malloc_n(n + 1, sizeof *w->idx);
     w->tmp = tm__malloc_n(n + 2, sizeof *w->tmp);
-    if (!w->cache || !w->flow || !w->stamp || !w->cur || !w->next || !w->idx || !w->tmp)
+    w->entry_of = tm__malloc_n(n + 1, sizeof *w->entry_of);
+    if (!w->cache || !w->flow || !w->stamp || !w->cur || !w->next || !w->idx || !w->tmp ||
+        !w->entry_of)
         goto nomem;
-    for (int i = 0; i < w->n_cache; i++) {
-        tm__dag *d = &w->cache[i];
-        d->src = -1;
-        d->dist = tm__malloc_n(n + 1, sizeof *d->dist);
-        d->sigma = tm__malloc_n(n + 1, sizeof *d->sigma);
-        d->order = tm__malloc_n(n + 1, sizeof *d->order);
-        if (!d->dist || !d->sigma || !d->order)
-            goto nomem;
-        for (size_t v = 0; v < n; v++)
-            d->dist[v] = -1;
-    }
+    for (size_t v = 0; v < n; v++)
+        w->entry_of[v] = -1;
+    for (int i = 0; i < w->n_cache; i++)
+        w->cache[i].src = -1;
+    /* Entry 0 always exists, so tm__dag_get never fails. */
+    if (!dag_alloc(&w->cache[0], n))
+        goto nomem;
+    w->n_alloc = 1;
     *out = w;
     return TM_EOK;
 nomem:
@@ -77,7 +97,7 @@ void tm__dagws_free(tm__dagws *w)
 {
     if (!w)
         return;
-    for (int i = 0; w->cache && i < w->n_cache; i++)
+    for (int i = 0; w->cache && i < w->n_alloc; i++)
         dag_release(&w->cache[i]);
     free(w->cache);
     free(w->flow);
@@ -86,22 +106,33 @@ void tm__dagws_free(tm__dagws *w)
     free(w->next);
     free(w->idx);
     free(w->tmp);
+    free(w->entry_of);
     free(w);
 }
 
 tm__dag *tm__dag_get(tm__dagws *w, int32_t src)
 {
-    tm__dag *victim = &w->cache[0];
+    tm__dag *victim;
+    int32_t e = w->entry_of[src];
     w->clock++;
-    for (int i = 0; i < w->n_cache; i++) {
-        tm__dag *d = &w->cache[i];
-        if (d->src == src) {
-            d->last_use = w->clock;
-            return d;
-        }
-        if (d->last_use < victim->last_use)
-            victim = d;
+    if (e >= 0) {
+        w->cache[e].last_use = w->clock;
+        return &w->cache[e];
     }
+    /* A miss: a fresh entry while the cache may grow, else the least
+     * recently used one. */
+    if (w->n_alloc < w->n_cache && dag_alloc(&w->cache[w->n_alloc], (size_t)w->g->n)) {
+        e = w->n_alloc++;
+    } else {
+        e = 0;
+        for (int i = 1; i < w->n_alloc; i++)
+            if (w->cache[i].last_use < w->cache[e].last_use)
+                e = i;
+    }
+    victim = &w->cache[e];
+    if (victim->src >= 0)
+        w->entry_of[victim->src] = -1;
+    w->entry_of[src] = e;
     /* Reset only what the previous source touched: O(discovered). */
     for (int32_t i = 0; i < victim->n_order; i++)
         victim->dist[victim->order[i]] = -1;

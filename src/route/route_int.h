@@ -87,8 +87,10 @@ typedef struct tm__dag {
 /* Workspace of the shortest-path routers. */
 typedef struct tm__dagws {
     const tm_net_csr *g;
-    int n_cache;
+    int n_cache;         /* capacity of the LRU */
+    int n_alloc;         /* entries allocated so far (lazily) */
     tm__dag *cache;
+    int32_t *entry_of;   /* n: cache entry holding the DAG of a source, -1 */
     uint64_t clock;
     /* sweep scratch */
     double *flow;       /* n, zero between calls */

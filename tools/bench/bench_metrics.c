@@ -12,6 +12,9 @@
  *     THREADS   default 1
  *     PLACEMENT consecutive (default: task i on host i) | random (a
  *               seeded random set of hosts in random order)
+ *   build/bench_metrics CASE-msg [ROUTING] 1 [PLACEMENT]
+ *     time per tm_route_flows call with k = 1 (+vol then -vol for random
+ *     messages of the stencil, one workspace), as refinement uses it
  *
  * One case per process so that the peak RSS (getrusage ru_maxrss) belongs
  * to that case alone; it includes building the network.
@@ -30,6 +33,15 @@ static double now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* CPU time of the process: less disturbed than wall time on a shared
+ * machine (equal to it for one thread on an idle core). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -120,7 +132,7 @@ static int place(const tm_net *net, int n_tasks, bool random, tm_mapping *m)
 
 int main(int argc, char **argv)
 {
-    const char *cas = argc > 1 ? argv[1] : "torus";
+    char cas[32];
     const char *routing = argc > 2 ? argv[2] : "ecmp";
     int threads = argc > 3 ? atoi(argv[3]) : 1;
     bool random = argc > 4 && strcmp(argv[4], "random") == 0;
@@ -132,10 +144,16 @@ int main(int argc, char **argv)
     tm_comm c;
     tm_mapping map = {0};
     tm_metrics m;
-    double t[REPS], tb;
+    double t[REPS], tc[REPS], tb;
+    bool per_msg = false;
     struct rusage ru;
 
     memset(&c, 0, sizeof c);
+    snprintf(cas, sizeof cas, "%s", argc > 1 ? argv[1] : "torus");
+    if (strlen(cas) > 4 && strcmp(cas + strlen(cas) - 4, "-msg") == 0) {
+        per_msg = true;
+        cas[strlen(cas) - 4] = '\0';
+    }
     if (strcmp(cas, "torus") == 0) {
         spec = "torus:12x12x12";
         X = Y = Z = 12;
@@ -161,20 +179,57 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_metrics: out of memory or too few hosts\n");
         goto out;
     }
+    if (per_msg) {
+        tm_route_ws *ws;
+        double *load = calloc((size_t)tm_net_csr_get(net)->n_links, sizeof *load);
+        uint64_t seed = 7;
+        int calls = 200000;
+        if (!load || tm_route_ws_new(ctx, r, &ws))
+            goto fail;
+        for (int i = 0; i < REPS; i++) {
+            double t0 = now();
+            for (int q = 0; q < calls; q += 2) {
+                int32_t u = (int32_t)(next_rand(&seed) % (uint64_t)c.n), e, dst;
+                double v;
+                if (c.xadj[u + 1] == c.xadj[u])
+                    continue;
+                e = (int32_t)(c.xadj[u] + (int64_t)(next_rand(&seed) % (uint64_t)(c.xadj[u + 1] - c.xadj[u])));
+                dst = map.host[c.adj[e]];
+                v = c.w[e];
+                if (tm_route_flows(ctx, r, ws, map.host[u], 1, &dst, &v, load, NULL))
+                    goto fail;
+                v = -v;
+                if (tm_route_flows(ctx, r, ws, map.host[u], 1, &dst, &v, load, NULL))
+                    goto fail;
+            }
+            t[i] = (now() - t0) / calls;
+        }
+        qsort(t, REPS, sizeof t[0], cmp_double);
+        getrusage(RUSAGE_SELF, &ru);
+        printf("%-6s %-22s k=1 flows %-6s %-11s  median %.2f us per call (min %.2f)  peak RSS %.1f MiB\n",
+               cas, spec, routing, random ? "random" : "consecutive", t[REPS / 2] * 1e6, t[0] * 1e6,
+               (double)ru.ru_maxrss / 1024.0);
+        tm_route_ws_free(ws);
+        free(load);
+        rc = 0;
+        goto out;
+    }
     for (int i = 0; i < REPS; i++) {
-        double t0 = now();
+        double t0 = now(), c0 = cpu_now();
         if (tm_metrics_eval(ctx, r, &c, &map, NULL, &m))
             goto fail;
         t[i] = now() - t0;
+        tc[i] = cpu_now() - c0;
         if (i < REPS - 1)
             tm_metrics_release(&m);
     }
     qsort(t, REPS, sizeof t[0], cmp_double);
+    qsort(tc, REPS, sizeof tc[0], cmp_double);
     getrusage(RUSAGE_SELF, &ru);
-    printf("%-6s %-22s tasks=%-5d %-6s %-11s threads=%d  median %.4f s (min %.4f, max %.4f)  "
-           "maxcong=%.6g avgdil=%.4f  net build %.3f s  peak RSS %.1f MiB\n",
+    printf("%-6s %-22s tasks=%-5d %-6s %-11s threads=%d  median %.4f s (min %.4f, max %.4f; "
+           "cpu %.4f s)  maxcong=%.6g avgdil=%.4f  net build %.3f s  peak RSS %.1f MiB\n",
            cas, spec, c.n, routing, random ? "random" : "consecutive", tm_ctx_threads(ctx),
-           t[REPS / 2], t[0], t[REPS - 1], m.max_congestion, m.avg_dilation, tb,
+           t[REPS / 2], t[0], t[REPS - 1], tc[REPS / 2], m.max_congestion, m.avg_dilation, tb,
            (double)ru.ru_maxrss / 1024.0);
     tm_metrics_release(&m);
     rc = 0;
