@@ -96,7 +96,7 @@ static tm_comm_format sniff(const char *buf, size_t len)
     const char *p = buf, *end = buf + len;
     line_view l, first = {NULL, 0};
     size_t data = 0, k = 0, after_hdr = 0, after_hdr_nonblank = 0;
-    bool same_k = true, two_three = true, percent = false;
+    bool same_k = true, two_three = true, percent = false, text = false;
     int64_t n_hdr = -1;
     while (next_line(&p, end, &l)) {
         char c = first_char(l);
@@ -116,6 +116,10 @@ static tm_comm_format sniff(const char *buf, size_t len)
             after_hdr++;
         if (!c)
             continue;
+        if (!(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '+') {
+            text = true; /* the remaining formats are all numbers */
+            continue;
+        }
         if (!first.s) {
             char tmp[64];
             first = l;
@@ -137,7 +141,7 @@ static tm_comm_format sniff(const char *buf, size_t len)
         two_three = two_three && (t == 2 || t == 3);
         data++;
     }
-    if (!first.s)
+    if (!first.s || text)
         return TM_COMM_AUTO;
     if (!percent && same_k && k == data)
         return TM_COMM_DENSE;
@@ -179,6 +183,7 @@ out:
 
 tm_err tm_comm_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_format fmt, tm_comm *out)
 {
+    tm_comm_init(out);
     if (!name)
         name = "<input>";
     if (fmt == TM_COMM_AUTO)

@@ -98,6 +98,8 @@ tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         goto out;
     }
     if (n < 0) {
+        if (!lx.line)
+            lx.line = 1;
         err = tm__lex_error(&lx, "no matrix rows");
         goto out;
     }

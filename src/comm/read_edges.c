@@ -58,6 +58,8 @@ tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         goto out;
     }
     if (n == 0) {
+        if (!lx.line)
+            lx.line = 1;
         err = tm__lex_error(&lx, "no edges (expected 'src dst [volume]' lines)");
         goto out;
     }

@@ -76,7 +76,7 @@ tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm 
         }
         if (!*s)
             continue;
-        if (*s == '-') {
+        if (*s == '-' && !(s[1] >= '0' && s[1] <= '9')) { /* "----Graph info end---" */
             ended = true;
             break;
         }
@@ -97,6 +97,8 @@ tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm 
         goto out;
     }
     if (!in_block) {
+        if (!lx.line)
+            lx.line = 1;
         err = tm__lex_error(&lx, "no 'Graph Information' heading (not a graphStats file)");
         goto out;
     }

@@ -102,6 +102,8 @@ tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         goto out;
     }
     if (!start) {
+        if (!lx.line)
+            lx.line = 1;
         err = tm__lex_error(&lx, "no 'Start Communication Matrix' block (an mpiP report without "
                             "the communication-matrix extension)");
         goto out;

@@ -117,6 +117,8 @@ tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
     r = tm__lex_next(&lx);
+    if (r == 0)
+        lx.line = 1; /* "file:1:" rather than "file:0:" for an empty file */
     if (r <= 0) {
         err = r < 0 ? (tm_err)-r : tm__lex_error(&lx, "empty file: no '%%%%MatrixMarket' banner");
         goto out;
