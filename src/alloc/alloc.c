@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "topomap/alloc.h"
+#include "alloc_int.h"
 #include "../util/util.h"
 
 void tm_alloc_init(tm_alloc *a) { memset(a, 0, sizeof *a); }
@@ -112,16 +112,39 @@ tm_err tm_alloc_all(tm_ctx *ctx, const tm_net *net, tm_alloc *out)
     return TM_EOK;
 }
 
-/* Resolves a name to a host vertex; on failure records "<where>..." */
+void tm__alloc_unresolved(const tm_net *net, const char *name, char *buf, size_t size)
+{
+    int32_t v = tm_alloc_resolve_host(net, name), first = -1;
+    size_t len = short_len(name);
+    if (v >= 0) {
+        snprintf(buf, size, "'%s' is a switch, not a host", name);
+        return;
+    }
+    for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv && len > 0; u++) {
+        const char *h = tm_net_name(net, u);
+        if (tm_net_kind(net, u) != TM_VERTEX_HOST || short_len(h) != len ||
+            strncmp(h, name, len) != 0)
+            continue;
+        if (first >= 0) {
+            snprintf(buf, size, "host name '%s' is ambiguous ('%s' and '%s'); use the full name",
+                     name, tm_net_name(net, first), h);
+            return;
+        }
+        first = u;
+    }
+    snprintf(buf, size, "unknown host '%s' (not in the topology)", name);
+}
+
+/* Resolves a name to a host vertex; on failure records "<where><why>". */
 static tm_err resolve(tm_ctx *ctx, const tm_net *net, const char *host, const char *where,
                       int32_t *v)
 {
+    char why[2600];
     *v = tm_alloc_resolve_host(net, host);
-    if (*v < 0)
-        return tm__fail(ctx, TM_EINPUT, "%sunknown host '%s' (not in the topology)", where, host);
-    if (tm_net_kind(net, *v) != TM_VERTEX_HOST)
-        return tm__fail(ctx, TM_EINPUT, "%s'%s' is a switch, not a host", where, host);
-    return TM_EOK;
+    if (*v >= 0 && tm_net_kind(net, *v) == TM_VERTEX_HOST)
+        return TM_EOK;
+    tm__alloc_unresolved(net, host, why, sizeof why);
+    return tm__fail(ctx, TM_EINPUT, "%s%s", where, why);
 }
 
 tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr, tm_alloc *out)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "topomap/map.h"
+#include "../alloc/alloc_int.h"
 #include "../util/util.h"
 
 typedef struct rec {
@@ -55,11 +56,11 @@ static tm_err resolve(reader *r, const char *tok, size_t len, int32_t *v)
         return tm__nomem(r->lx.ctx);
     if ((*v = tm__strmap_get(&r->cache, name)) < 0) {
         *v = tm_alloc_resolve_host(r->net, name);
-        if (*v < 0)
-            err = tm__lex_error(&r->lx, "unknown host '%s' (not in the topology)", name);
-        else if (tm_net_kind(r->net, *v) != TM_VERTEX_HOST)
-            err = tm__lex_error(&r->lx, "'%s' is a switch, not a host", name);
-        else if (tm__strmap_put(&r->cache, name, *v, NULL) < 0)
+        if (*v < 0 || tm_net_kind(r->net, *v) != TM_VERTEX_HOST) {
+            char why[2600];
+            tm__alloc_unresolved(r->net, name, why, sizeof why);
+            err = tm__lex_error(&r->lx, "%s", why);
+        } else if (tm__strmap_put(&r->cache, name, *v, NULL) < 0)
             err = tm__nomem(r->lx.ctx);
     }
     free(name);

@@ -163,6 +163,8 @@ static void test_alloc_all_and_hostlist(void **state)
                     "hostlist: 'sw' is a switch, not a host");
     assert_tm_error(ctx, tm_alloc_from_hostlist(ctx, net, "n01,n02,n01.cluster", &a), TM_EINPUT,
                     "hostlist: host 'n01.cluster' is listed twice");
+    assert_tm_error(ctx, tm_alloc_from_hostlist(ctx, net, "n01,x1", &a), TM_EINPUT,
+                    "hostlist: host name 'x1' is ambiguous ('x1.a' and 'x1.b'); use the full name");
     assert_tm_error(ctx, tm_alloc_from_hostlist(ctx, net, "n[2-1]", &a), TM_EINPUT,
                     "hostlist: hostlist term 'n[2-1]': descending range '2-1'");
     tm_net_free(net);
@@ -220,7 +222,7 @@ static const bad_case bad_hostfiles[] = {
     {"comments_only.hosts", ":2: no hosts in the hostfile"},
     {"max_lt_slots.hosts", ":1: max_slots=2 is less than slots=3"},
     {"no_value.hosts", ":1: option 'slots' needs '=N'"},
-    {"ambiguous.hosts", ":1: unknown host 'x1' (not in the topology)"},
+    {"ambiguous.hosts", ":1: host name 'x1' is ambiguous ('x1.a' and 'x1.b'); use the full name"},
     {"negative.hosts", ":1: 'slots=-2': value must be a positive integer"},
 };
 
