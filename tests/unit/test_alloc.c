@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "util/util.h"
 
 static tm_ctx *ctx;
 
@@ -246,6 +247,34 @@ static void test_hostfile_errors(void **state)
     tm_net_free(net);
 }
 
+/* Random expressions never crash; results respect the bound. */
+static void test_hostlist_fuzz(void **state)
+{
+    static const char alphabet[] = "n01239[]-, .x";
+    tm_rng r;
+    char expr[24];
+    (void)state;
+    tm__rng_seed(&r, 7, 0);
+    for (int it = 0; it < 20000; it++) {
+        size_t len = (size_t)tm__rng_below(&r, sizeof expr);
+        char **names;
+        size_t count;
+        tm_err err;
+        for (size_t i = 0; i < len; i++)
+            expr[i] = alphabet[tm__rng_below(&r, sizeof alphabet - 1)];
+        expr[len] = '\0';
+        err = tm_hostlist_expand(ctx, expr, "fz", &names, &count);
+        if (err == TM_EOK) {
+            assert_true(count >= 1 && count <= 10000000);
+            for (size_t i = 0; i < count; i++)
+                assert_null(strpbrk(names[i], "[], "));
+            tm_hostlist_free(names, count);
+        } else if (err != TM_EINPUT || strncmp(tm_ctx_errmsg(ctx), "fz: ", 4) != 0) {
+            fail_msg("'%s': %d '%s'", expr, (int)err, tm_ctx_errmsg(ctx));
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_alloc_all_and_hostlist),
         cmocka_unit_test(test_hostfile),
         cmocka_unit_test(test_hostfile_errors),
+        cmocka_unit_test(test_hostlist_fuzz),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

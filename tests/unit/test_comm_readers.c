@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "test_util.h"
+#include "util/util.h"
 
 static tm_ctx *ctx;
 
@@ -456,6 +457,82 @@ static void test_malformed(void **state)
     }
 }
 
+/* ---- robustness: mutated inputs never crash and never yield an invalid
+ * graph (run under ASan/UBSan by make test) ------------------------------- */
+
+static const char *const fuzz_seeds[] = {
+    "% c\n3 2 011\n1 2 5\n2 1 5 3 7\n3 2 7\n",
+    "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 4.5\n3 2 1e3\n",
+    "# e\n0 1 10\n1 2\n2 0 3.5\n",
+    "0,1,2\n3,0,4\n5,6,0\n",
+    "x\n--- Graph Information ---\n0 , 1 = 8.0\n1 , 2 = 4\n----- end\n",
+    ("@ MPI Task Assignment : 2 h\nStart Communication Matrix\nSource\tTarget\n0\t1\t5\t1\n"
+     "1\t0\t7\t2\nEnd Communication Matrix\n"),
+};
+
+static void mutate(tm_rng *r, char *buf, size_t *len, size_t cap)
+{
+    static const char alphabet[] = "0123456789 ,.-+e\n\r%#:=x\t\0";
+    int k = 1 + (int)tm__rng_below(r, 4);
+    for (int i = 0; i < k; i++) {
+        size_t pos = *len ? (size_t)tm__rng_below(r, *len) : 0;
+        char c = alphabet[tm__rng_below(r, sizeof alphabet - 1)];
+        switch (tm__rng_below(r, 4)) {
+        case 0: /* replace */
+            if (*len)
+                buf[pos] = c;
+            break;
+        case 1: /* delete */
+            if (*len) {
+                memmove(buf + pos, buf + pos + 1, *len - pos - 1);
+                (*len)--;
+            }
+            break;
+        case 2: /* insert */
+            if (*len + 1 < cap) {
+                memmove(buf + pos + 1, buf + pos, *len - pos);
+                buf[pos] = c;
+                (*len)++;
+            }
+            break;
+        default: /* truncate */
+            *len = pos;
+        }
+    }
+}
+
+static void test_fuzz_readers(void **state)
+{
+    tm_rng r;
+    char buf[512];
+    (void)state;
+    tm__rng_seed(&r, 42, 0);
+    for (size_t s = 0; s < sizeof fuzz_seeds / sizeof fuzz_seeds[0]; s++) {
+        for (int it = 0; it < 400; it++) {
+            size_t len = strlen(fuzz_seeds[s]);
+            memcpy(buf, fuzz_seeds[s], len);
+            mutate(&r, buf, &len, sizeof buf);
+            for (int fmt = TM_COMM_AUTO; fmt <= TM_COMM_MPIP; fmt++) {
+                tm_comm c;
+                FILE *f = fmemopen(buf, len ? len : 1, "r");
+                tm_err err;
+                assert_non_null(f);
+                if (!len)
+                    fgetc(f); /* empty input */
+                err = tm_comm_read(ctx, f, "fz", (tm_comm_format)fmt, &c);
+                fclose(f);
+                if (err == TM_EOK) {
+                    assert_tm_ok(ctx, tm_comm_check(ctx, &c));
+                    tm_comm_release(&c);
+                } else if (err != TM_EINPUT || strncmp(tm_ctx_errmsg(ctx), "fz:", 3) != 0) {
+                    fail_msg("seed %zu it %d fmt %d: %d '%s'", s, it, fmt, (int)err,
+                             tm_ctx_errmsg(ctx));
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -472,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_real_semantics),
         cmocka_unit_test(test_lulesh_crosscheck),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_fuzz_readers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

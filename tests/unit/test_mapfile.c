@@ -2,6 +2,7 @@
  * readers (rankfile, plain, machinefile, Slurm hostfile, PE lists),
  * round trips, and malformed files with their exact messages. */
 #include "test_util.h"
+#include "util/util.h"
 
 static tm_ctx *ctx;
 
@@ -293,6 +294,55 @@ static void test_malformed(void **state)
     tm_net_free(net);
 }
 
+/* Mutated mapping files never crash and never yield an invalid mapping. */
+static void test_fuzz_read(void **state)
+{
+    static const char *const seeds[] = {
+        "rank 0=n01 slot=0\nrank 2=n02.x slot=1\n# c\nrank 1=n01 slot=2-3\n",
+        "n01 1\nn02\nn01:2\nn03.cluster 0\n",
+        "3\n0\n# pe\n7\n",
+    };
+    static const char alphabet[] = "0123456789 =-,:+#\nranksltn.";
+    tm_net *net = make_net(false);
+    tm_rng r;
+    char buf[256];
+    (void)state;
+    tm__rng_seed(&r, 3, 0);
+    for (size_t s = 0; s < 3; s++) {
+        for (int it = 0; it < 3000; it++) {
+            size_t len = strlen(seeds[s]);
+            int k = 1 + (int)tm__rng_below(&r, 3);
+            memcpy(buf, seeds[s], len);
+            for (int i = 0; i < k && len; i++) {
+                size_t pos = (size_t)tm__rng_below(&r, len);
+                if (tm__rng_below(&r, 2))
+                    buf[pos] = alphabet[tm__rng_below(&r, sizeof alphabet - 1)];
+                else
+                    memmove(buf + pos, buf + pos + 1, --len - pos);
+            }
+            for (int hier = 0; hier < 2; hier++) {
+                tm_mapping m;
+                FILE *f = fmemopen(buf, len ? len : 1, "r");
+                int32_t n_tasks = (int32_t)tm__rng_below(&r, 6) - 1;
+                tm_err err;
+                if (!len)
+                    fgetc(f);
+                err = tm_mapping_read(ctx, hier ? NULL : net, 8, f, "fz", n_tasks, &m);
+                fclose(f);
+                if (err == TM_EOK) {
+                    assert_true(n_tasks < 0 || m.n == n_tasks);
+                    if (!hier)
+                        assert_tm_ok(ctx, tm_mapping_check(ctx, net, NULL, &m));
+                    tm_mapping_release(&m);
+                } else if (err != TM_EINPUT || strncmp(tm_ctx_errmsg(ctx), "fz:", 3) != 0) {
+                    fail_msg("seed %zu it %d: %d '%s'", s, it, (int)err, tm_ctx_errmsg(ctx));
+                }
+            }
+        }
+    }
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_read),
         cmocka_unit_test(test_round_trips),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_fuzz_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
