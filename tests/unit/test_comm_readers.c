@@ -239,6 +239,40 @@ static void test_missing_file(void **state)
     assert_null(c.xadj);
 }
 
+/* tests/data/comm/ring.*: one graph in every format gives one CSR. */
+static void test_same_graph_every_format(void **state)
+{
+    static const char *const files[] = {"ring.graph", "ring.mtx", "ring.edges", "ring.csv",
+                                        "ring.mat", "ring.graphStats.txt", "ring.mpiP"};
+    const int64_t xadj[] = {0, 2, 4, 6, 8};
+    const int32_t adj[] = {1, 3, 0, 2, 1, 3, 0, 2};
+    const double w[] = {10, 2, 10, 5, 5, 7, 2, 7};
+    (void)state;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char rel[64];
+        tm_comm c;
+        snprintf(rel, sizeof rel, "comm/%s", files[i]);
+        if (tm_comm_read_file(ctx, TEST_DATA(rel), TM_COMM_AUTO, &c) != TM_EOK)
+            fail_msg("%s: %s", files[i], tm_ctx_errmsg(ctx));
+        assert_int_equal(c.n, 4);
+        assert_int_equal(c.nnz, 8);
+        assert_memory_equal(c.xadj, xadj, sizeof xadj);
+        assert_memory_equal(c.adj, adj, sizeof adj);
+        for (int j = 0; j < 8; j++)
+            if (c.w[j] != w[j])
+                fail_msg("%s: w[%d] = %g, expected %g", files[i], j, c.w[j], w[j]);
+        tm_comm_release(&c);
+        /* the same through a stream without a name: content sniffing */
+        FILE *f = fopen(TEST_DATA(rel), "r");
+        assert_non_null(f);
+        assert_tm_ok(ctx, tm_comm_read(ctx, f, "-", TM_COMM_AUTO, &c));
+        fclose(f);
+        assert_int_equal(c.nnz, 8);
+        assert_memory_equal(c.adj, adj, sizeof adj);
+        tm_comm_release(&c);
+    }
+}
+
 /* ---- real files ---------------------------------------------------------- */
 
 typedef struct real_case {
@@ -545,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_mpip),
         cmocka_unit_test(test_sniffing),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_same_graph_every_format),
         cmocka_unit_test(test_real_files),
         cmocka_unit_test(test_real_semantics),
         cmocka_unit_test(test_lulesh_crosscheck),
