@@ -44,4 +44,9 @@ tm_err tm__token_volume(const tm_lexer *lx, const char *tok, size_t len, const c
 tm_err tm__token_int(const tm_lexer *lx, const char *tok, size_t len, const char *what, int64_t lo,
                      int64_t hi, int64_t *out);
 
+/* Checks that the entries (grouped by source in reading order; lines[u] is
+ * the line of vertex u) form an undirected graph; see comm_symmetric.c. */
+tm_err tm__check_symmetric(tm_lexer *lx, int32_t n, const tm__entries *e, const long *lines,
+                           int base);
+
 #endif

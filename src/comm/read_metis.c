@@ -20,10 +20,6 @@ typedef struct metis_hdr {
     long line;
 } metis_hdr;
 
-typedef struct nbr {
-    int32_t v;
-    double w;
-} nbr;
 
 static bool is_comment(const char *s) { return *tm__skip_blank(s) == '%'; }
 
@@ -109,72 +105,6 @@ static tm_err parse_vertex(tm_lexer *lx, const metis_hdr *h, int32_t u, tm__entr
     return TM_EOK;
 }
 
-static int cmp_nbr(const void *a, const void *b)
-{
-    const nbr *x = a, *y = b;
-    return (x->v > y->v) - (x->v < y->v);
-}
-
-static const nbr *find_nbr(const nbr *row, int64_t len, int32_t v)
-{
-    nbr key = {v, 0};
-    return bsearch(&key, row, (size_t)len, sizeof *row, cmp_nbr);
-}
-
-/* METIS graphs must be undirected: every (u, v, w) needs (v, u, w). */
-static tm_err check_symmetric(tm_lexer *lx, const metis_hdr *h, const tm__entries *e,
-                              const long *lines)
-{
-    int32_t n = (int32_t)h->n;
-    int64_t *off = tm__calloc_n((size_t)n + 1, sizeof *off);
-    nbr *a = tm__malloc_n(e->len + 1, sizeof *a);
-    tm_err err = TM_EOK;
-    if (!off || !a) {
-        err = tm__nomem(lx->ctx);
-        goto out;
-    }
-    for (size_t k = 0; k < e->len; k++) {
-        off[e->src[k] + 1]++;
-        a[k].v = e->dst[k];
-        a[k].w = e->w[k];
-    }
-    for (int32_t u = 0; u < n; u++)
-        off[u + 1] += off[u];
-    for (int32_t u = 0; u < n; u++) {
-        qsort(a + off[u], (size_t)(off[u + 1] - off[u]), sizeof *a, cmp_nbr);
-        for (int64_t j = off[u] + 1; j < off[u + 1]; j++) {
-            if (a[j].v == a[j - 1].v) {
-                lx->line = lines[u];
-                err = tm__lex_error(lx, "vertex %d lists neighbour %d twice", u + 1, a[j].v + 1);
-                goto out;
-            }
-        }
-    }
-    for (int32_t u = 0; u < n; u++) {
-        for (int64_t j = off[u]; j < off[u + 1]; j++) {
-            int32_t v = a[j].v;
-            const nbr *r = find_nbr(a + off[v], off[v + 1] - off[v], u);
-            lx->line = lines[u];
-            if (!r) {
-                err = tm__lex_error(lx, "asymmetric graph: vertex %d lists %d, but vertex %d "
-                                    "(line %ld) does not list %d", u + 1, v + 1, v + 1,
-                                    lines[v], u + 1);
-                goto out;
-            }
-            if (r->w != a[j].w) {
-                err = tm__lex_error(lx, "asymmetric graph: edge %d-%d has weight %g here but %g "
-                                    "on the line of vertex %d (line %ld)", u + 1, v + 1,
-                                    a[j].w, r->w, v + 1, lines[v]);
-                goto out;
-            }
-        }
-    }
-out:
-    free(off);
-    free(a);
-    return err;
-}
-
 tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
     tm_lexer lx;
@@ -238,7 +168,7 @@ tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         err = (tm_err)-r;
         goto out;
     }
-    if ((err = check_symmetric(&lx, &h, &e, lines)))
+    if ((err = tm__check_symmetric(&lx, (int32_t)h.n, &e, lines, 1)))
         goto out;
     if ((int64_t)e.len != 2 * h.m) {
         lx.line = h.line;
