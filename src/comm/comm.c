@@ -243,6 +243,7 @@ int tm_comm_format_parse(const char *s)
         {"edges", TM_COMM_EDGES}, {"edgelist", TM_COMM_EDGES},
         {"dense", TM_COMM_DENSE}, {"csv", TM_COMM_DENSE},
         {"graphstats", TM_COMM_GRAPHSTATS}, {"mpip", TM_COMM_MPIP},
+        {"scotch", TM_COMM_SCOTCH},
     };
     if (!s)
         return -1;

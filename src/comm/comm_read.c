@@ -6,7 +6,8 @@
  * Content sniffing reads the whole stream into memory first (a pipe cannot
  * be rewound) and looks at the lines in this order: a %%MatrixMarket banner;
  * an mpiP communication-matrix block; a graphStats "Graph Information"
- * heading; commas in the first data line (CSV); a square block of k lines
+ * heading; commas in the first data line (CSV); a Scotch header ("0", then
+ * two lines of two numbers); a square block of k lines
  * with k values each (dense); a METIS header "n m ..." followed by n vertex
  * lines; lines of 2 or 3 numbers (edge list).  Anything else asks the user
  * to name the format.
@@ -34,6 +35,7 @@ static tm_comm_format by_extension(const char *name)
         {".graph", TM_COMM_METIS}, {".metis", TM_COMM_METIS}, {".mtx", TM_COMM_MTX},
         {".edges", TM_COMM_EDGES}, {".el", TM_COMM_EDGES},    {".csv", TM_COMM_DENSE},
         {".mat", TM_COMM_DENSE},   {".mpiP", TM_COMM_MPIP},   {"graphStats.txt", TM_COMM_GRAPHSTATS},
+        {".grf", TM_COMM_SCOTCH},  {".src", TM_COMM_SCOTCH},
     };
     if (!name)
         return TM_COMM_AUTO;
@@ -98,6 +100,7 @@ static tm_comm_format sniff(const char *buf, size_t len)
     size_t data = 0, k = 0, after_hdr = 0, after_hdr_nonblank = 0;
     bool same_k = true, two_three = true, percent = false, text = false;
     int64_t n_hdr = -1;
+    int scotch = 0; /* data lines matching "0", "n m", "base flags" so far */
     while (next_line(&p, end, &l)) {
         char c = first_char(l);
         if (!first.s && c && contains(l, "%%MatrixMarket"))
@@ -137,12 +140,17 @@ static tm_comm_format sniff(const char *buf, size_t len)
             after_hdr_nonblank = after_hdr;
         }
         size_t t = count_tokens(l);
+        if (scotch == (int)data && data < 3 &&
+            (data == 0 ? t == 1 && first_char(l) == '0' && l.len == 1 : t == 2))
+            scotch++;
         same_k = same_k && t == k;
         two_three = two_three && (t == 2 || t == 3);
         data++;
     }
     if (!first.s || text)
         return TM_COMM_AUTO;
+    if (scotch == 3)
+        return TM_COMM_SCOTCH;
     if (!percent && same_k && k == data)
         return TM_COMM_DENSE;
     if (n_hdr > 0 && after_hdr_nonblank <= (size_t)n_hdr && (size_t)n_hdr <= after_hdr)
@@ -165,7 +173,8 @@ static tm_err read_sniffed(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out
     fmt = sniff(buf, len);
     if (fmt == TM_COMM_AUTO) {
         err = tm__fail(ctx, TM_EINPUT, "%s:1: cannot tell the communication-graph format from "
-                       "the content; name it (metis, mtx, edges, dense, graphstats, mpip)", name);
+                       "the content; name it (metis, mtx, edges, dense, graphstats, mpip, "
+                       "scotch)", name);
         goto out;
     }
     mem = fmemopen(buf, len, "r");
@@ -196,6 +205,7 @@ tm_err tm_comm_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_format fmt,
     case TM_COMM_DENSE: return tm_comm_read_dense(ctx, in, name, out);
     case TM_COMM_GRAPHSTATS: return tm_comm_read_graphstats(ctx, in, name, out);
     case TM_COMM_MPIP: return tm_comm_read_mpip(ctx, in, name, out);
+    case TM_COMM_SCOTCH: return tm_comm_read_scotch(ctx, in, name, out);
     }
     tm_comm_init(out);
     return tm__fail(ctx, TM_EUSAGE, "unknown communication-graph format %d", (int)fmt);

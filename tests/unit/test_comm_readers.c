@@ -191,6 +191,42 @@ static void test_mpip(void **state)
     tm_comm_release(&c);
 }
 
+static void test_scotch(void **state)
+{
+    tm_comm c;
+    (void)state;
+    /* labels, vertex loads and edge loads; arcs given by label */
+    read_text("0\n3 4\n0 111\n10 5 1 2 20\n20 6 2 2 10 3 30\n30 7 1 3 20\n", "l.grf",
+              TM_COMM_AUTO, &c);
+    assert_int_equal(c.n, 3);
+    assert_int_equal(c.nnz, 4);
+    assert_true(vol(&c, 0, 1) == 2 && vol(&c, 1, 0) == 2 && vol(&c, 2, 1) == 3);
+    assert_true(c.vwgt && c.vwgt[0] == 5 && c.vwgt[2] == 7);
+    tm_comm_release(&c);
+    /* numbers may run across lines, as Scotch reads them */
+    read_text("0\n2 2\n0 000\n1\n1\n1 0\n", "s.src", TM_COMM_AUTO, &c);
+    assert_int_equal(c.nnz, 2);
+    tm_comm_release(&c);
+    /* base 1, isolated vertex, sniffed from the content */
+    read_text("0\n3\t2\n1\t000\n1\t2\n1\t1\n0\n", "-", TM_COMM_AUTO, &c);
+    assert_int_equal(c.n, 3);
+    assert_true(vol(&c, 1, 0) == 1);
+    tm_comm_release(&c);
+    /* the Scotch test graphs in ../shared (4x4 and 16x16 meshes) */
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/scotch/grf/m4x4_b1.grf"),
+                                        TM_COMM_AUTO, &c));
+    assert_int_equal(c.n, 16);
+    assert_int_equal(c.nnz, 48);
+    assert_true(vol(&c, 0, 1) == 1 && vol(&c, 0, 4) == 1 && vol(&c, 0, 5) == 0);
+    tm_comm_release(&c);
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/scotch/grf/m16x16.grf"),
+                                        TM_COMM_AUTO, &c));
+    assert_int_equal(c.n, 256);
+    assert_int_equal(c.nnz, 960);
+    assert_true(tm_comm_total_volume(&c) == 960);
+    tm_comm_release(&c);
+}
+
 static void test_sniffing(void **state)
 {
     tm_comm c;
@@ -243,7 +279,8 @@ static void test_missing_file(void **state)
 static void test_same_graph_every_format(void **state)
 {
     static const char *const files[] = {"ring.graph", "ring.mtx", "ring.edges", "ring.csv",
-                                        "ring.mat", "ring.graphStats.txt", "ring.mpiP"};
+                                        "ring.mat", "ring.graphStats.txt", "ring.mpiP",
+                                        "ring.grf"};
     const int64_t xadj[] = {0, 2, 4, 6, 8};
     const int32_t adj[] = {1, 3, 0, 2, 1, 3, 0, 2};
     const double w[] = {10, 2, 10, 5, 5, 7, 2, 7};
@@ -471,6 +508,25 @@ static const bad_case bad_cases[] = {
     {"mpip_neg_count.mpiP", ":2: count -3 out of range"},
     {"mpip_nan.mpiP", ":2: amount 'nan' is not a finite number"},
     {"mpip_garbage.mpiP", ":2: source rank 'hello' is not an integer"},
+    {"scotch_empty.grf", ":1: file ends before the version number"},
+    {"scotch_version.grf", ":1: version number 1 out of range [0, 0]"},
+    {"scotch_nonnum_n.grf", ":2: vertex count 'x' is not an integer"},
+    {"scotch_arcs_range.grf", ":2: arc count 4 out of range [0, 2]"},
+    {"scotch_base.grf", ":3: base value 2 out of range [0, 1]"},
+    {"scotch_flags.grf", ":3: flags 012 must be three digits 0/1"},
+    {"scotch_flags_range.grf", ":3: flags 200 out of range [0, 111]"},
+    {"scotch_end_range.grf", ":4: arc end 5 out of range [0, 1]"},
+    {"scotch_self_loop.grf", ":4: vertex 1 has an arc to itself (self loop)"},
+    {"scotch_degree.grf", ":4: vertex 0: degree 3 exceeds the 2 arcs left of the header's 2"},
+    {"scotch_asym.grf", ":4: asymmetric graph: vertex 0 lists 1, but vertex 1 (line 5) does not list 0"},
+    {"scotch_arc_count.grf", ":2: header says 4 arcs, but the vertices list 2"},
+    {"scotch_truncated.grf", ":5: file ends before the vertex degree"},
+    {"scotch_extra.grf", ":6: unexpected '7' after the last of the 2 vertices"},
+    {"scotch_neg_load.grf", ":4: negative edge load -1"},
+    {"scotch_bad_load.grf", ":4: vertex load 'x' is not a finite number"},
+    {"scotch_unknown_label.grf", ":5: arc to unknown vertex label 9"},
+    {"scotch_dup_label.grf", ":5: vertex label 5 used twice (also on line 4)"},
+    {"scotch_asym_weight.grf", ":4: asymmetric graph: edge 0-1 has weight 4 here but 5 on the line of vertex 1 (line 5)"},
 };
 
 static void test_malformed(void **state)
@@ -502,6 +558,7 @@ static const char *const fuzz_seeds[] = {
     "x\n--- Graph Information ---\n0 , 1 = 8.0\n1 , 2 = 4\n----- end\n",
     ("@ MPI Task Assignment : 2 h\nStart Communication Matrix\nSource\tTarget\n0\t1\t5\t1\n"
      "1\t0\t7\t2\nEnd Communication Matrix\n"),
+    "0\n3 4\n0 011\n5 1 2 2\n6 2 2 1 3 3\n7 1 3 2\n",
 };
 
 static void mutate(tm_rng *r, char *buf, size_t *len, size_t cap)
@@ -546,7 +603,7 @@ static void test_fuzz_readers(void **state)
             size_t len = strlen(fuzz_seeds[s]);
             memcpy(buf, fuzz_seeds[s], len);
             mutate(&r, buf, &len, sizeof buf);
-            for (int fmt = TM_COMM_AUTO; fmt <= TM_COMM_MPIP; fmt++) {
+            for (int fmt = TM_COMM_AUTO; fmt <= TM_COMM_SCOTCH; fmt++) {
                 tm_comm c;
                 FILE *f = fmemopen(buf, len ? len : 1, "r");
                 tm_err err;
@@ -577,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_dense),
         cmocka_unit_test(test_graphstats),
         cmocka_unit_test(test_mpip),
+        cmocka_unit_test(test_scotch),
         cmocka_unit_test(test_sniffing),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_same_graph_every_format),
