@@ -25,26 +25,22 @@ static tm_err expect_char(tm_lexer *lx, const char **p, char c, const char *afte
     return TM_EOK;
 }
 
+/* A rank token ends at a blank, ',' or '='. */
+static tm_err parse_rank(tm_lexer *lx, const char **p, int64_t *v)
+{
+    const char *tok = tm__skip_blank(*p);
+    size_t len = strcspn(tok, " \t,=");
+    *p = tok + len;
+    return tm__token_int(lx, tok, len, "rank", 0, TM_COMM_MAX_TASKS - 1, v);
+}
+
 static tm_err parse_pair(tm_lexer *lx, int64_t *i, int64_t *j, double *w)
 {
     const char *p = lx->buf, *tok;
     size_t len;
     tm_err err;
-    tok = p = tm__skip_blank(p);
-    while (*p >= '0' && *p <= '9')
-        p++;
-    if ((err = tm__token_int(lx, tok, (size_t)(p - tok) ? (size_t)(p - tok) : strcspn(tok, " ,"),
-                             "rank", 0, TM_COMM_MAX_TASKS - 1, i)))
-        return err;
-    if ((err = expect_char(lx, &p, ',', "the first rank")))
-        return err;
-    tok = p = tm__skip_blank(p);
-    while (*p >= '0' && *p <= '9')
-        p++;
-    if ((err = tm__token_int(lx, tok, (size_t)(p - tok) ? (size_t)(p - tok) : strcspn(tok, " ="),
-                             "rank", 0, TM_COMM_MAX_TASKS - 1, j)))
-        return err;
-    if ((err = expect_char(lx, &p, '=', "the second rank")))
+    if ((err = parse_rank(lx, &p, i)) || (err = expect_char(lx, &p, ',', "the first rank")) ||
+        (err = parse_rank(lx, &p, j)) || (err = expect_char(lx, &p, '=', "the second rank")))
         return err;
     if (!tm__next_token(&p, &tok, &len))
         return tm__lex_error(lx, "missing weight after '='");
