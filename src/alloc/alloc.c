@@ -169,7 +169,8 @@ tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr, 
         if ((err = resolve(ctx, net, names[i], "hostlist: ", &v)))
             goto out;
         if (pos[v] >= 0) {
-            err = tm__fail(ctx, TM_EINPUT, "hostlist: host '%s' is listed twice", tm_net_name(net, v));
+            err = tm__fail(ctx, TM_EINPUT, "hostlist: host '%s' is listed twice",
+                           tm_net_name(net, v));
             goto out;
         }
         if (add_host(out, &cap_h, &cap_s, pos, v, tm_net_slots(net, v)) < 0) {

@@ -180,7 +180,8 @@ static int expand(const term *t, size_t gi, char *buf, size_t len, out_list *out
     len += t->lit_len[gi];
     if (gi == t->n_groups) {
         char *s = tm__strndup(buf, len);
-        if (!s || tm__grow((void **)&out->names, &out->cap, out->count + 1, sizeof *out->names) < 0) {
+        if (!s ||
+            tm__grow((void **)&out->names, &out->cap, out->count + 1, sizeof *out->names) < 0) {
             free(s);
             return -1;
         }

@@ -32,10 +32,12 @@ static bool ends_with(const char *s, const char *suffix)
 static tm_comm_format by_extension(const char *name)
 {
     static const struct { const char *ext; tm_comm_format fmt; } ext[] = {
-        {".graph", TM_COMM_METIS}, {".metis", TM_COMM_METIS}, {".mtx", TM_COMM_MTX},
-        {".edges", TM_COMM_EDGES}, {".el", TM_COMM_EDGES},    {".csv", TM_COMM_DENSE},
-        {".mat", TM_COMM_DENSE},   {".mpiP", TM_COMM_MPIP},   {"graphStats.txt", TM_COMM_GRAPHSTATS},
-        {".grf", TM_COMM_SCOTCH},  {".src", TM_COMM_SCOTCH},
+        {".graph", TM_COMM_METIS},  {".metis", TM_COMM_METIS},
+        {".mtx", TM_COMM_MTX},      {".edges", TM_COMM_EDGES},
+        {".el", TM_COMM_EDGES},     {".csv", TM_COMM_DENSE},
+        {".mat", TM_COMM_DENSE},    {".mpiP", TM_COMM_MPIP},
+        {".grf", TM_COMM_SCOTCH},   {".src", TM_COMM_SCOTCH},
+        {"graphStats.txt", TM_COMM_GRAPHSTATS},
     };
     if (!name)
         return TM_COMM_AUTO;
