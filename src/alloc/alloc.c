@@ -228,8 +228,8 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
     for (int32_t i = 0; i < nv; i++)
         pos[i] = -1;
     while ((r = tm__lex_next(&lx)) == 1) {
-        char *hash = strchr(lx.buf, '#'), host[1024], where[1100];
-        const char *p = lx.buf, *tok = tm__skip_blank(lx.buf);
+        char *hash = strchr(lx.buf, '#'), host[1024];
+        const char *p, *tok = tm__skip_blank(lx.buf);
         size_t len;
         int64_t slots = -1, max_slots = -1;
         if (hash)
@@ -253,9 +253,13 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
             if ((err = hostfile_option(&lx, tok, (size_t)(p - tok), &slots, &max_slots)))
                 goto out;
         }
-        snprintf(where, sizeof where, "%s:%ld: ", lx.name, lx.line);
-        if ((err = resolve(ctx, net, host, where, &v)))
+        v = tm_alloc_resolve_host(net, host);
+        if (v < 0 || tm_net_kind(net, v) != TM_VERTEX_HOST) {
+            char why[2600];
+            tm__alloc_unresolved(net, host, why, sizeof why);
+            err = tm__lex_error(&lx, "%s", why);
             goto out;
+        }
         if (slots < 0)
             slots = tm_net_slots(net, v);
         if (max_slots > 0 && max_slots < slots) {
