@@ -100,7 +100,7 @@ static tm_err pair_ports(build *b)
         }
         pn = &d->nodes[p->peer];
         if (p->peer_port > pn->nports && d->format == 1)
-            return fail_at(d, p->line, "bad port number %d for peer \"%s\" (it has %d ports)",
+            return fail_at(d, p->line, "bad port number %d for peer \"%s\" (it has ports 1-%d)",
                            p->peer_port, pn->id, pn->nports);
         if (*s >= 0) {
             const tm_ib_port *o = &d->ports[*s];
@@ -381,6 +381,26 @@ static tm_err collect_cables(build *b)
     return TM_EOK;
 }
 
+/* The error for a dump without usable links, naming a node that has no
+ * connected port if there is one (topograph's example-bad.out). */
+static tm_err no_links(build *b)
+{
+    tm_ib_dump *d = b->d;
+    for (size_t i = 0; i < d->n_nodes; i++) {
+        const tm_ib_node *n = &d->nodes[i];
+        int32_t p;
+        for (p = 1; p <= n->nports && b->slot[n->port_off + p] < 0; p++)
+            ;
+        if (p > n->nports)
+            return fail_at(d, n->line,
+                           "no InfiniBand links found (%s \"%s\"%s%s%s has no connected port)",
+                           n->type == TM_IB_CA ? "Ca" : n->type == TM_IB_SW ? "Switch" : "Rt", n->id,
+                           n->desc ? " \"" : "", n->desc ? n->desc : "", n->desc ? "\"" : "");
+    }
+    return fail_at(d, d->last_line > 0 ? d->last_line : 1,
+                   "no InfiniBand links found (only switch self-loops and links to SHARP nodes)");
+}
+
 static int cmp_vtx(const void *a, const void *b)
 {
     const vtx *x = a, *y = b;
@@ -469,10 +489,7 @@ tm_err tm__ib_build(tm_ib_dump *d, const tm_ibnet_opts *opts, tm_net *net)
         (err = name_switches(&b)) || (err = collect_cables(&b)))
         goto out;
     if (b.nc == 0) {
-        const tm_ib_node *n = &d->nodes[0];
-        err = fail_at(d, n->line, "no InfiniBand links found (%s \"%s\"%s%s%s has no connected port)",
-                      n->type == TM_IB_CA ? "Ca" : n->type == TM_IB_SW ? "Switch" : "Rt", n->id,
-                      n->desc ? " \"" : "", n->desc ? n->desc : "", n->desc ? "\"" : "");
+        err = no_links(&b);
         goto out;
     }
     err = emit(&b, net);

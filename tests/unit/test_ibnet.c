@@ -663,7 +663,7 @@ static void test_inline_errors(void **state)
     read_text("Switch 8 \"sw\" junk\n", NULL, TM_EINPUT,
               "mem:1: malformed node header: unexpected text 'junk'");
     read_text("Switch 8 \"sw\"\n[1] \"sw\"[2]\n[2] \"sw\"[1]\n", NULL, TM_EINPUT,
-              "mem:1: no InfiniBand links found (Switch \"sw\" has no connected port)");
+              "mem:3: no InfiniBand links found (only switch self-loops and links to SHARP nodes)");
     read_text("Switch 8 \"sw\"\n[1] \"h\"[1]\n[1] \"h\"[1]\nHca 1 \"h\"\n[1] \"sw\"[1]\n", NULL,
               TM_EINPUT, "mem:3: port 1 of \"sw\" listed twice (also at line 2)");
     read_text("SW 1 1 0x0000000000000001 4x EDR - CA 2 1 0x0000000000000002 ( 'sw' - 'h' )\n"
@@ -671,6 +671,60 @@ static void test_inline_errors(void **state)
               NULL, TM_EINPUT, "mem:2: GUID 0x0000000000000001 is a CA here but a switch at line 1");
     read_text("SW 1 1 0x0000000000000001 4x EDR - CA 2 1 0x0000000000000002 ( 'sw'\n", NULL,
               TM_EINPUT, "mem:1: malformed -p ports line: expected ( 'desc' - 'peer desc' )");
+}
+
+/* A CA without links in a dump that has links: read, but the network
+ * fails the connectivity check that tm_topology_load() runs. */
+static void test_isolated_ca(void **state)
+{
+    tm_net *net;
+    (void)state;
+    net = read_text("Switch 8 \"sw\"\n[1] \"h1\"[1]\n[2] \"h2\"[1]\n"
+                    "Ca 1 \"h1\"\n[1] \"sw\"[1]\nCa 1 \"h2\"\n[1] \"sw\"[2]\n"
+                    "Ca 2 \"lonely\" # \"node9 HCA-1\"\n",
+                    NULL, TM_EOK, NULL);
+    assert_int_equal(tm_net_n_hosts(net), 3);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_tm_error(ctx, tm_net_check(ctx, net), TM_EINPUT, "node9");
+    tm_net_free(net);
+}
+
+/* Deterministic byte mutations of a valid dump: the reader must either
+ * succeed or fail with TM_EINPUT, never crash (run under ASan by make test). */
+static void test_mutations(void **state)
+{
+    char *orig, *buf;
+    size_t len;
+    FILE *f = fopen(TEST_DATA("ib/quirks.topo"), "r");
+    uint64_t x = 88172645463325252ULL;
+    static const char alphabet[] = "[]()\"#\t\n x0123456789abcdefSHCaRt-=?";
+    (void)state;
+    assert_non_null(f);
+    orig = calloc(1, 65536);
+    len = fread(orig, 1, 65535, f);
+    fclose(f);
+    buf = malloc(len + 1);
+    for (int iter = 0; iter < 2000; iter++) {
+        tm_net *net;
+        tm_err err;
+        FILE *m;
+        memcpy(buf, orig, len + 1);
+        for (int k = 0; k < 1 + iter % 6; k++) {
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+            buf[x % len] = alphabet[(x >> 32) % (sizeof alphabet - 1)];
+        }
+        m = fmemopen(buf, len, "r");
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        err = tm_ibnet_read(ctx, m, "mut", NULL, net);
+        fclose(m);
+        if (err != TM_EOK && err != TM_EINPUT)
+            fail_msg("iteration %d: error %d: %s", iter, (int)err, tm_ctx_errmsg(ctx));
+        if (err)
+            assert_non_null(strstr(tm_ctx_errmsg(ctx), "mut:"));
+        tm_net_free(net);
+    }
+    free(buf);
+    free(orig);
 }
 
 /* ---- writer ---------------------------------------------------------------- */
@@ -867,6 +921,8 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_degenerate_example),
         cmocka_unit_test(test_inline_errors),
+        cmocka_unit_test(test_isolated_ca),
+        cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_round_trip_real),
         cmocka_unit_test(test_writer_built_net),
         cmocka_unit_test(test_large_dump),
