@@ -38,8 +38,7 @@ static void key_display(const char *key, char *buf, size_t sz)
         snprintf(buf, sz, "\"%.200s\"", key + 1);
 }
 
-static tm_err fail_at(tm_ib_dump *d, long line, const char *fmt, ...) TM_PRINTF(3, 4);
-static tm_err fail_at(tm_ib_dump *d, long line, const char *fmt, ...)
+tm_err tm__ib_fail_at(tm_ib_dump *d, long line, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -49,33 +48,8 @@ static tm_err fail_at(tm_ib_dump *d, long line, const char *fmt, ...)
     return tm__fail(d->ctx, TM_EINPUT, "%s:%ld: %s", d->name, line, msg);
 }
 
-typedef struct vtx {
-    char *name;
-    int32_t node;   /* first IB node of this vertex */
-    int32_t id;     /* tm_net vertex id */
-    bool host;
-} vtx;
-
-typedef struct cable {
-    int32_t a, b;
-    double cap;
-    long line;
-} cable;
-
-typedef struct build {
-    tm_ib_dump *d;
-    const tm_ibnet_opts *opts;
-    int32_t *slot;      /* port slot table: record index or -1 */
-    int32_t *vof;       /* node -> vtx index, -1 excluded */
-    vtx *v;
-    size_t nv, vcap;
-    cable *c;
-    size_t nc;
-    tm_strmap names;    /* vertex name -> vtx index */
-} build;
-
 /* Resolves peers and fills the port slot table. */
-static tm_err pair_ports(build *b)
+static tm_err pair_ports(tm_ib_build *b)
 {
     tm_ib_dump *d = b->d;
     size_t total = 0;
@@ -95,19 +69,19 @@ static tm_err pair_ports(build *b)
         p->peer = tm__strmap_get(&d->keys, p->peer_key);
         if (p->peer < 0) {
             key_display(p->peer_key, disp, sizeof disp);
-            return fail_at(d, p->line, "port %d of \"%s\": peer %s is not defined (truncated dump?)",
+            return tm__ib_fail_at(d, p->line, "port %d of \"%s\": peer %s is not defined (truncated dump?)",
                            p->port, n->id, disp);
         }
         pn = &d->nodes[p->peer];
         if (p->peer_port > pn->nports && d->format == 1)
-            return fail_at(d, p->line, "bad port number %d for peer \"%s\" (it has ports 1-%d)",
+            return tm__ib_fail_at(d, p->line, "bad port number %d for peer \"%s\" (it has ports 1-%d)",
                            p->peer_port, pn->id, pn->nports);
         if (*s >= 0) {
             const tm_ib_port *o = &d->ports[*s];
             if (o->peer_key && strcmp(o->peer_key, p->peer_key) == 0 && o->peer_port == p->peer_port)
-                return fail_at(d, p->line, "port %d of \"%s\" listed twice (also at line %ld)",
+                return tm__ib_fail_at(d, p->line, "port %d of \"%s\" listed twice (also at line %ld)",
                                p->port, n->id, o->line);
-            return fail_at(d, p->line,
+            return tm__ib_fail_at(d, p->line,
                            "port %d of \"%s\" listed twice with different peers (line %ld)",
                            p->port, n->id, o->line);
         }
@@ -117,7 +91,7 @@ static tm_err pair_ports(build *b)
 }
 
 /* Checks that both ends name each other. */
-static tm_err check_ends(build *b)
+static tm_err check_ends(tm_ib_build *b)
 {
     tm_ib_dump *d = b->d;
     for (size_t r = 0; r < d->n_ports; r++) {
@@ -125,7 +99,7 @@ static tm_err check_ends(build *b)
         const tm_ib_node *pn = &d->nodes[p->peer];
         int32_t s = p->peer_port <= pn->nports ? b->slot[pn->port_off + p->peer_port] : -1;
         if (s < 0)
-            return fail_at(d, p->line,
+            return tm__ib_fail_at(d, p->line,
                            "link \"%s\"[%d] - \"%s\"[%d] is listed from one end only (\"%s\" does "
                            "not list port %d: truncated dump?)",
                            d->nodes[p->node].id, p->port, pn->id, p->peer_port, pn->id,
@@ -133,7 +107,7 @@ static tm_err check_ends(build *b)
         q = &d->ports[s];
         if (q->peer != p->node || q->peer_port != p->port) {
             const tm_ib_port *late = q->line > p->line ? q : p, *early = late == q ? p : q;
-            return fail_at(d, late->line,
+            return tm__ib_fail_at(d, late->line,
                            "inconsistent peers: \"%s\"[%d] -> \"%s\"[%d] here, but line %ld says "
                            "\"%s\"[%d] -> \"%s\"[%d]",
                            d->nodes[late->node].id, late->port, d->nodes[late->peer].id,
@@ -144,169 +118,6 @@ static tm_err check_ends(build *b)
     return TM_EOK;
 }
 
-/* Effective description: the node-name map's entry for the node GUID or
- * one of its port GUIDs, else the dump's description. */
-static const char *effective_desc(const build *b, int32_t i)
-{
-    const tm_ib_dump *d = b->d;
-    const tm_ib_node *n = &d->nodes[i];
-    const char *m;
-    if (!b->opts->nodemap)
-        return n->desc;
-    if (n->guid && (m = tm_nodemap_get(b->opts->nodemap, n->guid)))
-        return m;
-    for (int32_t p = 1; p <= n->nports; p++) {
-        int32_t s = b->slot[n->port_off + p];
-        if (s >= 0 && d->ports[s].port_guid &&
-            (m = tm_nodemap_get(b->opts->nodemap, d->ports[s].port_guid)))
-            return m;
-    }
-    return n->desc;
-}
-
-static tm_err add_vtx(build *b, char *name, int32_t node, bool host, int32_t *idx)
-{
-    if (tm__grow((void **)&b->v, &b->vcap, b->nv + 1, sizeof *b->v) < 0) {
-        free(name);
-        return tm__nomem(b->d->ctx);
-    }
-    b->v[b->nv].name = name;
-    b->v[b->nv].node = node;
-    b->v[b->nv].host = host;
-    b->v[b->nv].id = -1;
-    *idx = (int32_t)b->nv++;
-    return TM_EOK;
-}
-
-static tm_err name_hosts(build *b)
-{
-    tm_ib_dump *d = b->d;
-    for (size_t i = 0; i < d->n_nodes; i++) {
-        const tm_ib_node *n = &d->nodes[i];
-        const char *eff;
-        bool generic;
-        char *name;
-        int32_t idx, old;
-        int rc;
-        b->vof[i] = -1;
-        if (n->type != TM_IB_CA)
-            continue;
-        eff = effective_desc(b, (int32_t)i);
-        if (tm__ib_is_sharp(n->desc) || tm__ib_is_sharp(eff)) {
-            tm__log(d->ctx, TM_LOG_INFO, "%s:%ld: SHARP aggregation node \"%s\" is not a host",
-                    d->name, n->line, n->id);
-            continue;
-        }
-        name = tm__ib_host_name(eff, n->id, b->opts->keep_hcas_separate, &generic);
-        if (!name)
-            return tm__nomem(d->ctx);
-        if (generic && n->guid_id)
-            tm__warn(d->ctx, "%s:%ld: CA \"%s\" has no hostname in its description \"%s\"; "
-                     "named %s (give a node-name map)", d->name, n->line, n->id,
-                     eff ? eff : "", name);
-        rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
-        if (rc < 0) {
-            free(name);
-            return tm__nomem(d->ctx);
-        }
-        if (rc == 0 && b->opts->keep_hcas_separate && !generic) {
-            /* two HCAs with the same description: fall back to the id */
-            char *alt = malloc(strlen(name) + strlen(n->id) + 2);
-            const char *slash = strchr(name, '/');
-            if (!alt) {
-                free(name);
-                return tm__nomem(d->ctx);
-            }
-            sprintf(alt, "%.*s/%s", (int)(slash - name), name, n->id);
-            free(name);
-            name = alt;
-            rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
-            if (rc < 0) {
-                free(name);
-                return tm__nomem(d->ctx);
-            }
-        }
-        if (rc == 0) {
-            if (!b->v[old].host || b->opts->keep_hcas_separate) {
-                tm_err err = fail_at(d, n->line, "vertex name \"%s\" is not unique", name);
-                free(name);
-                return err;
-            }
-            b->vof[i] = old; /* another HCA of the same host */
-            free(name);
-            continue;
-        }
-        if (add_vtx(b, name, (int32_t)i, true, &idx))
-            return TM_ENOMEM;
-        b->vof[i] = idx;
-    }
-    return TM_EOK;
-}
-
-static tm_err name_switches(build *b)
-{
-    tm_ib_dump *d = b->d;
-    tm_strmap cand;
-    char **names = NULL;
-    uint8_t *dup = NULL;
-    tm_err err = TM_EOK;
-    tm__strmap_init(&cand);
-    names = tm__calloc_n(d->n_nodes ? d->n_nodes : 1, sizeof *names);
-    dup = tm__calloc_n(d->n_nodes ? d->n_nodes : 1, 1);
-    if (!names || !dup)
-        goto oom;
-    for (size_t i = 0; i < d->n_nodes; i++) {
-        int32_t old;
-        int rc;
-        if (d->nodes[i].type == TM_IB_CA)
-            continue;
-        names[i] = tm__ib_switch_name(effective_desc(b, (int32_t)i), d->nodes[i].id);
-        if (!names[i])
-            goto oom;
-        rc = tm__strmap_put(&cand, names[i], (int32_t)i, &old);
-        if (rc < 0)
-            goto oom;
-        if (rc == 0)
-            dup[i] = dup[old] = 1;
-        if (tm__strmap_get(&b->names, names[i]) >= 0)
-            dup[i] = 1;
-    }
-    for (size_t i = 0; i < d->n_nodes; i++) {
-        int32_t idx, old;
-        int rc;
-        char *name;
-        if (d->nodes[i].type == TM_IB_CA)
-            continue;
-        name = dup[i] ? tm__strdup(d->nodes[i].id) : names[i];
-        if (dup[i])
-            free(names[i]);
-        names[i] = NULL;
-        if (!name)
-            goto oom;
-        rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
-        if (rc <= 0) {
-            err = rc < 0 ? tm__nomem(d->ctx)
-                         : fail_at(d, d->nodes[i].line, "vertex name \"%s\" is not unique", name);
-            free(name);
-            goto out;
-        }
-        if ((err = add_vtx(b, name, (int32_t)i, false, &idx)))
-            goto out;
-        b->vof[i] = idx;
-    }
-    goto out;
-oom:
-    err = tm__nomem(d->ctx);
-out:
-    if (names)
-        for (size_t i = 0; i < d->n_nodes; i++)
-            free(names[i]);
-    free(names);
-    free(dup);
-    tm__strmap_release(&cand);
-    return err;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -315,7 +126,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* Cables: each port pair once, self-loops and excluded nodes dropped;
  * links without a width x speed token get a documented default. */
-static tm_err collect_cables(build *b)
+static tm_err collect_cables(tm_ib_build *b)
 {
     tm_ib_dump *d = b->d;
     size_t cap = 0, unknown = 0, loops = 0;
@@ -383,7 +194,7 @@ static tm_err collect_cables(build *b)
 
 /* The error for a dump without usable links, naming a node that has no
  * connected port if there is one (topograph's example-bad.out). */
-static tm_err no_links(build *b)
+static tm_err no_links(tm_ib_build *b)
 {
     tm_ib_dump *d = b->d;
     for (size_t i = 0; i < d->n_nodes; i++) {
@@ -392,18 +203,18 @@ static tm_err no_links(build *b)
         for (p = 1; p <= n->nports && b->slot[n->port_off + p] < 0; p++)
             ;
         if (p > n->nports)
-            return fail_at(d, n->line,
+            return tm__ib_fail_at(d, n->line,
                            "no InfiniBand links found (%s \"%s\"%s%s%s has no connected port)",
                            n->type == TM_IB_CA ? "Ca" : n->type == TM_IB_SW ? "Switch" : "Rt", n->id,
                            n->desc ? " \"" : "", n->desc ? n->desc : "", n->desc ? "\"" : "");
     }
-    return fail_at(d, d->last_line > 0 ? d->last_line : 1,
+    return tm__ib_fail_at(d, d->last_line > 0 ? d->last_line : 1,
                    "no InfiniBand links found (only switch self-loops and links to SHARP nodes)");
 }
 
 static int cmp_vtx(const void *a, const void *b)
 {
-    const vtx *x = a, *y = b;
+    const tm_ib_vtx *x = a, *y = b;
     if (x->host != y->host)
         return x->host ? -1 : 1;
     return tm__ib_natural_cmp(x->name, y->name);
@@ -411,7 +222,7 @@ static int cmp_vtx(const void *a, const void *b)
 
 static int cmp_cable(const void *a, const void *b)
 {
-    const cable *x = a, *y = b;
+    const tm_ib_cable *x = a, *y = b;
     if (x->a != y->a)
         return x->a < y->a ? -1 : 1;
     if (x->b != y->b)
@@ -422,7 +233,7 @@ static int cmp_cable(const void *a, const void *b)
 }
 
 /* Adds the vertices in sorted order, then the cables. */
-static tm_err emit(build *b, tm_net *net)
+static tm_err emit(tm_ib_build *b, tm_net *net)
 {
     tm_ib_dump *d = b->d;
     int32_t slots = b->opts->slots > 0 ? b->opts->slots : 1;
@@ -440,7 +251,7 @@ static tm_err emit(build *b, tm_net *net)
         int32_t id;
         order[b->v[i].id] = (int32_t)i;
         if (tm_net_find(net, b->v[i].name) >= 0) {
-            err = fail_at(d, n->line, "vertex name \"%s\" already exists in the network",
+            err = tm__ib_fail_at(d, n->line, "vertex name \"%s\" already exists in the network",
                           b->v[i].name);
             goto out;
         }
@@ -470,14 +281,14 @@ out:
 tm_err tm__ib_build(tm_ib_dump *d, const tm_ibnet_opts *opts, tm_net *net)
 {
     tm_ibnet_opts defaults = TM_IBNET_OPTS_INIT;
-    build b;
+    tm_ib_build b;
     tm_err err;
     memset(&b, 0, sizeof b);
     b.d = d;
     b.opts = opts ? opts : &defaults;
     tm__strmap_init(&b.names);
     if (d->n_nodes == 0) {
-        err = fail_at(d, d->last_line > 0 ? d->last_line : 1, "no InfiniBand nodes found");
+        err = tm__ib_fail_at(d, d->last_line > 0 ? d->last_line : 1, "no InfiniBand nodes found");
         goto out;
     }
     b.vof = tm__malloc_n(d->n_nodes, sizeof *b.vof);
@@ -485,8 +296,8 @@ tm_err tm__ib_build(tm_ib_dump *d, const tm_ibnet_opts *opts, tm_net *net)
         err = tm__nomem(d->ctx);
         goto out;
     }
-    if ((err = pair_ports(&b)) || (err = check_ends(&b)) || (err = name_hosts(&b)) ||
-        (err = name_switches(&b)) || (err = collect_cables(&b)))
+    if ((err = pair_ports(&b)) || (err = check_ends(&b)) || (err = tm__ib_name_hosts(&b)) ||
+        (err = tm__ib_name_switches(&b)) || (err = collect_cables(&b)))
         goto out;
     if (b.nc == 0) {
         err = no_links(&b);

@@ -76,6 +76,37 @@ tm_ib_node *tm__ib_add_node(tm_ib_dump *d, int32_t *idx);
 tm_ib_port *tm__ib_add_port(tm_ib_dump *d);
 bool tm__ib_is_ports_line(const char *p);
 
+/* ---- build step (ibnet_build.c, ibnet_names.c) ---- */
+typedef struct tm_ib_vtx {
+    char *name;
+    int32_t node;   /* first IB node of this vertex */
+    int32_t id;     /* tm_net vertex id */
+    bool host;
+} tm_ib_vtx;
+
+typedef struct tm_ib_cable {
+    int32_t a, b;
+    double cap;
+    long line;
+} tm_ib_cable;
+
+/* State of one build step. */
+typedef struct tm_ib_build {
+    tm_ib_dump *d;
+    const tm_ibnet_opts *opts;
+    int32_t *slot;      /* port slot table: record index or -1 */
+    int32_t *vof;       /* node -> vtx index, -1 excluded */
+    tm_ib_vtx *v;
+    size_t nv, vcap;
+    tm_ib_cable *c;
+    size_t nc;
+    tm_strmap names;    /* vertex name -> vtx index */
+} tm_ib_build;
+
+tm_err tm__ib_fail_at(tm_ib_dump *d, long line, const char *fmt, ...) TM_PRINTF(3, 4);
+tm_err tm__ib_name_hosts(tm_ib_build *b);
+tm_err tm__ib_name_switches(tm_ib_build *b);
+
 /* ---- ibnet_names.c ---- */
 /* SHARP aggregation node (not a host). */
 bool tm__ib_is_sharp(const char *desc);

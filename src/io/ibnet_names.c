@@ -1,5 +1,6 @@
 /*
- * ibnet_names.c - vertex names for InfiniBand nodes (docs/ibnetdiscover.md):
+ * ibnet_names.c - vertex names for InfiniBand nodes, and the build step
+ * that assigns every node to a host or switch vertex (docs/ibnetdiscover.md):
  *
  * - CA: hostname = first word of the node description (or of the name the
  *   node-name map gives for its node GUID or one of its port GUIDs).
@@ -143,4 +144,167 @@ int tm__ib_natural_cmp(const char *a, const char *b)
     if (*a || *b)
         return *a ? 1 : -1;
     return strcmp(a0, b0); /* "n01" vs "n1": still a total order */
+}
+
+/* Effective description: the node-name map's entry for the node GUID or
+ * one of its port GUIDs, else the dump's description. */
+static const char *effective_desc(const tm_ib_build *b, int32_t i)
+{
+    const tm_ib_dump *d = b->d;
+    const tm_ib_node *n = &d->nodes[i];
+    const char *m;
+    if (!b->opts->nodemap)
+        return n->desc;
+    if (n->guid && (m = tm_nodemap_get(b->opts->nodemap, n->guid)))
+        return m;
+    for (int32_t p = 1; p <= n->nports; p++) {
+        int32_t s = b->slot[n->port_off + p];
+        if (s >= 0 && d->ports[s].port_guid &&
+            (m = tm_nodemap_get(b->opts->nodemap, d->ports[s].port_guid)))
+            return m;
+    }
+    return n->desc;
+}
+
+static tm_err add_vtx(tm_ib_build *b, char *name, int32_t node, bool host, int32_t *idx)
+{
+    if (tm__grow((void **)&b->v, &b->vcap, b->nv + 1, sizeof *b->v) < 0) {
+        free(name);
+        return tm__nomem(b->d->ctx);
+    }
+    b->v[b->nv].name = name;
+    b->v[b->nv].node = node;
+    b->v[b->nv].host = host;
+    b->v[b->nv].id = -1;
+    *idx = (int32_t)b->nv++;
+    return TM_EOK;
+}
+
+tm_err tm__ib_name_hosts(tm_ib_build *b)
+{
+    tm_ib_dump *d = b->d;
+    for (size_t i = 0; i < d->n_nodes; i++) {
+        const tm_ib_node *n = &d->nodes[i];
+        const char *eff;
+        bool generic;
+        char *name;
+        int32_t idx, old;
+        int rc;
+        b->vof[i] = -1;
+        if (n->type != TM_IB_CA)
+            continue;
+        eff = effective_desc(b, (int32_t)i);
+        if (tm__ib_is_sharp(n->desc) || tm__ib_is_sharp(eff)) {
+            tm__log(d->ctx, TM_LOG_INFO, "%s:%ld: SHARP aggregation node \"%s\" is not a host",
+                    d->name, n->line, n->id);
+            continue;
+        }
+        name = tm__ib_host_name(eff, n->id, b->opts->keep_hcas_separate, &generic);
+        if (!name)
+            return tm__nomem(d->ctx);
+        if (generic && n->guid_id)
+            tm__warn(d->ctx, "%s:%ld: CA \"%s\" has no hostname in its description \"%s\"; "
+                     "named %s (give a node-name map)", d->name, n->line, n->id,
+                     eff ? eff : "", name);
+        rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
+        if (rc < 0) {
+            free(name);
+            return tm__nomem(d->ctx);
+        }
+        if (rc == 0 && b->opts->keep_hcas_separate && !generic) {
+            /* two HCAs with the same description: fall back to the id */
+            char *alt = malloc(strlen(name) + strlen(n->id) + 2);
+            const char *slash = strchr(name, '/');
+            if (!alt) {
+                free(name);
+                return tm__nomem(d->ctx);
+            }
+            sprintf(alt, "%.*s/%s", (int)(slash - name), name, n->id);
+            free(name);
+            name = alt;
+            rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
+            if (rc < 0) {
+                free(name);
+                return tm__nomem(d->ctx);
+            }
+        }
+        if (rc == 0) {
+            if (!b->v[old].host || b->opts->keep_hcas_separate) {
+                tm_err err = tm__ib_fail_at(d, n->line, "vertex name \"%s\" is not unique", name);
+                free(name);
+                return err;
+            }
+            b->vof[i] = old; /* another HCA of the same host */
+            free(name);
+            continue;
+        }
+        if (add_vtx(b, name, (int32_t)i, true, &idx))
+            return TM_ENOMEM;
+        b->vof[i] = idx;
+    }
+    return TM_EOK;
+}
+
+tm_err tm__ib_name_switches(tm_ib_build *b)
+{
+    tm_ib_dump *d = b->d;
+    tm_strmap cand;
+    char **names = NULL;
+    uint8_t *dup = NULL;
+    tm_err err = TM_EOK;
+    tm__strmap_init(&cand);
+    names = tm__calloc_n(d->n_nodes ? d->n_nodes : 1, sizeof *names);
+    dup = tm__calloc_n(d->n_nodes ? d->n_nodes : 1, 1);
+    if (!names || !dup)
+        goto oom;
+    for (size_t i = 0; i < d->n_nodes; i++) {
+        int32_t old;
+        int rc;
+        if (d->nodes[i].type == TM_IB_CA)
+            continue;
+        names[i] = tm__ib_switch_name(effective_desc(b, (int32_t)i), d->nodes[i].id);
+        if (!names[i])
+            goto oom;
+        rc = tm__strmap_put(&cand, names[i], (int32_t)i, &old);
+        if (rc < 0)
+            goto oom;
+        if (rc == 0)
+            dup[i] = dup[old] = 1;
+        if (tm__strmap_get(&b->names, names[i]) >= 0)
+            dup[i] = 1;
+    }
+    for (size_t i = 0; i < d->n_nodes; i++) {
+        int32_t idx, old;
+        int rc;
+        char *name;
+        if (d->nodes[i].type == TM_IB_CA)
+            continue;
+        name = dup[i] ? tm__strdup(d->nodes[i].id) : names[i];
+        if (dup[i])
+            free(names[i]);
+        names[i] = NULL;
+        if (!name)
+            goto oom;
+        rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
+        if (rc <= 0) {
+            err = rc < 0 ? tm__nomem(d->ctx)
+                         : tm__ib_fail_at(d, d->nodes[i].line, "vertex name \"%s\" is not unique", name);
+            free(name);
+            goto out;
+        }
+        if ((err = add_vtx(b, name, (int32_t)i, false, &idx)))
+            goto out;
+        b->vof[i] = idx;
+    }
+    goto out;
+oom:
+    err = tm__nomem(d->ctx);
+out:
+    if (names)
+        for (size_t i = 0; i < d->n_nodes; i++)
+            free(names[i]);
+    free(names);
+    free(dup);
+    tm__strmap_release(&cand);
+    return err;
 }

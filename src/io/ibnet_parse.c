@@ -328,7 +328,7 @@ static tm_err port_line(tm_ib_dump *d, const tm_lexer *lx, const char *p, int32_
     if (bracket_int(&p, &port) < 0)
         return tm__lex_error(lx, "malformed port line: expected [port]");
     if (port < 1 || port > n->nports)
-        return tm__lex_error(lx, "bad port number %lld (\"%s\" has %d ports)", (long long)port,
+        return tm__lex_error(lx, "bad port number %lld (\"%s\" has ports 1-%d)", (long long)port,
                              n->id, n->nports);
     skip_ext(&p);
     if (*p == '(' && paren_guid(&p, &lguid) < 0)
