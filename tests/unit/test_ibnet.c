@@ -849,6 +849,71 @@ static void test_writer_built_net(void **state)
     tm_net_free(net);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Same vertices by name and kind, same multiset of cables (names, capacity),
+ * whatever the order. */
+static void assert_equiv_net(const tm_net *x, const tm_net *y)
+{
+    int32_t nc = tm_net_n_cables(x);
+    char **cx = calloc((size_t)nc + 1, sizeof *cx), **cy = calloc((size_t)nc + 1, sizeof *cy);
+    assert_int_equal(tm_net_n_vertices(x), tm_net_n_vertices(y));
+    assert_int_equal(nc, tm_net_n_cables(y));
+    for (int32_t v = 0; v < tm_net_n_vertices(x); v++)
+        assert_int_equal(tm_net_kind(x, v), tm_net_kind(y, find(y, tm_net_name(x, v))));
+    for (int k = 0; k < 2; k++) {
+        const tm_net *n = k ? y : x;
+        char **out = k ? cy : cx;
+        for (int32_t c = 0; c < nc; c++) {
+            int32_t a, b;
+            const char *p, *q;
+            tm_net_cable(n, c, &a, &b);
+            p = tm_net_name(n, a);
+            q = tm_net_name(n, b);
+            if (strcmp(p, q) > 0) {
+                const char *t = p;
+                p = q;
+                q = t;
+            }
+            out[c] = malloc(strlen(p) + strlen(q) + 40);
+            sprintf(out[c], "%s|%s|%.6g", p, q, tm_net_capacity(n, c));
+        }
+        qsort(out, (size_t)nc, sizeof *out, cmp_str);
+    }
+    for (int32_t c = 0; c < nc; c++) {
+        assert_string_equal(cx[c], cy[c]);
+        free(cx[c]);
+        free(cy[c]);
+    }
+    free(cx);
+    free(cy);
+}
+
+/* Generated networks written as dumps and read back (fat-trees are fed
+ * back to topomap that way); direct networks become CA-CA links. */
+static void test_round_trip_generated(void **state)
+{
+    static const char *specs[] = {
+        "fattree:k=4,n=3", "clos:leaves=4,hosts_per_leaf=8,spines=2,uplinks=2,cap=200",
+        "clos3:pods=2,leaves=2,hosts_per_leaf=4,cap=100", "torus:4x4x3,cap=100", "hypercube:4,cap=25",
+        "dragonfly:h=2,cap=100"};
+    (void)state;
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        tm_net *net, *back;
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        assert_tm_ok(ctx, tm_gen_build(ctx, specs[i], NULL, net));
+        back = round_trip(net, NULL, NULL);
+        assert_equiv_net(net, back);
+        assert_tm_ok(ctx, tm_net_finalize(ctx, back));
+        assert_tm_ok(ctx, tm_net_check(ctx, back));
+        tm_net_free(back);
+        tm_net_free(net);
+    }
+}
+
 /* A two-level fat-tree: 100 leaves x 40 hosts, 40 spines, one cable per
  * leaf-spine pair (4,000 hosts, 8,000 cables), written as a dump and read
  * back; prints the load time (the target is < 0.3 s, not asserted here:
@@ -924,6 +989,7 @@ int main(void)
         cmocka_unit_test(test_isolated_ca),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_round_trip_real),
+        cmocka_unit_test(test_round_trip_generated),
         cmocka_unit_test(test_writer_built_net),
         cmocka_unit_test(test_large_dump),
     };
