@@ -166,6 +166,14 @@ static const char *effective_desc(const tm_ib_build *b, int32_t i)
     return n->desc;
 }
 
+static bool has_links(const tm_ib_build *b, const tm_ib_node *n)
+{
+    for (int32_t p = 1; p <= n->nports; p++)
+        if (b->slot[n->port_off + p] >= 0)
+            return true;
+    return false;
+}
+
 static tm_err add_vtx(tm_ib_build *b, char *name, int32_t node, bool host, int32_t *idx)
 {
     if (tm__grow((void **)&b->v, &b->vcap, b->nv + 1, sizeof *b->v) < 0) {
@@ -193,6 +201,8 @@ tm_err tm__ib_name_hosts(tm_ib_build *b)
         b->vof[i] = -1;
         if (n->type != TM_IB_CA)
             continue;
+        if (d->format == 2 && !has_links(b, n))
+            continue; /* -p: an unconnected CA port, not a node of its own */
         eff = effective_desc(b, (int32_t)i);
         if (tm__ib_is_sharp(n->desc) || tm__ib_is_sharp(eff)) {
             tm__log(d->ctx, TM_LOG_INFO, "%s:%ld: SHARP aggregation node \"%s\" is not a host",

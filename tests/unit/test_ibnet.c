@@ -689,6 +689,27 @@ static void test_isolated_ca(void **state)
     tm_net_free(net);
 }
 
+/* -p: an unconnected CA port (here of a second HCA without hostname) is
+ * only a port, not an isolated host. */
+static void test_ports_unconnected_ca(void **state)
+{
+    tm_net *net;
+    (void)state;
+    net = read_text("CA     1  1 0x0000000000000b02 4x EDR - SW     2  1 0x0000000000000a01 "
+                    "( 'n1 HCA-1' - 'MF0;sw1:X/U1' )\n"
+                    "CA     0  1 0x0000000000000c02 4x ???                                    "
+                    "'MT4123 ConnectX6 Mellanox Technologies'\n"
+                    "SW     2  2 0x0000000000000a01 4x SDR                                    "
+                    "'MF0;sw1:X/U1'\n"
+                    "SW     2  1 0x0000000000000a01 4x EDR - CA     1  1 0x0000000000000b02 "
+                    "( 'MF0;sw1:X/U1' - 'n1 HCA-1' )\n",
+                    NULL, TM_EOK, NULL);
+    check_net(net, 1, 1, 1, "100:1");
+    assert_int_equal(cables_between(net, "n1", "sw1", 100), 1);
+    assert_null(strstr(warnings, "no hostname"));
+    tm_net_free(net);
+}
+
 /* Deterministic byte mutations of a valid dump: the reader must either
  * succeed or fail with TM_EINPUT, never crash (run under ASan by make test). */
 static void test_mutations(void **state)
@@ -987,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_degenerate_example),
         cmocka_unit_test(test_inline_errors),
         cmocka_unit_test(test_isolated_ca),
+        cmocka_unit_test(test_ports_unconnected_ca),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_round_trip_real),
         cmocka_unit_test(test_round_trip_generated),
