@@ -8,7 +8,8 @@
  *                       periodic) on torus:12x12x12
  *               percs : 1,792-task 3D 7-point stencil (16x16x7) on
  *                       percs:supernodes=289 (9,248 hosts)
- *     ROUTING   ecmp (default) | single | dor
+ *     ROUTING   ecmp (default) | single | dor | approx (Hoefler & Snir
+ *               Algorithm 3, opts.approximate)
  *     THREADS   default 1
  *     PLACEMENT consecutive (default: task i on host i) | random (a
  *               seeded random set of hosts in random order)
@@ -137,7 +138,9 @@ int main(int argc, char **argv)
     int threads = argc > 3 ? atoi(argv[3]) : 1;
     bool random = argc > 4 && strcmp(argv[4], "random") == 0;
     const char *spec;
-    int X, Y, Z, kind = tm_route_kind_parse(routing), rc = 4;
+    bool approx = strcmp(routing, "approx") == 0;
+    int X, Y, Z, kind = approx ? TM_ROUTE_ECMP : tm_route_kind_parse(routing), rc = 4;
+    tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
     tm_ctx *ctx = NULL;
     tm_net *net = NULL;
     tm_route *r = NULL;
@@ -216,7 +219,8 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < REPS; i++) {
         double t0 = now(), c0 = cpu_now();
-        if (tm_metrics_eval(ctx, r, &c, &map, NULL, &m))
+        mo.approximate = approx;
+        if (tm_metrics_eval(ctx, r, &c, &map, &mo, &m))
             goto fail;
         t[i] = now() - t0;
         tc[i] = cpu_now() - c0;
