@@ -31,9 +31,14 @@ int tm__entries_push(tm__entries *e, int32_t s, int32_t d, double w)
     return 0;
 }
 
-tm_err tm__entries_finish(tm_ctx *ctx, tm__entries *e, int32_t n, tm_comm *out)
+/* An error found only when the CSR is built (two volumes that sum to
+ * infinity) names the file like every other reader error. */
+tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t n,
+                          tm_comm *out)
 {
     tm_err err = tm_comm_from_entries(ctx, n, (int64_t)e->len, e->src, e->dst, e->w, out);
+    if (err == TM_EINPUT)
+        tm__fail_prefix(ctx, "%s", name ? name : "<input>");
     tm__entries_release(e);
     return err;
 }

@@ -30,7 +30,8 @@ void tm__entries_release(tm__entries *e);
 /* Appends (s -> d, w); -1 on allocation failure. */
 int tm__entries_push(tm__entries *e, int32_t s, int32_t d, double w);
 /* Builds the CSR (n tasks) and releases the entries. */
-tm_err tm__entries_finish(tm_ctx *ctx, tm__entries *e, int32_t n, tm_comm *out);
+tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t n,
+                          tm_comm *out);
 
 /* Token helpers on a line: skip blanks; read the next whitespace-delimited
  * token into [*tok, *tok + *len); returns 0 if there is none. */

@@ -108,7 +108,7 @@ tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
                             (long long)row, (long long)n, (long long)n);
         goto out;
     }
-    err = tm__entries_finish(ctx, &e, (int32_t)n, out);
+    err = tm__entries_finish(ctx, name, &e, (int32_t)n, out);
 out:
     if (err)
         tm_comm_release(out);

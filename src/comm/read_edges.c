@@ -63,7 +63,7 @@ tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         err = tm__lex_error(&lx, "no edges (expected 'src dst [volume]' lines)");
         goto out;
     }
-    err = tm__entries_finish(ctx, &e, (int32_t)n, out);
+    err = tm__entries_finish(ctx, name, &e, (int32_t)n, out);
 out:
     if (err)
         tm_comm_release(out);

@@ -102,7 +102,7 @@ tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm 
         err = tm__lex_error(&lx, "no 'i , j = w' lines after the 'Graph Information' heading");
         goto out;
     }
-    err = tm__entries_finish(ctx, &e, (int32_t)n, out);
+    err = tm__entries_finish(ctx, name, &e, (int32_t)n, out);
 out:
     if (err)
         tm_comm_release(out);

@@ -177,7 +177,7 @@ tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
                             e.len);
         goto out;
     }
-    if ((err = tm__entries_finish(ctx, &e, (int32_t)h.n, out)))
+    if ((err = tm__entries_finish(ctx, name, &e, (int32_t)h.n, out)))
         goto out;
     if (h.has_vwgt) {
         out->vwgt = vw;

@@ -175,7 +175,7 @@ tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
                             (long long)h.nnz);
         goto out;
     }
-    err = tm__entries_finish(ctx, &e, (int32_t)h.n, out);
+    err = tm__entries_finish(ctx, name, &e, (int32_t)h.n, out);
 out:
     if (err)
         tm_comm_release(out);

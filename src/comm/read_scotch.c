@@ -215,7 +215,7 @@ tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out
         goto out;
     if ((err = tm__check_symmetric(&t.lx, (int32_t)n, &e, lines, labels ? 0 : (int)base)))
         goto out;
-    if ((err = tm__entries_finish(ctx, &e, (int32_t)n, out)))
+    if ((err = tm__entries_finish(ctx, name, &e, (int32_t)n, out)))
         goto out;
     if (vload) {
         out->vwgt = vw;
