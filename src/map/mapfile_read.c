@@ -150,6 +150,13 @@ static tm_err parse_plain_line(reader *r, const char *p)
             return tm__lex_error(&r->lx, "'%.*s': expected host:n with n >= 1", (int)len, tok);
         len = (size_t)(colon - tok);
     }
+    /* More tasks than the topology has slots is oversubscription, refused
+     * when placing anyway; checked before expanding the run so that
+     * "node1:2000000000" does not allocate 2e9 records (found by
+     * tests/unit/test_hostile_inputs.c). */
+    if (colon && (int64_t)r->n_recs + n > tm_net_total_slots(r->net))
+        return tm__lex_error(&r->lx, "'%.*s': more tasks than the %lld slots of the topology",
+                             (int)(p - tok), tok, (long long)tm_net_total_slots(r->net));
     if ((err = resolve(r, tok, len, &host)))
         return err;
     p = tm__skip_blank(p);
