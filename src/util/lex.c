@@ -30,7 +30,9 @@ tm_err tm__lex_error(const tm_lexer *lx, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return tm__fail(lx->ctx, TM_EINPUT, "%s:%ld: %s", lx->name, lx->line, msg);
+    /* An error before the first line (an empty file) is reported at
+     * line 1: "file:0:" is not a position editors understand. */
+    return tm__fail(lx->ctx, TM_EINPUT, "%s:%ld: %s", lx->name, lx->line > 0 ? lx->line : 1, msg);
 }
 
 int tm__lex_next(tm_lexer *lx)
