@@ -14,6 +14,9 @@
 
 #include "util/util.h"
 
+#define IB_LONGNAME_ERR TM_EOK
+#define NODEMAP_LONG_ERR TM_EOK
+
 static tm_ctx *ctx;
 
 static int setup(void **state)
@@ -63,7 +66,7 @@ static char *repeat(const char *prefix, char c, size_t n, const char *suffix, si
 }
 
 /* Text with every "\n" turned into "\r\n" (malloc'ed). */
-static __attribute__((unused)) char *crlf(const char *text)
+static char *crlf(const char *text)
 {
     size_t n = strlen(text), k = 0;
     char *s = malloc(2 * n + 1);
@@ -192,6 +195,609 @@ static void test_hier_hostile(void **state)
     assert_int_equal(h.n_pe, 6);
 }
 
+
+/* ---- communication graphs ---------------------------------------------- */
+
+typedef tm_err (*comm_reader)(tm_ctx *, FILE *, const char *, tm_comm *);
+
+/* Reads len bytes with rd; expects err and, when msg is not NULL, exactly
+ * that message.  On error the output must be left empty. */
+static void comm_case(comm_reader rd, const char *buf, size_t len, tm_err err, const char *msg)
+{
+    tm_comm c;
+    FILE *f = mem(buf, len);
+    tm_comm_init(&c);
+    tm_ctx_clear_error(ctx);
+    tm_err got = rd(ctx, f, "g.in", &c);
+    fclose(f);
+    if (got != err || (msg && strcmp(tm_ctx_errmsg(ctx), msg) != 0))
+        fail_msg("expected %d '%s', got %d '%s'", (int)err, msg ? msg : "", (int)got,
+                 tm_ctx_errmsg(ctx));
+    if (err != TM_EOK) {
+        assert_int_equal(c.n, 0);
+        assert_null(c.xadj);
+    } else {
+        assert_tm_ok(ctx, tm_comm_check(ctx, &c));
+    }
+    tm_comm_release(&c);
+}
+#define COMM(rd, lit, err, msg) comm_case(rd, lit, sizeof lit - 1, err, msg)
+
+/* The same graph from LF and CRLF text. */
+static void comm_same_crlf(comm_reader rd, const char *text)
+{
+    tm_comm a, b;
+    char *t2 = crlf(text);
+    FILE *f1 = mem(text, strlen(text)), *f2 = mem(t2, strlen(t2));
+    tm_comm_init(&a);
+    tm_comm_init(&b);
+    assert_tm_ok(ctx, rd(ctx, f1, "lf", &a));
+    assert_tm_ok(ctx, rd(ctx, f2, "crlf", &b));
+    assert_int_equal(a.n, b.n);
+    assert_int_equal(a.nnz, b.nnz);
+    assert_memory_equal(a.xadj, b.xadj, (size_t)(a.n + 1) * sizeof *a.xadj);
+    assert_memory_equal(a.adj, b.adj, (size_t)a.nnz * sizeof *a.adj);
+    assert_memory_equal(a.w, b.w, (size_t)a.nnz * sizeof *a.w);
+    tm_comm_release(&a);
+    tm_comm_release(&b);
+    fclose(f1);
+    fclose(f2);
+    free(t2);
+}
+
+/* Empty input, a directory, a NUL byte, an over-long line: the same for
+ * every comm reader (the shared lexer).  empty_msg is reader-specific. */
+static void comm_common(comm_reader rd, const char *empty_msg, const char *nul_text,
+                        const char *nul_msg)
+{
+    size_t len;
+    char *s;
+    tm_comm c;
+    FILE *f;
+    comm_case(rd, "", 0, TM_EINPUT, empty_msg);
+    comm_case(rd, nul_text, strlen(nul_text) + 4, TM_EINPUT, nul_msg);
+    s = repeat("", '1', TM_LEX_MAX_LINE + 10, "\n", &len);
+    comm_case(rd, s, len, TM_EINPUT, "g.in:1: line longer than 16777216 bytes");
+    free(s);
+    tm_comm_init(&c);
+    f = dir_stream();
+    assert_tm_error(ctx, rd(ctx, f, "adir", &c), TM_EIO, "adir:1: read error");
+    assert_int_equal(c.n, 0);
+    fclose(f);
+}
+
+static void test_metis_hostile(void **state)
+{
+    (void)state;
+    comm_common(tm_comm_read_metis, "g.in:1: empty file: no METIS header 'n m [fmt [ncon]]'",
+                "3 2\n2\n1 \0\0\0\0", "g.in:3: NUL byte in text input");
+    /* sizes announced in the header are checked before anything is
+     * allocated from them */
+    COMM(tm_comm_read_metis, "1000000000000 1\n2\n1\n", TM_EINPUT,
+         "g.in:1: vertex count 1000000000000 out of range [1, 16777216]");
+    COMM(tm_comm_read_metis, "2147483648 1\n", TM_EINPUT,
+         "g.in:1: vertex count 2147483648 out of range [1, 16777216]");
+    COMM(tm_comm_read_metis, "99999999999999999999999 1\n", TM_EINPUT, NULL);
+    COMM(tm_comm_read_metis, "3 4611686018427387904\n2\n1 3\n2\n", TM_EINPUT,
+         "g.in:1: edge count 4611686018427387904 out of range [0, 3]");
+    COMM(tm_comm_read_metis, "3 -2\n2\n1 3\n2\n", TM_EINPUT,
+         "g.in:1: edge count -2 out of range [0, 3]");
+    COMM(tm_comm_read_metis, "3 2 011 1000000000\n2\n1 3\n2\n", TM_EINPUT,
+         "g.in:1: ncon 1000000000 out of range [1, 1000]");
+    COMM(tm_comm_read_metis, "3 2\n2\n1 3\n2\n9\n", TM_EINPUT,
+         "g.in:5: more lines than the 3 vertices of the header (line 1)");
+    COMM(tm_comm_read_metis, "3 2\n\n\n\n", TM_EINPUT,
+         "g.in:1: header says 2 edges, but the vertex lines list 0 (0 adjacency entries)");
+    COMM(tm_comm_read_metis, "3 2\n2\n1 3\n2\n", TM_EOK, NULL);
+    comm_same_crlf(tm_comm_read_metis, "% c\n3 2 001\n2 5\n1 5 3 7\n2 7\n");
+}
+
+static void test_mtx_hostile(void **state)
+{
+    (void)state;
+    comm_common(tm_comm_read_mtx, "g.in:1: empty file: no '%%MatrixMarket' banner",
+                "%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 \0\0\0\0",
+                "g.in:3: NUL byte in text input");
+    COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n"
+                           "1000000000 1000000000 1\n1 2 3\n",
+         TM_EINPUT, "g.in:2: row count 1000000000 out of range [1, 16777216]");
+    COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n"
+                           "3 3 4611686018427387904\n1 2 3\n",
+         TM_EINPUT, "g.in:2: entry count 4611686018427387904 out of range [0, 9]");
+    COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n3 3 1\n"
+                           "1 2 1e308\n2 1 1e308\n",
+         TM_EINPUT, "g.in:4: more entries than the 1 of the size line");
+    /* summing duplicates must not overflow to infinity */
+    COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n3 3 2\n"
+                           "1 2 1e308\n1 2 1e308\n",
+         TM_EINPUT, "g.in: volume from 0 to 1 overflows");
+    COMM(tm_comm_read_mtx, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
+         TM_EINPUT, "g.in:1: format 'array' is not supported (only 'coordinate')");
+    comm_same_crlf(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real symmetric\n"
+                                     "% comment\n3 3 2\n2 1 1.5\n3 2 4\n");
+}
+
+static void test_edges_hostile(void **state)
+{
+    (void)state;
+    comm_common(tm_comm_read_edges, "g.in:1: no edges (expected 'src dst [volume]' lines)",
+                "0 1 5\n1 0 5\n\0\0\0\0", "g.in:3: NUL byte in text input");
+    COMM(tm_comm_read_edges, "0 99999999999 5\n", TM_EINPUT,
+         "g.in:1: target task 99999999999 out of range [0, 16777215]");
+    COMM(tm_comm_read_edges, "0 1 1e308\n0 1 1e308\n", TM_EINPUT,
+         "g.in: volume from 0 to 1 overflows");
+    COMM(tm_comm_read_edges, "0 1 nan\n", TM_EINPUT, "g.in:1: volume 'nan' is not a finite number");
+    COMM(tm_comm_read_edges, "0 1 -5\n", TM_EINPUT, "g.in:1: negative volume -5");
+    comm_same_crlf(tm_comm_read_edges, "# c\n0 1 5\n1 0 5\n2 0 1.25\n");
+}
+
+static void test_dense_hostile(void **state)
+{
+    char *wide;
+    (void)state;
+    comm_common(tm_comm_read_dense, "g.in:1: no matrix rows", "0,1\n1,0\n\0\0\0\0",
+                "g.in:3: NUL byte in text input");
+    /* a first row of 200000 values announces a 200000 x 200000 matrix:
+     * nothing of that size may be allocated before the rows exist */
+    {
+        size_t n = 200000, k = 0;
+        wide = malloc(2 * n + 1);
+        assert_non_null(wide);
+        for (size_t i = 0; i < n; i++) {
+            wide[k++] = '0';
+            wide[k++] = i + 1 < n ? ',' : '\n';
+        }
+        comm_case(tm_comm_read_dense, wide, k, TM_EINPUT,
+                  "g.in:1: file ends after 1 rows of a 200000 x 200000 matrix");
+        free(wide);
+    }
+    COMM(tm_comm_read_dense, "0;1\n1;0\n", TM_EINPUT, "g.in:1: value '0;1' is not a finite number");
+    comm_same_crlf(tm_comm_read_dense, "0,1,2\n3,0,0\n0,4,0\n");
+}
+
+static void test_graphstats_mpip_scotch_hostile(void **state)
+{
+    (void)state;
+    comm_common(tm_comm_read_graphstats,
+                "g.in:1: no 'Graph Information' heading (not a graphStats file)",
+                "--------------- Graph Information----------------\n0 , 1 = 5\n\0\0\0\0",
+                "g.in:3: NUL byte in text input");
+    COMM(tm_comm_read_graphstats, "--- Graph Information ---\n0 , 99999999999 = 5\n", TM_EINPUT,
+         "g.in:2: rank 99999999999 out of range [0, 16777215]");
+    comm_same_crlf(tm_comm_read_graphstats,
+                   "--------------- Graph Information----------------\n0 , 1 = 5\n1 , 2 = 7.5\n");
+    comm_common(tm_comm_read_mpip,
+                "g.in:1: no 'Start Communication Matrix' block (an mpiP report without the "
+                "communication-matrix extension)",
+                "@ mpiP\n\0\0\0\0", "g.in:2: NUL byte in text input");
+    COMM(tm_comm_read_mpip, "@--- Start Communication Matrix ---\n0 99999999999 5 5\n", TM_EINPUT,
+         "g.in:2: target rank 99999999999 out of range [0, 16777215]");
+    comm_common(tm_comm_read_scotch, "g.in:1: file ends before the version number", "0\n3 4\n0 000\n\0\0\0\0",
+                "g.in:4: NUL byte in text input");
+    COMM(tm_comm_read_scotch, "0\n1000000000000 2\n0 000\n", TM_EINPUT,
+         "g.in:2: vertex count 1000000000000 out of range [1, 16777216]");
+    COMM(tm_comm_read_scotch, "0\n3 4611686018427387904\n0 000\n", TM_EINPUT,
+         "g.in:2: arc count 4611686018427387904 out of range [0, 6]");
+}
+
+/* tm_comm_read_file on a directory and on an empty file */
+static void test_comm_file_hostile(void **state)
+{
+    char dir[] = "/tmp/tm_hostile_XXXXXX", path[64];
+    tm_comm c;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_tm_error(ctx, tm_comm_read_file(ctx, dir, TM_COMM_AUTO, &c), TM_EIO, "is a directory");
+    assert_true(strncmp(tm_ctx_errmsg(ctx), dir, strlen(dir)) == 0);
+    snprintf(path, sizeof path, "%s/empty.graph", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_tm_error(ctx, tm_comm_read_file(ctx, path, TM_COMM_AUTO, &c), TM_EINPUT,
+                    "/empty.graph:1: empty file: no METIS header 'n m [fmt [ncon]]'");
+    assert_int_equal(c.n, 0);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* ---- topologies --------------------------------------------------------- */
+
+static tm_err ib_read(const char *buf, size_t len, const char *name, tm_net **net)
+{
+    tm_ibnet_opts o = TM_IBNET_OPTS_INIT;
+    FILE *f = mem(buf, len);
+    tm_err err;
+    assert_tm_ok(ctx, tm_net_new(ctx, net));
+    err = tm_ibnet_read(ctx, f, name, &o, *net);
+    if (!err)
+        err = tm_net_finalize(ctx, *net);
+    fclose(f);
+    return err;
+}
+
+static const char ib_text[] =
+    "vendid=0x0\n"
+    "switchguid=0x200001(200001)\n"
+    "Switch\t8 \"S-0000000000200001\"\t\t# \"leaf1\" base port 0 lid 1 lmc 0\n"
+    "[1]\t\"H-0000000000100001\"[1](100001) \t\t# \"node001 mlx5_0\" lid 2 4xEDR\n"
+    "[2]\t\"H-0000000000100002\"[1](100002) \t\t# \"NAME2 mlx5_0\" lid 3 4xEDR\n"
+    "\n"
+    "caguid=0x100001\n"
+    "Ca\t1 \"H-0000000000100001\"\t\t# \"node001 mlx5_0\"\n"
+    "[1](100001) \t\"S-0000000000200001\"[1]\t\t# lid 2 lmc 0 \"leaf1\" lid 1 4xEDR\n"
+    "\n"
+    "caguid=0x100002\n"
+    "Ca\t1 \"H-0000000000100002\"\t\t# \"NAME2 mlx5_0\"\n"
+    "[1](100002) \t\"S-0000000000200001\"[2]\t\t# lid 3 lmc 0 \"leaf1\" lid 1 4xEDR\n";
+
+/* ib_text with NAME2 replaced by name (malloc'ed) */
+static char *ib_with_name(const char *name, size_t *len)
+{
+    size_t n = strlen(ib_text), k = strlen(name);
+    char *s = malloc(n + 2 * k + 1), *o = s;
+    const char *p = ib_text, *q;
+    assert_non_null(s);
+    while ((q = strstr(p, "NAME2"))) {
+        memcpy(o, p, (size_t)(q - p));
+        o += q - p;
+        memcpy(o, name, k);
+        o += k;
+        p = q + 5;
+    }
+    strcpy(o, p);
+    *len = strlen(s);
+    return s;
+}
+
+static void test_ibnet_hostile(void **state)
+{
+    tm_net *net;
+    size_t len;
+    char *s, *t, *longname;
+    FILE *f;
+    tm_ibnet_opts o = TM_IBNET_OPTS_INIT;
+    (void)state;
+    /* the sample reads, with host names from the node descriptions */
+    s = ib_with_name("node002", &len);
+    assert_tm_ok(ctx, ib_read(s, len, "f.topo", &net));
+    assert_int_equal(tm_net_n_hosts(net), 2);
+    assert_true(tm_net_find(net, "node002") >= 0);
+    tm_net_free(net);
+    /* CRLF: the same network */
+    t = crlf(s);
+    assert_tm_ok(ctx, ib_read(t, strlen(t), "f.topo", &net));
+    assert_int_equal(tm_net_n_hosts(net), 2);
+    assert_int_equal(tm_net_n_cables(net), 2);
+    assert_true(tm_net_find(net, "node002") >= 0);
+    tm_net_free(net);
+    free(t);
+    free(s);
+    /* UTF-8 host names are kept byte for byte */
+    s = ib_with_name("n\xc5\x93ud-\xc3\xa9t\xc3\xa9", &len);
+    assert_tm_ok(ctx, ib_read(s, len, "f.topo", &net));
+    assert_true(tm_net_find(net, "n\xc5\x93ud-\xc3\xa9t\xc3\xa9") >= 0);
+    tm_net_free(net);
+    free(s);
+    /* a 100000-byte host name */
+    longname = repeat("", 'n', 100000, "", &len);
+    s = ib_with_name(longname, &len);
+    assert_int_equal(ib_read(s, len, "f.topo", &net), IB_LONGNAME_ERR);
+    tm_net_free(net);
+    free(s);
+    free(longname);
+    /* NUL byte, empty input, a directory, an over-long line */
+    assert_int_equal(ib_read("Switch\t8 \"S-01\"\0\n", 16, "f.topo", &net), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "f.topo:1: NUL byte in text input");
+    tm_net_free(net);
+    assert_int_equal(ib_read("", 0, "f.topo", &net), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "f.topo:1: no InfiniBand nodes found");
+    tm_net_free(net);
+    s = repeat("#", 'x', TM_LEX_MAX_LINE + 1, "\n", &len);
+    assert_int_equal(ib_read(s, len, "f.topo", &net), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "f.topo:1: line longer than 16777216 bytes");
+    tm_net_free(net);
+    free(s);
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    f = dir_stream();
+    assert_tm_error(ctx, tm_ibnet_read(ctx, f, "adir", &o, net), TM_EIO, "adir:1: read error");
+    fclose(f);
+    tm_net_free(net);
+    /* absurd port counts and port numbers */
+    {
+        static const char t1[] = "Switch\t99999999999 \"S-0000000000200001\"\t\t# \"x\" base port 0 "
+                                 "lid 0 lmc 0\n";
+        static const char t2[] = "Switch\t8 \"S-0000000000200001\"\t\t# \"x\" base port 0 lid 0 lmc 0\n"
+                                 "[4294967297]\t\"H-0000000000100004\"[1](100005) \t\t# \"n HCA-1\" "
+                                 "lid 0 4xSDR\n";
+        assert_int_equal(ib_read(t1, sizeof t1 - 1, "f.topo", &net), TM_EINPUT);
+        assert_string_equal(tm_ctx_errmsg(ctx), "f.topo:1: bad port count 99999999999 (1-255)");
+        tm_net_free(net);
+        assert_int_equal(ib_read(t2, sizeof t2 - 1, "f.topo", &net), TM_EINPUT);
+        assert_string_equal(tm_ctx_errmsg(ctx), "f.topo:2: bad port number 4294967297 "
+                                                "(\"S-0000000000200001\" has ports 1-8)");
+        tm_net_free(net);
+    }
+}
+
+static void test_nodemap_hostile(void **state)
+{
+    tm_nodemap *m = NULL;
+    FILE *f;
+    size_t len;
+    char *s;
+    (void)state;
+#define NODEMAP(lit, err, msg)                                                    \
+    do {                                                                          \
+        f = mem(lit, sizeof lit - 1);                                             \
+        assert_int_equal(tm_nodemap_read(ctx, f, "m.map", &m), err);              \
+        if (msg)                                                                  \
+            assert_string_equal(tm_ctx_errmsg(ctx), (const char *)msg);           \
+        fclose(f);                                                                \
+        tm_nodemap_free(m);                                                       \
+        m = NULL;                                                                 \
+    } while (0)
+    NODEMAP("0x0002c90300001234 \"node1\"\r\n0x0002c90300001235 \"n\xc5\x93ud\"\r\n", TM_EOK, NULL);
+    f = mem("0x12 \"a\"\r\n0x13 \"n\xc5\x93ud\"\r\n", 24);
+    assert_tm_ok(ctx, tm_nodemap_read(ctx, f, "m.map", &m));
+    assert_string_equal(tm_nodemap_get(m, 0x13), "n\xc5\x93ud");
+    assert_string_equal(tm_nodemap_get(m, 0x12), "a");
+    tm_nodemap_free(m);
+    m = NULL;
+    fclose(f);
+    NODEMAP("0x10000000000000000 \"big\"\n", TM_EINPUT, "m.map:1: bad GUID '0x10000000000000000' (expected 0x<hex> or H-<hex>)");
+    NODEMAP("0x12 \"a\0\"\n", TM_EINPUT, "m.map:1: NUL byte in text input");
+    NODEMAP("0x12 \"unterminated\n", TM_EINPUT, "m.map:1: unterminated quoted name");
+    NODEMAP("0x12 \"a\"\n0x12 \"b\"\n", TM_EINPUT,
+            "m.map:2: duplicate GUID 0x0000000000000012 (first at line 1)");
+    NODEMAP("", TM_EOK, NULL);
+    s = repeat("0x12 \"", 'n', 100000, "\"\n", &len);
+    f = mem(s, len);
+    assert_int_equal(tm_nodemap_read(ctx, f, "m.map", &m), NODEMAP_LONG_ERR);
+    fclose(f);
+    tm_nodemap_free(m);
+    m = NULL;
+    free(s);
+#undef NODEMAP
+}
+
+#ifdef TM_XML_MERGED
+static void test_topology_files_hostile(void **state)
+{
+    char dir[] = "/tmp/tm_hostile_XXXXXX", path[64];
+    tm_net *net = NULL;
+    FILE *f;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    assert_tm_error(ctx, tm_topology_load(ctx, dir, NULL, &net), TM_EIO, "is a directory");
+    assert_null(net);
+    snprintf(path, sizeof path, "%s/empty.topo", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_tm_error(ctx, tm_topology_load(ctx, path, NULL, &net), TM_EINPUT,
+                    "empty.topo:1: no InfiniBand nodes found");
+    assert_null(net);
+    unlink(path);
+    rmdir(dir);
+}
+#endif
+
+/* ---- generator specs ---------------------------------------------------- */
+
+static void test_gen_hostile(void **state)
+{
+    tm_net *net;
+    (void)state;
+#define GEN(spec, err, msg)                                                       \
+    do {                                                                          \
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));                                 \
+        assert_int_equal(tm_gen_build(ctx, spec, NULL, net), err);                \
+        if (msg)                                                                  \
+            assert_string_equal(tm_ctx_errmsg(ctx), (const char *)msg);           \
+        tm_net_free(net);                                                         \
+    } while (0)
+    /* sizes are checked (with int64 saturation) before anything is built */
+    GEN("torus:100000x100000x100000", TM_EUSAGE,
+        "generator spec 'torus:100000x100000x100000': network too large: 1000000000000000 "
+        "vertices (at most 16777216)");
+    GEN("torus:9223372036854775807x2", TM_EUSAGE,
+        "generator spec 'torus:9223372036854775807x2': dimension 1 is 9223372036854775807 "
+        "(at most 16777216)");
+    GEN("torus:99999999999999999999999", TM_EUSAGE,
+        "generator spec 'torus:99999999999999999999999': bad dimensions "
+        "'99999999999999999999999' (expected sizes like 8x8x8)");
+    GEN("dragonfly:a=1000000,h=1000000,p=100000", TM_EUSAGE,
+        "generator spec 'dragonfly:a=1000000,h=1000000,p=100000': network too large: over 2^63 "
+        "vertices (at most 16777216)");
+    GEN("hypercube:62", TM_EUSAGE, "generator spec 'hypercube:62': dimension 62 is out of range 1..24");
+    GEN("fattree:k=64,n=64", TM_EUSAGE,
+        "generator spec 'fattree:k=64,n=64': option n=64 is out of range 1..24");
+    GEN("percs:supernodes=999999999", TM_EUSAGE,
+        "generator spec 'percs:supernodes=999999999': option supernodes=999999999 is out of "
+        "range 1..513");
+    GEN("torus:4x4,slots=9999999999", TM_EUSAGE,
+        "generator spec 'torus:4x4,slots=9999999999': option slots=9999999999 is out of range "
+        "1..1048576");
+    GEN("torus:4x4,cap=1e999", TM_EUSAGE,
+        "generator spec 'torus:4x4,cap=1e999': option cap=1e999 is not a number");
+    GEN("torus:4x4,cap=nan", TM_EUSAGE,
+        "generator spec 'torus:4x4,cap=nan': option cap=nan is not a number");
+    /* host name formats: exactly one %d, no format-string attacks */
+    GEN("torus:4x4,hostfmt=%s%s%s%n", TM_EUSAGE,
+        "generator spec 'torus:4x4,hostfmt=%s%s%s%n': hostfmt '%s%s%s%n' must contain exactly "
+        "one %d, optionally with a width such as %04d");
+    GEN("torus:4x4,hostfmt=%999999999d", TM_EUSAGE,
+        "generator spec 'torus:4x4,hostfmt=%999999999d': hostfmt '%999999999d' must contain "
+        "exactly one %d, optionally with a width such as %04d");
+#undef GEN
+}
+
+/* ---- allocations: hostlists and hostfiles ------------------------------- */
+
+static tm_net *alloc_net(void)
+{
+    tm_net *net;
+    int32_t sw, h;
+    static const char *hosts[] = {"node1", "node2", "n\xc5\x93ud1", "gpu1.cluster.example"};
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "sw", TM_VERTEX_SWITCH, 0, &sw));
+    for (int i = 0; i < 4; i++) {
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, hosts[i], TM_VERTEX_HOST, 2, &h));
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw, h, 100, NULL));
+    }
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+static void test_hostlist_hostile(void **state)
+{
+    char **names = NULL;
+    size_t n = 0, len;
+    char *s;
+    (void)state;
+#define HL(expr, msg)                                                             \
+    do {                                                                          \
+        assert_int_equal(tm_hostlist_expand(ctx, expr, "--alloc", &names, &n), TM_EINPUT); \
+        assert_string_equal(tm_ctx_errmsg(ctx), (const char *)msg);               \
+    } while (0)
+    /* products are bounded before anything is allocated */
+    HL("n[0-99999999]", "--alloc: hostlist term 'n[0-99999999]' expands to more than 10000000 names");
+    HL("n[0-9999][0-9999]",
+       "--alloc: hostlist term 'n[0-9999][0-9999]' expands to more than 10000000 names");
+    HL("n[1-99999999999999999999]", "--alloc: hostlist term 'n[1-99999999999999999999]': range "
+                                    "needs two numbers of at most 18 digits, got "
+                                    "'1-99999999999999999999'");
+    HL("n[1-3", "--alloc: hostlist term 'n[1-3': unclosed '['");
+    HL("", "--alloc: empty hostlist");
+#undef HL
+    assert_tm_ok(ctx, tm_hostlist_expand(ctx, "n\xc5\x93ud[1-2]", "x", &names, &n));
+    assert_int_equal(n, 2);
+    assert_string_equal(names[1], "n\xc5\x93ud2");
+    tm_hostlist_free(names, n);
+    s = repeat("", 'n', 100000, "[1-2]", &len);
+    assert_tm_ok(ctx, tm_hostlist_expand(ctx, s, "x", &names, &n));
+    assert_int_equal(n, 2);
+    assert_int_equal(strlen(names[0]), 100001);
+    tm_hostlist_free(names, n);
+    free(s);
+}
+
+static void test_hostfile_hostile(void **state)
+{
+    tm_net *net = alloc_net();
+    tm_alloc a;
+    FILE *f;
+    size_t len;
+    char *s, *t;
+    (void)state;
+    tm_alloc_init(&a);
+#define HF(lit, err, msg)                                                         \
+    do {                                                                          \
+        f = mem(lit, sizeof lit - 1);                                             \
+        assert_int_equal(tm_alloc_read_hostfile(ctx, net, f, "h.txt", &a), err);  \
+        if (msg)                                                                  \
+            assert_string_equal(tm_ctx_errmsg(ctx), (const char *)msg);           \
+        fclose(f);                                                                \
+        tm_alloc_release(&a);                                                     \
+    } while (0)
+    HF("", TM_EINPUT, "h.txt:1: no hosts in the hostfile");
+    HF("node1 slots=99999999999999999999\n", TM_EINPUT,
+       "h.txt:1: 'slots=99999999999999999999': value must be a positive integer");
+    /* a host listed twice adds its slots: the sum must not overflow */
+    HF("node1 slots=2\nnode1 slots=2147483647\n", TM_EINPUT,
+       "h.txt:2: host 'node1' has 2 slots in the topology, the hostfile asks for 2147483649");
+    HF("node1\0\n", TM_EINPUT, "h.txt:1: NUL byte in text input");
+    HF("n\xc5\x93ud1 slots=1\r\nnode2\r\n", TM_EOK, NULL);
+    s = repeat("", 'n', 100000, " slots=1\n", &len);
+    f = mem(s, len);
+    assert_int_equal(tm_alloc_read_hostfile(ctx, net, f, "h.txt", &a), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "h.txt:1: host name longer than 1023 bytes");
+    fclose(f);
+    tm_alloc_release(&a);
+    free(s);
+    /* CRLF reads like LF */
+    t = crlf("node1 slots=1\ngpu1 slots=2\n");
+    f = mem(t, strlen(t));
+    assert_tm_ok(ctx, tm_alloc_read_hostfile(ctx, net, f, "h.txt", &a));
+    assert_int_equal(a.n, 2);
+    assert_int_equal(tm_alloc_total_slots(&a), 3);
+    fclose(f);
+    tm_alloc_release(&a);
+    free(t);
+    f = dir_stream();
+    assert_tm_error(ctx, tm_alloc_read_hostfile(ctx, net, f, "adir", &a), TM_EIO,
+                    "adir:1: read error");
+    fclose(f);
+    tm_alloc_release(&a);
+#undef HF
+    tm_net_free(net);
+}
+
+/* ---- mappings: rankfiles and plain files -------------------------------- */
+
+static void test_mapping_hostile(void **state)
+{
+    tm_net *net = alloc_net();
+    tm_mapping m;
+    FILE *f;
+    size_t len;
+    char *s, *t;
+    (void)state;
+    tm_mapping_init(&m);
+#define MAP(lit, nt, err, msg)                                                    \
+    do {                                                                          \
+        f = mem(lit, sizeof lit - 1);                                             \
+        assert_int_equal(tm_mapping_read(ctx, net, 0, f, "r.txt", nt, &m), err);  \
+        if (msg)                                                                  \
+            assert_string_equal(tm_ctx_errmsg(ctx), (const char *)msg);           \
+        fclose(f);                                                                \
+        tm_mapping_release(&m);                                                   \
+    } while (0)
+    MAP("", -1, TM_EINPUT, "r.txt:1: no ranks in the mapping file");
+    MAP("rank 99999999999=node1 slot=0\n", -1, TM_EINPUT,
+        "r.txt:1: rank 99999999999 out of range: the file lists 1 ranks, so they must be 0..0");
+    MAP("rank 2147483647=node1 slot=0\n", -1, TM_EINPUT,
+        "r.txt:1: rank 2147483647 out of range: the file lists 1 ranks, so they must be 0..0");
+    MAP("rank 0=node1 slot=99999999999\n", -1, TM_EINPUT,
+        "r.txt:1: slot=99999999999: slot number too large");
+    /* a Hydra run "host:n" is bounded before it is expanded (this used to
+     * allocate 2e9 records) */
+    MAP("node1:2000000000\n", -1, TM_EINPUT,
+        "r.txt:1: 'node1:2000000000': more tasks than the 8 slots of the topology");
+    MAP("node1:2000000000\n", 4, TM_EINPUT,
+        "r.txt:1: 'node1:2000000000': more tasks than the 8 slots of the topology");
+    MAP("rank 0=node1 slot=0\0\n", -1, TM_EINPUT, "r.txt:1: NUL byte in text input");
+    MAP("rank 0=n\xc5\x93ud1 slot=1\nrank 1=gpu1 slot=0\n", -1, TM_EOK, NULL);
+    s = repeat("rank 0=", 'n', 100000, " slot=0\n", &len);
+    f = mem(s, len);
+    assert_int_equal(tm_mapping_read(ctx, net, 0, f, "r.txt", -1, &m), TM_EINPUT);
+    assert_true(strncmp(tm_ctx_errmsg(ctx), "r.txt:1: unknown host 'nnnn", 27) == 0);
+    fclose(f);
+    tm_mapping_release(&m);
+    free(s);
+    t = crlf("rank 1=node2 slot=1\nrank 0=node1 slot=0\n");
+    f = mem(t, strlen(t));
+    assert_tm_ok(ctx, tm_mapping_read(ctx, net, 0, f, "r.txt", -1, &m));
+    assert_int_equal(m.n, 2);
+    assert_int_equal(m.slot[1], 1);
+    fclose(f);
+    tm_mapping_release(&m);
+    free(t);
+    /* hierarchy mode */
+    f = mem("0\n99999999999999\n", 17);
+    assert_int_equal(tm_mapping_read(ctx, NULL, 16, f, "pe.txt", -1, &m), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "pe.txt:2: PE 99999999999999 out of range [0, 16)");
+    fclose(f);
+    tm_mapping_release(&m);
+    f = dir_stream();
+    assert_tm_error(ctx, tm_mapping_read(ctx, net, 0, f, "adir", -1, &m), TM_EIO, "read error");
+    fclose(f);
+    tm_mapping_release(&m);
+#undef MAP
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +807,21 @@ int main(void)
         cmocka_unit_test(test_lexer_empty_and_directory),
         cmocka_unit_test(test_read_all_bounded),
         cmocka_unit_test(test_hier_hostile),
+        cmocka_unit_test(test_metis_hostile),
+        cmocka_unit_test(test_mtx_hostile),
+        cmocka_unit_test(test_edges_hostile),
+        cmocka_unit_test(test_dense_hostile),
+        cmocka_unit_test(test_graphstats_mpip_scotch_hostile),
+        cmocka_unit_test(test_comm_file_hostile),
+        cmocka_unit_test(test_ibnet_hostile),
+        cmocka_unit_test(test_nodemap_hostile),
+#ifdef TM_XML_MERGED
+        cmocka_unit_test(test_topology_files_hostile),
+#endif
+        cmocka_unit_test(test_gen_hostile),
+        cmocka_unit_test(test_hostlist_hostile),
+        cmocka_unit_test(test_hostfile_hostile),
+        cmocka_unit_test(test_mapping_hostile),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
