@@ -65,9 +65,11 @@ run_target() {
     local t=$1 bin=$build/fuzz/$t log=$build/logs/$t.log rc=0
     local blog=$build/logs/$t.build.log
     if ! $MAKE -s BUILD="$build" SAN=fuzz "$bin" >"$blog" 2>&1; then
-        if grep -q "undefined reference to \`tm_" "$blog" && [ "${FUZZ_REQUIRE_ALL:-0}" != 1 ]; then
-            echo "SKIP $t: reader not in the library yet ($(grep -o "undefined reference to \`tm_[a-z0-9_]*" "$blog" |
-                sed 's/.*`//' | sort -u | tr '\n' ' '))"
+        # A reader whose header or code has not landed yet: skip, naming it.
+        if grep -Eq "(undefined reference to \`|implicit declaration of function .)tm_" "$blog" &&
+            [ "${FUZZ_REQUIRE_ALL:-0}" != 1 ]; then
+            echo "SKIP $t: reader not in the library yet ($(grep -Eo "(undefined reference to \`|implicit declaration of function .)tm_[a-z0-9_]*" "$blog" |
+                sed 's/.*[`'"'"'‘]//' | sort -u | tr '\n' ' '))"
             return 0
         fi
         cat "$blog"
