@@ -129,7 +129,7 @@ static int cmp_double(const void *a, const void *b)
 static tm_err collect_cables(tm_ib_build *b)
 {
     tm_ib_dump *d = b->d;
-    size_t cap = 0, unknown = 0, loops = 0;
+    size_t cap = 0, unknown = 0, loops = 0, host_loops = 0;
     long first_unknown = 0;
     for (size_t r = 0; r < d->n_ports; r++) {
         const tm_ib_port *p = &d->ports[r];
@@ -143,6 +143,13 @@ static tm_err collect_cables(tm_ib_build *b)
         }
         if (va < 0 || vb < 0)
             continue;
+        /* Two HCAs merged into one host and cabled to each other: the
+         * cable stays inside the host and carries no traffic (found by
+         * tests/fuzz/fuzz_ibnet; tm_net_add_cable refuses it). */
+        if (va == vb) {
+            host_loops++;
+            continue;
+        }
         if (tm__grow((void **)&b->c, &cap, b->nc + 1, sizeof *b->c) < 0)
             return tm__nomem(d->ctx);
         b->c[b->nc].a = va;
@@ -156,6 +163,9 @@ static tm_err collect_cables(tm_ib_build *b)
     }
     if (loops)
         tm__log(d->ctx, TM_LOG_INFO, "%s: dropped %zu switch self-loop cable(s)", d->name, loops);
+    if (host_loops)
+        tm__log(d->ctx, TM_LOG_INFO, "%s: dropped %zu cable(s) between HCAs of one host", d->name,
+                host_loops);
     if (unknown) {
         double fill = 1, best = 0;
         size_t best_n = 0;

@@ -60,6 +60,13 @@ seed_corpus() {
     done
 }
 
+# The lines of a failing run's log that say what happened (the full log
+# stays in BUILD/logs/).
+report() {
+    grep -E "contract violated|ERROR:|runtime error|SUMMARY|^    #[0-9] |Test unit written|Running:|Executed" "$1" |
+        grep -v "in fuzzer::" | head -n 30
+}
+
 # Runs one target; prints one summary line (and the log on failure).
 run_target() {
     local t=$1 bin=$build/fuzz/$t log=$build/logs/$t.log rc=0
@@ -79,7 +86,7 @@ run_target() {
     local regs=("$here/regressions/$t"/*)
     if [ ${#regs[@]} -gt 0 ]; then
         if ! "$bin" -timeout=20 -rss_limit_mb=2048 "${regs[@]}" >"$build/logs/$t.replay.log" 2>&1; then
-            tail -n 60 "$build/logs/$t.replay.log"
+            report "$build/logs/$t.replay.log"
             echo "FAIL $t: a regression input fails again"
             return 1
         fi
@@ -100,7 +107,7 @@ run_target() {
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
     ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | cut -d' ' -f2)
     if [ $rc -ne 0 ]; then
-        tail -n 60 "$log"
+        report "$log"
         echo "FAIL $t: crash after ${execs:-?} executions; input in $build/artifacts/$t/"
         return 1
     fi

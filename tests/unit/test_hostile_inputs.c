@@ -520,6 +520,40 @@ static void test_ibnet_hostile(void **state)
     }
 }
 
+/* Two HCAs of one host (merged by name) cabled to each other: the cable
+ * stays inside the host and is dropped (fuzz_ibnet found it refused with
+ * "cable from 'nodeX' to itself", without file or line). */
+static void test_ibnet_hca_loop(void **state)
+{
+    static const char text[] =
+    "vendid=0x0\n"
+    "switchguid=0x200001(200001)\n"
+    "Switch\t8 \"S-0000000000200001\"\t\t# \"sw\" base port 0 lid 1 lmc 0\n"
+    "[1]\t\"H-000000000010000a\"[1](10000a) \t\t# \"nodeX HCA-1\" lid 2 4xEDR\n"
+    "[2]\t\"H-000000000010000b\"[1](10000b) \t\t# \"nodeX HCA-2\" lid 3 4xEDR\n"
+    "[3]\t\"H-000000000010000c\"[1](10000c) \t\t# \"nodeY HCA-1\" lid 4 4xEDR\n"
+    "\n"
+    "caguid=0x10000a\n"
+    "Ca\t2 \"H-000000000010000a\"\t\t# \"nodeX HCA-1\"\n"
+    "[1](10000a) \t\"S-0000000000200001\"[1]\t\t# lid 2 lmc 0 \"sw\" lid 1 4xEDR\n"
+    "[2](10000a) \t\"H-000000000010000b\"[2](10000b) \t\t# lid 2 lmc 0 \"nodeX HCA-2\" lid 3 4xEDR\n"
+    "\n"
+    "caguid=0x10000b\n"
+    "Ca\t2 \"H-000000000010000b\"\t\t# \"nodeX HCA-2\"\n"
+    "[1](10000b) \t\"S-0000000000200001\"[2]\t\t# lid 3 lmc 0 \"sw\" lid 1 4xEDR\n"
+    "[2](10000b) \t\"H-000000000010000a\"[2](10000a) \t\t# lid 3 lmc 0 \"nodeX HCA-1\" lid 2 4xEDR\n"
+    "\n"
+    "caguid=0x10000c\n"
+    "Ca\t1 \"H-000000000010000c\"\t\t# \"nodeY HCA-1\"\n"
+    "[1](10000c) \t\"S-0000000000200001\"[3]\t\t# lid 4 lmc 0 \"sw\" lid 1 4xEDR\n";
+    tm_net *net;
+    (void)state;
+    assert_tm_ok(ctx, ib_read(text, sizeof text - 1, "f.topo", &net));
+    assert_int_equal(tm_net_n_hosts(net), 2);
+    assert_int_equal(tm_net_n_cables(net), 3);
+    tm_net_free(net);
+}
+
 static void test_nodemap_hostile(void **state)
 {
     tm_nodemap *m = NULL;
@@ -814,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_graphstats_mpip_scotch_hostile),
         cmocka_unit_test(test_comm_file_hostile),
         cmocka_unit_test(test_ibnet_hostile),
+        cmocka_unit_test(test_ibnet_hca_loop),
         cmocka_unit_test(test_nodemap_hostile),
 #ifdef TM_XML_MERGED
         cmocka_unit_test(test_topology_files_hostile),
