@@ -8,6 +8,9 @@
 static const tm_strategy strategies[] = {
     {"identity", "consecutive placement in allocation order (the batch-system default)",
      TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_identity},
+    {"greedy", "heaviest tasks first onto the closest free hosts (Hoefler & Snir Alg. 1)", TM_MODE_NETWORK, true, tm__strategy_greedy},
+    {"recursive", "recursive METIS bisection of tasks and hosts (Hoefler & Snir Alg. 2)", TM_MODE_NETWORK, true, tm__strategy_recursive},
+    {"rcm", "reverse Cuthill-McKee orders of tasks and hosts matched (Hoefler & Snir 3.3)", TM_MODE_NETWORK, true, tm__strategy_rcm},
     {NULL, NULL, 0, false, NULL},
 };
 
