@@ -15,6 +15,7 @@ static const tm_strategy strategies[] = {
 };
 
 static const tm_refiner refiners[] = {
+    {"ta", "threshold accepting on max congestion (swaps, incremental re-routing); ta:N = N moves", TM_MODE_NETWORK, tm__refine_ta},
     {NULL, NULL, 0, NULL},
 };
 
