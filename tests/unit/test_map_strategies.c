@@ -399,6 +399,95 @@ static void test_edge_cases(void **state)
     tm_net_free(net);
 }
 
+/* tm_map_run: "all" gives the same rows and mapping with 1 and 2 threads;
+ * bad names, too many tasks and a disconnected allocation are refused. */
+static void test_map_run(void **state)
+{
+    tm_net *net = fx_torus(ctx, 4, 2, 2);
+    tm_rng r;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r1, r2;
+    (void)state;
+    tm__rng_seed(&r, 11, 0);
+    fx_alloc(&al, net, 0, NULL);
+    random_comm(&r, 30, &c);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r1));
+    tm_ctx_set_threads(ctx, 2);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r2));
+    assert_int_equal(r1.n_rows, r2.n_rows);
+    assert_true(r1.n_rows >= 7); /* identity, greedy x4, recursive, rcm */
+    assert_int_equal(r1.best, r2.best);
+    for (int32_t i = 0; i < r1.n_rows; i++) {
+        assert_string_equal(r1.rows[i].name, r2.rows[i].name);
+        assert_true(r1.rows[i].metrics->max_congestion == r2.rows[i].metrics->max_congestion);
+        /* the best is no worse than any row */
+        assert_true(r1.metrics->max_congestion <= r1.rows[i].metrics->max_congestion);
+    }
+    assert_memory_equal(r1.mapping.host, r2.mapping.host, 30 * sizeof *r1.mapping.host);
+    check_valid(net, &al, &r1.mapping, 30);
+    tm_map_result_release(&r1);
+    tm_map_result_release(&r2);
+    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_DILATION, &r1));
+    assert_int_equal(r1.n_rows, 1);
+    assert_string_equal(r1.rows[0].name, "rcm");
+    tm_map_result_release(&r1);
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "nope", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "unknown strategy 'nope'");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", "zz", TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "unknown refinement 'zz'");
+    fx_comm_free(&c);
+    fx_comm(&c, 33, 0, NULL, NULL, NULL);
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_CONGESTION, &r1),
+                    TM_EINFEASIBLE, "33 tasks but only 32 slots");
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+static void test_disconnected(void **state)
+{
+    tm_net *net;
+    int32_t a, b, c2, sw;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "sw", TM_VERTEX_SWITCH, 0, &sw));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "a", TM_VERTEX_HOST, 1, &a));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "b", TM_VERTEX_HOST, 1, &b));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "c", TM_VERTEX_HOST, 1, &c2));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw, a, 1, NULL));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, b, c2, 1, NULL)); /* b-c: no switch, no transit */
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    fx_alloc(&al, net, 0, NULL);
+    fx_comm(&c, 2, 0, NULL, NULL, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_CONGESTION, &r), TM_EINPUT,
+                    "2 allocated hosts cannot be reached from host 'a': 'b', 'c'");
+    /* the strategies themselves stay total on such input */
+    for (size_t s = 0; s < 3; s++) {
+        tm_mapping m;
+        tm_mapping_init(&m);
+        assert_tm_ok(ctx, tm_strategy_find(names[s])->run(ctx, &p, 1, &m));
+        check_valid(net, &al, &m, 2);
+        tm_mapping_release(&m);
+    }
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +499,8 @@ int main(void)
         cmocka_unit_test(test_multicore_blocks),
         cmocka_unit_test(test_metis_exact_sizes),
         cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_map_run),
+        cmocka_unit_test(test_disconnected),
     };
     return cmocka_run_group_tests_name("map_strategies", tests, setup, teardown);
 }
