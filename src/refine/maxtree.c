@@ -41,3 +41,13 @@ void tm__maxtree_set(tm__maxtree *t, int32_t i, double x)
         t->v[k] = m;
     }
 }
+
+int32_t tm__maxtree_argmax(const tm__maxtree *t)
+{
+    int32_t k = 1;
+    if (t->n == 0)
+        return -1;
+    while (k < t->size)
+        k = t->v[2 * k] >= t->v[2 * k + 1] ? 2 * k : 2 * k + 1;
+    return k - t->size;
+}

@@ -18,6 +18,8 @@ tm_err tm__maxtree_init(tm_ctx *ctx, tm__maxtree *t, int32_t n, const double *le
 void tm__maxtree_release(tm__maxtree *t);
 void tm__maxtree_set(tm__maxtree *t, int32_t i, double x);
 static inline double tm__maxtree_max(const tm__maxtree *t) { return t->n ? t->v[1] : 0.0; }
+/* A leaf holding the maximum (O(log n)). */
+int32_t tm__maxtree_argmax(const tm__maxtree *t);
 static inline double tm__maxtree_get(const tm__maxtree *t, int32_t i) { return t->v[t->size + i]; }
 
 #endif

@@ -6,9 +6,9 @@
  * lexicographically; the sum of squares lets the search move on the wide
  * plateaus of equal maximum.  A move swaps the occupants of two slots on
  * different hosts (a free slot is an empty occupant, so moves to free slots
- * are included).  Half of the moves are local: the partner slot lies on the
+ * are included).  Most moves are local: the partner slot lies on the
  * host of one of the task's communication partners or one of that host's
- * nearest allocated hosts; the others are uniform.  A move is accepted when
+ * nearest allocated hosts (7 in 8 moves); the others are uniform.  A move is accepted when
  * it improves the maximum, or when neither the maximum nor the sum of
  * squares grows by more than the threshold T (relative).  T falls linearly
  * from T0 to 0, in steps of 20 moves (the paper's inner loop).  The best
@@ -42,7 +42,7 @@ static int32_t pick_partner(tm__ta_state *st, tm_rng *r, int32_t a)
 {
     const tm_comm *c = st->c;
     int64_t deg = c->xadj[a + 1] - c->xadj[a];
-    if (deg > 0 && tm__rng_below(r, 2) == 0) {
+    if (deg > 0 && tm__rng_below(r, 32) != 0) {
         int32_t v = c->adj[c->xadj[a] + (int64_t)tm__rng_below(r, (uint64_t)deg)];
         int32_t h = st->aidx[st->cur.host[v]];
         uint64_t k = tm__rng_below(r, TM__TA_NEAR + 1);

@@ -32,6 +32,8 @@ typedef struct tm__ta_state {
     double *load;         /* per directed link */
     tm__maxtree tree;     /* congestion per link */
     double sumsq;
+    int32_t argmax;       /* a link of maximum congestion */
+    bool tree_dirty;      /* the pending move wrote the tree */
     /* move scratch */
     double *sf, *sr, *delta, *newc;
     int32_t *touched, ntouched;
@@ -40,7 +42,33 @@ typedef struct tm__ta_state {
     int32_t *stack;
     int32_t *bdst;
     double *bvol;
+    /* cache of unit flows per host pair (ta_paths.c): link ids and shares */
+    uint64_t *pkey;       /* 0 = empty slot */
+    int64_t *poff;
+    int32_t *plen;
+    size_t pcap, pcount;  /* hash slots (power of two), entries */
+    int32_t *plink;
+    double *pfrac;
+    size_t pn, ppool;     /* pool entries used, allocated */
+    int32_t *tlink;       /* one uncached list (n_links) */
+    double *tfrac;
 } tm__ta_state;
+
+/* Pool budget of the pair cache (entries of 12 bytes): pairs seen once the
+ * budget is spent are routed in batches without caching. */
+#define TM__TA_POOL_MAX ((size_t)4 << 20)
+#define TM__TA_PAIR_MAX_LEN 2048
+
+/* Flow of one unit from host src to host dst as (link, share) pairs: from
+ * the cache, or routed now and cached (*n < 0: the budget is spent and
+ * nothing was routed). */
+tm_err tm__ta_pair(tm__ta_state *st, int32_t src, int32_t dst, const int32_t **links,
+                   const double **share, int32_t *n);
+void tm__ta_paths_release(tm__ta_state *st);
+/* Moves the flow in scratch s (routed from src) into out lists; clears s.
+ * Returns the number of links (ta_state.c). */
+int32_t tm__ta_scratch_list(tm__ta_state *st, double *s, int32_t src, int32_t *links,
+                            double *share);
 
 #define TM__TA_NEAR 8
 
