@@ -6,9 +6,10 @@
  * lexicographically; the sum of squares lets the search move on the wide
  * plateaus of equal maximum.  A move swaps the occupants of two slots on
  * different hosts (a free slot is an empty occupant, so moves to free slots
- * are included).  Most moves are local: the partner slot lies on the
- * host of one of the task's communication partners or one of that host's
- * nearest allocated hosts (7 in 8 moves); the others are uniform.  A move is accepted when
+ * are included).  Most moves (31 in 32) are local: the partner slot lies
+ * on the host of one of the task's communication partners or one of that
+ * host's nearest allocated hosts; the others are uniform (far moves cost
+ * far more to evaluate and are rarely accepted).  A move is accepted when
  * it improves the maximum, or when neither the maximum nor the sum of
  * squares grows by more than the threshold T (relative).  T falls linearly
  * from T0 to 0, in steps of 20 moves (the paper's inner loop).  The best

@@ -1,18 +1,18 @@
 /* ta_state.c - the incremental congestion state behind threshold accepting.
  *
  * A swap of tasks a and b re-routes only their messages: the flows of both
- * at their old hosts are routed with the router into a scratch array and
- * subtracted, those at the new hosts added (tm_route_flows over the
- * workspace's cached shortest-path DAGs).  The links a batch touched are
- * found by a walk from the source over the links that received flow (they
- * form the DAG area between source and destinations), so a move costs the
- * area of its messages, never O(links).  The maximum congestion is kept in a
+ * at their old hosts are subtracted and those at the new hosts added.  Each
+ * message uses the unit flow of its host pair, routed once with
+ * tm_route_flows over the workspace's cached shortest-path DAGs and then
+ * kept in the pair cache (ta_paths.c); the links a routed flow touched are
+ * found by a walk from the source over the links that received flow (the
+ * DAG area between source and destination), so a move costs the area of
+ * its messages, never O(links).  The maximum congestion is kept in a
  * tournament tree, the sum of squares by differences.
  *
- * With ECMP (uniform over minimum-hop paths) the flow v -> x is exactly the
- * flow x -> v on the reversed links, so all messages of a task are routed
- * from the task's own host: a move needs the DAGs of two sources only.
- * Other routers route each incoming message from its sender. */
+ * With ECMP (uniform over minimum-hop paths) the flow y -> x is exactly the
+ * flow x -> y on the reversed links, so the out- and in-messages of a
+ * partner share one unit flow.  Other routers route each direction. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
