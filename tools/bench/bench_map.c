@@ -5,7 +5,7 @@
  * threshold accepting (TA), and of the `all` portfolio.  Times of the
  * constructions are the median of --reps runs; TA reports its swap
  * evaluations per second.  Prints markdown table rows.  Not part of
- * `make test`; built by tools/bench/run.sh.
+ * `make test`; built by `make bench` (or tools/bench/map.sh).
  *
  *   bench_map --topology T [--slots N] --comm F [--first P | --stride S:P]
  *             [--reps R] [--ta-limit SEC] [--all-limit SEC] [--threads N] [--label L]
@@ -17,8 +17,8 @@
 #include <time.h>
 
 #include "topomap/topomap.h"
-#include "refine/refine_int.h"
-#include "util/util.h"
+#include "../../src/refine/refine_int.h"
+#include "../../src/util/util.h"
 
 static int cmpd(const void *a, const void *b)
 {
