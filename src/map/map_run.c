@@ -291,10 +291,13 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
             goto out;
     }
     rn.p = &pr;
-    /* the portfolio shares the time budget: runs * limit_each = threads * limit */
+    /* the portfolio shares the time budget: the jobs run in
+     * ceil(jobs / threads) rounds, each round gets an equal share */
     rn.time_limit = tl;
-    if (tl > 0 && rn.nj > 1)
-        rn.time_limit = tl * (nt < rn.nj ? nt : rn.nj) / rn.nj;
+    if (tl > 0 && rn.nj > 1) {
+        int t = nt < 1 ? 1 : nt < rn.nj ? nt : rn.nj;
+        rn.time_limit = tl / (double)((rn.nj + t - 1) / t);
+    }
     atomic_init(&rn.next, 0);
     run_jobs(ctx, &rn);
     out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);

@@ -8,14 +8,14 @@
 static const tm_strategy strategies[] = {
     {"identity", "consecutive placement in allocation order (the batch-system default)",
      TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_identity},
-    {"greedy", "heaviest tasks first onto the closest free hosts (Hoefler & Snir Alg. 1)", TM_MODE_NETWORK, true, tm__strategy_greedy},
-    {"recursive", "recursive METIS bisection of tasks and hosts (Hoefler & Snir Alg. 2)", TM_MODE_NETWORK, true, tm__strategy_recursive},
-    {"rcm", "reverse Cuthill-McKee orders of tasks and hosts matched (Hoefler & Snir 3.3)", TM_MODE_NETWORK, true, tm__strategy_rcm},
+    {"greedy", "heaviest tasks to the closest free hosts", TM_MODE_NETWORK, true, tm__strategy_greedy},
+    {"recursive", "METIS bisection of tasks and hosts", TM_MODE_NETWORK, true, tm__strategy_recursive},
+    {"rcm", "reverse Cuthill-McKee orders matched", TM_MODE_NETWORK, true, tm__strategy_rcm},
     {NULL, NULL, 0, false, NULL},
 };
 
 static const tm_refiner refiners[] = {
-    {"ta", "threshold accepting on max congestion (swaps, incremental re-routing); ta:N = N moves", TM_MODE_NETWORK, tm__refine_ta},
+    {"ta", "threshold accepting on max congestion; ta:N = N moves", TM_MODE_NETWORK, tm__refine_ta},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,7 +6,8 @@
  * lexicographically; the sum of squares lets the search move on the wide
  * plateaus of equal maximum.  A move swaps the occupants of two slots on
  * different hosts (a free slot is an empty occupant, so moves to free slots
- * are included).  Most moves (31 in 32) are local: the partner slot lies
+ * are included).  One in four moves starts at a host at either end of the
+ * most congested link.  Most moves (31 in 32) are local: the partner slot lies
  * on the host of one of the task's communication partners or one of that
  * host's nearest allocated hosts; the others are uniform (far moves cost
  * far more to evaluate and are rarely accepted).  A move is accepted when
@@ -36,6 +37,24 @@ static bool lex_better(double m1, double s1, double m0, double s0)
     if (m1 < m0 * (1 - 1e-12))
         return true;
     return m1 <= m0 * (1 + 1e-12) && s1 < s0 * (1 - 1e-12);
+}
+
+/* The task to move: one in four moves start at a host at either end of the
+ * most congested link when that host holds tasks (the bottleneck of
+ * indirect networks is often a host's own link); the others are uniform. */
+static int32_t pick_task(tm__ta_state *st, tm_rng *r, int32_t n)
+{
+    if (st->argmax >= 0 && tm__rng_below(r, 4) == 0) {
+        int32_t l = st->argmax;
+        int32_t h = st->aidx[tm__rng_below(r, 2) ? st->g->tail_of[l] : st->g->head_of[l]];
+        if (h >= 0) {
+            uint64_t k = (uint64_t)(st->hoff[h + 1] - st->hoff[h]);
+            int32_t u = st->hoff[h] + (int32_t)tm__rng_below(r, k);
+            if (st->occ[u] >= 0)
+                return st->occ[u];
+        }
+    }
+    return (int32_t)tm__rng_below(r, (uint64_t)n);
 }
 
 /* Partner slot of a move from unit u1 (task a). */
@@ -83,7 +102,7 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mappi
             }
             thr = T * (1 - phi);
         }
-        a = (int32_t)tm__rng_below(r, (uint64_t)n);
+        a = pick_task(st, r, n);
         u1 = st->unit_of[a];
         u2 = pick_partner(st, r, a);
         if (st->unit_host[u1] == st->unit_host[u2])

@@ -241,7 +241,8 @@ tm_err tm__ta_state_init(tm_ctx *ctx, tm__ta_state *st, const tm_problem *p,
     st->bdst = tm__malloc_n((size_t)st->c->n + (size_t)maxdeg + 1, sizeof *st->bdst);
     st->bvol = tm__malloc_n((size_t)st->c->n + (size_t)maxdeg + 1, sizeof *st->bvol);
     if (!st->load || !st->sf || !st->sr || !st->delta || !st->newc || !st->touched ||
-        !st->tmark || !st->tlink || !st->tfrac || !st->vstamp || !st->stack || !st->bdst || !st->bvol)
+        !st->tmark || !st->tlink || !st->tfrac || !st->vstamp || !st->stack || !st->bdst ||
+        !st->bvol)
         return tm__nomem(ctx);
     return tm__ta_state_full(st);
 }

@@ -58,7 +58,8 @@ static void run_all(const tm_problem *p, int32_t n, uint64_t seed)
 static void random_comm(tm_rng *r, int32_t n, tm_comm *c)
 {
     int m = n > 1 ? (int)tm__rng_below(r, (uint64_t)(3 * n)) : 0;
-    int32_t *src = malloc(((size_t)m + 1) * sizeof *src), *dst = malloc(((size_t)m + 1) * sizeof *dst);
+    int32_t *src = malloc(((size_t)m + 1) * sizeof *src);
+    int32_t *dst = malloc(((size_t)m + 1) * sizeof *dst);
     double *w = malloc(((size_t)m + 1) * sizeof *w);
     for (int i = 0; i < m; i++) {
         src[i] = (int32_t)tm__rng_below(r, (uint64_t)n);
@@ -253,7 +254,11 @@ static void test_rcm_chain_on_line(void **state)
     tm_mapping_release(&m);
     assert_tm_ok(ctx, tm_strategy_find("recursive")->run(ctx, &p, 1, &m));
     check_valid(net, &al, &m, 8);
-    { double d = fx_avg_dilation(net, &c, &m, &maxh); if (d > 2.0) fail_msg("recursive avg dilation %g", d); }
+    {
+        double d = fx_avg_dilation(net, &c, &m, &maxh);
+        if (d > 2.0)
+            fail_msg("recursive avg dilation %g", d);
+    }
     tm_mapping_release(&m);
     fx_comm_free(&c);
     fx_alloc_free(&al);

@@ -56,7 +56,8 @@ static void check_state(void *data, const tm_mapping *cur, const double *load, d
 
 static void random_comm(tm_rng *r, int32_t n, int m, tm_comm *c)
 {
-    int32_t *src = malloc(((size_t)m + 1) * sizeof *src), *dst = malloc(((size_t)m + 1) * sizeof *dst);
+    int32_t *src = malloc(((size_t)m + 1) * sizeof *src);
+    int32_t *dst = malloc(((size_t)m + 1) * sizeof *dst);
     double *w = malloc(((size_t)m + 1) * sizeof *w);
     for (int i = 0; i < m; i++) {
         src[i] = (int32_t)tm__rng_below(r, (uint64_t)n);

@@ -192,7 +192,8 @@ int main(int argc, char **argv)
                         if (L[dim] < 2)
                             continue;
                         c[dim] = (c[dim] + s + L[dim]) % L[dim];
-                        fprintf(out, "%d %d 1\n", (z * Y + y) * X + x, (c[2] * Y + c[1]) * X + c[0]);
+                        fprintf(out, "%d %d 1\n", (z * Y + y) * X + x,
+                                (c[2] * Y + c[1]) * X + c[0]);
                     }
         return fclose(out) ? 2 : 0;
     }
