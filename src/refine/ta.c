@@ -20,7 +20,6 @@
  * elapsed time); without one it performs a fixed number of evaluations
  * ("ta:N" or 50 per slot, at least 20,000 and at most 2,000,000), so the
  * result depends only on the seed.  A time limit of 0 returns the input. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

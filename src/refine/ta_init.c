@@ -2,7 +2,6 @@
  * threshold accepting (see ta_state.c): slots as units, the transposed
  * communication graph, the nearest allocated hosts of each host (targets of
  * local moves), and the link loads of the input mapping from scratch. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

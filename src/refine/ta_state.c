@@ -13,7 +13,6 @@
  * With ECMP (uniform over minimum-hop paths) the flow y -> x is exactly the
  * flow x -> y on the reversed links, so the out- and in-messages of a
  * partner share one unit flow.  Other routers route each direction. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
