@@ -68,6 +68,12 @@ tm_err tm__rcm_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t
 tm_err tm__rcm_order(tm_ctx *ctx, int32_t n, const int64_t *xadj, const int32_t *adj,
                      const uint8_t *expand, int32_t *order);
 
+/* Hop distances from nl landmarks (farthest-point sampling among the
+ * candidate vertices, starting at cand[0]) to every candidate:
+ * out[l * ncand + i] (landmarks.c). */
+tm_err tm__landmarks(tm_ctx *ctx, const tm_net_csr *g, const int32_t *cand, int32_t ncand,
+                     int32_t nl, float *out);
+
 /* ---- METIS (metis_part.c) ----------------------------------------------
  * Partitions g into k blocks with exact sizes target[0..k-1] (sum = g->n):
  * METIS k-way (or recursive bisection for k == 2), then METIS's (1+eps)

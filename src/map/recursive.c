@@ -78,7 +78,10 @@ static tm_err host_graph(tm_ctx *ctx, const tm__placeprob *pp, const int32_t *ca
 typedef struct {
     int32_t t_lo, t_hi; /* range of tasks[] */
     int32_t h_lo, h_hi; /* range of hv[] (indices into the kept H vertices) */
+    int32_t id;         /* item id: tasks[t_lo..t_hi) have itemof == id */
 } work;
+
+#define NLANDMARKS 16
 
 typedef struct {
     const tm__placeprob *pp;
@@ -87,7 +90,90 @@ typedef struct {
     const int32_t *haidx;  /* per kept H vertex: allocation index or -1 */
     int32_t *tasks, *hv, *tmp, *glocal, *hlocal, *part;
     int32_t *wcap;         /* vertex weights of an H subgraph */
+    /* orientation of the halves (see orient()) */
+    int32_t nl;            /* landmarks */
+    float *lmd;            /* lmd[l * nh + a]: hops from landmark l to allocated host a */
+    int32_t *itemof;       /* task -> id of the work item holding it */
+    float *iprof;          /* per item id: nl average landmark distances of its hosts */
+    size_t iprof_cap;      /* items the array holds */
+    int32_t nitems;
 } rstate;
+
+/* Average landmark distances of the hosts with slots in hv[lo..hi). */
+static void profile(const rstate *rs, int32_t lo, int32_t hi, float *out)
+{
+    double acc[NLANDMARKS] = {0}, wsum = 0;
+    for (int32_t i = lo; i < hi; i++) {
+        int32_t k = rs->hv[i], a = rs->haidx[k];
+        if (rs->hcap[k] <= 0)
+            continue;
+        wsum += rs->hcap[k];
+        for (int32_t l = 0; l < rs->nl; l++)
+            acc[l] += (double)rs->hcap[k] * rs->lmd[(size_t)l * (size_t)rs->pp->nh + (size_t)a];
+    }
+    for (int32_t l = 0; l < rs->nl; l++)
+        out[l] = wsum > 0 ? (float)(acc[l] / wsum) : 0.0f;
+}
+
+static double lm_dist(const float *x, const float *y, int32_t nl)
+{
+    double d = 0;
+    for (int32_t l = 0; l < nl; l++) {
+        double e = x[l] > y[l] ? x[l] - y[l] : y[l] - x[l];
+        d = e > d ? e : d;
+    }
+    return d;
+}
+
+/* Orientation, the one choice Algorithm 2 leaves open: the G half bound for
+ * H1 may as well go to H2 when the sizes allow.  Tasks outside the current
+ * item are already placed or belong to a pending item; their traffic pulls
+ * each G half towards the H half nearer to them (distances estimated from
+ * landmark profiles).  Returns true if the halves should be exchanged. */
+static bool orient(const rstate *rs, work w, const int32_t *part, const float *p0,
+                   const float *p1, const int32_t *place)
+{
+    const tm__ugraph *g = rs->pp->g;
+    const float *ph[2] = {p0, p1};
+    double same = 0, swap = 0;
+    int32_t nh = rs->pp->nh;
+    float loc[NLANDMARKS];
+    for (int32_t i = w.t_lo; i < w.t_hi; i++) {
+        int32_t t = rs->tasks[i], side = part[i - w.t_lo];
+        for (int64_t j = g->xadj[t]; j < g->xadj[t + 1]; j++) {
+            int32_t u = g->adj[j];
+            const float *lu;
+            if (rs->itemof[u] == w.id)
+                continue;
+            if (place[u] >= 0) {
+                for (int32_t l = 0; l < rs->nl; l++)
+                    loc[l] = rs->lmd[(size_t)l * (size_t)nh + (size_t)place[u]];
+                lu = loc;
+            } else {
+                lu = rs->iprof + (size_t)rs->itemof[u] * (size_t)rs->nl;
+            }
+            same += g->w[j] * lm_dist(ph[side], lu, rs->nl);
+            swap += g->w[j] * lm_dist(ph[1 - side], lu, rs->nl);
+        }
+    }
+    return swap < same * (1 - 1e-9);
+}
+
+/* Records the profile of a new item and returns its id. */
+static int32_t new_item(tm_ctx *ctx, rstate *rs, const float *prof, tm_err *err)
+{
+    int32_t id = rs->nitems;
+    size_t cap = rs->iprof_cap;
+    if (tm__grow((void **)&rs->iprof, &cap, ((size_t)id + 1) * (size_t)rs->nl,
+                 sizeof *rs->iprof)) {
+        *err = tm__nomem(ctx);
+        return -1;
+    }
+    rs->iprof_cap = cap;
+    memcpy(rs->iprof + (size_t)id * (size_t)rs->nl, prof, (size_t)rs->nl * sizeof *prof);
+    rs->nitems++;
+    return id;
+}
 
 /* Splits range [lo, hi) of arr by side[] (0 first), stable; returns the
  * first index of side 1. */
@@ -111,6 +197,7 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
 {
     int32_t nh = w.h_hi - w.h_lo, nt = w.t_hi - w.t_lo, with_cap = 0, last = -1;
     int64_t W = 0, c1 = 0, c2, n1, tg[2];
+    float p0[NLANDMARKS], p1[NLANDMARKS];
     tm__ugraph hs = {0}, gs = {0};
     tm_err err;
     *nhalves = 0;
@@ -166,6 +253,8 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
         halves[0].h_hi = split;
         halves[1].h_lo = split;
         halves[1].h_hi = w.h_hi;
+        profile(rs, w.h_lo, split, p0);
+        profile(rs, split, w.h_hi, p1);
     }
     err = tm__ugraph_induced(ctx, rs->pp->g, rs->tasks + w.t_lo, nt, rs->glocal, &gs);
     if (err)
@@ -175,6 +264,9 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
     err = tm__metis_part(ctx, &gs, NULL, 2, tg, seed + 1, rs->part);
     if (err)
         goto out;
+    if (nt - n1 <= c1 && n1 <= c2 && orient(rs, w, rs->part, p0, p1, place))
+        for (int32_t i = 0; i < nt; i++)
+            rs->part[i] ^= 1;
     {
         int32_t split = split_range(rs->tasks, w.t_lo, w.t_hi, rs->part, rs->tmp);
         halves[0].t_lo = w.t_lo;
@@ -182,6 +274,14 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
         halves[1].t_lo = split;
         halves[1].t_hi = w.t_hi;
     }
+    halves[0].id = new_item(ctx, rs, p0, &err);
+    if (!err)
+        halves[1].id = new_item(ctx, rs, p1, &err);
+    if (err)
+        goto out;
+    for (int h = 0; h < 2; h++)
+        for (int32_t i = halves[h].t_lo; i < halves[h].t_hi; i++)
+            rs->itemof[rs->tasks[i]] = halves[h].id;
     *nhalves = 2;
 out:
     tm__ugraph_release(&hs);
@@ -244,7 +344,26 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
     rs.H = &H;
     rs.hcap = hcap;
     rs.haidx = haidx;
-    stack[top++] = (work){0, n, 0, nkeep};
+    rs.nl = pp->nh < NLANDMARKS ? pp->nh : NLANDMARKS;
+    rs.lmd = tm__malloc_n((size_t)rs.nl * (size_t)pp->nh + 1, sizeof *rs.lmd);
+    rs.itemof = tm__calloc_n((size_t)n + 1, sizeof *rs.itemof);
+    if (!rs.lmd || !rs.itemof) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    err = tm__landmarks(ctx, net, pp->host, pp->nh, rs.nl, rs.lmd);
+    if (err)
+        goto out;
+    {
+        float root[NLANDMARKS];
+        for (int32_t i = 0; i < nkeep; i++)
+            rs.hv[i] = i;
+        profile(&rs, 0, nkeep, root);
+        new_item(ctx, &rs, root, &err);
+        if (err)
+            goto out;
+    }
+    stack[top++] = (work){0, n, 0, nkeep, 0};
     while (top > 0) {
         work w = stack[--top], halves[2];
         int nhalves;
@@ -269,6 +388,9 @@ out:
     free(rs.hlocal);
     free(rs.part);
     free(rs.wcap);
+    free(rs.lmd);
+    free(rs.itemof);
+    free(rs.iprof);
     free(stack);
     return err;
 }
