@@ -1,0 +1,465 @@
+/*
+ * graphml_check.c - validation pass of the GraphML reader.
+ *
+ * igraph's GraphML reader is lenient where topomap must not be: an edge to
+ * an undeclared node id silently creates a vertex, self-loops and
+ * duplicate ids pass, and attribute values are only checked for their
+ * type.  This pass walks the libxml2 tree (parsed by tm__xml_parse, so the
+ * document is already known to be safe) before igraph sees the bytes and
+ * reports every problem as "file:line: what" with the element's line.
+ * It checks: the root is <graphml> with exactly one undirected <graph>;
+ * keys are unique and topomap's attributes (name, kind, slots, transit on
+ * nodes; capacity, enabled on edges) have a fitting attr.type and valid
+ * defaults; node ids are unique; every <data> refers to a declared key of
+ * the right domain, at most once per element, with a valid value; edges
+ * join two declared, distinct nodes; effective vertex names are unique
+ * and usable; switches have no slots.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "graphml_int.h"
+#include "xml_int.h"
+#include "../util/util.h"
+
+enum { DOM_NODE = 1, DOM_EDGE = 2 };
+enum { TY_STRING, TY_NUMBER, TY_BOOL, TY_OTHER };
+
+static const struct {
+    const char *name;
+    unsigned dom;
+    int type;
+} known[GA_COUNT] = {
+    [GA_NAME] = {"name", DOM_NODE, TY_STRING},     [GA_KIND] = {"kind", DOM_NODE, TY_STRING},
+    [GA_SLOTS] = {"slots", DOM_NODE, TY_NUMBER},   [GA_TRANSIT] = {"transit", DOM_NODE, TY_BOOL},
+    [GA_CAPACITY] = {"capacity", DOM_EDGE, TY_NUMBER},
+    [GA_ENABLED] = {"enabled", DOM_EDGE, TY_BOOL},
+};
+
+struct key {
+    const xmlNode *elem;
+    unsigned dom;
+    int attr;      /* GA_* or -1 */
+    char *def;     /* trimmed <default> text or NULL */
+    int64_t stamp; /* last element that used this key (duplicate data check) */
+};
+
+struct checker {
+    tm_ctx *ctx;
+    const char *name;
+    struct key *keys;
+    size_t n_keys, keys_cap;
+    tm_strmap key_ids;
+    int key_of[GA_COUNT][2]; /* [attr][dom-1]: key index or -1 */
+    tm_strmap node_ids;
+    tm_strmap names;
+    size_t nodes_cap, edges_cap;
+    int64_t stamp;
+};
+
+static bool is_elem(const xmlNode *n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+static char *prop(const xmlNode *n, const char *attr)
+{
+    return (char *)xmlGetProp(n, BAD_CAST attr);
+}
+
+static int type_class(const char *t)
+{
+    if (!t || !strcmp(t, "string"))
+        return TY_STRING;
+    if (!strcmp(t, "int") || !strcmp(t, "long") || !strcmp(t, "float") || !strcmp(t, "double"))
+        return TY_NUMBER;
+    if (!strcmp(t, "boolean"))
+        return TY_BOOL;
+    return TY_OTHER;
+}
+
+/* Validates value v of attribute a found at element at. */
+static tm_err check_value(struct checker *c, const xmlNode *at, int a, const char *v)
+{
+    int32_t slots;
+    double cap;
+    switch (a) {
+    case GA_NAME: /* checked in check_node, which knows the kind */
+        break;
+    case GA_KIND:
+        if (strcmp(v, "host") && strcmp(v, "switch"))
+            return tm__xml_error(c->ctx, c->name, at, "kind '%.100s' is not host or switch", v);
+        break;
+    case GA_SLOTS:
+        switch (tm__xml_parse_slots(v, &slots)) {
+        case 0:
+            break;
+        case -2:
+            return tm__xml_error(c->ctx, c->name, at, "negative slots '%.100s'", v);
+        case -3:
+            return tm__xml_error(c->ctx, c->name, at, "slots '%.100s' larger than %d", v,
+                                 TM_XML_MAX_SLOTS);
+        default:
+            return tm__xml_error(c->ctx, c->name, at, "slots '%.100s' is not an integer", v);
+        }
+        break;
+    case GA_TRANSIT:
+    case GA_ENABLED:
+        if (tm__xml_parse_bool(v) < 0)
+            return tm__xml_error(c->ctx, c->name, at, "%s '%.100s' is not true or false",
+                                 known[a].name, v);
+        break;
+    case GA_CAPACITY:
+        if (tm__xml_parse_capacity(v, &cap) != 0)
+            return tm__xml_error(c->ctx, c->name, at, "capacity '%.100s' is not a positive number",
+                                 v);
+        break;
+    }
+    return TM_EOK;
+}
+
+static tm_err check_key(struct checker *c, const xmlNode *k)
+{
+    char *id = prop(k, "id"), *dom = prop(k, "for"), *an = prop(k, "attr.name");
+    char *ty = prop(k, "attr.type");
+    struct key key = {k, 0, -1, NULL, -1};
+    tm_err err = TM_EOK;
+    int r;
+
+    if (!id || !*id) {
+        err = tm__xml_error(c->ctx, c->name, k, "<key> without id");
+        goto out;
+    }
+    if (!dom || !strcmp(dom, "all"))
+        key.dom = DOM_NODE | DOM_EDGE;
+    else if (!strcmp(dom, "node"))
+        key.dom = DOM_NODE;
+    else if (!strcmp(dom, "edge"))
+        key.dom = DOM_EDGE;
+    else if (strcmp(dom, "graph") && strcmp(dom, "graphml") && strcmp(dom, "hyperedge") &&
+             strcmp(dom, "port") && strcmp(dom, "endpoint")) {
+        err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown for=\"%.100s\"", id, dom);
+        goto out;
+    }
+    for (int a = 0; an && a < GA_COUNT; a++) {
+        if (strcmp(an, known[a].name) || !(key.dom & known[a].dom))
+            continue;
+        if (type_class(ty) != known[a].type) {
+            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' must have %s",
+                                id, an,
+                                known[a].type == TY_STRING   ? "attr.type=\"string\""
+                                : known[a].type == TY_NUMBER ? "a numeric attr.type"
+                                                             : "attr.type=\"boolean\"");
+            goto out;
+        }
+        if (key.dom == (DOM_NODE | DOM_EDGE)) {
+            /* igraph 0.10 ignores keys for "all" (with a warning). */
+            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' needs "
+                                "for=\"%s\" (for=\"all\" is not supported)", id, an,
+                                known[a].dom == DOM_NODE ? "node" : "edge");
+            goto out;
+        }
+        int d = known[a].dom == DOM_NODE ? 0 : 1;
+        if (c->key_of[a][d] >= 0) {
+            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' declared twice",
+                                id, an);
+            goto out;
+        }
+        c->key_of[a][d] = (int)c->n_keys;
+        key.attr = a;
+    }
+    for (const xmlNode *ch = k->children; ch; ch = ch->next) {
+        if (!is_elem(ch, "default"))
+            continue;
+        xmlChar *txt = xmlNodeGetContent(ch);
+        free(key.def);
+        key.def = tm__xml_trimmed(txt ? txt : BAD_CAST "");
+        xmlFree(txt);
+        if (!key.def) {
+            err = tm__nomem(c->ctx);
+            goto out;
+        }
+        if (key.attr >= 0 && (err = check_value(c, ch, key.attr, key.def)))
+            goto out;
+    }
+    r = tm__strmap_put(&c->key_ids, id, (int32_t)c->n_keys, NULL);
+    if (r == 0) {
+        err = tm__xml_error(c->ctx, c->name, k, "duplicate key id '%.100s'", id);
+        goto out;
+    }
+    if (r < 0 || tm__grow((void **)&c->keys, &c->keys_cap, c->n_keys + 1, sizeof *c->keys) < 0) {
+        err = tm__nomem(c->ctx);
+        goto out;
+    }
+    c->keys[c->n_keys++] = key;
+    key.def = NULL;
+out:
+    free(key.def);
+    xmlFree(id);
+    xmlFree(dom);
+    xmlFree(an);
+    xmlFree(ty);
+    return err;
+}
+
+/* Collects the values of topomap's attributes on element e of domain dom
+ * into val[] (malloc'ed, trimmed; key defaults filled in); checks every
+ * <data> child. */
+static tm_err collect_data(struct checker *c, const xmlNode *e, unsigned dom, char *val[GA_COUNT])
+{
+    const char *what = dom == DOM_NODE ? "nodes" : "edges";
+    int d = dom == DOM_NODE ? 0 : 1;
+    tm_err err = TM_EOK;
+
+    c->stamp++;
+    for (const xmlNode *ch = e->children; ch; ch = ch->next) {
+        if (!is_elem(ch, "data"))
+            continue;
+        char *kid = prop(ch, "key");
+        int32_t ki = kid ? tm__strmap_get(&c->key_ids, kid) : -1;
+        if (!kid)
+            err = tm__xml_error(c->ctx, c->name, ch, "<data> without key");
+        else if (ki < 0)
+            err = tm__xml_error(c->ctx, c->name, ch, "undeclared key '%.100s'", kid);
+        else if (!(c->keys[ki].dom & dom))
+            err = tm__xml_error(c->ctx, c->name, ch, "key '%.100s' is not declared for %s", kid,
+                                what);
+        else if (c->keys[ki].stamp == c->stamp)
+            err = tm__xml_error(c->ctx, c->name, ch, "key '%.100s' given twice", kid);
+        if (!err) {
+            struct key *k = &c->keys[ki];
+            k->stamp = c->stamp;
+            if (k->attr >= 0 && (known[k->attr].dom & dom)) {
+                xmlChar *txt = xmlNodeGetContent(ch);
+                char *v = tm__xml_trimmed(txt ? txt : BAD_CAST "");
+                xmlFree(txt);
+                if (!v)
+                    err = tm__nomem(c->ctx);
+                else if (!(err = check_value(c, ch, k->attr, v))) {
+                    free(val[k->attr]);
+                    val[k->attr] = v;
+                    v = NULL;
+                }
+                free(v);
+            }
+        }
+        xmlFree(kid);
+        if (err)
+            return err;
+    }
+    for (int a = 0; a < GA_COUNT; a++) {
+        int ki = c->key_of[a][d];
+        if (val[a] || ki < 0 || !(known[a].dom & dom) || !c->keys[ki].def)
+            continue;
+        if (!(val[a] = tm__strdup(c->keys[ki].def)))
+            return tm__nomem(c->ctx);
+    }
+    return TM_EOK;
+}
+
+static void free_vals(char *val[GA_COUNT])
+{
+    for (int a = 0; a < GA_COUNT; a++) {
+        free(val[a]);
+        val[a] = NULL;
+    }
+}
+
+static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
+{
+    char *val[GA_COUNT] = {0};
+    char *id = NULL;
+    const char *nm, *why;
+    int32_t slots = 1, prev;
+    bool is_switch;
+    tm_err err = TM_EOK;
+    int r;
+
+    for (const xmlNode *ch = n->children; ch; ch = ch->next)
+        if (is_elem(ch, "graph")) {
+            err = tm__xml_error(c->ctx, c->name, ch, "nested graphs are not supported");
+            goto out;
+        }
+    id = prop(n, "id");
+    if (!id || !*id) {
+        err = tm__xml_error(c->ctx, c->name, n, "<node> without id");
+        goto out;
+    }
+    r = tm__strmap_put(&c->node_ids, id, d->n_nodes, &prev);
+    if (r == 0) {
+        err = tm__xml_error(c->ctx, c->name, n, "duplicate node id '%.100s' (first at line %ld)",
+                            id, xmlGetLineNo(d->nodes[prev].elem));
+        goto out;
+    }
+    if (r < 0) {
+        err = tm__nomem(c->ctx);
+        goto out;
+    }
+    if ((err = collect_data(c, n, DOM_NODE, val)))
+        goto out;
+    nm = val[GA_NAME] ? val[GA_NAME] : id;
+    is_switch = val[GA_KIND] && !strcmp(val[GA_KIND], "switch");
+    if ((why = tm__xml_name_problem(nm, !is_switch))) {
+        err = tm__xml_error(c->ctx, c->name, n, "%s name '%.100s'%s %s", is_switch ? "switch" : "host",
+                            nm, val[GA_NAME] ? "" : " (node id used as name)", why);
+        goto out;
+    }
+    if (val[GA_SLOTS])
+        tm__xml_parse_slots(val[GA_SLOTS], &slots);
+    if (is_switch && val[GA_SLOTS] && slots > 0) {
+        err = tm__xml_error(c->ctx, c->name, n, "switch '%.100s' with %d slots (switches have 0)",
+                            nm, (int)slots);
+        goto out;
+    }
+    r = tm__strmap_put(&c->names, nm, d->n_nodes, &prev);
+    if (r == 0) {
+        err = tm__xml_error(c->ctx, c->name, n,
+                            "duplicate node name '%.100s' (node '%.100s' at line %ld)", nm,
+                            d->nodes[prev].id, xmlGetLineNo(d->nodes[prev].elem));
+        goto out;
+    }
+    if (r < 0 || tm__grow((void **)&d->nodes, &c->nodes_cap, (size_t)d->n_nodes + 1,
+                          sizeof *d->nodes) < 0) {
+        err = tm__nomem(c->ctx);
+        goto out;
+    }
+    d->nodes[d->n_nodes].elem = n;
+    d->nodes[d->n_nodes].id = id;
+    id = NULL;
+    d->nodes[d->n_nodes].has_transit = val[GA_TRANSIT] != NULL;
+    d->n_nodes++;
+out:
+    xmlFree(id);
+    free_vals(val);
+    return err;
+}
+
+static tm_err check_edge(struct checker *c, const xmlNode *e, tm_gml_doc *d)
+{
+    char *val[GA_COUNT] = {0};
+    char *src = prop(e, "source"), *dst = prop(e, "target"), *dir = prop(e, "directed");
+    int32_t a, b;
+    tm_err err = TM_EOK;
+
+    if (!src || !dst) {
+        err = tm__xml_error(c->ctx, c->name, e, "<edge> without %s", src ? "target" : "source");
+        goto out;
+    }
+    if (dir && strcmp(dir, "false")) {
+        err = tm__xml_error(c->ctx, c->name, e, "directed edges are not supported (cables are "
+                                                "undirected)");
+        goto out;
+    }
+    a = tm__strmap_get(&c->node_ids, src);
+    b = tm__strmap_get(&c->node_ids, dst);
+    if (a < 0 || b < 0) {
+        err = tm__xml_error(c->ctx, c->name, e, "edge to undeclared node id '%.100s'",
+                            a < 0 ? src : dst);
+        goto out;
+    }
+    if (a == b) {
+        err = tm__xml_error(c->ctx, c->name, e, "self-loop on node '%.100s'", src);
+        goto out;
+    }
+    if ((err = collect_data(c, e, DOM_EDGE, val)))
+        goto out;
+    if (tm__grow((void **)&d->edges, &c->edges_cap, (size_t)d->n_edges + 1, sizeof *d->edges) <
+        0) {
+        err = tm__nomem(c->ctx);
+        goto out;
+    }
+    d->edges[d->n_edges].elem = e;
+    d->edges[d->n_edges].src = a;
+    d->edges[d->n_edges].dst = b;
+    d->edges[d->n_edges].has_enabled = val[GA_ENABLED] != NULL;
+    d->n_edges++;
+out:
+    free_vals(val);
+    xmlFree(src);
+    xmlFree(dst);
+    xmlFree(dir);
+    return err;
+}
+
+static tm_err check_graph(struct checker *c, const xmlNode *g, tm_gml_doc *d)
+{
+    char *ed = prop(g, "edgedefault");
+    tm_err err = TM_EOK;
+
+    if (!ed || strcmp(ed, "undirected")) {
+        err = tm__xml_error(c->ctx, c->name, g, "<graph> needs edgedefault=\"undirected\"%s",
+                            ed ? " (cables are undirected)" : "");
+        goto out;
+    }
+    /* Nodes first: GraphML lets an edge precede the nodes it joins. */
+    for (const xmlNode *n = g->children; n && !err; n = n->next) {
+        if (is_elem(n, "node"))
+            err = check_node(c, n, d);
+        else if (is_elem(n, "hyperedge"))
+            err = tm__xml_error(c->ctx, c->name, n, "hyperedges are not supported");
+    }
+    for (const xmlNode *n = g->children; n && !err; n = n->next)
+        if (is_elem(n, "edge"))
+            err = check_edge(c, n, d);
+out:
+    xmlFree(ed);
+    return err;
+}
+
+tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *out)
+{
+    struct checker c;
+    const xmlNode *root = xmlDocGetRootElement(doc), *graph = NULL;
+    tm_err err = TM_EOK;
+
+    memset(out, 0, sizeof *out);
+    memset(&c, 0, sizeof c);
+    c.ctx = ctx;
+    c.name = name;
+    memset(c.key_of, -1, sizeof c.key_of);
+    tm__strmap_init(&c.key_ids);
+    tm__strmap_init(&c.node_ids);
+    tm__strmap_init(&c.names);
+
+    if (!is_elem(root, "graphml")) {
+        err = tm__xml_error(ctx, name, root, "root element is <%.100s>, expected <graphml>",
+                            (const char *)root->name);
+        goto out;
+    }
+    for (const xmlNode *n = root->children; n && !err; n = n->next) {
+        if (is_elem(n, "key")) {
+            err = check_key(&c, n);
+        } else if (is_elem(n, "graph")) {
+            if (graph)
+                err = tm__xml_error(ctx, name, n, "more than one <graph> (topomap reads one "
+                                                  "network per file)");
+            graph = n;
+        }
+    }
+    if (err)
+        goto out;
+    if (!graph) {
+        err = tm__xml_error(ctx, name, root, "no <graph> element");
+        goto out;
+    }
+    err = check_graph(&c, graph, out);
+out:
+    for (size_t i = 0; i < c.n_keys; i++)
+        free(c.keys[i].def);
+    free(c.keys);
+    tm__strmap_release(&c.key_ids);
+    tm__strmap_release(&c.node_ids);
+    tm__strmap_release(&c.names);
+    if (err)
+        tm__gml_doc_release(out);
+    return err;
+}
+
+void tm__gml_doc_release(tm_gml_doc *d)
+{
+    for (int32_t i = 0; i < d->n_nodes; i++)
+        xmlFree(d->nodes[i].id);
+    free(d->nodes);
+    free(d->edges);
+    memset(d, 0, sizeof *d);
+}
