@@ -100,6 +100,11 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
                         TM_XML_MAX_BYTES);
     if (len == 0)
         return tm__fail(ctx, TM_EINPUT, "%s:1: empty file", name);
+    /* libxml2 would stop at a NUL and report "Premature end of data". */
+    const char *nul = memchr(buf, '\0', len);
+    if (nul)
+        return tm__fail(ctx, TM_EINPUT, "%s:%ld: NUL byte in XML input", name,
+                        line_at(buf, (size_t)(nul - buf)));
     pc = xmlNewParserCtxt();
     if (!pc)
         return tm__nomem(ctx);
@@ -158,11 +163,27 @@ tm_err tm__xml_parse(tm_ctx *ctx, FILE *in, const char *name, xmlDocPtr *out)
 
 /* ---- helpers for the readers -------------------------------------------- */
 
+/* libxml2 gives a text node the line where it ends; report the line of
+ * its first non-blank character instead. */
+static long text_line(const xmlNode *t)
+{
+    long line = xmlGetLineNo(t);
+    const char *p = (const char *)t->content;
+    bool seen = false;
+    for (; p && *p; p++) {
+        if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+            seen = true;
+        else if (*p == '\n' && seen)
+            line--;
+    }
+    return line;
+}
+
 tm_err tm__xml_error(tm_ctx *ctx, const char *name, const xmlNode *n, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
-    long line = n ? xmlGetLineNo(n) : 1;
+    long line = !n ? 1 : n->type == XML_TEXT_NODE ? text_line(n) : xmlGetLineNo(n);
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
