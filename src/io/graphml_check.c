@@ -288,7 +288,7 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
     r = tm__strmap_put(&c->node_ids, id, d->n_nodes, &prev);
     if (r == 0) {
         err = tm__xml_error(c->ctx, c->name, n, "duplicate node id '%.100s' (first at line %ld)",
-                            id, xmlGetLineNo(d->nodes[prev].elem));
+                            id, tm__xml_line(d->nodes[prev].elem));
         goto out;
     }
     if (r < 0) {
@@ -315,7 +315,7 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
     if (r == 0) {
         err = tm__xml_error(c->ctx, c->name, n,
                             "duplicate node name '%.100s' (node '%.100s' at line %ld)", nm,
-                            d->nodes[prev].id, xmlGetLineNo(d->nodes[prev].elem));
+                            d->nodes[prev].id, tm__xml_line(d->nodes[prev].elem));
         goto out;
     }
     if (r < 0 || tm__grow((void **)&d->nodes, &c->nodes_cap, (size_t)d->n_nodes + 1,

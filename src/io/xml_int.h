@@ -33,6 +33,9 @@ tm_err tm__xml_parse(tm_ctx *ctx, FILE *in, const char *name, xmlDocPtr *out);
 tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *name,
                          xmlDocPtr *out);
 
+/* Source line of an element (exact beyond 65535 too) or of the first
+ * non-blank character of a text node. */
+long tm__xml_line(const xmlNode *n);
 /* Records "name:line: <fmt>" (line of node n, 1 if n is NULL) as a
  * TM_EINPUT error and returns TM_EINPUT. */
 tm_err tm__xml_error(tm_ctx *ctx, const char *name, const xmlNode *n, const char *fmt, ...)

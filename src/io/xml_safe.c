@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/SAX2.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
@@ -38,7 +39,11 @@ static void record_error(struct err_sink *s, const xmlError *e)
     size_t n;
     if (s->failed || !e || e->level < XML_ERR_ERROR)
         return;
-    snprintf(msg, sizeof msg, "%s", e->message ? e->message : "XML error");
+    if (e->message && !strncmp(e->message, "Excessive depth in document", 27))
+        snprintf(msg, sizeof msg, "elements nested deeper than %d", TM_XML_MAX_DEPTH);
+    else
+        snprintf(msg, sizeof msg, "%s", e->message ? e->message : "XML error");
+    msg[strcspn(msg, "\n")] = '\0'; /* some messages add a "Bytes: 0x.." line */
     n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r' || msg[n - 1] == ' '))
         msg[--n] = '\0';
@@ -53,6 +58,22 @@ static void on_error(void *data, xmlErrorPtr e)
     xmlParserCtxtPtr pc = data;
     if (pc && pc->_private)
         record_error(pc->_private, e);
+}
+
+/* libxml2 2.9 keeps an element's line in 16 bits; XML_PARSE_BIG_LINES only
+ * helps text nodes, and xmlGetLineNo() then guesses an element's line from
+ * a neighbour (one off after line 65534).  So the start-element callback
+ * of our own parser context also stores the exact line in the element's
+ * psvi field, which only XML Schema validation (never used here) would
+ * touch; tm__xml_line() reads it back. */
+static void start_element(void *data, const xmlChar *localname, const xmlChar *prefix,
+                          const xmlChar *uri, int nb_ns, const xmlChar **ns, int nb_attrs,
+                          int nb_defaulted, const xmlChar **attrs)
+{
+    xmlParserCtxtPtr pc = data;
+    xmlSAX2StartElementNs(data, localname, prefix, uri, nb_ns, ns, nb_attrs, nb_defaulted, attrs);
+    if (pc->node && pc->input && pc->input->line >= 65535)
+        pc->node->psvi = (void *)(intptr_t)pc->input->line;
 }
 
 /* 1-based line of the byte offset off in buf. */
@@ -73,12 +94,12 @@ static tm_err check_tree(tm_ctx *ctx, const char *name, xmlNodePtr n, int depth)
     for (xmlNodePtr c = n->children; c; c = c->next) {
         if (c->type == XML_ENTITY_REF_NODE)
             return tm__fail(ctx, TM_EINPUT, "%s:%ld: entity reference '&%s;' is not allowed",
-                            name, xmlGetLineNo(n), (const char *)c->name);
+                            name, tm__xml_line(n), (const char *)c->name);
         if (c->type != XML_ELEMENT_NODE)
             continue;
         if (depth + 1 > TM_XML_MAX_DEPTH)
             return tm__fail(ctx, TM_EINPUT, "%s:%ld: elements nested deeper than %d", name,
-                            xmlGetLineNo(c), TM_XML_MAX_DEPTH);
+                            tm__xml_line(c), TM_XML_MAX_DEPTH);
         tm_err err = check_tree(ctx, name, c, depth + 1);
         if (err)
             return err;
@@ -109,8 +130,10 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
     if (!pc)
         return tm__nomem(ctx);
     pc->_private = &sink;
-    if (pc->sax)
+    if (pc->sax) {
         pc->sax->serror = on_error;
+        pc->sax->startElementNs = start_element;
+    }
     doc = xmlCtxtReadMemory(pc, buf, (int)len, name, NULL,
                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                 XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
@@ -179,11 +202,20 @@ static long text_line(const xmlNode *t)
     return line;
 }
 
+long tm__xml_line(const xmlNode *n)
+{
+    if (n->type == XML_ELEMENT_NODE && n->line == 65535 && n->psvi)
+        return (long)(intptr_t)n->psvi;
+    if (n->type == XML_TEXT_NODE)
+        return text_line(n);
+    return xmlGetLineNo(n);
+}
+
 tm_err tm__xml_error(tm_ctx *ctx, const char *name, const xmlNode *n, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
-    long line = !n ? 1 : n->type == XML_TEXT_NODE ? text_line(n) : xmlGetLineNo(n);
+    long line = n ? tm__xml_line(n) : 1;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);

@@ -139,7 +139,7 @@ static tm_err expand(struct spec *s, const xmlNode *e, const char *v, bool patte
         out->n = 1;
         return TM_EOK;
     }
-    snprintf(where, sizeof where, "%s:%ld", s->name, xmlGetLineNo(e));
+    snprintf(where, sizeof where, "%s:%ld", s->name, tm__xml_line(e));
     err = tm_hostlist_expand(s->ctx, v, where, &out->v, &out->n);
     if (err)
         return err == TM_ENOMEM ? err : TM_EINPUT;
@@ -193,11 +193,11 @@ static tm_err do_generate(struct spec *s, const xmlNode *e)
     }
     err = tm_gen_build(s->ctx, spec, prefix && *prefix ? prefix : NULL, s->net);
     if (err) {
-        tm__fail_prefix(s->ctx, "%s:%ld", s->name, xmlGetLineNo(e));
+        tm__fail_prefix(s->ctx, "%s:%ld", s->name, tm__xml_line(e));
         err = err == TM_ENOMEM ? err : TM_EINPUT;
         goto out;
     }
-    err = note_lines(s, xmlGetLineNo(e));
+    err = note_lines(s, tm__xml_line(e));
 out:
     free(spec);
     free(prefix);
@@ -252,7 +252,7 @@ static tm_err do_vertex(struct spec *s, const xmlNode *e, bool host)
         if (!err && transit >= 0)
             tm_net_set_transit(s->net, v, transit ? TM_TRANSIT_YES : TM_TRANSIT_NO);
         if (!err)
-            err = note_lines(s, xmlGetLineNo(e));
+            err = note_lines(s, tm__xml_line(e));
     }
 out:
     names_release(&nl);
