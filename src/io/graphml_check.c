@@ -311,6 +311,11 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
                             nm, (int)slots);
         goto out;
     }
+    if (!is_switch && val[GA_SLOTS] && slots < 1) {
+        err = tm__xml_error(c->ctx, c->name, n, "host '%.100s' with 0 slots (hosts need at least 1)",
+                            nm);
+        goto out;
+    }
     r = tm__strmap_put(&c->names, nm, d->n_nodes, &prev);
     if (r == 0) {
         err = tm__xml_error(c->ctx, c->name, n,

@@ -176,6 +176,7 @@ static tm_err do_generate(struct spec *s, const xmlNode *e)
     static const char *const allowed[] = {"spec", "prefix", NULL};
     tm_err err = check_shape(s, e, allowed);
     char *spec = NULL, *prefix = NULL;
+    const char *why;
 
     if (!err)
         spec = attr(s, e, "spec", &err);
@@ -185,6 +186,10 @@ static tm_err do_generate(struct spec *s, const xmlNode *e)
         goto out;
     if (!spec || !*spec) {
         err = tm__xml_error(s->ctx, s->name, e, "<generate> needs a spec attribute");
+        goto out;
+    }
+    if (prefix && *prefix && (why = tm__xml_name_problem(prefix, true))) {
+        err = tm__xml_error(s->ctx, s->name, e, "prefix '%.100s' %s", prefix, why);
         goto out;
     }
     if (!tm_gen_is_spec(spec)) {
@@ -232,6 +237,10 @@ static tm_err do_vertex(struct spec *s, const xmlNode *e, bool host)
     }
     if (slots_s && (err = get_slots(s, e, slots_s, &slots)))
         goto out;
+    if (host && slots < 1) {
+        err = tm__xml_error(s->ctx, s->name, e, "a host needs at least 1 slot");
+        goto out;
+    }
     if (transit_s && (transit = tm__xml_parse_bool(transit_s)) < 0) {
         err = tm__xml_error(s->ctx, s->name, e, "transit '%.100s' is not true or false",
                             transit_s);
@@ -368,6 +377,8 @@ static tm_err read_root(struct spec *s, const xmlNode *root)
     if ((cap && (err = get_capacity(s, root, cap, &s->capacity))) ||
         (slots && (err = get_slots(s, root, slots, &s->slots))))
         goto out;
+    if (s->slots < 1)
+        err = tm__xml_error(s->ctx, s->name, root, "a host needs at least 1 slot");
 out:
     free(ver);
     free(cap);

@@ -258,6 +258,7 @@ static const struct {
     {"slots-negative", "13: negative slots '-2'"},
     {"slots-switch", "13: switch 'c' with 4 slots (switches have 0)"},
     {"slots-text", "13: slots 'many' is not an integer"},
+    {"slots-zero", "13: host 'c' with 0 slots (hosts need at least 1)"},
     {"transit-bad", "13: transit 'maybe' is not true or false"},
     {"truncated-lines", "14: Premature end of data in tag graph line 8"},
     {"truncated", "13: AttValue: ' expected"},
