@@ -288,7 +288,7 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
     r = tm__strmap_put(&c->node_ids, id, d->n_nodes, &prev);
     if (r == 0) {
         err = tm__xml_error(c->ctx, c->name, n, "duplicate node id '%.100s' (first at line %ld)",
-                            id, tm__xml_line(d->nodes[prev].elem));
+                            id, d->nodes[prev].line);
         goto out;
     }
     if (r < 0) {
@@ -320,7 +320,7 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
     if (r == 0) {
         err = tm__xml_error(c->ctx, c->name, n,
                             "duplicate node name '%.100s' (node '%.100s' at line %ld)", nm,
-                            d->nodes[prev].id, tm__xml_line(d->nodes[prev].elem));
+                            d->nodes[prev].id, d->nodes[prev].line);
         goto out;
     }
     if (r < 0 || tm__grow((void **)&d->nodes, &c->nodes_cap, (size_t)d->n_nodes + 1,
@@ -328,7 +328,7 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
         err = tm__nomem(c->ctx);
         goto out;
     }
-    d->nodes[d->n_nodes].elem = n;
+    d->nodes[d->n_nodes].line = tm__xml_line(n);
     d->nodes[d->n_nodes].id = id;
     id = NULL;
     d->nodes[d->n_nodes].has_transit = val[GA_TRANSIT] != NULL;
@@ -373,7 +373,7 @@ static tm_err check_edge(struct checker *c, const xmlNode *e, tm_gml_doc *d)
         err = tm__nomem(c->ctx);
         goto out;
     }
-    d->edges[d->n_edges].elem = e;
+    d->edges[d->n_edges].line = tm__xml_line(e);
     d->edges[d->n_edges].src = a;
     d->edges[d->n_edges].dst = b;
     d->edges[d->n_edges].has_enabled = val[GA_ENABLED] != NULL;

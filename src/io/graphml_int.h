@@ -15,12 +15,12 @@ enum { GA_NAME, GA_KIND, GA_SLOTS, GA_TRANSIT, GA_CAPACITY, GA_ENABLED, GA_COUNT
 /* One <node> or <edge> of the document, in document order (which is the
  * vertex / edge order igraph produces). */
 typedef struct tm_gml_node {
-    const xmlNode *elem;
+    long line;
     char *id;         /* owned (xmlFree) */
     bool has_transit; /* transit given by data or by a key default */
 } tm_gml_node;
 typedef struct tm_gml_edge {
-    const xmlNode *elem;
+    long line;
     int32_t src, dst; /* indexes into nodes */
     bool has_enabled;
 } tm_gml_edge;
@@ -34,7 +34,8 @@ typedef struct tm_gml_doc {
 
 /* Validates a parsed GraphML document (see docs/graphml.md for the rules);
  * errors are "name:line: what".  On success fills out (release with
- * tm__gml_doc_release; pointers refer into doc). */
+ * tm__gml_doc_release; it does not refer into doc, which may be freed
+ * before igraph reads the bytes). */
 tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *out);
 void tm__gml_doc_release(tm_gml_doc *d);
 

@@ -57,7 +57,6 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
                         "expected %d and %d", name, (long long)igraph_vcount(g),
                         (long long)igraph_ecount(g), (int)d->n_nodes, (int)d->n_edges);
     for (int32_t v = 0; v < d->n_nodes && !err; v++) {
-        const xmlNode *at = d->nodes[v].elem;
         char *nm = vas_trimmed(g, "name", v), *kind = vas_trimmed(g, "kind", v);
         double slots = van(g, "slots", v);
         bool sw = kind && !strcmp(kind, "switch");
@@ -66,8 +65,8 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
         if (!nm || !kind) {
             err = tm__nomem(ctx);
         } else if (tm_net_find(net, *nm ? nm : d->nodes[v].id) >= 0) {
-            err = tm__xml_error(ctx, name, at, "node name '%.100s' is already in the network",
-                                *nm ? nm : d->nodes[v].id);
+            err = tm__fail(ctx, TM_EINPUT, "%s:%ld: node name '%.100s' is already in the network",
+                           name, d->nodes[v].line, *nm ? nm : d->nodes[v].id);
         } else {
             int32_t s = isnan(slots) ? (sw ? 0 : 1) : (int32_t)slots;
             err = tm_net_add_vertex(ctx, net, *nm ? nm : d->nodes[v].id,
@@ -163,6 +162,8 @@ tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
     err = tm__gml_check(ctx, doc, name, &d);
     if (err)
         goto out;
+    xmlFreeDoc(doc); /* before igraph builds its copy: lower peak memory */
+    doc = NULL;
     err = igraph_read(ctx, name, buf, len, &d, net);
 out:
     tm__gml_doc_release(&d);
