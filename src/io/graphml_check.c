@@ -15,6 +15,7 @@
  * join two declared, distinct nodes; effective vertex names are unique
  * and usable; switches have no slots.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@
 #include "../util/util.h"
 
 enum { DOM_NODE = 1, DOM_EDGE = 2 };
-enum { TY_STRING, TY_NUMBER, TY_BOOL, TY_OTHER };
+enum { TY_STRING, TY_NUMBER, TY_BOOL, TY_NONE, TY_OTHER };
 
 static const struct {
     const char *name;
@@ -39,6 +40,7 @@ static const struct {
 struct key {
     const xmlNode *elem;
     unsigned dom;
+    int type;      /* TY_* */
     int attr;      /* GA_* or -1 */
     char *def;     /* trimmed <default> text or NULL */
     int64_t stamp; /* last element that used this key (duplicate data check) */
@@ -69,7 +71,9 @@ static char *prop(const xmlNode *n, const char *attr)
 
 static int type_class(const char *t)
 {
-    if (!t || !strcmp(t, "string"))
+    if (!t)
+        return TY_NONE; /* igraph ignores such a key */
+    if (!strcmp(t, "string"))
         return TY_STRING;
     if (!strcmp(t, "int") || !strcmp(t, "long") || !strcmp(t, "float") || !strcmp(t, "double"))
         return TY_NUMBER;
@@ -118,11 +122,35 @@ static tm_err check_value(struct checker *c, const xmlNode *at, int a, const cha
     return TM_EOK;
 }
 
+/* Values of attributes topomap does not use must still be readable by
+ * igraph, which parses every typed value and fails without a line number:
+ * numbers as C doubles (in range), booleans as true/false/yes/no/1/0. */
+static tm_err check_other(struct checker *c, const xmlNode *at, int type, const char *id,
+                          const char *v)
+{
+    static const char *const bools[] = {"true", "false", "yes", "no", "1", "0"};
+    double d;
+    if (!*v)
+        return TM_EOK;
+    if (type == TY_NUMBER && (tm__str_to_double(v, &d) != 0 ||
+                                 (isinf(d) && !strcasestr(v, "inf"))))
+        return tm__xml_error(c->ctx, c->name, at, "value '%.100s' of key '%.100s' is not a number",
+                             v, id);
+    if (type == TY_BOOL) {
+        for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
+            if (!strcasecmp(v, bools[i]))
+                return TM_EOK;
+        return tm__xml_error(c->ctx, c->name, at, "value '%.100s' of key '%.100s' is not a boolean",
+                             v, id);
+    }
+    return TM_EOK;
+}
+
 static tm_err check_key(struct checker *c, const xmlNode *k)
 {
     char *id = prop(k, "id"), *dom = prop(k, "for"), *an = prop(k, "attr.name");
     char *ty = prop(k, "attr.type");
-    struct key key = {k, 0, -1, NULL, -1};
+    struct key key = {k, 0, type_class(ty), -1, NULL, -1};
     tm_err err = TM_EOK;
     int r;
 
@@ -139,6 +167,10 @@ static tm_err check_key(struct checker *c, const xmlNode *k)
     else if (strcmp(dom, "graph") && strcmp(dom, "graphml") && strcmp(dom, "hyperedge") &&
              strcmp(dom, "port") && strcmp(dom, "endpoint")) {
         err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown for=\"%.100s\"", id, dom);
+        goto out;
+    }
+    if (key.type == TY_OTHER) {
+        err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown attr.type \"%.100s\"", id, ty);
         goto out;
     }
     for (int a = 0; an && a < GA_COUNT; a++) {
@@ -179,7 +211,8 @@ static tm_err check_key(struct checker *c, const xmlNode *k)
             err = tm__nomem(c->ctx);
             goto out;
         }
-        if (key.attr >= 0 && (err = check_value(c, ch, key.attr, key.def)))
+        if (key.attr >= 0 ? (err = check_value(c, ch, key.attr, key.def)) != TM_EOK
+                          : (err = check_other(c, ch, key.type, id, key.def)) != TM_EOK)
             goto out;
     }
     r = tm__strmap_put(&c->key_ids, id, (int32_t)c->n_keys, NULL);
@@ -229,7 +262,13 @@ static tm_err collect_data(struct checker *c, const xmlNode *e, unsigned dom, ch
         if (!err) {
             struct key *k = &c->keys[ki];
             k->stamp = c->stamp;
-            if (k->attr >= 0 && (known[k->attr].dom & dom)) {
+            if (k->attr < 0 || !(known[k->attr].dom & dom)) {
+                xmlChar *txt = xmlNodeGetContent(ch);
+                char *v = tm__xml_trimmed(txt ? txt : BAD_CAST "");
+                xmlFree(txt);
+                err = v ? check_other(c, ch, k->type, kid, v) : tm__nomem(c->ctx);
+                free(v);
+            } else {
                 xmlChar *txt = xmlNodeGetContent(ch);
                 char *v = tm__xml_trimmed(txt ? txt : BAD_CAST "");
                 xmlFree(txt);
@@ -395,6 +434,24 @@ static tm_err check_graph(struct checker *c, const xmlNode *g, tm_gml_doc *d)
         err = tm__xml_error(c->ctx, c->name, g, "<graph> needs edgedefault=\"undirected\"%s",
                             ed ? " (cables are undirected)" : "");
         goto out;
+    }
+    for (const xmlNode *n = g->children; n && !err; n = n->next) {
+        if (!is_elem(n, "data"))
+            continue;
+        char *kid = prop(n, "key");
+        int32_t ki = kid ? tm__strmap_get(&c->key_ids, kid) : -1;
+        if (!kid) {
+            err = tm__xml_error(c->ctx, c->name, n, "<data> without key");
+        } else if (ki < 0) {
+            err = tm__xml_error(c->ctx, c->name, n, "undeclared key '%.100s'", kid);
+        } else {
+            xmlChar *txt = xmlNodeGetContent(n);
+            char *v = tm__xml_trimmed(txt ? txt : BAD_CAST "");
+            xmlFree(txt);
+            err = v ? check_other(c, n, c->keys[ki].type, kid, v) : tm__nomem(c->ctx);
+            free(v);
+        }
+        xmlFree(kid);
     }
     /* Nodes first: GraphML lets an edge precede the nodes it joins. */
     for (const xmlNode *n = g->children; n && !err; n = n->next) {

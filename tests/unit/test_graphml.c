@@ -237,6 +237,11 @@ static const struct {
     {"key-for-all", "8: key 'en': attribute 'enabled' needs for=\"edge\" (for=\"all\" is not "
                     "supported)"},
     {"key-no-id", "8: <key> without id"},
+    {"key-no-type", "8: key 'nm': attribute 'name' must have attr.type=\"string\""},
+    {"other-number", "14: value '4x' of key 'lanes' is not a number"},
+    {"other-bool", "14: value 'T' of key 'up' is not a boolean"},
+    {"other-type", "8: key 'lanes': unknown attr.type \"integer\""},
+    {"graph-data", "14: value 'last year' of key 'gd' is not a number"},
     {"key-twice", "8: key 'name2': attribute 'name' declared twice"},
     {"key-type", "5: key 'slots': attribute 'slots' must have a numeric attr.type"},
     {"kind-empty", "13: kind '' is not host or switch"},
