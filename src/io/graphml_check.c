@@ -1,5 +1,6 @@
 /*
- * graphml_check.c - validation pass of the GraphML reader.
+ * graphml_check.c - validation pass of the GraphML reader (keys and values:
+ * graphml_keys.c).
  *
  * igraph's GraphML reader is lenient where topomap must not be: an edge to
  * an undeclared node id silently creates a vertex, self-loops and
@@ -15,7 +16,6 @@
  * join two declared, distinct nodes; effective vertex names are unique
  * and usable; switches have no slots.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,41 +23,6 @@
 #include "xml_int.h"
 #include "../util/util.h"
 
-enum { DOM_NODE = 1, DOM_EDGE = 2 };
-enum { TY_STRING, TY_NUMBER, TY_BOOL, TY_NONE, TY_OTHER };
-
-static const struct {
-    const char *name;
-    unsigned dom;
-    int type;
-} known[GA_COUNT] = {
-    [GA_NAME] = {"name", DOM_NODE, TY_STRING},     [GA_KIND] = {"kind", DOM_NODE, TY_STRING},
-    [GA_SLOTS] = {"slots", DOM_NODE, TY_NUMBER},   [GA_TRANSIT] = {"transit", DOM_NODE, TY_BOOL},
-    [GA_CAPACITY] = {"capacity", DOM_EDGE, TY_NUMBER},
-    [GA_ENABLED] = {"enabled", DOM_EDGE, TY_BOOL},
-};
-
-struct key {
-    const xmlNode *elem;
-    unsigned dom;
-    int type;      /* TY_* */
-    int attr;      /* GA_* or -1 */
-    char *def;     /* trimmed <default> text or NULL */
-    int64_t stamp; /* last element that used this key (duplicate data check) */
-};
-
-struct checker {
-    tm_ctx *ctx;
-    const char *name;
-    struct key *keys;
-    size_t n_keys, keys_cap;
-    tm_strmap key_ids;
-    int key_of[GA_COUNT][2]; /* [attr][dom-1]: key index or -1 */
-    tm_strmap node_ids;
-    tm_strmap names;
-    size_t nodes_cap, edges_cap;
-    int64_t stamp;
-};
 
 static bool is_elem(const xmlNode *n, const char *name)
 {
@@ -69,179 +34,13 @@ static char *prop(const xmlNode *n, const char *attr)
     return (char *)xmlGetProp(n, BAD_CAST attr);
 }
 
-static int type_class(const char *t)
-{
-    if (!t)
-        return TY_NONE; /* igraph ignores such a key */
-    if (!strcmp(t, "string"))
-        return TY_STRING;
-    if (!strcmp(t, "int") || !strcmp(t, "long") || !strcmp(t, "float") || !strcmp(t, "double"))
-        return TY_NUMBER;
-    if (!strcmp(t, "boolean"))
-        return TY_BOOL;
-    return TY_OTHER;
-}
-
-/* Validates value v of attribute a found at element at. */
-static tm_err check_value(struct checker *c, const xmlNode *at, int a, const char *v)
-{
-    int32_t slots;
-    double cap;
-    switch (a) {
-    case GA_NAME: /* checked in check_node, which knows the kind */
-        break;
-    case GA_KIND:
-        if (strcmp(v, "host") && strcmp(v, "switch"))
-            return tm__xml_error(c->ctx, c->name, at, "kind '%.100s' is not host or switch", v);
-        break;
-    case GA_SLOTS:
-        switch (tm__xml_parse_slots(v, &slots)) {
-        case 0:
-            break;
-        case -2:
-            return tm__xml_error(c->ctx, c->name, at, "negative slots '%.100s'", v);
-        case -3:
-            return tm__xml_error(c->ctx, c->name, at, "slots '%.100s' larger than %d", v,
-                                 TM_XML_MAX_SLOTS);
-        default:
-            return tm__xml_error(c->ctx, c->name, at, "slots '%.100s' is not an integer", v);
-        }
-        break;
-    case GA_TRANSIT:
-    case GA_ENABLED:
-        if (tm__xml_parse_bool(v) < 0)
-            return tm__xml_error(c->ctx, c->name, at, "%s '%.100s' is not true or false",
-                                 known[a].name, v);
-        break;
-    case GA_CAPACITY:
-        if (tm__xml_parse_capacity(v, &cap) != 0)
-            return tm__xml_error(c->ctx, c->name, at, "capacity '%.100s' is not a positive number",
-                                 v);
-        break;
-    }
-    return TM_EOK;
-}
-
-/* Values of attributes topomap does not use must still be readable by
- * igraph, which parses every typed value and fails without a line number:
- * numbers as C doubles (in range), booleans as true/false/yes/no/1/0. */
-static tm_err check_other(struct checker *c, const xmlNode *at, int type, const char *id,
-                          const char *v)
-{
-    static const char *const bools[] = {"true", "false", "yes", "no", "1", "0"};
-    double d;
-    if (!*v)
-        return TM_EOK;
-    if (type == TY_NUMBER && (tm__str_to_double(v, &d) != 0 ||
-                                 (isinf(d) && !strcasestr(v, "inf"))))
-        return tm__xml_error(c->ctx, c->name, at, "value '%.100s' of key '%.100s' is not a number",
-                             v, id);
-    if (type == TY_BOOL) {
-        for (size_t i = 0; i < sizeof bools / sizeof bools[0]; i++)
-            if (!strcasecmp(v, bools[i]))
-                return TM_EOK;
-        return tm__xml_error(c->ctx, c->name, at, "value '%.100s' of key '%.100s' is not a boolean",
-                             v, id);
-    }
-    return TM_EOK;
-}
-
-static tm_err check_key(struct checker *c, const xmlNode *k)
-{
-    char *id = prop(k, "id"), *dom = prop(k, "for"), *an = prop(k, "attr.name");
-    char *ty = prop(k, "attr.type");
-    struct key key = {k, 0, type_class(ty), -1, NULL, -1};
-    tm_err err = TM_EOK;
-    int r;
-
-    if (!id || !*id) {
-        err = tm__xml_error(c->ctx, c->name, k, "<key> without id");
-        goto out;
-    }
-    if (!dom || !strcmp(dom, "all"))
-        key.dom = DOM_NODE | DOM_EDGE;
-    else if (!strcmp(dom, "node"))
-        key.dom = DOM_NODE;
-    else if (!strcmp(dom, "edge"))
-        key.dom = DOM_EDGE;
-    else if (strcmp(dom, "graph") && strcmp(dom, "graphml") && strcmp(dom, "hyperedge") &&
-             strcmp(dom, "port") && strcmp(dom, "endpoint")) {
-        err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown for=\"%.100s\"", id, dom);
-        goto out;
-    }
-    if (key.type == TY_OTHER) {
-        err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown attr.type \"%.100s\"", id, ty);
-        goto out;
-    }
-    for (int a = 0; an && a < GA_COUNT; a++) {
-        if (strcmp(an, known[a].name) || !(key.dom & known[a].dom))
-            continue;
-        if (type_class(ty) != known[a].type) {
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' must have %s",
-                                id, an,
-                                known[a].type == TY_STRING   ? "attr.type=\"string\""
-                                : known[a].type == TY_NUMBER ? "a numeric attr.type"
-                                                             : "attr.type=\"boolean\"");
-            goto out;
-        }
-        if (key.dom == (DOM_NODE | DOM_EDGE)) {
-            /* igraph 0.10 ignores keys for "all" (with a warning). */
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' needs "
-                                "for=\"%s\" (for=\"all\" is not supported)", id, an,
-                                known[a].dom == DOM_NODE ? "node" : "edge");
-            goto out;
-        }
-        int d = known[a].dom == DOM_NODE ? 0 : 1;
-        if (c->key_of[a][d] >= 0) {
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' declared twice",
-                                id, an);
-            goto out;
-        }
-        c->key_of[a][d] = (int)c->n_keys;
-        key.attr = a;
-    }
-    for (const xmlNode *ch = k->children; ch; ch = ch->next) {
-        if (!is_elem(ch, "default"))
-            continue;
-        xmlChar *txt = xmlNodeGetContent(ch);
-        free(key.def);
-        key.def = tm__xml_trimmed(txt ? txt : BAD_CAST "");
-        xmlFree(txt);
-        if (!key.def) {
-            err = tm__nomem(c->ctx);
-            goto out;
-        }
-        if (key.attr >= 0 ? (err = check_value(c, ch, key.attr, key.def)) != TM_EOK
-                          : (err = check_other(c, ch, key.type, id, key.def)) != TM_EOK)
-            goto out;
-    }
-    r = tm__strmap_put(&c->key_ids, id, (int32_t)c->n_keys, NULL);
-    if (r == 0) {
-        err = tm__xml_error(c->ctx, c->name, k, "duplicate key id '%.100s'", id);
-        goto out;
-    }
-    if (r < 0 || tm__grow((void **)&c->keys, &c->keys_cap, c->n_keys + 1, sizeof *c->keys) < 0) {
-        err = tm__nomem(c->ctx);
-        goto out;
-    }
-    c->keys[c->n_keys++] = key;
-    key.def = NULL;
-out:
-    free(key.def);
-    xmlFree(id);
-    xmlFree(dom);
-    xmlFree(an);
-    xmlFree(ty);
-    return err;
-}
-
 /* Collects the values of topomap's attributes on element e of domain dom
  * into val[] (malloc'ed, trimmed; key defaults filled in); checks every
  * <data> child. */
-static tm_err collect_data(struct checker *c, const xmlNode *e, unsigned dom, char *val[GA_COUNT])
+static tm_err collect_data(struct tm_gml_checker *c, const xmlNode *e, unsigned dom, char *val[GA_COUNT])
 {
-    const char *what = dom == DOM_NODE ? "nodes" : "edges";
-    int d = dom == DOM_NODE ? 0 : 1;
+    const char *what = dom == TM_GML_NODE ? "nodes" : "edges";
+    int d = dom == TM_GML_NODE ? 0 : 1;
     tm_err err = TM_EOK;
 
     c->stamp++;
@@ -260,13 +59,13 @@ static tm_err collect_data(struct checker *c, const xmlNode *e, unsigned dom, ch
         else if (c->keys[ki].stamp == c->stamp)
             err = tm__xml_error(c->ctx, c->name, ch, "key '%.100s' given twice", kid);
         if (!err) {
-            struct key *k = &c->keys[ki];
+            struct tm_gml_key *k = &c->keys[ki];
             k->stamp = c->stamp;
-            if (k->attr < 0 || !(known[k->attr].dom & dom)) {
+            if (k->attr < 0 || !(tm__gml_known[k->attr].dom & dom)) {
                 xmlChar *txt = xmlNodeGetContent(ch);
                 char *v = tm__xml_trimmed(txt ? txt : BAD_CAST "");
                 xmlFree(txt);
-                err = v ? check_other(c, ch, k->type, kid, v) : tm__nomem(c->ctx);
+                err = v ? tm__gml_check_other(c, ch, k->type, kid, v) : tm__nomem(c->ctx);
                 free(v);
             } else {
                 xmlChar *txt = xmlNodeGetContent(ch);
@@ -274,7 +73,7 @@ static tm_err collect_data(struct checker *c, const xmlNode *e, unsigned dom, ch
                 xmlFree(txt);
                 if (!v)
                     err = tm__nomem(c->ctx);
-                else if (!(err = check_value(c, ch, k->attr, v))) {
+                else if (!(err = tm__gml_check_value(c, ch, k->attr, v))) {
                     free(val[k->attr]);
                     val[k->attr] = v;
                     v = NULL;
@@ -288,7 +87,7 @@ static tm_err collect_data(struct checker *c, const xmlNode *e, unsigned dom, ch
     }
     for (int a = 0; a < GA_COUNT; a++) {
         int ki = c->key_of[a][d];
-        if (val[a] || ki < 0 || !(known[a].dom & dom) || !c->keys[ki].def)
+        if (val[a] || ki < 0 || !(tm__gml_known[a].dom & dom) || !c->keys[ki].def)
             continue;
         if (!(val[a] = tm__strdup(c->keys[ki].def)))
             return tm__nomem(c->ctx);
@@ -304,7 +103,7 @@ static void free_vals(char *val[GA_COUNT])
     }
 }
 
-static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
+static tm_err check_node(struct tm_gml_checker *c, const xmlNode *n, tm_gml_doc *d)
 {
     char *val[GA_COUNT] = {0};
     char *id = NULL;
@@ -334,7 +133,7 @@ static tm_err check_node(struct checker *c, const xmlNode *n, tm_gml_doc *d)
         err = tm__nomem(c->ctx);
         goto out;
     }
-    if ((err = collect_data(c, n, DOM_NODE, val)))
+    if ((err = collect_data(c, n, TM_GML_NODE, val)))
         goto out;
     nm = val[GA_NAME] ? val[GA_NAME] : id;
     is_switch = val[GA_KIND] && !strcmp(val[GA_KIND], "switch");
@@ -378,7 +177,7 @@ out:
     return err;
 }
 
-static tm_err check_edge(struct checker *c, const xmlNode *e, tm_gml_doc *d)
+static tm_err check_edge(struct tm_gml_checker *c, const xmlNode *e, tm_gml_doc *d)
 {
     char *val[GA_COUNT] = {0};
     char *src = prop(e, "source"), *dst = prop(e, "target"), *dir = prop(e, "directed");
@@ -405,7 +204,7 @@ static tm_err check_edge(struct checker *c, const xmlNode *e, tm_gml_doc *d)
         err = tm__xml_error(c->ctx, c->name, e, "self-loop on node '%.100s'", src);
         goto out;
     }
-    if ((err = collect_data(c, e, DOM_EDGE, val)))
+    if ((err = collect_data(c, e, TM_GML_EDGE, val)))
         goto out;
     if (tm__grow((void **)&d->edges, &c->edges_cap, (size_t)d->n_edges + 1, sizeof *d->edges) <
         0) {
@@ -425,7 +224,7 @@ out:
     return err;
 }
 
-static tm_err check_graph(struct checker *c, const xmlNode *g, tm_gml_doc *d)
+static tm_err check_graph(struct tm_gml_checker *c, const xmlNode *g, tm_gml_doc *d)
 {
     char *ed = prop(g, "edgedefault");
     tm_err err = TM_EOK;
@@ -448,7 +247,7 @@ static tm_err check_graph(struct checker *c, const xmlNode *g, tm_gml_doc *d)
             xmlChar *txt = xmlNodeGetContent(n);
             char *v = tm__xml_trimmed(txt ? txt : BAD_CAST "");
             xmlFree(txt);
-            err = v ? check_other(c, n, c->keys[ki].type, kid, v) : tm__nomem(c->ctx);
+            err = v ? tm__gml_check_other(c, n, c->keys[ki].type, kid, v) : tm__nomem(c->ctx);
             free(v);
         }
         xmlFree(kid);
@@ -470,7 +269,7 @@ out:
 
 tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *out)
 {
-    struct checker c;
+    struct tm_gml_checker c;
     const xmlNode *root = xmlDocGetRootElement(doc), *graph = NULL;
     tm_err err = TM_EOK;
 
@@ -490,7 +289,7 @@ tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *o
     }
     for (const xmlNode *n = root->children; n && !err; n = n->next) {
         if (is_elem(n, "key")) {
-            err = check_key(&c, n);
+            err = tm__gml_check_key(&c, n);
         } else if (is_elem(n, "graph")) {
             if (graph)
                 err = tm__xml_error(ctx, name, n, "more than one <graph> (topomap reads one "

@@ -8,9 +8,19 @@
 #include <libxml/tree.h>
 
 #include "topomap/error.h"
+#include "../util/util.h"
 
 /* The attributes topomap understands, their GraphML domain and type. */
 enum { GA_NAME, GA_KIND, GA_SLOTS, GA_TRANSIT, GA_CAPACITY, GA_ENABLED, GA_COUNT };
+enum { TM_GML_NODE = 1, TM_GML_EDGE = 2 };
+/* attr.type classes; NONE = attribute missing (igraph ignores the key) */
+enum { TM_GML_STRING, TM_GML_NUMBER, TM_GML_BOOL, TM_GML_NONE, TM_GML_OTHER };
+typedef struct tm_gml_attr {
+    const char *name;
+    unsigned dom;
+    int type;
+} tm_gml_attr;
+extern const tm_gml_attr tm__gml_known[GA_COUNT];
 
 /* One <node> or <edge> of the document, in document order (which is the
  * vertex / edge order igraph produces). */
@@ -31,6 +41,38 @@ typedef struct tm_gml_doc {
     tm_gml_edge *edges;
     int32_t n_edges;
 } tm_gml_doc;
+
+/* ---- state of the validation pass (graphml_check.c, graphml_keys.c) ---- */
+
+struct tm_gml_key {
+    const xmlNode *elem;
+    unsigned dom;
+    int type;      /* TM_GML_* type class */
+    int attr;      /* GA_* or -1 */
+    char *def;     /* trimmed <default> text or NULL */
+    int64_t stamp; /* last element that used this key (duplicate data check) */
+};
+
+struct tm_gml_checker {
+    tm_ctx *ctx;
+    const char *name;
+    struct tm_gml_key *keys;
+    size_t n_keys, keys_cap;
+    tm_strmap key_ids;
+    int key_of[GA_COUNT][2]; /* [attr][node 0 / edge 1]: key index or -1 */
+    tm_strmap node_ids;
+    tm_strmap names;
+    size_t nodes_cap, edges_cap;
+    int64_t stamp;
+};
+
+/* Checks one <key> and appends it to c->keys. */
+tm_err tm__gml_check_key(struct tm_gml_checker *c, const xmlNode *k);
+/* Checks value v (trimmed) of topomap attribute a (GA_*) given at `at`. */
+tm_err tm__gml_check_value(struct tm_gml_checker *c, const xmlNode *at, int a, const char *v);
+/* Checks value v of a key topomap does not use, of type class `type`. */
+tm_err tm__gml_check_other(struct tm_gml_checker *c, const xmlNode *at, int type,
+                           const char *id, const char *v);
 
 /* Validates a parsed GraphML document (see docs/graphml.md for the rules);
  * errors are "name:line: what".  On success fills out (release with
