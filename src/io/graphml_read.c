@@ -104,6 +104,7 @@ static tm_err igraph_read(tm_ctx *ctx, const char *name, char *buf, size_t len,
                           const tm_gml_doc *d, tm_net *net)
 {
     tm_igraph_guard guard;
+    tm_xml_quiet quiet;
     igraph_attribute_table_t *old_table;
     igraph_safelocale_t loc;
     bool have_loc = false, have_graph = false;
@@ -113,6 +114,7 @@ static tm_err igraph_read(tm_ctx *ctx, const char *name, char *buf, size_t len,
     tm_err err = TM_EOK;
 
     tm__igraph_begin(ctx, &guard);
+    tm__xml_quiet_begin(&quiet, NULL, NULL); /* igraph's libxml2 parser prints otherwise */
     old_table = igraph_set_attribute_table(&igraph_cattribute_table);
     /* igraph parses numbers with the current locale. */
     rc = igraph_enter_safelocale(&loc);
@@ -141,6 +143,7 @@ out:
     if (have_loc)
         igraph_exit_safelocale(&loc);
     igraph_set_attribute_table(old_table);
+    tm__xml_quiet_end(&quiet);
     tm__igraph_end(&guard);
     return err;
 }

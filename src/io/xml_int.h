@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <libxml/tree.h>
+#include <libxml/xmlerror.h>
 
 #include "topomap/error.h"
 
@@ -32,6 +33,20 @@ tm_err tm__xml_parse(tm_ctx *ctx, FILE *in, const char *name, xmlDocPtr *out);
 /* Same on a buffer already in memory. */
 tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *name,
                          xmlDocPtr *out);
+
+/* libxml2 reports some errors (input encoding conversion, I/O) through
+ * its per-thread global handlers, which print on stderr by default.
+ * Between begin and end, such errors go to `fn(data, error)` (NULL: they
+ * are dropped); end restores the thread's previous handlers.  Used around
+ * every libxml2 parse, including igraph's. */
+typedef struct tm_xml_quiet {
+    xmlStructuredErrorFunc old_serror;
+    void *old_sctx;
+    xmlGenericErrorFunc old_generic;
+    void *old_gctx;
+} tm_xml_quiet;
+void tm__xml_quiet_begin(tm_xml_quiet *q, xmlStructuredErrorFunc fn, void *data);
+void tm__xml_quiet_end(tm_xml_quiet *q);
 
 /* Source line of an element (exact beyond 65535 too) or of the first
  * non-blank character of a text node. */

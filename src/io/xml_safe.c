@@ -9,11 +9,13 @@
  * hwloc file does; hwloc's DOCTYPE without an internal subset is fine, its
  * external DTD is never loaded) and bound the nesting depth.
  *
- * Errors: a structured error handler installed on the parser context (not
- * the process-wide one) keeps the FIRST error, which names the real cause
- * (the last one is often a follow-up such as "Premature end of data").
- * Installing it also stops libxml2's default printing to stderr, as do
- * XML_PARSE_NOERROR/NOWARNING.  XML_PARSE_BIG_LINES makes line numbers
+ * Errors: a structured error handler installed on the parser context keeps
+ * the FIRST error, which names the real cause (the last one is often a
+ * follow-up such as "Premature end of data").  Installing it also stops
+ * libxml2's default printing to stderr, as do XML_PARSE_NOERROR/NOWARNING;
+ * encoding and I/O errors bypass the context, so the thread's global
+ * handlers point to the same sink during the parse and are restored after
+ * (tm__xml_quiet_begin/end; libxml2 keeps them per thread).  XML_PARSE_BIG_LINES makes line numbers
  * beyond 65535 exact (libxml2 otherwise saturates them).
  */
 #include <stdarg.h>
@@ -33,7 +35,7 @@ struct err_sink {
     bool failed;
 };
 
-static void record_error(struct err_sink *s, const xmlError *e)
+static void record_error(struct err_sink *s, const xmlError *e, int line)
 {
     char msg[512];
     size_t n;
@@ -47,7 +49,9 @@ static void record_error(struct err_sink *s, const xmlError *e)
     n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r' || msg[n - 1] == ' '))
         msg[--n] = '\0';
-    tm__fail(s->ctx, TM_EINPUT, "%s:%d: %s", s->name, e->line > 0 ? e->line : 1, msg);
+    if (e->line > 0)
+        line = e->line;
+    tm__fail(s->ctx, TM_EINPUT, "%s:%d: %s", s->name, line > 0 ? line : 1, msg);
     s->failed = true;
 }
 
@@ -56,8 +60,9 @@ static void record_error(struct err_sink *s, const xmlError *e)
 static void on_error(void *data, xmlErrorPtr e)
 {
     xmlParserCtxtPtr pc = data;
+    /* encoding errors come without a line: use the parser's position */
     if (pc && pc->_private)
-        record_error(pc->_private, e);
+        record_error(pc->_private, e, pc->input ? pc->input->line : 1);
 }
 
 /* libxml2 2.9 keeps an element's line in 16 bits; XML_PARSE_BIG_LINES only
@@ -74,6 +79,37 @@ static void start_element(void *data, const xmlChar *localname, const xmlChar *p
     xmlSAX2StartElementNs(data, localname, prefix, uri, nb_ns, ns, nb_attrs, nb_defaulted, attrs);
     if (pc->node && pc->input && pc->input->line >= 65535)
         pc->node->psvi = (void *)(intptr_t)pc->input->line;
+}
+
+static void drop_error(void *data, xmlErrorPtr e)
+{
+    (void)data;
+    (void)e;
+}
+
+static void drop_generic(void *data, const char *msg, ...)
+{
+    (void)data;
+    (void)msg;
+}
+
+void tm__xml_quiet_begin(tm_xml_quiet *q, xmlStructuredErrorFunc fn, void *data)
+{
+    q->old_serror = xmlStructuredError;
+    q->old_sctx = xmlStructuredErrorContext;
+    q->old_generic = xmlGenericError;
+    q->old_gctx = xmlGenericErrorContext;
+    xmlSetStructuredErrorFunc(data, fn ? fn : drop_error);
+    xmlSetGenericErrorFunc(NULL, drop_generic);
+}
+
+void tm__xml_quiet_end(tm_xml_quiet *q)
+{
+    xmlSetStructuredErrorFunc(q->old_sctx, q->old_serror);
+    /* xmlSetGenericErrorFunc(NULL, NULL) would install the default
+     * stderr printer, so restore the exact previous pair. */
+    xmlGenericError = q->old_generic;
+    xmlGenericErrorContext = q->old_gctx;
 }
 
 /* 1-based line of the byte offset off in buf. */
@@ -111,6 +147,7 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
                          xmlDocPtr *out)
 {
     struct err_sink sink = {ctx, name, false};
+    tm_xml_quiet quiet;
     xmlParserCtxtPtr pc = NULL;
     xmlDocPtr doc = NULL;
     tm_err err = TM_EOK;
@@ -134,14 +171,16 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
         pc->sax->serror = on_error;
         pc->sax->startElementNs = start_element;
     }
+    tm__xml_quiet_begin(&quiet, on_error, pc);
     doc = xmlCtxtReadMemory(pc, buf, (int)len, name, NULL,
                             XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
                                 XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES);
+    tm__xml_quiet_end(&quiet);
     if (!doc || !pc->wellFormed || sink.failed) {
         if (!sink.failed) {
             const xmlError *e = xmlCtxtGetLastError(pc);
             if (e && e->level >= XML_ERR_ERROR)
-                record_error(&sink, e);
+                record_error(&sink, e, 1);
             else
                 tm__fail(ctx, TM_EINPUT, "%s:1: not well-formed XML", name);
         }
@@ -295,7 +334,7 @@ int tm__xml_parse_slots(const char *s, int32_t *out)
     /* GraphML files written by igraph declare every number as double,
      * so "4", "4.0" and "4e0" are all the integer 4. */
     if (tm__str_to_i64(s, &v) != 0) {
-        if (tm__str_to_double(s, &d) != 0 || d != (double)(int64_t)d || d > 1e12 || d < -1e12)
+        if (tm__str_to_double(s, &d) != 0 || !(d > -1e12 && d < 1e12) || d != (double)(int64_t)d)
             return -1;
         v = (int64_t)d;
     }
