@@ -18,7 +18,7 @@ static const char usage_text[] =
     "  --topology T      ibnetdiscover dump, .graphml, .xml spec or generator spec (topo --help)\n"
     "  --node-name-map F --separate-hcas --slots N   see 'topomap topo --help'\n"
     "  --comm G          communication graph (METIS, .mtx, edge list, dense matrix, graphStats, mpiP)\n"
-    "  --comm-format F   force the format: metis, mtx, edges, dense, graphstats, mpip\n"
+    "  --comm-format F   force the format: metis, mtx, edges, dense, graphstats, mpip, scotch\n"
     "  --mapping M       Open MPI rankfile or plain mapping ('host [slot]' per line;\n"
     "                    hierarchy mode: one PE index per line)\n"
     "  --alloc A         hostlist expression (node[001-064]) or hostfile; default: all hosts\n"

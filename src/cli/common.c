@@ -25,7 +25,7 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
     case OPT_COMM_FORMAT:
         if (tm_comm_format_parse(arg) < 0) {
             cli_usage_error("topomap", "unknown --comm-format '%s' (metis, mtx, edges, dense, "
-                            "graphstats, mpip, auto)", arg);
+                            "graphstats, mpip, scotch, auto)", arg);
             return -1;
         }
         in->comm_format = arg;
