@@ -122,16 +122,20 @@ static tm_err get_capacity(struct spec *s, const xmlNode *e, const char *v, doub
     return TM_EOK;
 }
 
-/* Expands an attribute that is a hostlist expression when it contains
- * '[' or ',' and a single literal name otherwise (switch names may
- * contain spaces, which no hostlist expression does). */
-static tm_err expand(struct spec *s, const xmlNode *e, const char *v, bool pattern,
+/* How expand() treats a value. */
+enum { LITERAL, HOSTLIST, GUESS };
+
+/* Expands v as a single literal name, as a hostlist expression, or
+ * (GUESS, for link ends) as a hostlist expression exactly when it contains
+ * '[' or ',': switch names may contain spaces, which a hostlist expression
+ * would split. */
+static tm_err expand(struct spec *s, const xmlNode *e, const char *v, int mode,
                      struct names *out)
 {
     char where[1200];
     tm_err err;
     memset(out, 0, sizeof *out);
-    if (!pattern || !strpbrk(v, "[,")) {
+    if (mode == LITERAL || (mode == GUESS && !strpbrk(v, "[,"))) {
         out->one = tm__strdup(v);
         if (!out->one)
             return tm__nomem(s->ctx);
@@ -246,7 +250,7 @@ static tm_err do_vertex(struct spec *s, const xmlNode *e, bool host)
                             transit_s);
         goto out;
     }
-    if ((err = expand(s, e, nm ? nm : nms, nms != NULL, &nl)))
+    if ((err = expand(s, e, nm ? nm : nms, nm ? LITERAL : HOSTLIST, &nl)))
         goto out;
     for (size_t i = 0; i < nl.n && !err; i++) {
         const char *why = tm__xml_name_problem(nl.v[i], host);
@@ -314,7 +318,7 @@ static tm_err do_link(struct spec *s, const xmlNode *e)
                             count_s, SPEC_MAX_COUNT);
         goto out;
     }
-    if ((err = expand(s, e, a, true, &la)) || (err = expand(s, e, b, true, &lb)))
+    if ((err = expand(s, e, a, GUESS, &la)) || (err = expand(s, e, b, GUESS, &lb)))
         goto out;
     if ((long long)la.n * (long long)lb.n > SPEC_MAX_LINK_CABLES / count) {
         err = tm__xml_error(s->ctx, s->name, e, "<link> would create more than %lld cables",

@@ -125,6 +125,28 @@ static void test_defaults_crlf_utf8(void **state)
     assert_string_equal(tm_ctx_errmsg(ctx), "crlf:4: link to unknown vertex 'x'");
 }
 
+/* names= is always a hostlist (blank or comma separated, products);
+ * link ends only when they contain '[' or ','. */
+static void test_name_lists(void **state)
+{
+    tm_net *net;
+    (void)state;
+    assert_tm_ok(ctx, read_text("<topology>\n<host names='a b,r[1-2]-n[1-2]'/>\n"
+                                "<switch name='big sw'/>\n"
+                                "<link a='big sw' b='a,b'/>\n</topology>",
+                                "nl", &net));
+    assert_int_equal(tm_net_n_hosts(net), 6);
+    assert_true(tm_net_find(net, "r2-n1") >= 0);
+    tm_net_free(net);
+    /* a list is a hostlist expression: blanks separate names there */
+    assert_int_equal(read_text("<topology>\n<host names='a b'/>\n<switch name='big sw'/>\n"
+                               "<link a='big sw' b='a' capacity='2'/>\n"
+                               "<link a='b' b='big sw,a'/>\n</topology>",
+                               "nl", &net),
+                     TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "nl:5: link to unknown vertex 'big'");
+}
+
 /* The reader adds to an existing net and refuses its names. */
 static void test_existing_net(void **state)
 {
@@ -287,6 +309,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_explicit),
         cmocka_unit_test(test_defaults_crlf_utf8),
+        cmocka_unit_test(test_name_lists),
         cmocka_unit_test(test_existing_net),
         cmocka_unit_test(test_generate),
         cmocka_unit_test(test_generate_errors),
