@@ -170,6 +170,9 @@ static tm_err check_node(struct tm_gml_checker *c, const xmlNode *n, tm_gml_doc 
     d->nodes[d->n_nodes].id = id;
     id = NULL;
     d->nodes[d->n_nodes].has_transit = val[GA_TRANSIT] != NULL;
+    d->nodes[d->n_nodes].guid = 0;
+    if (val[GA_GUID])
+        tm__gml_parse_guid(val[GA_GUID], &d->nodes[d->n_nodes].guid);
     d->n_nodes++;
 out:
     xmlFree(id);

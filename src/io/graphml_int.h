@@ -11,7 +11,7 @@
 #include "../util/util.h"
 
 /* The attributes topomap understands, their GraphML domain and type. */
-enum { GA_NAME, GA_KIND, GA_SLOTS, GA_TRANSIT, GA_CAPACITY, GA_ENABLED, GA_COUNT };
+enum { GA_NAME, GA_KIND, GA_SLOTS, GA_TRANSIT, GA_GUID, GA_DESC, GA_CAPACITY, GA_ENABLED, GA_COUNT };
 enum { TM_GML_NODE = 1, TM_GML_EDGE = 2 };
 /* attr.type classes; NONE = attribute missing (igraph ignores the key) */
 enum { TM_GML_STRING, TM_GML_NUMBER, TM_GML_BOOL, TM_GML_NONE, TM_GML_OTHER };
@@ -28,6 +28,7 @@ typedef struct tm_gml_node {
     long line;
     char *id;         /* owned (xmlFree) */
     bool has_transit; /* transit given by data or by a key default */
+    uint64_t guid;    /* 0 = none */
 } tm_gml_node;
 typedef struct tm_gml_edge {
     long line;
@@ -66,6 +67,8 @@ struct tm_gml_checker {
     int64_t stamp;
 };
 
+/* "0x" and 1..16 hex digits: 0 and *out (if out), else -1. */
+int tm__gml_parse_guid(const char *s, uint64_t *out);
 /* Checks one <key> and appends it to c->keys. */
 tm_err tm__gml_check_key(struct tm_gml_checker *c, const xmlNode *k);
 /* Checks value v (trimmed) of topomap attribute a (GA_*) given at `at`. */

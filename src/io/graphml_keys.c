@@ -21,9 +21,33 @@ const tm_gml_attr tm__gml_known[GA_COUNT] = {
     [GA_KIND] = {"kind", TM_GML_NODE, TM_GML_STRING},
     [GA_SLOTS] = {"slots", TM_GML_NODE, TM_GML_NUMBER},
     [GA_TRANSIT] = {"transit", TM_GML_NODE, TM_GML_BOOL},
+    [GA_GUID] = {"guid", TM_GML_NODE, TM_GML_STRING},
+    [GA_DESC] = {"desc", TM_GML_NODE, TM_GML_STRING},
     [GA_CAPACITY] = {"capacity", TM_GML_EDGE, TM_GML_NUMBER},
     [GA_ENABLED] = {"enabled", TM_GML_EDGE, TM_GML_BOOL},
 };
+
+int tm__gml_parse_guid(const char *s, uint64_t *out)
+{
+    uint64_t g = 0;
+    size_t n = 0;
+    if (!s || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+        return -1;
+    for (s += 2; *s; s++, n++) {
+        int d = *s >= '0' && *s <= '9'   ? *s - '0'
+                : *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                : *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+                                         : -1;
+        if (d < 0 || n >= 16)
+            return -1;
+        g = g << 4 | (uint64_t)d;
+    }
+    if (n == 0)
+        return -1;
+    if (out)
+        *out = g;
+    return 0;
+}
 
 static bool is_elem(const xmlNode *n, const char *name)
 {
@@ -78,6 +102,13 @@ tm_err tm__gml_check_value(struct tm_gml_checker *c, const xmlNode *at, int a, c
         if (tm__xml_parse_bool(v) < 0)
             return tm__xml_error(c->ctx, c->name, at, "%s '%.100s' is not true or false",
                                  tm__gml_known[a].name, v);
+        break;
+    case GA_GUID:
+        if (tm__gml_parse_guid(v, NULL) != 0)
+            return tm__xml_error(c->ctx, c->name, at, "guid '%.100s' is not 0x and 1 to 16 hex digits",
+                                 v);
+        break;
+    case GA_DESC:
         break;
     case GA_CAPACITY:
         if (tm__xml_parse_capacity(v, &cap) != 0)

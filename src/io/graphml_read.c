@@ -12,8 +12,8 @@
  * destroyed).  Main thread only, like every igraph call.
  *
  * Defaults (docs/graphml.md): name = node id, kind = host, slots = 1 for
- * hosts and 0 for switches, transit = the net's default policy,
- * capacity = 1, enabled = true.
+ * hosts and 0 for switches, transit = the net's default policy, no guid or
+ * desc, capacity = 1, enabled = true.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -75,6 +75,12 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
                 err = tm__fail(ctx, TM_EINTERNAL, "%s: vertex numbering mismatch", name);
             if (!err && d->nodes[v].has_transit)
                 tm_net_set_transit(net, id, VAB(g, "transit", v) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+            if (!err && d->nodes[v].guid)
+                tm_net_set_guid(net, id, d->nodes[v].guid);
+            /* the description is kept verbatim (not trimmed) */
+            if (!err && igraph_cattribute_has_attr(g, IGRAPH_ATTRIBUTE_VERTEX, "desc") &&
+                *VAS(g, "desc", v))
+                err = tm_net_set_desc(ctx, net, id, VAS(g, "desc", v));
         }
         free(nm);
         free(kind);

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/xmlstring.h>
+
 #include "topomap/io.h"
 #include "xml_int.h"
 #include "../util/util.h"
@@ -29,16 +31,22 @@ static void fmt_num(char *buf, size_t n, double d)
     }
 }
 
+/* XML text: markup characters as entities, tab/newline/CR as character
+ * references (so they survive line-end normalisation), other control
+ * characters, which XML 1.0 cannot carry at all, as '?'.  Only free-text
+ * descriptions can contain those; names are checked before writing. */
 static void put_escaped(FILE *out, const char *s)
 {
     for (; *s; s++) {
-        switch (*s) {
+        unsigned char ch = (unsigned char)*s;
+        switch (ch) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;
         case '>': fputs("&gt;", out); break;
         case '"': fputs("&quot;", out); break;
         case '\'': fputs("&apos;", out); break;
-        default: fputc(*s, out);
+        case '\t': case '\n': case '\r': fprintf(out, "&#%d;", ch); break;
+        default: fputc(ch < ' ' || ch == 0x7f ? '?' : ch, out);
         }
     }
 }
@@ -59,7 +67,7 @@ static void put_num(FILE *out, const char *key, double d)
 static tm_err write_body(tm_ctx *ctx, const tm_net *net, const double *load, FILE *out)
 {
     int32_t nv = tm_net_n_vertices(net), nc = tm_net_n_cables(net);
-    bool any_transit = false, any_disabled = false;
+    bool any_transit = false, any_disabled = false, any_guid = false, any_desc = false;
 
     for (int32_t v = 0; v < nv; v++) {
         const char *why = tm__xml_name_problem(tm_net_name(net, v),
@@ -68,6 +76,11 @@ static tm_err write_body(tm_ctx *ctx, const tm_net *net, const double *load, FIL
             return tm__fail(ctx, TM_EINPUT, "cannot write vertex name '%.100s' as GraphML: %s",
                             tm_net_name(net, v), why);
         any_transit |= tm_net_transit_policy(net, v) != TM_TRANSIT_DEFAULT;
+        any_guid |= tm_net_guid(net, v) != 0;
+        any_desc |= tm_net_desc(net, v) && *tm_net_desc(net, v);
+        if (tm_net_desc(net, v) && !xmlCheckUTF8((const unsigned char *)tm_net_desc(net, v)))
+            return tm__fail(ctx, TM_EINPUT, "cannot write the description of '%.100s' as "
+                            "GraphML: not valid UTF-8", tm_net_name(net, v));
     }
     for (int32_t c = 0; c < nc; c++)
         any_disabled |= !tm_net_cable_enabled(net, c);
@@ -81,6 +94,10 @@ static tm_err write_body(tm_ctx *ctx, const tm_net *net, const double *load, FIL
     put_key(out, "slots", "node", "int");
     if (any_transit)
         put_key(out, "transit", "node", "boolean");
+    if (any_guid)
+        put_key(out, "guid", "node", "string");
+    if (any_desc)
+        put_key(out, "desc", "node", "string");
     put_key(out, "capacity", "edge", "double");
     if (any_disabled)
         put_key(out, "enabled", "edge", "boolean");
@@ -100,6 +117,14 @@ static tm_err write_body(tm_ctx *ctx, const tm_net *net, const double *load, FIL
                 (int)tm_net_slots(net, v));
         if (t != TM_TRANSIT_DEFAULT)
             fprintf(out, "<data key=\"transit\">%s</data>", t == TM_TRANSIT_YES ? "true" : "false");
+        if (tm_net_guid(net, v))
+            fprintf(out, "<data key=\"guid\">0x%016llx</data>",
+                    (unsigned long long)tm_net_guid(net, v));
+        if (tm_net_desc(net, v) && *tm_net_desc(net, v)) {
+            fputs("<data key=\"desc\">", out);
+            put_escaped(out, tm_net_desc(net, v));
+            fputs("</data>", out);
+        }
         fputs("</node>\n", out);
     }
     for (int32_t c = 0; c < nc; c++) {

@@ -265,6 +265,7 @@ static const struct {
     {"slots-text", "13: slots 'many' is not an integer"},
     {"slots-zero", "13: host 'c' with 0 slots (hosts need at least 1)"},
     {"transit-bad", "13: transit 'maybe' is not true or false"},
+    {"guid-bad", "14: guid '0x12345678901234567' is not 0x and 1 to 16 hex digits"},
     {"truncated-lines", "14: Premature end of data in tag graph line 8"},
     {"truncated", "13: AttValue: ' expected"},
     {"two-graphs", "15: more than one <graph> (topomap reads one network per file)"},
@@ -302,6 +303,9 @@ static tm_net *sample_net(void)
     tm_net_set_cable_enabled(net, c, false);
     tm_net_set_transit(net, h1, TM_TRANSIT_YES);
     tm_net_set_transit(net, sw, TM_TRANSIT_NO);
+    tm_net_set_guid(net, sw, 0x0002c90300a1b2c3ULL);
+    tm_net_set_guid(net, h1, 0xffffffffffffffffULL);
+    assert_tm_ok(ctx, tm_net_set_desc(ctx, net, sw, "  MF0;core-sw:SX6036/U1 <a&b>\tx\r\ny  "));
     return net;
 }
 
@@ -314,6 +318,11 @@ static void assert_same_net(const tm_net *a, const tm_net *b)
         assert_int_equal(tm_net_kind(a, v), tm_net_kind(b, v));
         assert_int_equal(tm_net_slots(a, v), tm_net_slots(b, v));
         assert_int_equal(tm_net_transit_policy(a, v), tm_net_transit_policy(b, v));
+        assert_true(tm_net_guid(a, v) == tm_net_guid(b, v));
+        if (tm_net_desc(a, v))
+            assert_string_equal(tm_net_desc(a, v), tm_net_desc(b, v));
+        else
+            assert_null(tm_net_desc(b, v));
     }
     for (int32_t c = 0; c < tm_net_n_cables(a); c++) {
         int32_t x0, y0, x1, y1;
@@ -351,6 +360,9 @@ static void test_round_trip(void **state)
     assert_non_null(strstr(text, "<data key=\"name\">core &lt;1&gt; &amp; &quot;q&quot; &apos;x&apos;"));
     assert_non_null(strstr(text, "<data key=\"capacity\">13.64</data>"));
     assert_non_null(strstr(text, "<data key=\"slots\">4</data>"));
+    assert_non_null(strstr(text, "<data key=\"guid\">0x0002c90300a1b2c3</data>"));
+    assert_non_null(strstr(text, "<data key=\"desc\">  MF0;core-sw:SX6036/U1 &lt;a&amp;b&gt;"
+                                 "&#9;x&#13;&#10;y  </data>"));
     assert_tm_ok(ctx, read_text(text, "rt", &back));
     assert_same_net(net, back);
     tm_net_free(back);
@@ -366,6 +378,33 @@ static void test_round_trip(void **state)
     tm_net_free(back);
     free(text);
     tm_net_free(net);
+}
+
+/* Real InfiniBand fabrics (switch descriptions with spaces, GUIDs) survive
+ * GraphML: ibnetdiscover dump -> tm_net -> GraphML -> tm_net. */
+static void test_ibnet_round_trip(void **state)
+{
+    static const char *const dumps[] = {"docs/samples/ibnetdiscover-ibsim.txt",
+                                        "data/ibnetdiscover/psmn_X5/X5.topofile",
+                                        "data/ibnetdiscover/jabl_ibtopotool/1.topo"};
+    (void)state;
+    for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++) {
+        tm_ibnet_opts io = TM_IBNET_OPTS_INIT;
+        FILE *f = fopen(SHARED_DATA(dumps[i]), "r");
+        tm_net *net, *back;
+        char *text;
+        if (!f)
+            fail_msg("cannot open %s", dumps[i]);
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        assert_tm_ok(ctx, tm_ibnet_read(ctx, f, dumps[i], &io, net));
+        fclose(f);
+        text = write_mem(net, NULL, false);
+        assert_tm_ok(ctx, read_text(text, dumps[i], &back));
+        assert_same_net(net, back);
+        tm_net_free(back);
+        free(text);
+        tm_net_free(net);
+    }
 }
 
 /* A decimal-comma locale must not change what is written or read. */
@@ -444,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_attribute_table_restored),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_ibnet_round_trip),
         cmocka_unit_test(test_locale),
         cmocka_unit_test(test_write_rejects_bad_names),
         cmocka_unit_test(test_dot),
