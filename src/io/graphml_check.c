@@ -282,6 +282,7 @@ tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *o
     c.name = name;
     memset(c.key_of, -1, sizeof c.key_of);
     tm__strmap_init(&c.key_ids);
+    tm__strmap_init(&c.attr_names);
     tm__strmap_init(&c.node_ids);
     tm__strmap_init(&c.names);
 
@@ -312,6 +313,7 @@ out:
         free(c.keys[i].def);
     free(c.keys);
     tm__strmap_release(&c.key_ids);
+    tm__strmap_release(&c.attr_names);
     tm__strmap_release(&c.node_ids);
     tm__strmap_release(&c.names);
     if (err)

@@ -60,6 +60,7 @@ struct tm_gml_checker {
     struct tm_gml_key *keys;
     size_t n_keys, keys_cap;
     tm_strmap key_ids;
+    tm_strmap attr_names; /* "domain:attr.name" of every typed key */
     int key_of[GA_COUNT][2]; /* [attr][node 0 / edge 1]: key index or -1 */
     tm_strmap node_ids;
     tm_strmap names;

@@ -147,6 +147,8 @@ tm_err tm__gml_check_key(struct tm_gml_checker *c, const xmlNode *k)
 {
     char *id = prop(k, "id"), *dom = prop(k, "for"), *an = prop(k, "attr.name");
     char *ty = prop(k, "attr.type");
+    if (!an && id) /* igraph names such an attribute after the key id */
+        an = prop(k, "id");
     struct tm_gml_key key = {k, 0, type_class(ty), -1, NULL, -1};
     tm_err err = TM_EOK;
     int r;
@@ -169,6 +171,23 @@ tm_err tm__gml_check_key(struct tm_gml_checker *c, const xmlNode *k)
     if (key.type == TM_GML_OTHER) {
         err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown attr.type \"%.100s\"", id, ty);
         goto out;
+    }
+    /* igraph keeps one attribute per name and domain and fails ("Attribute
+     * types do not match") on a second declaration; keys for "all" and
+     * keys without attr.type it ignores. */
+    if (an && dom && key.type != TM_GML_NONE && strcmp(dom, "all")) {
+        char dn[1200];
+        snprintf(dn, sizeof dn, "%.20s:%.1000s", dom, an);
+        r = tm__strmap_put(&c->attr_names, dn, (int32_t)c->n_keys, NULL);
+        if (r < 0) {
+            err = tm__nomem(c->ctx);
+            goto out;
+        }
+        if (r == 0) {
+            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%.100s' declared twice "
+                                "for %.20s", id, an, dom);
+            goto out;
+        }
     }
     for (int a = 0; an && a < GA_COUNT; a++) {
         if (strcmp(an, tm__gml_known[a].name) || !(key.dom & tm__gml_known[a].dom))

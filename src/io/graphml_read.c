@@ -67,6 +67,10 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
         } else if (tm_net_find(net, *nm ? nm : d->nodes[v].id) >= 0) {
             err = tm__fail(ctx, TM_EINPUT, "%s:%ld: node name '%.100s' is already in the network",
                            name, d->nodes[v].line, *nm ? nm : d->nodes[v].id);
+        } else if (!isnan(slots) && !(slots >= 0 && slots <= TM_XML_MAX_SLOTS)) {
+            /* the validation pass rules this out; never convert blindly */
+            err = tm__fail(ctx, TM_EINTERNAL, "%s:%ld: igraph read slots %g", name,
+                           d->nodes[v].line, slots);
         } else {
             int32_t s = isnan(slots) ? (sw ? 0 : 1) : (int32_t)slots;
             err = tm_net_add_vertex(ctx, net, *nm ? nm : d->nodes[v].id,
@@ -95,6 +99,11 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
         if (!((from == d->edges[e].src && to == d->edges[e].dst) ||
               (from == d->edges[e].dst && to == d->edges[e].src))) {
             err = tm__fail(ctx, TM_EINTERNAL, "%s: edge numbering mismatch", name);
+            break;
+        }
+        if (!isnan(cap) && !(cap > 0 && cap <= 1e15)) {
+            err = tm__fail(ctx, TM_EINTERNAL, "%s:%ld: igraph read capacity %g", name,
+                           d->edges[e].line, cap);
             break;
         }
         err = tm_net_add_cable(ctx, net, base + d->edges[e].src, base + d->edges[e].dst,
