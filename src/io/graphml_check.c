@@ -24,9 +24,12 @@
 #include "../util/util.h"
 
 
+/* An element of GraphML: igraph, like the GraphML spec, only looks at
+ * elements without a namespace or in GraphML's own. */
 static bool is_elem(const xmlNode *n, const char *name)
 {
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 &&
+           (!n->ns || !n->ns->href || !strcmp((const char *)n->ns->href, TM_GRAPHML_NS));
 }
 
 static char *prop(const xmlNode *n, const char *attr)
@@ -286,6 +289,11 @@ tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *o
     tm__strmap_init(&c.node_ids);
     tm__strmap_init(&c.names);
 
+    if (!strcmp((const char *)root->name, "graphml") && !is_elem(root, "graphml")) {
+        err = tm__xml_error(ctx, name, root, "<graphml> in namespace '%.100s', expected none or "
+                            "%s", (const char *)root->ns->href, TM_GRAPHML_NS);
+        goto out;
+    }
     if (!is_elem(root, "graphml")) {
         err = tm__xml_error(ctx, name, root, "root element is <%.100s>, expected <graphml>",
                             (const char *)root->name);

@@ -10,6 +10,8 @@
 #include "topomap/error.h"
 #include "../util/util.h"
 
+#define TM_GRAPHML_NS "http://graphml.graphdrawing.org/xmlns"
+
 /* The attributes topomap understands, their GraphML domain and type. */
 enum { GA_NAME, GA_KIND, GA_SLOTS, GA_TRANSIT, GA_GUID, GA_DESC, GA_CAPACITY, GA_ENABLED, GA_COUNT };
 enum { TM_GML_NODE = 1, TM_GML_EDGE = 2 };

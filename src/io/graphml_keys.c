@@ -49,9 +49,12 @@ int tm__gml_parse_guid(const char *s, uint64_t *out)
     return 0;
 }
 
+/* An element of GraphML: igraph, like the GraphML spec, only looks at
+ * elements without a namespace or in GraphML's own. */
 static bool is_elem(const xmlNode *n, const char *name)
 {
-    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0 &&
+           (!n->ns || !n->ns->href || !strcmp((const char *)n->ns->href, TM_GRAPHML_NS));
 }
 
 static char *prop(const xmlNode *n, const char *attr)

@@ -138,6 +138,22 @@ static void test_no_keys(void **state)
     tm_net_free(net);
 }
 
+/* A prefixed GraphML namespace is GraphML; elements of other namespaces
+ * are ignored, as igraph does. */
+static void test_namespaces(void **state)
+{
+    tm_net *net;
+    (void)state;
+    assert_tm_ok(ctx, read_text("<g:graphml xmlns:g='http://graphml.graphdrawing.org/xmlns' "
+                                "xmlns:y='urn:yed'>\n<g:graph edgedefault='undirected'>"
+                                "<g:node id='a'/><y:node id='b'/><g:node id='c'/>"
+                                "<g:edge source='a' target='c'/></g:graph></g:graphml>",
+                                "ns", &net));
+    assert_int_equal(tm_net_n_vertices(net), 2);
+    assert_string_equal(tm_net_name(net, 1), "c");
+    tm_net_free(net);
+}
+
 static const char *attrs_doc =
     "<?xml version='1.0'?>\n"
     "<graphml xmlns='http://graphml.graphdrawing.org/xmlns'>\n"
@@ -249,6 +265,8 @@ static const struct {
     {"kind-empty", "13: kind '' is not host or switch"},
     {"kind-unknown", "13: kind 'router' is not host or switch"},
     {"mismatched-tag", "13: Opening and ending tag mismatch: node line 13 and edge"},
+    {"namespace", "2: <graphml> in namespace 'urn:not-graphml', expected none or "
+                  "http://graphml.graphdrawing.org/xmlns"},
     {"name-control", "13: xmlParseCharRef: invalid xmlChar value 1"},
     {"name-dup", "13: duplicate node name 'a' (node 'a' at line 10)"},
     {"name-empty", "13: host name '' is empty"},
@@ -481,6 +499,7 @@ int main(void)
         cmocka_unit_test(test_handwritten_defaults),
         cmocka_unit_test(test_no_keys),
         cmocka_unit_test(test_attributes),
+        cmocka_unit_test(test_namespaces),
         cmocka_unit_test(test_existing_net),
         cmocka_unit_test(test_attribute_table_restored),
         cmocka_unit_test(test_malformed),
