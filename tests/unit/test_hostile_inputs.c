@@ -595,7 +595,6 @@ static void test_nodemap_hostile(void **state)
 #undef NODEMAP
 }
 
-#ifdef TM_XML_MERGED
 static void test_topology_files_hostile(void **state)
 {
     char dir[] = "/tmp/tm_hostile_XXXXXX", path[64];
@@ -615,7 +614,6 @@ static void test_topology_files_hostile(void **state)
     unlink(path);
     rmdir(dir);
 }
-#endif
 
 /* ---- generator specs ---------------------------------------------------- */
 
@@ -850,9 +848,7 @@ int main(void)
         cmocka_unit_test(test_ibnet_hostile),
         cmocka_unit_test(test_ibnet_hca_loop),
         cmocka_unit_test(test_nodemap_hostile),
-#ifdef TM_XML_MERGED
         cmocka_unit_test(test_topology_files_hostile),
-#endif
         cmocka_unit_test(test_gen_hostile),
         cmocka_unit_test(test_hostlist_hostile),
         cmocka_unit_test(test_hostfile_hostile),
