@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "util/util.h"
+#include "io/xml_int.h"
 
 #define IB_LONGNAME_ERR TM_EOK
 #define NODEMAP_LONG_ERR TM_EOK
@@ -830,6 +831,70 @@ static void test_mapping_hostile(void **state)
     tm_net_free(net);
 }
 
+/* ---- the library never prints ------------------------------------------ */
+
+/* libxml2 reports some errors (encoding conversion, I/O) through its
+ * process-wide generic handler, which prints to stderr by default: every
+ * XML reader must silence it.  stderr is redirected to a file around the
+ * calls and must stay empty. */
+static void test_xml_never_prints(void **state)
+{
+    static const char *docs[] = {
+        "<?xml version=\"1.0\" encoding=\"EUC-JP\"?>\n<t a=\"\xcc\x6e=\"/>\n",
+        "<?xml version=\"1.0\" encoding=\"GB2312\"?>\n<graphml>\xcc\x6e</graphml>\n",
+        "<?xml version=\"1.0\" encoding=\"NO-SUCH-ENCODING\"?>\n<t/>\n",
+        "<?xml\xff?><t/>",
+        "<graphml><graph><node id=\"a\"/></graph>",
+        "<!DOCTYPE t SYSTEM \"http://example.invalid/t.dtd\"><t>&ext;</t>",
+        "\xef\xbb\xbf<topology><host name=\"\xc3\x28\"/></topology>",
+    };
+    char path[] = "/tmp/tm_stderr_XXXXXX";
+    int fd = mkstemp(path), saved;
+    struct stat st;
+    (void)state;
+    assert_true(fd >= 0);
+    fflush(stderr);
+    saved = dup(2);
+    assert_true(saved >= 0);
+    assert_true(dup2(fd, 2) >= 0);
+    for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
+        tm_net *net = NULL;
+        xmlDocPtr doc = NULL;
+        FILE *f;
+        (void)tm__xml_parse_mem(ctx, docs[i], strlen(docs[i]), "x.xml", &doc);
+        xmlFreeDoc(doc);
+        if (tm_net_new(ctx, &net) == TM_EOK) {
+            f = mem(docs[i], strlen(docs[i]));
+            (void)tm_graphml_read(ctx, f, "x.graphml", net);
+            fclose(f);
+            tm_net_free(net);
+        }
+        if (tm_net_new(ctx, &net) == TM_EOK) {
+            f = mem(docs[i], strlen(docs[i]));
+            (void)tm_xmlspec_read(ctx, f, "x.xml", net);
+            fclose(f);
+            tm_net_free(net);
+        }
+    }
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    assert_int_equal(fstat(fd, &st), 0);
+    close(fd);
+    if (st.st_size != 0) {
+        char buf[512] = {0};
+        FILE *f = fopen(path, "r");
+        if (f) {
+            size_t n = fread(buf, 1, sizeof buf - 1, f);
+            buf[n] = '\0';
+            fclose(f);
+        }
+        unlink(path);
+        fail_msg("the library printed %lld bytes to stderr: %s", (long long)st.st_size, buf);
+    }
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -853,6 +918,7 @@ int main(void)
         cmocka_unit_test(test_hostlist_hostile),
         cmocka_unit_test(test_hostfile_hostile),
         cmocka_unit_test(test_mapping_hostile),
+        cmocka_unit_test(test_xml_never_prints),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
