@@ -268,6 +268,7 @@ static const struct {
     {"root", "2: root element is <graphml>, expected <topology>"},
     {"slots-negative", "5: negative slots '-4'"},
     {"slots-text", "5: slots 'lots' is not an integer"},
+    {"slots-overflow", "5: slots '1e66' is not an integer"},
     {"slots-zero", "5: a host needs at least 1 slot"},
     {"switch-slots", "5: unknown attribute 'slots' on <switch>"},
     {"text", "5: unexpected text inside <topology>"},
