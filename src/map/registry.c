@@ -8,10 +8,14 @@
 static const tm_strategy strategies[] = {
     {"identity", "consecutive placement in allocation order (the batch-system default)",
      TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_identity},
+    {"greedy", "heaviest tasks to the closest free hosts", TM_MODE_NETWORK, true, tm__strategy_greedy},
+    {"recursive", "METIS bisection of tasks and hosts", TM_MODE_NETWORK, true, tm__strategy_recursive},
+    {"rcm", "reverse Cuthill-McKee orders matched", TM_MODE_NETWORK, true, tm__strategy_rcm},
     {NULL, NULL, 0, false, NULL},
 };
 
 static const tm_refiner refiners[] = {
+    {"ta", "threshold accepting on max congestion; ta:N = N moves", TM_MODE_NETWORK, tm__refine_ta},
     {NULL, NULL, 0, NULL},
 };
 
