@@ -358,6 +358,11 @@ static tm_err read_root(struct spec *s, const xmlNode *root)
     if (!is_elem(root, "topology"))
         return tm__xml_error(s->ctx, s->name, root, "root element is <%.100s>, expected <topology>",
                              (const char *)root->name);
+    /* hwloc exports share the root element name: say what the file is */
+    for (const xmlNode *c = root->children; c; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && is_elem(c, "object"))
+            return tm__xml_error(s->ctx, s->name, c, "this is an hwloc topology (the hardware of "
+                                 "one node), not a topomap network spec (docs/xml-spec.md)");
     for (const xmlAttr *a = root->properties; a && !err; a = a->next) {
         size_t i = 0;
         while (allowed[i] && strcmp(allowed[i], (const char *)a->name))

@@ -268,6 +268,7 @@ static const struct {
     {"root", "2: root element is <graphml>, expected <topology>"},
     {"slots-negative", "5: negative slots '-4'"},
     {"slots-text", "5: slots 'lots' is not an integer"},
+    {"slots-overflow", "5: slots '1e66' is not an integer"},
     {"slots-zero", "5: a host needs at least 1 slot"},
     {"switch-slots", "5: unknown attribute 'slots' on <switch>"},
     {"text", "5: unexpected text inside <topology>"},
@@ -293,6 +294,19 @@ static void test_malformed(void **state)
     }
 }
 
+/* hwloc exports also have a <topology> root: recognised and named. */
+static void test_hwloc_file(void **state)
+{
+    tm_net *net;
+    (void)state;
+    assert_int_equal(read_path(SHARED_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "hw.xml",
+                               &net),
+                     TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "hw.xml:4: this is an hwloc topology (the hardware of "
+                                            "one node), not a topomap network spec "
+                                            "(docs/xml-spec.md)");
+}
+
 /* A bad name pattern is reported with the file and line. */
 static void test_bad_pattern(void **state)
 {
@@ -316,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_examples),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_bad_pattern),
+        cmocka_unit_test(test_hwloc_file),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
