@@ -41,3 +41,9 @@ ln -s /dev/null devnull
 expect_exit 0 "$TOPOMAP" map --topology $d/star.graphml --comm $d/three.edges --out devnull
 [ -L devnull ] && [ -c /dev/null ]
 no_tmp
+# a write that fails after the output was opened (a full device): exit 2
+ln -s /dev/full devfull
+expect_exit 2 "$TOPOMAP" map --topology $d/star.graphml --comm $d/three.edges --out devfull
+expect_in "write error" "$ERR"
+[ -L devfull ] && [ -c /dev/full ]
+no_tmp
