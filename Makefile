@@ -36,6 +36,9 @@ ifeq ($(SAN),fuzz)
   # Generator caps small enough that any accepted spec builds within the
   # fuzzer's 10 s per input (src/gen/gen_int.h; same checks, lower bound).
   SANFLAGS += -DTM_GEN_MAX_VERTICES='(INT64_C(1) << 15)' -DTM_GEN_MAX_CABLES='(INT64_C(1) << 17)'
+  # Same for hostlists and explicit XML specs (src/alloc/hostlist.c, src/io/xmlspec.c).
+  SANFLAGS += -DTM_HOSTLIST_MAX=32768u -DSPEC_MAX_VERTICES='(INT64_C(1) << 15)' \
+              -DSPEC_MAX_LINK_CABLES=131072LL
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter

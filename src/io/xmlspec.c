@@ -27,7 +27,16 @@
 #include "../util/util.h"
 
 /* Most cables one <link> may create (|a| x |b| x count). */
+#ifndef SPEC_MAX_LINK_CABLES
 #define SPEC_MAX_LINK_CABLES 10000000LL
+#endif
+/* Most vertices one spec may hold, generated ones included: the
+ * generators' own cap, so a 200-byte spec cannot ask for more memory than
+ * a generator spec can (tests/fuzz found <host names="n[0-1803004]"/>
+ * building 1.8M hosts).  The fuzz build lowers both (Makefile). */
+#ifndef SPEC_MAX_VERTICES
+#define SPEC_MAX_VERTICES (INT64_C(1) << 24)
+#endif
 /* Most parallel cables per pair. */
 #define SPEC_MAX_COUNT 1024
 
@@ -206,6 +215,11 @@ static tm_err do_generate(struct spec *s, const xmlNode *e)
         err = err == TM_ENOMEM ? err : TM_EINPUT;
         goto out;
     }
+    if (tm_net_n_vertices(s->net) > SPEC_MAX_VERTICES) {
+        err = tm__xml_error(s->ctx, s->name, e, "the network has more than %lld vertices",
+                            (long long)SPEC_MAX_VERTICES);
+        goto out;
+    }
     err = note_lines(s, tm__xml_line(e));
 out:
     free(spec);
@@ -252,6 +266,11 @@ static tm_err do_vertex(struct spec *s, const xmlNode *e, bool host)
     }
     if ((err = expand(s, e, nm ? nm : nms, nm ? LITERAL : HOSTLIST, &nl)))
         goto out;
+    if ((int64_t)tm_net_n_vertices(s->net) + (int64_t)nl.n > SPEC_MAX_VERTICES) {
+        err = tm__xml_error(s->ctx, s->name, e, "the network would have more than %lld vertices",
+                            (long long)SPEC_MAX_VERTICES);
+        goto out;
+    }
     for (size_t i = 0; i < nl.n && !err; i++) {
         const char *why = tm__xml_name_problem(nl.v[i], host);
         int32_t v = tm_net_find(s->net, nl.v[i]);
