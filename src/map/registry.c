@@ -4,14 +4,23 @@
 
 #include "topomap/map.h"
 #include "map_int.h"
+#include "../qap/qap_int.h"
 
 static const tm_strategy strategies[] = {
     {"identity", "consecutive placement in allocation order (the batch-system default)",
      TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_identity},
+    {"mm", "Müller-Merbach greedy construction (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_mm},
+    {"allc", "GreedyAllC: greedy, PE chosen by volume-weighted distance (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_allc},
+    {"topdown", "perfectly balanced multisection along the hierarchy; tasks > PEs: general mapping with --imbalance", TM_MODE_HIERARCHY, true, tm__strategy_topdown},
+    {"bottomup", "partition into a1-blocks, contract, repeat up the hierarchy (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_bottomup},
+    {"random", "random placement (baseline; balanced when tasks > PEs)", TM_MODE_HIERARCHY, false, tm__strategy_random},
     {NULL, NULL, 0, false, NULL},
 };
 
 static const tm_refiner refiners[] = {
+    {"nc", "nc:D swap local search on J, pairs within distance D in G (default 1)", TM_MODE_HIERARCHY, tm__refine_nc},
+    {"np", "np:B swap local search on J inside blocks of B PEs (Brandfass; default 128)", TM_MODE_HIERARCHY, tm__refine_np},
+    {"n2", "swap local search on J over all pairs (quadratic)", TM_MODE_HIERARCHY, tm__refine_n2},
     {NULL, NULL, 0, NULL},
 };
 

@@ -1,0 +1,239 @@
+/* qap_ls.c - swap local search on J with VieM's fast gains (Sec. 3.2):
+ * the change of J when tasks u and v exchange PEs only involves the edges
+ * at u and v, so a gain costs O(deg u + deg v) oracle calls and J is kept
+ * up to date incrementally (no O(n) update as in Brandfass et al.).
+ *
+ * Neighbourhoods (Sec. 3.3): "nc" = pairs within graph distance D in G
+ * (N_C^D, bounded BFS from every task), "np" = pairs inside consecutive
+ * blocks of PE indices (Brandfass' pruned N_p; pairs on one lowest-level
+ * group are skipped, a swap there cannot change J), "n2" = all pairs.
+ * Tasks are visited in a seeded random order, improving swaps are applied
+ * at once, and a round that finds none ends the search.
+ *
+ * Works for many-to-one mappings as well: a swap is allowed only if both
+ * PEs stay within `bound` (equal-weight tasks always can). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qap_int.h"
+
+typedef struct ls {
+    const tm__qgraph *g;
+    tm__qdist o;
+    int32_t *pe;
+    double *load; /* per PE; NULL when one-to-one */
+    double bound;
+    double j;
+    double t_end; /* < 0: no limit */
+} ls;
+
+static double swap_delta(const ls *L, int32_t u, int32_t v)
+{
+    const tm__qgraph *g = L->g;
+    int32_t pu = L->pe[u], pv = L->pe[v];
+    double d = 0.0;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e], px;
+        if (x == v)
+            continue;
+        px = L->pe[x];
+        d += g->w[e] * (tm__qd(&L->o, pv, px) - tm__qd(&L->o, pu, px));
+    }
+    for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++) {
+        int32_t x = g->adj[e], px;
+        if (x == u)
+            continue;
+        px = L->pe[x];
+        d += g->w[e] * (tm__qd(&L->o, pu, px) - tm__qd(&L->o, pv, px));
+    }
+    return d;
+}
+
+double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
+                          int32_t v)
+{
+    ls L;
+    memset(&L, 0, sizeof L);
+    L.g = g;
+    L.o = *o;
+    L.pe = (int32_t *)pe;
+    return swap_delta(&L, u, v);
+}
+
+/* Tries to swap u and v; returns 1 if the swap improved J and was done. */
+static int try_swap(ls *L, int32_t u, int32_t v)
+{
+    int32_t pu = L->pe[u], pv = L->pe[v];
+    double d;
+    if (pu == pv || u == v)
+        return 0;
+    if (L->load) {
+        double du = L->g->vw[v] - L->g->vw[u];
+        if (du != 0 && (L->load[pu] + du > L->bound * (1 + 1e-12) ||
+                        L->load[pv] - du > L->bound * (1 + 1e-12)))
+            return 0;
+    }
+    d = swap_delta(L, u, v);
+    if (!(d < -1e-9 * (1.0 + fabs(L->j) * 1e-6)))
+        return 0;
+    L->pe[u] = pv;
+    L->pe[v] = pu;
+    if (L->load) {
+        double du = L->g->vw[v] - L->g->vw[u];
+        L->load[pu] += du;
+        L->load[pv] -= du;
+    }
+    L->j += d;
+    return 1;
+}
+
+static void shuffle(int32_t *a, int32_t n, tm_rng *r)
+{
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)tm__rng_below(r, (uint64_t)i + 1), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+static bool out_of_time(const ls *L) { return L->t_end >= 0 && tm__now() > L->t_end; }
+
+static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
+{
+    const tm__qgraph *g = L->g;
+    int32_t n = g->n;
+    int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
+    int32_t *queue = tm__malloc_n((size_t)n, sizeof *queue);
+    int32_t *dist = tm__malloc_n((size_t)n, sizeof *dist);
+    uint32_t *stamp = tm__calloc_n((size_t)n, sizeof *stamp);
+    uint32_t cur = 0;
+    if (!order || !queue || !dist || !stamp) {
+        free(order), free(queue), free(dist), free(stamp);
+        return tm__nomem(ctx);
+    }
+    for (int32_t i = 0; i < n; i++)
+        order[i] = i;
+    for (int round = 0;; round++) {
+        int improved = 0;
+        shuffle(order, n, r);
+        for (int32_t i = 0; i < n; i++) {
+            int32_t u = order[i], qh = 0, qt = 0;
+            if (++cur == 0) {
+                memset(stamp, 0, (size_t)n * sizeof *stamp);
+                cur = 1;
+            }
+            stamp[u] = cur;
+            dist[u] = 0;
+            queue[qt++] = u;
+            while (qh < qt) {
+                int32_t x = queue[qh++];
+                if (x != u)
+                    improved += try_swap(L, u, x);
+                if (dist[x] >= depth)
+                    continue;
+                for (int64_t e = g->xadj[x]; e < g->xadj[x + 1]; e++) {
+                    int32_t y = g->adj[e];
+                    if (stamp[y] != cur) {
+                        stamp[y] = cur;
+                        dist[y] = dist[x] + 1;
+                        queue[qt++] = y;
+                    }
+                }
+            }
+            if ((i & 255) == 0 && out_of_time(L))
+                goto done;
+        }
+        if (!improved)
+            break;
+    }
+done:
+    free(order), free(queue), free(dist), free(stamp);
+    return TM_EOK;
+}
+
+/* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
+ * ordered by PE. */
+static tm_err run_blocks(tm_ctx *ctx, ls *L, const tm_hier *h, int64_t block, tm_rng *r)
+{
+    int32_t n = L->g->n;
+    int32_t *byp = tm__malloc_n((size_t)n, sizeof *byp);
+    int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
+    int64_t *cnt = tm__calloc_n((size_t)h->n_pe + 1, sizeof *cnt);
+    bool one_to_one = L->load == NULL;
+    if (!byp || !order || !cnt) {
+        free(byp), free(order), free(cnt);
+        return tm__nomem(ctx);
+    }
+    for (;;) {
+        int improved = 0;
+        /* tasks sorted by PE (counting sort); recomputed each round since
+         * swaps move tasks between blocks */
+        memset(cnt, 0, ((size_t)h->n_pe + 1) * sizeof *cnt);
+        for (int32_t u = 0; u < n; u++)
+            cnt[L->pe[u] + 1]++;
+        for (int64_t p = 0; p < h->n_pe; p++)
+            cnt[p + 1] += cnt[p];
+        for (int32_t u = 0; u < n; u++)
+            byp[cnt[L->pe[u]]++] = u;
+        for (int32_t i = 0; i < n; i++)
+            order[i] = i;
+        shuffle(order, n, r);
+        for (int32_t ii = 0; ii < n; ii++) {
+            int32_t i = order[ii], u = byp[i];
+            int64_t b0 = (i / block) * block, b1 = b0 + block;
+            if (b1 > n)
+                b1 = n;
+            for (int64_t j = b0; j < b1; j++) {
+                int32_t v = byp[j];
+                if (j == i)
+                    continue;
+                if (one_to_one && L->pe[u] / h->group[1] == L->pe[v] / h->group[1])
+                    continue;
+                improved += try_swap(L, u, v);
+            }
+            if ((ii & 63) == 0 && out_of_time(L))
+                goto done;
+        }
+        if (!improved)
+            break;
+    }
+done:
+    free(byp), free(order), free(cnt);
+    return TM_EOK;
+}
+
+tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+                            const char *nbh, int depth, uint64_t seed, int32_t *pe,
+                            double *j_out)
+{
+    ls L;
+    tm_rng r;
+    tm_err err = TM_EOK;
+    double tl = tm_ctx_time_limit(ctx);
+    memset(&L, 0, sizeof L);
+    L.g = g;
+    L.pe = pe;
+    L.bound = bound;
+    tm__qdist_init(&L.o, h);
+    L.t_end = tl >= 0 ? tm__now() + tl : -1.0;
+    tm__rng_seed(&r, seed, 0x5157);
+    if (bound >= 0) {
+        L.load = tm__calloc_n((size_t)h->n_pe, sizeof *L.load);
+        if (!L.load)
+            return tm__nomem(ctx);
+        for (int32_t u = 0; u < g->n; u++)
+            L.load[pe[u]] += g->vw[u];
+    }
+    L.j = tm__qap_eval_sym(g, &L.o, pe);
+    if (strcmp(nbh, "nc") == 0)
+        err = run_nc(ctx, &L, depth, &r);
+    else if (strcmp(nbh, "np") == 0)
+        err = run_blocks(ctx, &L, h, depth, &r);
+    else
+        err = run_blocks(ctx, &L, h, g->n > 0 ? g->n : 1, &r);
+    if (j_out)
+        *j_out = L.j;
+    free(L.load);
+    return err;
+}
