@@ -57,7 +57,7 @@ double tm__qap_eval_sym(const tm__qgraph *g, const tm__qdist *o, const int32_t *
  * best-gain vertices out of overloaded blocks.  TM_EINFEASIBLE when the
  * correction cannot satisfy the caps. */
 tm_err tm__qap_partition(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
-                         uint64_t seed, int32_t *part);
+                         int ncuts, uint64_t seed, int32_t *part);
 /* Induced subgraph of g on verts[0..nv-1] (renumbered 0..nv-1). */
 tm_err tm__qgraph_induced(tm_ctx *ctx, const tm__qgraph *g, const int32_t *verts, int32_t nv,
                           int32_t *map_scratch, tm__qgraph *out);

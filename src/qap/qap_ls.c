@@ -88,6 +88,41 @@ static int try_swap(ls *L, int32_t u, int32_t v)
     return 1;
 }
 
+/* Many-to-one only: moves single tasks to the PE of a neighbour when that
+ * lowers J and the PE has room (the slack of the epsilon-balance makes
+ * such moves possible; swaps alone cannot use it). */
+static int move_pass(ls *L, const int32_t *order)
+{
+    const tm__qgraph *g = L->g;
+    int moved = 0;
+    for (int32_t i = 0; i < g->n; i++) {
+        int32_t u = order[i], pu = L->pe[u], bq = -1;
+        double best = -1e-9 * (1.0 + fabs(L->j) * 1e-6), base = 0.0;
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+            base += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
+        for (int64_t f = g->xadj[u]; f < g->xadj[u + 1]; f++) {
+            int32_t q = L->pe[g->adj[f]];
+            double c = 0.0;
+            if (q == pu || q == bq || L->load[q] + g->vw[u] > L->bound * (1 + 1e-12))
+                continue;
+            for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+                c += g->w[e] * tm__qd(&L->o, q, L->pe[g->adj[e]]);
+            if (c - base < best) {
+                best = c - base;
+                bq = q;
+            }
+        }
+        if (bq >= 0) {
+            L->pe[u] = bq;
+            L->load[pu] -= g->vw[u];
+            L->load[bq] += g->vw[u];
+            L->j += best;
+            moved++;
+        }
+    }
+    return moved;
+}
+
 static void shuffle(int32_t *a, int32_t n, tm_rng *r)
 {
     for (int32_t i = n - 1; i > 0; i--) {
@@ -117,6 +152,8 @@ static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
     for (int round = 0;; round++) {
         int improved = 0;
         shuffle(order, n, r);
+        if (L->load)
+            improved += move_pass(L, order);
         for (int32_t i = 0; i < n; i++) {
             int32_t u = order[i], qh = 0, qt = 0;
             if (++cur == 0) {

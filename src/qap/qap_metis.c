@@ -42,7 +42,7 @@ static void to_idx(const double *x, int64_t n, idx_t *out)
 }
 
 static tm_err run_metis(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
-                        uint64_t seed, int32_t *part)
+                        int ncuts, uint64_t seed, int32_t *part)
 {
     idx_t nv = g->n, ncon = 1, np = nparts, objval = 0, options[METIS_NOPTIONS];
     int64_t m = g->xadj[g->n];
@@ -85,6 +85,7 @@ static tm_err run_metis(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const 
     /* recursive bisection: on the benchmark quotient graphs it gives 3-10%
      * lower J than k-way after the exact-balance correction (docs/qap.md) */
     pthread_mutex_lock(&metis_lock);
+    options[METIS_OPTION_NCUTS] = ncuts;
     rc = METIS_PartGraphRecursive(&nv, &ncon, xadj, adj, vw, NULL, ew, &np, tp, NULL, options,
                                   &objval, pt);
     pthread_mutex_unlock(&metis_lock);
@@ -205,7 +206,7 @@ out:
 }
 
 tm_err tm__qap_partition(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
-                         uint64_t seed, int32_t *part)
+                         int ncuts, uint64_t seed, int32_t *part)
 {
     double *load;
     tm_err err;
@@ -220,7 +221,7 @@ tm_err tm__qap_partition(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const
     } else if (g->n <= nparts) {
         assign_small(g, nparts, cap, part, load);
     } else {
-        err = run_metis(ctx, g, nparts, cap, seed, part);
+        err = run_metis(ctx, g, nparts, cap, ncuts, seed, part);
         if (err)
             goto out;
     }

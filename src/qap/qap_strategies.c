@@ -62,7 +62,7 @@ tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_
     tm__qdist o;
     int32_t *trial = NULL;
     int ntrials;
-    double best = 0;
+    double best = 0, t0, tl = tm_ctx_time_limit(ctx);
     bool general;
     tm_err err = tm__qap_check_problem(ctx, p, true, &general);
     if (err)
@@ -80,8 +80,13 @@ tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_
     }
     tm__qdist_init(&o, p->hier);
     ntrials = topdown_trials(&g);
-    for (int t = 0; t < ntrials; t++) {
-        double j;
+    t0 = tm__now();
+    for (int t = 0; t < ntrials || (tl > 0 && t < 4096); t++) {
+        double j, el = tm__now() - t0;
+        /* with --time-limit: keep trying while the next trial fits into
+         * 60% of the limit (the rest is for refinement) */
+        if (t >= 1 && tl > 0 && el + el / t > 0.6 * tl)
+            break;
         err = tm__qap_multisection(ctx, &g, p->hier, problem_bound(p, &g, general),
                                    seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL, trial);
         if (err)
@@ -100,13 +105,23 @@ out:
     return err;
 }
 
+typedef struct wk { const double *w, *key; } wk;
+static int by_weight_desc(const void *a, const void *b, void *arg)
+{
+    const wk *k = arg;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    if (k->w[x] != k->w[y])
+        return k->w[x] < k->w[y] ? 1 : -1;
+    return (k->key[x] > k->key[y]) - (k->key[x] < k->key[y]);
+}
+
 tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
 {
     const tm_hier *h = p->hier;
     tm__qgraph g;
     tm_rng r;
-    int32_t *perm = NULL;
-    double *load = NULL, bound;
+    int32_t *perm = NULL, *order = NULL;
+    double *load = NULL, *key = NULL, bound;
     bool general;
     tm_err err = tm__qap_check_problem(ctx, p, true, &general);
     if (err)
@@ -119,7 +134,9 @@ tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_m
     tm__rng_seed(&r, seed, 0x7a4d);
     perm = tm__malloc_n((size_t)h->n_pe, sizeof *perm);
     load = tm__calloc_n((size_t)h->n_pe, sizeof *load);
-    if (!perm || !load) {
+    order = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *order);
+    key = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *key);
+    if (!perm || !load || !order || !key) {
         err = tm__nomem(ctx);
         goto out;
     }
@@ -134,26 +151,38 @@ tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_m
         perm[i] = perm[j];
         perm[j] = t;
     }
-    /* round robin over a random PE order: one-to-one gives a random
-     * injection; with weights the next PE with room is taken */
-    for (int32_t u = 0, at = 0; u < g.n; u++) {
-        int64_t tries = 0;
-        while (load[perm[at]] + g.vw[u] > bound * (1 + 1e-12) && tries < h->n_pe) {
-            at = (int32_t)((at + 1) % h->n_pe);
-            tries++;
-        }
-        if (tries == h->n_pe) {
-            err = tm__fail(ctx, TM_EINFEASIBLE, "random: no PE has room for task %d", u);
-            tm_mapping_release(out);
-            goto out;
-        }
-        out->pe[u] = perm[at];
-        load[perm[at]] += g.vw[u];
+    /* heaviest tasks first (random order among equals), each on the next
+     * PE of a random round robin, or on the least loaded PE when that one
+     * is full: a random injection for one-to-one problems, a random
+     * balanced assignment otherwise */
+    for (int32_t u = 0; u < g.n; u++) {
+        order[u] = u;
+        key[u] = tm__rng_unit(&r);
+    }
+    qsort_r(order, (size_t)g.n, sizeof *order, by_weight_desc, &(wk){g.vw, key});
+    for (int32_t i = 0, at = 0; i < g.n; i++) {
+        int32_t u = order[i];
+        int64_t q = perm[at];
         at = (int32_t)((at + 1) % h->n_pe);
+        if (load[q] + g.vw[u] > bound * (1 + 1e-12)) {
+            q = 0;
+            for (int64_t x = 1; x < h->n_pe; x++)
+                if (load[x] < load[q])
+                    q = x;
+            if (load[q] + g.vw[u] > bound * (1 + 1e-12)) {
+                err = tm__fail(ctx, TM_EINFEASIBLE, "random: no PE has room for task %d", u);
+                tm_mapping_release(out);
+                goto out;
+            }
+        }
+        out->pe[u] = (int32_t)q;
+        load[q] += g.vw[u];
     }
 out:
     free(perm);
     free(load);
+    free(order);
+    free(key);
     tm__qgraph_release(&g);
     return err;
 }

@@ -2,7 +2,7 @@
  * a METIS graph (fmt 0/1/10/11, as make_instances.py writes them), runs a
  * strategy and optional refiners with the library's registry, and prints
  * one TSV line: instance, algorithm, J, seconds, max PE load.
- * Usage: qap_bench GRAPH HIER DIST STRATEGY[+REFINER...] [imbalance] [threads] [seed]
+ * Usage: qap_bench GRAPH HIER DIST STRATEGY[+REFINER...] [imbalance] [threads] [seed] [time limit]
  * (A standalone reader keeps the benchmark independent of the CLI.) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,8 +96,10 @@ int main(int argc, char **argv)
         return 1;
     }
     tm_ctx_new(&ctx);
-    if (argc > 6)
+    if (argc > 6 && *argv[6])
         tm_ctx_set_threads(ctx, atoi(argv[6]));
+    if (argc > 8)
+        tm_ctx_set_time_limit(ctx, atof(argv[8]));
     if (read_metis(argv[1], &c) < 0) {
         fprintf(stderr, "%s: cannot read\n", argv[1]);
         return 2;
