@@ -1,8 +1,10 @@
 /* qap_strategies.c - registry glue of the hierarchy-mode strategies and
  * refiners: problem checks (tasks vs PEs, one-to-one vs general process
  * mapping), the symmetric graph, and the `topdown`, `random`, `nc`, `np`,
- * `n2` entry points.  General process mapping (tasks > PEs) is done when
- * p->imbalance >= 0; a negative imbalance means "one-to-one only". */
+ * `n2` entry points.  p->imbalance < 0 means one-to-one (VieM): tasks must
+ * equal PEs.  p->imbalance >= 0 allows general process mapping (tasks >
+ * PEs, topdown and random only, at most ceil((1+eps) W / PEs) per PE) and
+ * fewer tasks than PEs (every strategy; then the mapping is injective). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,14 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
                             "--imbalance and strategy topdown or random)",
                             p->comm->n, (long long)p->hier->n_pe);
         *general = true;
+    } else if (p->comm->n < p->hier->n_pe && p->imbalance < 0) {
+        /* VieM's one-to-one model: the hierarchy must describe exactly
+         * the PEs needed (with --imbalance fewer tasks are fine) */
+        return tm__fail(ctx, TM_EINPUT,
+                        "the hierarchy has %lld PEs but the communication graph has %d tasks "
+                        "(one-to-one mapping needs equal numbers; give --imbalance to allow "
+                        "fewer tasks)",
+                        (long long)p->hier->n_pe, p->comm->n);
     }
     return TM_EOK;
 }

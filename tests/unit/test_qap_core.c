@@ -76,8 +76,16 @@ static void test_fast_gain(void **state)
     }
 }
 
+static void run_strategy_imb(const char *name, const char *a, const char *d, int32_t n,
+                             uint64_t seed, double imb, double *jout);
 static void run_strategy(const char *name, const char *a, const char *d, int32_t n, uint64_t seed,
                          double *jout)
+{
+    run_strategy_imb(name, a, d, n, seed, -1, jout);
+}
+
+static void run_strategy_imb(const char *name, const char *a, const char *d, int32_t n,
+                             uint64_t seed, double imb, double *jout)
 {
     tm_hier h = qt_hier(a, d);
     tm_comm c;
@@ -90,7 +98,7 @@ static void run_strategy(const char *name, const char *a, const char *d, int32_t
     qt_random_comm(&c, n, 3, seed, false);
     p.comm = &c;
     p.hier = &h;
-    p.imbalance = -1;
+    p.imbalance = imb;
     tm_mapping_init(&m);
     tm_mapping_init(&m2);
     assert_tm_ok(ctx, s->run(ctx, &p, 5, &m));
@@ -128,7 +136,7 @@ static void test_strategies_bijection(void **state)
             double j;
             run_strategy(names[i], hs[t][0], hs[t][1], (int32_t)h.n_pe, 11 + t, &j);
             /* fewer tasks than PEs: still injective */
-            run_strategy(names[i], hs[t][0], hs[t][1], (int32_t)h.n_pe - 5, 3 + t, &j);
+            run_strategy_imb(names[i], hs[t][0], hs[t][1], (int32_t)h.n_pe - 5, 3 + t, 0.03, &j);
         }
 }
 
@@ -159,6 +167,12 @@ static void test_too_many_tasks(void **state)
     for (size_t i = 0; i < 6; i++)
         assert_tm_error(ctx, tm_strategy_find(names[i])->run(ctx, &p, 1, &m), TM_EINFEASIBLE,
                         "5 tasks but only 4 PEs");
+    qt_free_comm(&c);
+    /* fewer tasks than PEs without --imbalance: the hierarchy is wrong */
+    qt_random_comm(&c, 3, 2, 1, false);
+    for (size_t i = 1; i < 5; i++)
+        assert_tm_error(ctx, tm_strategy_find(names[i])->run(ctx, &p, 1, &m), TM_EINPUT,
+                        "the hierarchy has 4 PEs but the communication graph has 3 tasks");
     qt_free_comm(&c);
     tm_ctx_free(ctx);
 }
