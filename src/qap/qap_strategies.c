@@ -58,12 +58,15 @@ static double problem_bound(const tm_problem *p, const tm__qgraph *g, bool gener
 /* Independent multisections with different seeds, the best J kept: METIS
  * partitions vary a lot between seeds on small quotient graphs, and a
  * trial costs about as much as one partitioning of G.  The budget shrinks
- * with the graph size (about 2^21 entries in total, 1..16 trials). */
-static int topdown_trials(const tm__qgraph *g)
+ * with the graph size (about 2^19 entries in total, 1..4 trials); with
+ * --time-limit, trials continue while they fit into 60% of it. */
+static int topdown_trials(const tm__qgraph *g, bool general)
 {
     int64_t size = g->n + g->xadj[g->n];
-    int64_t t = size > 0 ? ((int64_t)1 << 21) / size : 16;
-    return t < 1 ? 1 : t > 16 ? 16 : (int)t;
+    int64_t t = size > 0 ? ((int64_t)1 << 19) / size : 4;
+    if (general && t < 2)
+        t = 2; /* many-to-one: J varies by ~3% between seeds */
+    return t < 1 ? 1 : t > 4 ? 4 : (int)t;
 }
 
 tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
@@ -89,7 +92,7 @@ tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_
         goto out;
     }
     tm__qdist_init(&o, p->hier);
-    ntrials = topdown_trials(&g);
+    ntrials = topdown_trials(&g, general);
     t0 = tm__now();
     for (int t = 0; t < ntrials || (tl > 0 && t < 4096); t++) {
         double j, el = tm__now() - t0;

@@ -1,7 +1,8 @@
 /* qap_bench.c - benchmark driver for the hierarchy-mode QAP mapper: reads
  * a METIS graph (fmt 0/1/10/11, as make_instances.py writes them), runs a
  * strategy and optional refiners with the library's registry, and prints
- * one TSV line: instance, algorithm, J, seconds, max PE load.
+ * one TSV line: instance, algorithm, J, seconds, max PE load, seconds per
+ * stage.
  * Usage: qap_bench GRAPH HIER DIST STRATEGY[+REFINER...] [imbalance] [threads] [seed] [time limit]
  * (A standalone reader keeps the benchmark independent of the CLI.) */
 #include <stdio.h>
@@ -87,8 +88,8 @@ int main(int argc, char **argv)
     tm_hier h;
     tm_problem p = {0};
     tm_mapping m;
-    char *spec, *tok, *save = NULL;
-    double t0, t1, j, *load, mx = 0;
+    char *spec, *tok, *save = NULL, stages[1024] = "";
+    double t0, t1, ts, j, *load, mx = 0;
     uint64_t seed = argc > 7 ? strtoull(argv[7], NULL, 10) : 1;
     if (argc < 5) {
         fprintf(stderr, "usage: %s GRAPH HIER DIST STRATEGY[+REF...] [imb] [threads] [seed]\n",
@@ -116,6 +117,7 @@ int main(int argc, char **argv)
     t0 = tm__now();
     for (tok = strtok_r(spec, "+", &save); tok; tok = strtok_r(NULL, "+", &save)) {
         tm_err err;
+        ts = tm__now();
         if (!m.pe) {
             const tm_strategy *s = tm_strategy_find(tok);
             if (!s) {
@@ -136,6 +138,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: %s\n", tok, tm_ctx_errmsg(ctx));
             return tm_err_exit_code(err);
         }
+        snprintf(stages + strlen(stages), sizeof stages - strlen(stages), "%s%s=%.3f",
+                 stages[0] ? "," : "", tok, tm__now() - ts);
     }
     t1 = tm__now();
     j = tm__qap_eval(&c, &h, m.pe);
@@ -145,6 +149,6 @@ int main(int argc, char **argv)
         if (load[m.pe[u]] > mx)
             mx = load[m.pe[u]];
     }
-    printf("%s\t%s\t%.0f\t%.3f\t%.0f\n", argv[1], argv[4], j, t1 - t0, mx);
+    printf("%s\t%s\t%.0f\t%.3f\t%.0f\t%s\n", argv[1], argv[4], j, t1 - t0, mx, stages);
     return 0;
 }
