@@ -161,3 +161,67 @@ void tm__qdist_init(tm__qdist *o, const tm_hier *h)
             }
     }
 }
+
+tm_err tm__qgraph_contract(tm_ctx *ctx, const tm__qgraph *g, const int32_t *part, int32_t nparts,
+                           tm__qgraph *q)
+{
+    int64_t *start = tm__calloc_n((size_t)nparts + 1, sizeof *start);
+    int32_t *mem = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *mem);
+    double *acc = tm__calloc_n((size_t)nparts, sizeof *acc);
+    int32_t *touched = tm__malloc_n((size_t)nparts, sizeof *touched);
+    size_t cap = 0, capw = 0;
+    int64_t k = 0;
+    tm_err err = TM_EOK;
+    memset(q, 0, sizeof *q);
+    q->n = nparts;
+    q->xadj = tm__malloc_n((size_t)nparts + 1, sizeof *q->xadj);
+    q->vw = tm__calloc_n((size_t)nparts, sizeof *q->vw);
+    if (!start || !mem || !acc || !touched || !q->xadj || !q->vw)
+        goto nomem;
+    for (int32_t u = 0; u < g->n; u++) {
+        start[part[u] + 1]++;
+        q->vw[part[u]] += g->vw[u];
+    }
+    for (int32_t b = 0; b < nparts; b++)
+        start[b + 1] += start[b];
+    for (int32_t u = 0; u < g->n; u++)
+        mem[start[part[u]]++] = u;
+    for (int32_t b = nparts; b > 0; b--)
+        start[b] = start[b - 1];
+    start[0] = 0;
+    for (int32_t b = 0; b < nparts; b++) {
+        int32_t nt = 0;
+        q->xadj[b] = k;
+        q->total_vw += q->vw[b];
+        for (int64_t i = start[b]; i < start[b + 1]; i++) {
+            int32_t u = mem[i];
+            for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+                int32_t c = part[g->adj[e]];
+                if (c == b)
+                    continue;
+                if (acc[c] == 0)
+                    touched[nt++] = c;
+                acc[c] += g->w[e];
+            }
+        }
+        if (tm__grow((void **)&q->adj, &cap, (size_t)(k + nt), sizeof *q->adj) < 0 ||
+            tm__grow((void **)&q->w, &capw, (size_t)(k + nt), sizeof *q->w) < 0)
+            goto nomem;
+        for (int32_t i = 0; i < nt; i++) {
+            q->adj[k] = touched[i];
+            q->w[k++] = acc[touched[i]];
+            acc[touched[i]] = 0;
+        }
+    }
+    q->xadj[nparts] = k;
+    goto out;
+nomem:
+    err = tm__nomem(ctx);
+    tm__qgraph_release(q);
+out:
+    free(start);
+    free(mem);
+    free(acc);
+    free(touched);
+    return err;
+}

@@ -26,6 +26,12 @@ typedef struct tm__qgraph {
 tm_err tm__qgraph_build(tm_ctx *ctx, const tm_comm *c, tm__qgraph *g);
 void tm__qgraph_release(tm__qgraph *g);
 
+/* Quotient graph of g under part[] (nparts blocks): vertex weights are
+ * summed, parallel edges merged, internal edges dropped.  Rows are not
+ * sorted (nothing here needs it). */
+tm_err tm__qgraph_contract(tm_ctx *ctx, const tm__qgraph *g, const int32_t *part, int32_t nparts,
+                           tm__qgraph *q);
+
 /* Distance oracle.  When every level fan-out is a power of two the level
  * of two PEs is the highest differing bit of p ^ q (one clz instead of k
  * divisions); otherwise it falls back to tm_hier_dist. */
@@ -89,6 +95,8 @@ tm_err tm__strategy_mm(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mappi
 tm_err tm__strategy_allc(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
+                                     tm_mapping *out);
 tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__refine_nc(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m);

@@ -127,6 +127,69 @@ static void assign_small(const tm__qgraph *g, int32_t nparts, const double *cap,
     }
 }
 
+typedef struct byw { const double *vw; } byw;
+static int heavier_first(const void *a, const void *b, void *arg)
+{
+    const double *vw = ((const byw *)arg)->vw;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    if (vw[x] != vw[y])
+        return vw[x] < vw[y] ? 1 : -1;
+    return (x > y) - (x < y);
+}
+
+/* Fallback when single moves cannot fix the caps (weighted tasks, little
+ * slack): first-fit decreasing, each task into its current block if it
+ * fits, else into the block with the most room.  Returns TM_EINFEASIBLE
+ * (no message) if that fails too. */
+static tm_err repack(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+                     int32_t *part, double *load)
+{
+    int32_t *ord = tm__malloc_n((size_t)g->n, sizeof *ord);
+    int32_t *np = tm__malloc_n((size_t)g->n, sizeof *np);
+    tm_err err = TM_EOK;
+    if (!ord || !np) {
+        free(ord);
+        free(np);
+        return tm__nomem(ctx);
+    }
+    for (int32_t i = 0; i < g->n; i++)
+        ord[i] = i;
+    qsort_r(ord, (size_t)g->n, sizeof *ord, heavier_first, &(byw){g->vw});
+    /* pass 0: keep the block if it fits, else most room; pass 1: most
+     * room (worst fit); pass 2: least room that fits (best fit) */
+    for (int pass = 0; pass < 3; pass++) {
+        err = TM_EOK;
+        for (int32_t j = 0; j < nparts; j++)
+            load[j] = 0;
+        for (int32_t i = 0; i < g->n && !err; i++) {
+            int32_t v = ord[i], t = pass == 0 ? part[v] : -1;
+            if (t < 0 || load[t] + g->vw[v] > cap[t] * (1 + 1e-12)) {
+                t = -1;
+                for (int32_t j = 0; j < nparts; j++) {
+                    double room = cap[j] * (1 + 1e-12) - load[j];
+                    if (room < g->vw[v])
+                        continue;
+                    if (t < 0 || (pass < 2 ? room > cap[t] - load[t] : room < cap[t] - load[t]))
+                        t = j;
+                }
+                if (t < 0) {
+                    err = TM_EINFEASIBLE;
+                    break;
+                }
+            }
+            np[v] = t;
+            load[t] += g->vw[v];
+        }
+        if (!err)
+            break;
+    }
+    if (!err)
+        memcpy(part, np, (size_t)g->n * sizeof *part);
+    free(ord);
+    free(np);
+    return err;
+}
+
 /* Moves vertices out of blocks above their cap, each time the vertex and
  * target with the best cut gain among targets that have room. */
 static tm_err correct(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
@@ -187,10 +250,14 @@ static tm_err correct(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const do
                     conn[touched[i]] = 0;
             }
             if (bv < 0) {
+                double lo = load[o];
+                err = repack(ctx, g, nparts, cap, part, load);
+                if (err == TM_EOK)
+                    goto out;
                 err = tm__fail(ctx, TM_EINFEASIBLE,
                                "cannot balance %d tasks of weight %g into %d blocks: "
                                "block %d keeps weight %g > %g",
-                               g->n, g->total_vw, nparts, o, load[o], cap[o]);
+                               g->n, g->total_vw, nparts, o, lo, cap[o]);
                 goto out;
             }
             part[bv] = bt;

@@ -73,6 +73,7 @@ static void test_unit_weights(void **state)
     check_general("topdown", "2:3:5", "1:10:100", 1000, 0, 0.03, 2);
     check_general("topdown", "4:4", "1:10", 64, 0, 0.0, 1); /* exactly 4 per PE */
     check_general("random", "4:4:4", "1:10:100", 800, 0, 0.03, 1);
+    check_general("topdown-c", "4:4:2", "1:10:100", 2000, 0, 0.03, 1);
 }
 
 static void test_adversarial_weights(void **state)
@@ -81,6 +82,7 @@ static void test_adversarial_weights(void **state)
     check_general("topdown", "2:2:2:2", "1:10:100:1000", 700, 2, 0.03, 2);
     check_general("topdown", "3:5:2", "1:10:100", 1200, 2, 0.10, 1);
     check_general("random", "4:4:4", "1:10:100", 900, 1, 0.03, 1);
+    check_general("topdown-c", "2:2:2", "1:10:100", 1500, 2, 0.03, 1);
 }
 
 /* The example of SharedMap Sec. 5: 800 unit tasks, 4:4:... with 3%:
