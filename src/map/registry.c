@@ -21,6 +21,7 @@ static const tm_strategy strategies[] = {
 static const tm_refiner refiners[] = {
     {"nc", "nc:D swap local search on J, pairs within distance D in G (default 1)", TM_MODE_HIERARCHY, tm__refine_nc},
     {"np", "np:B swap local search on J inside blocks of B PEs (Brandfass; default 128)", TM_MODE_HIERARCHY, tm__refine_np},
+    {"ils", "ils:D nc:D, then iterated local search: random kicks + local repair, keep improvements (16n kicks or --time-limit)", TM_MODE_HIERARCHY, tm__refine_ils},
     {"n2", "swap local search on J over all pairs (quadratic)", TM_MODE_HIERARCHY, tm__refine_n2},
     {NULL, NULL, 0, NULL},
 };

@@ -1,15 +1,18 @@
 /* qap_greedy.c - the greedy constructions `mm` (Müller-Merbach) and `allc`
- * (GreedyAllC, Glantz et al.), as described in VieM Sec. 2.  Both take the
- * unassigned task with the largest volume to already assigned tasks next
- * (heaviest total volume first; an indexed max-heap).  Müller-Merbach puts
- * it on the free PE with the smallest distance sum to the assigned PEs
- * (independently of the task: on a hierarchy that is the free PE in the
- * fullest groups, found by one descent); GreedyAllC puts it on the free PE
- * minimising sum w(t,x) * dist(PE, pe[x]) over its assigned neighbours x.
- * For GreedyAllC only one free PE per (neighbour, lowest level with a free
- * PE) needs to be tried: with non-decreasing distances any free PE of the
- * lowest group shared with a neighbour is at least as good as the optimum
- * (docs/qap.md).  Complexity O(n log n + m * deg * k) instead of O(n^2). */
+ * (GreedyAllC, Glantz et al.), as described in VieM Sec. 2.
+ * Müller-Merbach: the unassigned task with the largest volume to assigned
+ * tasks (heaviest total volume first; an indexed max-heap) goes to the free
+ * PE with the smallest distance sum to the assigned PEs, chosen
+ * independently of the task.  On a hierarchy that PE is found by one
+ * descent into the fullest groups, so groups fill one after the other.
+ * GreedyAllC links the two choices: for that PE it takes the task with the
+ * largest communication scaled by closeness, sum w(t,x) * (d_max -
+ * dist(PE, pe[x])), among the unassigned neighbours of the tasks in the
+ * lowest group around the PE that has tasks (at most 64 PEs; otherwise,
+ * and when there is none, the heap's top).  (Choosing the PE by
+ * volume-weighted distance for MM's task instead gives exactly MM's PE
+ * with consecutive filling, see docs/qap.md.)  O(n log n + m deg k) with
+ * the O(k) oracle instead of O(n^2). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +75,17 @@ static int32_t hpop(heap *H)
     return top;
 }
 
+static void hdelete(heap *H, int32_t x)
+{
+    int32_t i = H->pos[x];
+    hswap(H, i, --H->n);
+    H->pos[x] = -1;
+    if (i < H->n) {
+        hup(H, i);
+        hdown(H, H->pos[H->a[i]]);
+    }
+}
+
 /* ---- free PEs per hierarchy group -------------------------------------- */
 typedef struct freepe {
     const tm_hier *h;
@@ -129,7 +143,8 @@ static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *ou
     heap H;
     freepe F;
     double *conn = NULL, *deg = NULL;
-    int32_t *cand = NULL;
+    int32_t *inv = NULL;
+    double dmax;
     bool general;
     tm_err err = tm__qap_check_problem(ctx, p, false, &general);
     if (err)
@@ -139,12 +154,23 @@ static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *ou
     if (err)
         return err;
     tm__qdist_init(&o, h);
+    dmax = h->d[h->k - 1];
+    for (int i = 0; i < h->k; i++)
+        dmax = h->d[i] > dmax ? h->d[i] : dmax;
+    if (allc) {
+        inv = tm__malloc_n((size_t)h->n_pe, sizeof *inv);
+        if (!inv) {
+            tm__qgraph_release(&g);
+            return tm__nomem(ctx);
+        }
+        for (int64_t q = 0; q < h->n_pe; q++)
+            inv[q] = -1;
+    }
     conn = tm__calloc_n((size_t)g.n + 1, sizeof *conn);
     deg = tm__calloc_n((size_t)g.n + 1, sizeof *deg);
-    cand = tm__malloc_n((size_t)g.xadj[g.n] + 1, sizeof *cand);
     H.a = tm__malloc_n((size_t)g.n + 1, sizeof *H.a);
     H.pos = tm__malloc_n((size_t)g.n + 1, sizeof *H.pos);
-    if (free_init(&F, h) < 0 || !conn || !deg || !cand || !H.a || !H.pos) {
+    if (free_init(&F, h) < 0 || !conn || !deg || !H.a || !H.pos) {
         err = tm__nomem(ctx);
         goto out;
     }
@@ -166,33 +192,52 @@ static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *ou
     for (int32_t i = g.n / 2; i >= 0 && g.n > 0; i--)
         hdown(&H, i);
     while (H.n > 0) {
-        int32_t t = hpop(&H), nc = 0;
+        int32_t t = -1;
         int64_t best = -1;
-        if (allc) {
-            double bcost = INFINITY;
-            for (int64_t e = g.xadj[t]; e < g.xadj[t + 1]; e++) {
-                int32_t x = g.adj[e];
-                int l = 0;
-                if (out->pe[x] < 0)
-                    continue;
-                while (l < h->k && F.cnt[l][out->pe[x] / h->group[l]] == 0)
-                    l++;
-                cand[nc++] = (int32_t)free_find(&F, l, out->pe[x] / h->group[l]);
-            }
-            for (int32_t i = 0; i < nc; i++) {
-                double c = 0.0;
-                for (int64_t e = g.xadj[t]; e < g.xadj[t + 1]; e++)
-                    if (out->pe[g.adj[e]] >= 0)
-                        c += g.w[e] * tm__qd(&o, cand[i], out->pe[g.adj[e]]);
-                if (c < bcost || (c == bcost && cand[i] < best)) {
-                    bcost = c;
-                    best = cand[i];
+        if (allc && inv) {
+            /* GreedyAllC: the next PE is MM's; the task is the one whose
+             * volume, scaled by closeness to that PE, is largest among the
+             * unassigned neighbours of the tasks near it (distance-scaled
+             * communication links the two choices) */
+            double bscore = -1;
+            int l = 1;
+            best = free_find(&F, h->k, 0);
+            while (l < h->k && F.cnt[l][best / h->group[l]] == h->group[l])
+                l++;
+            if (h->group[l] <= 64 && F.cnt[l][best / h->group[l]] < h->group[l]) {
+                int64_t g0 = best / h->group[l] * h->group[l];
+                for (int64_t q = g0; q < g0 + h->group[l]; q++) {
+                    int32_t y = inv[q];
+                    if (y < 0)
+                        continue;
+                    for (int64_t e = g.xadj[y]; e < g.xadj[y + 1]; e++) {
+                        int32_t c = g.adj[e];
+                        double sc = 0;
+                        if (H.pos[c] < 0)
+                            continue;
+                        for (int64_t f = g.xadj[c]; f < g.xadj[c + 1]; f++)
+                            if (out->pe[g.adj[f]] >= 0)
+                                sc += g.w[f] * (dmax - tm__qd(&o, (int32_t)best,
+                                                              out->pe[g.adj[f]]));
+                        if (sc > bscore || (sc == bscore && c < t)) {
+                            bscore = sc;
+                            t = c;
+                        }
+                    }
                 }
             }
+            if (t >= 0)
+                hdelete(&H, t);
+            else
+                t = hpop(&H);
+        } else {
+            t = hpop(&H);
         }
         if (best < 0)
             best = free_find(&F, h->k, 0);
         out->pe[t] = (int32_t)best;
+        if (inv)
+            inv[best] = t;
         free_take(&F, best);
         for (int64_t e = g.xadj[t]; e < g.xadj[t + 1]; e++) {
             int32_t x = g.adj[e];
@@ -208,7 +253,7 @@ out:
     free_release(&F);
     free(conn);
     free(deg);
-    free(cand);
+    free(inv);
     free(H.a);
     free(H.pos);
     tm__qgraph_release(&g);

@@ -102,6 +102,8 @@ tm_err tm__refine_nc(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t
                      tm_mapping *m);
 tm_err tm__refine_np(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m);
+tm_err tm__refine_ils(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
+                      tm_mapping *m);
 tm_err tm__refine_n2(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m);
 

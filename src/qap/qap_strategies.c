@@ -284,6 +284,14 @@ tm_err tm__refine_np(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t
     return err ? err : refine(ctx, p, "np", b, seed, m);
 }
 
+tm_err tm__refine_ils(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
+                      tm_mapping *m)
+{
+    int d;
+    tm_err err = parse_arg(ctx, "ils", arg, 10, &d);
+    return err ? err : refine(ctx, p, "ils", d, seed, m);
+}
+
 tm_err tm__refine_n2(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m)
 {
