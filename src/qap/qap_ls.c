@@ -26,7 +26,53 @@ typedef struct ls {
     double bound;
     double j;
     double t_end; /* < 0: no limit */
+    int64_t group1; /* PEs per lowest-level group */
+    double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
+                     * per-vertex contributions), or NULL */
 } ls;
+
+static double contrib(const ls *L, int32_t u)
+{
+    const tm__qgraph *g = L->g;
+    double c = 0.0;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+        c += g->w[e] * tm__qd(&L->o, L->pe[u], L->pe[g->adj[e]]);
+    return c;
+}
+
+/* Task u moves from PE `from` to pe[u] (already set): neighbours'
+ * contributions follow in O(deg u). */
+static void moved(ls *L, int32_t u, int32_t from)
+{
+    const tm__qgraph *g = L->g;
+    if (!L->c)
+        return;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e], px = L->pe[x];
+        L->c[x] += g->w[e] * (tm__qd(&L->o, px, L->pe[u]) - tm__qd(&L->o, px, from));
+    }
+}
+
+/* Exchanges the PEs of u and v (J is updated by the caller). */
+static void apply_swap(ls *L, int32_t u, int32_t v)
+{
+    int32_t pu = L->pe[u], pv = L->pe[v];
+    L->pe[u] = pv;
+    L->pe[v] = pu;
+    if (L->load) {
+        double du = L->g->vw[v] - L->g->vw[u];
+        L->load[pu] += du;
+        L->load[pv] -= du;
+    }
+    if (L->c) {
+        /* the edge u-v keeps its length; moved() would count it with one
+         * endpoint already moved, so fix u and v by recomputing them */
+        moved(L, u, pu);
+        moved(L, v, pv);
+        L->c[u] = contrib(L, u);
+        L->c[v] = contrib(L, v);
+    }
+}
 
 static double swap_delta(const ls *L, int32_t u, int32_t v)
 {
@@ -64,26 +110,37 @@ double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t
 /* Tries to swap u and v; returns 1 if the swap improved J and was done. */
 static int try_swap(ls *L, int32_t u, int32_t v)
 {
+    const tm__qgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
-    double d;
+    double d = 0.0, eps = -1e-9 * (1.0 + fabs(L->j) * 1e-6);
     if (pu == pv || u == v)
         return 0;
     if (L->load) {
-        double du = L->g->vw[v] - L->g->vw[u];
+        double du = g->vw[v] - g->vw[u];
         if (du != 0 && (L->load[pu] + du > L->bound * (1 + 1e-12) ||
                         L->load[pv] - du > L->bound * (1 + 1e-12)))
             return 0;
     }
-    d = swap_delta(L, u, v);
-    if (!(d < -1e-9 * (1.0 + fabs(L->j) * 1e-6)))
-        return 0;
-    L->pe[u] = pv;
-    L->pe[v] = pu;
-    if (L->load) {
-        double du = L->g->vw[v] - L->g->vw[u];
-        L->load[pu] += du;
-        L->load[pv] -= du;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e], px;
+        if (x == v)
+            continue;
+        px = L->pe[x];
+        d += g->w[e] * (tm__qd(&L->o, pv, px) - tm__qd(&L->o, pu, px));
     }
+    /* v's side can gain at most its whole contribution: prune */
+    if (L->c && !(d - L->c[v] < eps))
+        return 0;
+    for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++) {
+        int32_t x = g->adj[e], px;
+        if (x == u)
+            continue;
+        px = L->pe[x];
+        d += g->w[e] * (tm__qd(&L->o, pu, px) - tm__qd(&L->o, pv, px));
+    }
+    if (!(d < eps))
+        return 0;
+    apply_swap(L, u, v);
     L->j += d;
     return 1;
 }
@@ -94,7 +151,7 @@ static int try_swap(ls *L, int32_t u, int32_t v)
 static int move_pass(ls *L, const int32_t *order)
 {
     const tm__qgraph *g = L->g;
-    int moved = 0;
+    int nmoved = 0;
     for (int32_t i = 0; i < g->n; i++) {
         int32_t u = order[i], pu = L->pe[u], bq = -1;
         double best = -1e-9 * (1.0 + fabs(L->j) * 1e-6), base = 0.0;
@@ -117,10 +174,13 @@ static int move_pass(ls *L, const int32_t *order)
             L->load[pu] -= g->vw[u];
             L->load[bq] += g->vw[u];
             L->j += best;
-            moved++;
+            moved(L, u, pu);
+            if (L->c)
+                L->c[u] = contrib(L, u);
+            nmoved++;
         }
     }
-    return moved;
+    return nmoved;
 }
 
 static void shuffle(int32_t *a, int32_t n, tm_rng *r)
@@ -134,28 +194,45 @@ static void shuffle(int32_t *a, int32_t n, tm_rng *r)
 
 static bool out_of_time(const ls *L) { return L->t_end >= 0 && tm__now() > L->t_end; }
 
+static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
+{
+    dirty[u] = 1;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+        dirty[g->adj[e]] = 1;
+}
+
+/* N_C^D.  After the first round only "dirty" tasks are searched from: a
+ * swap (u, v) changes its gain only if u, v or one of their neighbours
+ * moved, and then u or v is dirty and the pair is met from its side (the
+ * ball relation is symmetric), so no improving pair is missed. */
 static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
 {
     const tm__qgraph *g = L->g;
-    int32_t n = g->n;
+    int32_t n = g->n > 0 ? g->n : 0;
     int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
     int32_t *queue = tm__malloc_n((size_t)n, sizeof *queue);
     int32_t *dist = tm__malloc_n((size_t)n, sizeof *dist);
     uint32_t *stamp = tm__calloc_n((size_t)n, sizeof *stamp);
+    uint8_t *dirty = tm__malloc_n((size_t)n, 1), *next = tm__calloc_n((size_t)n, 1);
     uint32_t cur = 0;
-    if (!order || !queue || !dist || !stamp) {
-        free(order), free(queue), free(dist), free(stamp);
+    if (!order || !queue || !dist || !stamp || !dirty || !next) {
+        free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
         return tm__nomem(ctx);
     }
+    memset(dirty, 1, (size_t)n);
     for (int32_t i = 0; i < n; i++)
         order[i] = i;
     for (int round = 0;; round++) {
         int improved = 0;
         shuffle(order, n, r);
-        if (L->load)
-            improved += move_pass(L, order);
+        if (L->load && move_pass(L, order) > 0) {
+            improved++;
+            memset(next, 1, (size_t)n);
+        }
         for (int32_t i = 0; i < n; i++) {
             int32_t u = order[i], qh = 0, qt = 0;
+            if (!dirty[u])
+                continue;
             if (++cur == 0) {
                 memset(stamp, 0, (size_t)n * sizeof *stamp);
                 cur = 1;
@@ -165,8 +242,13 @@ static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
             queue[qt++] = u;
             while (qh < qt) {
                 int32_t x = queue[qh++];
-                if (x != u)
-                    improved += try_swap(L, u, x);
+                /* one-to-one: a swap inside a lowest-level group is void */
+                if (x != u && (L->load || L->pe[u] / L->group1 != L->pe[x] / L->group1) &&
+                    try_swap(L, u, x)) {
+                    improved++;
+                    mark(g, next, u);
+                    mark(g, next, x);
+                }
                 if (dist[x] >= depth)
                     continue;
                 for (int64_t e = g->xadj[x]; e < g->xadj[x + 1]; e++) {
@@ -183,9 +265,15 @@ static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
         }
         if (!improved)
             break;
+        {
+            uint8_t *t = dirty;
+            dirty = next;
+            next = t;
+            memset(next, 0, (size_t)n);
+        }
     }
 done:
-    free(order), free(queue), free(dist), free(stamp);
+    free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
     return TM_EOK;
 }
 
@@ -213,15 +301,8 @@ static int log_swap(swaplog *lg, int32_t u, int32_t v)
 
 static void force_swap(ls *L, int32_t u, int32_t v)
 {
-    int32_t pu = L->pe[u], pv = L->pe[v];
     L->j += swap_delta(L, u, v);
-    L->pe[u] = pv;
-    L->pe[v] = pu;
-    if (L->load) {
-        double du = L->g->vw[v] - L->g->vw[u];
-        L->load[pu] += du;
-        L->load[pv] -= du;
-    }
+    apply_swap(L, u, v);
 }
 
 static bool load_ok(const ls *L, int32_t u, int32_t v)
@@ -374,6 +455,7 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     L.pe = pe;
     L.bound = bound;
     tm__qdist_init(&L.o, h);
+    L.group1 = h->group[1];
     L.t_end = tl >= 0 ? tm__now() + tl : -1.0;
     tm__rng_seed(&r, seed, 0x5157);
     if (bound >= 0) {
@@ -383,6 +465,13 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
         for (int32_t u = 0; u < g->n; u++)
             L.load[pe[u]] += g->vw[u];
     }
+    L.c = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *L.c);
+    if (!L.c) {
+        free(L.load);
+        return tm__nomem(ctx);
+    }
+    for (int32_t u = 0; u < g->n; u++)
+        L.c[u] = contrib(&L, u);
     L.j = tm__qap_eval_sym(g, &L.o, pe);
     if (strcmp(nbh, "nc") == 0)
         err = run_nc(ctx, &L, depth, &r);
@@ -395,5 +484,6 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     if (j_out)
         *j_out = L.j;
     free(L.load);
+    free(L.c);
     return err;
 }

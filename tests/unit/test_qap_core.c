@@ -69,6 +69,15 @@ static void test_fast_gain(void **state)
             assert_true(fabs(j + d - j2) < 1e-6);
             j = j2;
         }
+        /* the J each local search maintains incrementally is the real J */
+        {
+            const char *nbh[] = {"nc", "ils", "np", "n2"};
+            for (int k = 0; k < 4; k++) {
+                double jl = -1;
+                assert_tm_ok(ctx, tm__qap_local_search(ctx, &g, &h, -1, nbh[k], 3, 5, pe, &jl));
+                assert_true(fabs(jl - tm__qap_eval(&c, &h, pe)) < 1e-6);
+            }
+        }
         free(pe);
         tm__qgraph_release(&g);
         qt_free_comm(&c);

@@ -49,8 +49,8 @@ def main():
     for r in A:
         by[r["instance"]][r["algo"]] = r
     algos = ["identity", "random", "mm", "allc", "bottomup", "topdown", "topdown+nc:1",
-             "topdown+nc:10", "scotch_b0"]
-    print("| instance | " + " | ".join(algos) + " | best peer | ours/best |")
+             "topdown+nc:10", "topdown+ils:10", "scotch_b0"]
+    print("| instance | " + " | ".join(algos) + " | best peer | nc:10, ils:10 / best |")
     print("|---" * (len(algos) + 3) + "|")
     for inst, d in by.items():
         cells = []
@@ -58,8 +58,8 @@ def main():
             r = d.get(a)
             cells.append("" if not r else "%d (%s)" % (r["J"], fmt_t(r["time_s"])))
         bp = min(peers.get(inst, [(0, 0, "-")]))
-        ours = d.get("topdown+nc:10")
-        ratio = "%.4f" % (ours["J"] / bp[0]) if ours and bp[0] else ""
+        ours = [d[a] for a in ("topdown+nc:10", "topdown+ils:10") if a in d]
+        ratio = " / ".join("%.4f" % (o["J"] / bp[0]) for o in ours) if bp[0] else ""
         print("| %s | %s | %d (%.2f, %s) | %s |" % (inst, " | ".join(cells), bp[0], bp[1],
                                                    bp[2], ratio))
     for name, title in (("B_generated.tsv", "B. Generated VieM-style instances (shuffled)"),):
