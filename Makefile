@@ -90,16 +90,24 @@ test: all
 DEMO_TOPO := topologies/psmn-x5/X5.topofile
 DEMO_MAP  := topologies/psmn-x5/X5.map
 DEMO_COMM := topologies/comm/cg-64.size.csv
+DEMO_JOB  := topologies/psmn-x5/job-64.hostfile
+DEMO_ARGS := --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12 --comm $(DEMO_COMM)
 
+# The main job: the consecutive (batch-system) placement of a 64-rank job on
+# 16 nodes of a real InfiniBand fabric, written as an Open MPI rankfile and
+# evaluated exactly.
 demo: all
-	$(BUILD)/topomap topo info --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP)
-	$(BUILD)/topomap map --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) \
-	  --comm $(DEMO_COMM) --strategy identity --out $(BUILD)/demo.rankfile
-	$(BUILD)/topomap eval --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) \
-	  --comm $(DEMO_COMM) --mapping $(BUILD)/demo.rankfile
+	$(BUILD)/topomap topo info --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12
+	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --strategy identity --out $(BUILD)/demo.rankfile
+	$(BUILD)/topomap eval $(DEMO_ARGS) --alloc $(DEMO_JOB) --mapping $(BUILD)/demo.rankfile
 	@echo "demo: rankfile written to $(BUILD)/demo.rankfile"
 
-bench: all
+BENCH_BIN := $(patsubst tools/bench/%.c,$(BUILD)/%,$(wildcard tools/bench/bench_*.c))
+
+$(BUILD)/bench_%: tools/bench/bench_%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
+
+bench: all $(BENCH_BIN)
 	tools/bench/run.sh $(BUILD)
 
 install: all

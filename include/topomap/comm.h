@@ -35,7 +35,8 @@ typedef enum {
     TM_COMM_EDGES,      /* "src dst volume" per line (0-based); .edges .el .txt */
     TM_COMM_DENSE,      /* N x N matrix, comma or whitespace separated; .csv .mat */
     TM_COMM_GRAPHSTATS, /* "i , j = w" lines (undirected pairs) as in graphStats.txt */
-    TM_COMM_MPIP        /* mpiP report with a communication-matrix block; .mpiP */
+    TM_COMM_MPIP,       /* mpiP report with a communication-matrix block; .mpiP */
+    TM_COMM_SCOTCH      /* Scotch source graph; .grf .src */
 } tm_comm_format;
 
 void tm_comm_init(tm_comm *c);
@@ -65,8 +66,9 @@ tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
 tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
 tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
 /* Parses a format name ("metis", "mtx", "edges", "dense", "graphstats",
- * "mpip", "auto"); -1 if unknown. */
+ * "mpip", "scotch", "auto"); -1 if unknown. */
 int tm_comm_format_parse(const char *s);
 
 /* Writes G in METIS format (undirected: requires a symmetric graph; volumes

@@ -56,6 +56,13 @@ void tm_ctx_free(tm_ctx *ctx);
 /* The message of the last failure recorded in ctx ("" if none). */
 const char *tm_ctx_errmsg(const tm_ctx *ctx);
 void tm_ctx_clear_error(tm_ctx *ctx);
+/* Records a formatted message as the context's error and returns err
+ * (for callers and callbacks that report through the same context). */
+tm_err tm_ctx_fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
 uint64_t tm_ctx_seed(const tm_ctx *ctx);

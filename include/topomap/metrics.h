@@ -63,7 +63,9 @@ void tm_metrics_init(tm_metrics *m);
 void tm_metrics_release(tm_metrics *m);
 
 /* Network mode: needs a mapping with host/slot.  Uses tm_ctx_threads()
- * threads (results do not depend on the thread count). */
+ * threads (results are bit-identical for any thread count).  *out is
+ * overwritten (release it first when reusing one with link_load); on error
+ * it is left empty.  Exact definitions: docs/metrics.md. */
 tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                        const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out);
 /* Hierarchy mode: J only (plus total_volume, n_tasks). */

@@ -22,10 +22,17 @@
 extern "C" {
 #endif
 
+/* Exact semantics and costs: docs/metrics.md "Routing models".  All
+ * models respect the transit flags (only switches and transit hosts may
+ * lie inside a path). */
 typedef enum {
-    TM_ROUTE_ECMP = 0, /* uniform over all minimum-hop paths (default) */
-    TM_ROUTE_SINGLE,   /* one deterministic shortest path */
-    TM_ROUTE_DOR       /* dimension order on generated tori/meshes */
+    TM_ROUTE_ECMP = 0, /* uniform over all minimum-hop paths, parallel
+                        * cables being distinct paths (default) */
+    TM_ROUTE_SINGLE,   /* one deterministic shortest path: backwards from
+                        * the destination, the lowest-id DAG in-link */
+    TM_ROUTE_DOR       /* dimension order (x, then y, ...) on nets with grid
+                        * geometry; shorter way round a ring, ties in the
+                        * positive direction; no detours around failures */
 } tm_route_kind;
 
 typedef struct tm_route tm_route;
@@ -36,7 +43,8 @@ int tm_route_kind_parse(const char *s);
 const char *tm_route_kind_name(tm_route_kind kind);
 
 /* Creates a router for a finalized net.  DOR on a net without grid
- * geometry is TM_EUSAGE. */
+ * geometry is TM_EUSAGE.  The router reads the net's CSR snapshot:
+ * re-finalizing the net invalidates it (make a new one). */
 tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
 void tm_route_free(tm_route *r);
 tm_route_kind tm_route_kind_of(const tm_route *r);

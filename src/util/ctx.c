@@ -104,16 +104,31 @@ void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *ud)
 }
 void tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level) { ctx->log_level = level; }
 
-tm_err tm__fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
+static tm_err vfail(tm_ctx *ctx, tm_err err, const char *fmt, va_list ap)
 {
-    va_list ap;
     if (!ctx)
         return err;
     pthread_mutex_lock(&ctx->lock);
-    va_start(ap, fmt);
     vsnprintf(ctx->msg, sizeof ctx->msg, fmt, ap);
-    va_end(ap);
     pthread_mutex_unlock(&ctx->lock);
+    return err;
+}
+
+tm_err tm__fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err = vfail(ctx, err, fmt, ap);
+    va_end(ap);
+    return err;
+}
+
+tm_err tm_ctx_fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    err = vfail(ctx, err, fmt, ap);
+    va_end(ap);
     return err;
 }
 

@@ -1,0 +1,315 @@
+/*
+ * alloc.c - the job's allocation: all hosts, a hostlist expression or an
+ * Open MPI style hostfile, resolved against the network's host names.
+ *
+ * Name resolution: the exact name first, then the short name (up to the
+ * first '.') of either side, so "node01.cluster" in a hostfile finds
+ * "node01" from an ibnetdiscover dump and vice versa.  An ambiguous short
+ * name (two hosts "n1.a" and "n1.b") is not resolved.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "alloc_int.h"
+#include "../util/util.h"
+
+void tm_alloc_init(tm_alloc *a) { memset(a, 0, sizeof *a); }
+
+void tm_alloc_release(tm_alloc *a)
+{
+    if (!a)
+        return;
+    free(a->host);
+    free(a->slots);
+    memset(a, 0, sizeof *a);
+}
+
+int64_t tm_alloc_total_slots(const tm_alloc *a)
+{
+    int64_t s = 0;
+    for (int32_t i = 0; i < a->n; i++)
+        s += a->slots[i];
+    return s;
+}
+
+static size_t short_len(const char *s)
+{
+    const char *dot = strchr(s, '.');
+    return dot ? (size_t)(dot - s) : strlen(s);
+}
+
+int32_t tm_alloc_resolve_host(const tm_net *net, const char *name)
+{
+    int32_t v = tm_net_find(net, name), found = -1;
+    size_t len = short_len(name);
+    if (v >= 0)
+        return v;
+    if (len == 0)
+        return -1;
+    if (name[len]) {
+        /* "n1.domain" -> "n1" in O(1) */
+        char *s = tm__strndup(name, len);
+        if (s) {
+            v = tm_net_find(net, s);
+            free(s);
+            if (v >= 0 && tm_net_kind(net, v) == TM_VERTEX_HOST)
+                return v;
+        }
+    }
+    /* "n1" -> "n1.domain": the net's names need a scan */
+    for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv; u++) {
+        const char *h = tm_net_name(net, u);
+        if (tm_net_kind(net, u) != TM_VERTEX_HOST || short_len(h) != len ||
+            strncmp(h, name, len) != 0)
+            continue;
+        if (found >= 0)
+            return -1; /* ambiguous */
+        found = u;
+    }
+    return found;
+}
+
+/* Appends host v with s slots, or adds s to its slots if already present
+ * (pos[v] >= 0). */
+static int add_host(tm_alloc *a, size_t *cap_h, size_t *cap_s, int32_t *pos, int32_t v, int32_t s)
+{
+    if (pos[v] >= 0) {
+        a->slots[pos[v]] += s;
+        return 0;
+    }
+    if (tm__grow((void **)&a->host, cap_h, (size_t)a->n + 1, sizeof *a->host) < 0 ||
+        tm__grow((void **)&a->slots, cap_s, (size_t)a->n + 1, sizeof *a->slots) < 0)
+        return -1;
+    pos[v] = a->n;
+    a->host[a->n] = v;
+    a->slots[a->n] = s;
+    a->n++;
+    return 0;
+}
+
+tm_err tm_alloc_all(tm_ctx *ctx, const tm_net *net, tm_alloc *out)
+{
+    int32_t nv = tm_net_n_vertices(net), nh = tm_net_n_hosts(net), k = 0;
+    tm_alloc_init(out);
+    if (nh == 0)
+        return tm__fail(ctx, TM_EINPUT, "the topology has no hosts");
+    out->host = tm__malloc_n((size_t)nh, sizeof *out->host);
+    out->slots = tm__malloc_n((size_t)nh, sizeof *out->slots);
+    if (!out->host || !out->slots) {
+        tm_alloc_release(out);
+        return tm__nomem(ctx);
+    }
+    for (int32_t v = 0; v < nv && k < nh; v++) {
+        if (tm_net_kind(net, v) != TM_VERTEX_HOST)
+            continue;
+        out->host[k] = v;
+        out->slots[k] = tm_net_slots(net, v);
+        k++;
+    }
+    out->n = k;
+    return TM_EOK;
+}
+
+void tm__alloc_unresolved(const tm_net *net, const char *name, char *buf, size_t size)
+{
+    int32_t v = tm_alloc_resolve_host(net, name), first = -1;
+    size_t len = short_len(name);
+    if (v >= 0) {
+        snprintf(buf, size, "'%s' is a switch, not a host", name);
+        return;
+    }
+    for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv && len > 0; u++) {
+        const char *h = tm_net_name(net, u);
+        if (tm_net_kind(net, u) != TM_VERTEX_HOST || short_len(h) != len ||
+            strncmp(h, name, len) != 0)
+            continue;
+        if (first >= 0) {
+            snprintf(buf, size, "host name '%s' is ambiguous ('%s' and '%s'); use the full name",
+                     name, tm_net_name(net, first), h);
+            return;
+        }
+        first = u;
+    }
+    snprintf(buf, size, "unknown host '%s' (not in the topology)", name);
+}
+
+/* Resolves a name to a host vertex; on failure records "<where><why>". */
+static tm_err resolve(tm_ctx *ctx, const tm_net *net, const char *host, const char *where,
+                      int32_t *v)
+{
+    char why[2600];
+    *v = tm_alloc_resolve_host(net, host);
+    if (*v >= 0 && tm_net_kind(net, *v) == TM_VERTEX_HOST)
+        return TM_EOK;
+    tm__alloc_unresolved(net, host, why, sizeof why);
+    return tm__fail(ctx, TM_EINPUT, "%s%s", where, why);
+}
+
+tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr, tm_alloc *out)
+{
+    char **names = NULL;
+    size_t count = 0, cap_h = 0, cap_s = 0;
+    int32_t *pos = NULL, nv = tm_net_n_vertices(net), v;
+    tm_err err;
+
+    tm_alloc_init(out);
+    err = tm_hostlist_expand(ctx, expr, "hostlist", &names, &count);
+    if (err)
+        return err;
+    pos = tm__malloc_n((size_t)nv + 1, sizeof *pos);
+    if (!pos) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t i = 0; i < nv; i++)
+        pos[i] = -1;
+    for (size_t i = 0; i < count; i++) {
+        if ((err = resolve(ctx, net, names[i], "hostlist: ", &v)))
+            goto out;
+        if (pos[v] >= 0) {
+            err = tm__fail(ctx, TM_EINPUT, "hostlist: host '%s' is listed twice",
+                           tm_net_name(net, v));
+            goto out;
+        }
+        if (add_host(out, &cap_h, &cap_s, pos, v, tm_net_slots(net, v)) < 0) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+    }
+out:
+    if (err)
+        tm_alloc_release(out);
+    tm_hostlist_free(names, count);
+    free(pos);
+    return err;
+}
+
+/* "key=value" option of a hostfile line. */
+static tm_err hostfile_option(tm_lexer *lx, const char *tok, size_t len, int64_t *slots,
+                              int64_t *max_slots)
+{
+    const char *eq = memchr(tok, '=', len);
+    int64_t *dst;
+    const char *p;
+    size_t klen = eq ? (size_t)(eq - tok) : len;
+    if (klen == 5 && strncmp(tok, "slots", 5) == 0)
+        dst = slots;
+    else if (klen == 9 && (strncmp(tok, "max_slots", 9) == 0 || strncmp(tok, "max-slots", 9) == 0))
+        dst = max_slots;
+    else
+        return tm__lex_error(lx, "unknown hostfile option '%.*s' (slots=N or max_slots=N)",
+                             (int)len, tok);
+    if (!eq)
+        return tm__lex_error(lx, "option '%.*s' needs '=N'", (int)len, tok);
+    p = eq + 1;
+    if (tm__parse_i64(&p, dst) < 0 || p != tok + len || *dst < 1 || *dst > INT32_MAX)
+        return tm__lex_error(lx, "'%.*s': value must be a positive integer", (int)len, tok);
+    return TM_EOK;
+}
+
+tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                              tm_alloc *out)
+{
+    tm_lexer lx;
+    size_t cap_h = 0, cap_s = 0;
+    int32_t *pos = NULL, nv = tm_net_n_vertices(net), v;
+    int r;
+    tm_err err = TM_EOK;
+
+    tm_alloc_init(out);
+    tm__lex_init(&lx, ctx, in, name);
+    pos = tm__malloc_n((size_t)nv + 1, sizeof *pos);
+    if (!pos) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t i = 0; i < nv; i++)
+        pos[i] = -1;
+    while ((r = tm__lex_next(&lx)) == 1) {
+        char *hash = strchr(lx.buf, '#'), host[1024];
+        const char *p, *tok = tm__skip_blank(lx.buf);
+        size_t len;
+        int64_t slots = -1, max_slots = -1;
+        if (hash)
+            *hash = '\0';
+        p = tok;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        len = (size_t)(p - tok);
+        if (len == 0)
+            continue;
+        if (len >= sizeof host) {
+            err = tm__lex_error(&lx, "host name longer than %zu bytes", sizeof host - 1);
+            goto out;
+        }
+        memcpy(host, tok, len);
+        host[len] = '\0';
+        while (*(tok = tm__skip_blank(p))) {
+            p = tok;
+            while (*p && *p != ' ' && *p != '\t')
+                p++;
+            if ((err = hostfile_option(&lx, tok, (size_t)(p - tok), &slots, &max_slots)))
+                goto out;
+        }
+        v = tm_alloc_resolve_host(net, host);
+        if (v < 0 || tm_net_kind(net, v) != TM_VERTEX_HOST) {
+            char why[2600];
+            tm__alloc_unresolved(net, host, why, sizeof why);
+            err = tm__lex_error(&lx, "%s", why);
+            goto out;
+        }
+        if (slots < 0)
+            slots = tm_net_slots(net, v);
+        if (max_slots > 0 && max_slots < slots) {
+            err = tm__lex_error(&lx, "max_slots=%lld is less than slots=%lld",
+                                (long long)max_slots, (long long)slots);
+            goto out;
+        }
+        if (slots + (pos[v] >= 0 ? out->slots[pos[v]] : 0) > tm_net_slots(net, v)) {
+            err = tm__lex_error(&lx, "host '%s' has %d slots in the topology, the hostfile asks "
+                                "for %lld", tm_net_name(net, v), tm_net_slots(net, v),
+                                (long long)(slots + (pos[v] >= 0 ? out->slots[pos[v]] : 0)));
+            goto out;
+        }
+        if (add_host(out, &cap_h, &cap_s, pos, v, (int32_t)slots) < 0) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+    }
+    if (r < 0) {
+        err = (tm_err)-r;
+        goto out;
+    }
+    if (out->n == 0) {
+        if (!lx.line)
+            lx.line = 1;
+        err = tm__lex_error(&lx, "no hosts in the hostfile");
+    }
+out:
+    if (err)
+        tm_alloc_release(out);
+    tm__lex_release(&lx);
+    free(pos);
+    return err;
+}
+
+tm_err tm_alloc_parse(tm_ctx *ctx, const tm_net *net, const char *arg, tm_alloc *out)
+{
+    struct stat st;
+    FILE *in;
+    tm_err err;
+    if (!arg)
+        return tm_alloc_all(ctx, net, out);
+    if (stat(arg, &st) == 0 && S_ISREG(st.st_mode)) {
+        tm_alloc_init(out);
+        in = fopen(arg, "r");
+        if (!in)
+            return tm__fail(ctx, TM_EIO, "cannot open hostfile '%s': %s", arg, strerror(errno));
+        err = tm_alloc_read_hostfile(ctx, net, in, arg, out);
+        fclose(in);
+        return err;
+    }
+    return tm_alloc_from_hostlist(ctx, net, arg, out);
+}

@@ -1,0 +1,114 @@
+/*
+ * cli.h - shared pieces of the command-line tool: the options every
+ * subcommand understands, loading of the inputs they name, error
+ * reporting with design.md's exit codes, and a tiny JSON writer.
+ * Only cli/ prints.
+ */
+#ifndef TM_CLI_H
+#define TM_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "topomap/topomap.h"
+
+/* Exit codes (design.md). */
+enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXIT_INTERNAL_ = 4 };
+
+/* Inputs shared by topo/eval/map. */
+typedef struct cli_inputs {
+    const char *topology;
+    const char *node_name_map;
+    bool separate_hcas;
+    int slots;
+    const char *comm;
+    const char *comm_format;
+    const char *alloc;
+    const char *routing;
+    const char *hierarchy;
+    const char *distances;
+} cli_inputs;
+
+/* Long-option ids shared by the subcommands (>= 256 to stay clear of
+ * short options). */
+enum {
+    OPT_TOPOLOGY = 256, OPT_NODEMAP, OPT_SEPARATE_HCAS, OPT_SLOTS, OPT_COMM, OPT_COMM_FORMAT,
+    OPT_ALLOC, OPT_ROUTING, OPT_HIERARCHY, OPT_DISTANCES, OPT_JSON, OPT_OUT, OPT_FORMAT,
+    OPT_MAPPING, OPT_STRATEGY, OPT_REFINE, OPT_OBJECTIVE, OPT_SEED, OPT_TIME_LIMIT,
+    OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
+    OPT_HELP, OPT_QUIET
+};
+
+/* getopt_long entries for the inputs (no terminator); append to a table. */
+#define CLI_INPUT_OPTIONS                                                         \
+    {"topology", required_argument, NULL, OPT_TOPOLOGY},                          \
+    {"node-name-map", required_argument, NULL, OPT_NODEMAP},                      \
+    {"separate-hcas", no_argument, NULL, OPT_SEPARATE_HCAS},                      \
+    {"slots", required_argument, NULL, OPT_SLOTS},                                \
+    {"comm", required_argument, NULL, OPT_COMM},                                  \
+    {"comm-format", required_argument, NULL, OPT_COMM_FORMAT},                    \
+    {"alloc", required_argument, NULL, OPT_ALLOC},                                \
+    {"routing", required_argument, NULL, OPT_ROUTING},                            \
+    {"hierarchy", required_argument, NULL, OPT_HIERARCHY},                        \
+    {"distances", required_argument, NULL, OPT_DISTANCES},                        \
+    {"help", no_argument, NULL, OPT_HELP}
+
+/* Handles an input option; returns 1 if c was one, 0 if not, -1 on a bad
+ * value (message printed). */
+int cli_input_option(cli_inputs *in, int c, const char *arg);
+
+/* Prints "topomap <cmd>: <message>" and returns the exit code for err. */
+int cli_report(tm_ctx *ctx, const char *cmd, tm_err err);
+/* Prints a usage error ("topomap <cmd>: <msg>" + hint) and returns 1. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parses an integer/double option value; -1 on error (message printed). */
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                     double *out);
+
+/* Monotonic seconds (wall clock for the time_s figures). */
+double cli_now(void);
+
+/* Creates the context with the CLI's log callback (warnings to stderr). */
+tm_err cli_ctx_new(tm_ctx **out, bool quiet);
+
+/* Input loading. */
+tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out);
+tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out);
+
+/* ---- JSON writer (pretty-printed, 2-space indent) ---------------------- */
+typedef struct json_w {
+    FILE *out;
+    int depth;
+    bool first[32];
+} json_w;
+void json_begin(json_w *j, FILE *out);
+void json_obj_begin(json_w *j, const char *key);   /* key NULL inside arrays / at top */
+void json_obj_end(json_w *j);
+void json_arr_begin(json_w *j, const char *key);
+void json_arr_end(json_w *j);
+void json_str(json_w *j, const char *key, const char *val);
+void json_num(json_w *j, const char *key, double val);
+void json_int(json_w *j, const char *key, long long val);
+void json_bool(json_w *j, const char *key, bool val);
+void json_null(json_w *j, const char *key);
+void json_end(json_w *j);
+
+/* ---- reporting metrics (report.c) --------------------------------------- */
+/* Writes the metric keys of design.md into an open JSON object. */
+void cli_json_metrics(json_w *j, const tm_net *net, const tm_metrics *m, bool hierarchy);
+/* Human-readable block of the same figures. */
+void cli_print_metrics(FILE *out, const tm_net *net, const tm_metrics *m, bool hierarchy);
+/* Writes per-link loads: .graphml / .dot (network with loads) or .csv
+ * (from,to,capacity,load,congestion per used directed link). */
+tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, const char *path);
+/* Reads a mapping file for the problem (network mode when net != NULL). */
+tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char *path,
+                        int32_t n_tasks, tm_mapping *out);
+
+/* Subcommands. */
+int cmd_topo(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_map(int argc, char **argv);
+
+#endif

@@ -1,0 +1,177 @@
+/* cmd_eval.c - `topomap eval`: exact quality figures of a given mapping
+ * (or of the consecutive placement when no mapping is given). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n"
+    "       topomap eval --hierarchy a1:..:ak --distances d1:..:dk --comm G [--mapping M] [--json]\n"
+    "\n"
+    "Computes, for the mapping M of the tasks of G onto the network T, the exact maximum\n"
+    "link congestion (traffic / capacity, and which links), the average dilation (hops per\n"
+    "unit of volume) and the QAP cost J (design.md).  Without --mapping the consecutive\n"
+    "placement of the allocation is evaluated (what a batch system does).\n"
+    "\n"
+    "  --topology T      ibnetdiscover dump, .graphml, .xml spec or generator spec (topo --help)\n"
+    "  --node-name-map F --separate-hcas --slots N   see 'topomap topo --help'\n"
+    "  --comm G          communication graph (METIS, .mtx, edge list, dense matrix, graphStats, mpiP)\n"
+    "  --comm-format F   force the format: metis, mtx, edges, dense, graphstats, mpip, scotch\n"
+    "  --mapping M       Open MPI rankfile or plain mapping ('host [slot]' per line;\n"
+    "                    hierarchy mode: one PE index per line)\n"
+    "  --alloc A         hostlist expression (node[001-064]) or hostfile; default: all hosts\n"
+    "  --routing R       ecmp (default: all minimum-hop paths equally), single, dor (tori/meshes)\n"
+    "  --approx          congestion by Hoefler & Snir's Algorithm 3 (approximate)\n"
+    "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
+    "  --threads N       threads (default: all cores; results do not depend on it)\n"
+    "  --json            one JSON object (keys in design.md)\n";
+
+int cmd_eval(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        CLI_INPUT_OPTIONS,
+        {"mapping", required_argument, NULL, OPT_MAPPING},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"approx", no_argument, NULL, OPT_APPROX},
+        {"export-loads", required_argument, NULL, OPT_EXPORT_LOADS},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {NULL, 0, NULL, 0},
+    };
+    cli_inputs in = {0};
+    const char *mapping_path = NULL, *loads_path = NULL;
+    bool json = false, approx = false;
+    long threads = 0;
+    tm_ctx *ctx = NULL;
+    tm_net *net = NULL;
+    tm_route *route = NULL;
+    tm_comm comm;
+    tm_alloc alloc;
+    tm_mapping map;
+    tm_metrics met;
+    tm_hier hier;
+    tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
+    tm_err err = TM_EOK;
+    bool hmode;
+    int c, rc = 0;
+    double t0;
+
+    tm_comm_init(&comm);
+    tm_alloc_init(&alloc);
+    tm_mapping_init(&map);
+    tm_metrics_init(&met);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        int r = cli_input_option(&in, c, optarg);
+        if (r < 0)
+            return EXIT_USAGE_;
+        if (r > 0)
+            continue;
+        switch (c) {
+        case OPT_HELP: fputs(usage_text, stdout); return 0;
+        case OPT_MAPPING: mapping_path = optarg; break;
+        case OPT_JSON: json = true; break;
+        case OPT_APPROX: approx = true; break;
+        case OPT_EXPORT_LOADS: loads_path = optarg; break;
+        case OPT_THREADS:
+            if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &threads) < 0)
+                return EXIT_USAGE_;
+            break;
+        default: return cli_usage_error("topomap eval", "invalid option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("topomap eval", "unexpected argument '%s'", argv[optind]);
+    hmode = in.hierarchy != NULL;
+    if (!in.comm)
+        return cli_usage_error("topomap eval", "--comm is required");
+    if (hmode && in.topology)
+        return cli_usage_error("topomap eval", "--hierarchy and --topology exclude each other");
+    if (!hmode && !in.topology)
+        return cli_usage_error("topomap eval", "--topology (or --hierarchy) is required");
+    if (hmode && !in.distances)
+        return cli_usage_error("topomap eval", "--hierarchy needs --distances");
+    if (hmode && (loads_path || approx || in.routing || in.alloc))
+        return cli_usage_error("topomap eval", "--export-loads, --approx, --routing and --alloc "
+                                               "need a network (--topology)");
+    if (cli_ctx_new(&ctx, false))
+        return EXIT_INTERNAL_;
+    tm_ctx_set_threads(ctx, (int)threads);
+    t0 = cli_now();
+    if (hmode) {
+        err = tm_hier_parse(ctx, in.hierarchy, in.distances, &hier);
+        if (!err)
+            err = cli_load_comm(ctx, &in, &comm);
+        if (err)
+            goto fail;
+        if (mapping_path) {
+            err = cli_read_mapping(ctx, NULL, hier.n_pe, mapping_path, comm.n, &map);
+        } else {
+            tm_problem p = {0};
+            p.comm = &comm;
+            p.hier = &hier;
+            err = tm_strategy_find("identity")->run(ctx, &p, 0, &map);
+        }
+        if (!err)
+            err = tm_metrics_eval_hier(ctx, &hier, &comm, &map, &met);
+        if (err)
+            goto fail;
+    } else {
+        err = cli_load_topology(ctx, &in, &net);
+        if (!err)
+            err = cli_load_comm(ctx, &in, &comm);
+        if (!err)
+            err = tm_alloc_parse(ctx, net, in.alloc, &alloc);
+        if (err)
+            goto fail;
+        if (mapping_path)
+            err = cli_read_mapping(ctx, net, 0, mapping_path, comm.n, &map);
+        else
+            err = tm_mapping_consecutive(ctx, &alloc, comm.n, &map);
+        if (!err)
+            err = tm_mapping_check(ctx, net, in.alloc ? &alloc : NULL, &map);
+        if (!err)
+            err = tm_route_new(ctx, net, (tm_route_kind)(in.routing ? tm_route_kind_parse(in.routing) : TM_ROUTE_ECMP), &route);
+        if (err)
+            goto fail;
+        mo.keep_link_loads = loads_path != NULL;
+        mo.approximate = approx;
+        err = tm_metrics_eval(ctx, route, &comm, &map, &mo, &met);
+        if (!err && loads_path)
+            err = cli_export_loads(ctx, net, &met, loads_path);
+        if (err)
+            goto fail;
+    }
+    if (json) {
+        json_w j;
+        json_begin(&j, stdout);
+        json_obj_begin(&j, NULL);
+        json_str(&j, "mode", hmode ? "hierarchy" : "network");
+        json_str(&j, "mapping", mapping_path ? mapping_path : "consecutive");
+        if (!hmode)
+            json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(route)));
+        cli_json_metrics(&j, net, &met, hmode);
+        json_num(&j, "time_s", cli_now() - t0);
+        json_obj_end(&j);
+        json_end(&j);
+    } else {
+        printf("mapping            %s\n", mapping_path ? mapping_path : "consecutive (allocation order)");
+        if (!hmode)
+            printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(route)));
+        cli_print_metrics(stdout, net, &met, hmode);
+        printf("time               %.3f s\n", cli_now() - t0);
+    }
+    goto out;
+fail:
+    rc = cli_report(ctx, "eval", err);
+out:
+    tm_metrics_release(&met);
+    tm_mapping_release(&map);
+    tm_alloc_release(&alloc);
+    tm_comm_release(&comm);
+    tm_route_free(route);
+    tm_net_free(net);
+    tm_ctx_free(ctx);
+    return rc;
+}

@@ -1,0 +1,301 @@
+/* cmd_map.c - `topomap map`: compute a mapping with a strategy (and an
+ * optional refinement), evaluate it, and write it as a rankfile,
+ * machinefile, Slurm hostfile or plain mapping. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_head[] =
+    "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
+    "                   [--objective O] [--seed N] [--time-limit SEC] [--threads N]\n"
+    "                   [--out F] [--format openmpi|mpich|slurm|plain] [--hostnames short|full] [--json]\n"
+    "       topomap map --hierarchy a1:..:ak --distances d1:..:dk --comm G [--strategy S]\n"
+    "                   [--refine R] [--imbalance EPS] [--out F] [--json]\n"
+    "\n"
+    "  --topology, --node-name-map, --separate-hcas, --slots, --comm, --comm-format,\n"
+    "  --alloc, --routing      as for 'topomap eval'\n"
+    "  --strategy S            mapping strategy (default identity; 'all' runs every strategy)\n"
+    "  --refine R              refinement (default none)\n"
+    "  --objective O           congestion (default), dilation or qap: how 'all' picks the best\n"
+    "  --seed N                seed of every randomised step (default 1)\n"
+    "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
+    "  --threads N             threads (default: all cores)\n"
+    "  --imbalance EPS         hierarchy mode with more tasks than PEs: allowed imbalance (0.03)\n"
+    "  --out F                 output file, written atomically (default: stdout)\n"
+    "  --format F              openmpi (rankfile, default), mpich (Hydra machinefile),\n"
+    "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain\n"
+    "  --hostnames full        keep domain names (default: short host names)\n"
+    "  --json                  print metrics as JSON on stdout (mapping only to --out)\n"
+    "\n";
+
+static void usage(FILE *out)
+{
+    fputs(usage_head, out);
+    fprintf(out, "strategies:\n");
+    for (const tm_strategy *s = tm_strategies(); s->name; s++)
+        fprintf(out, "  %-12s %s%s\n", s->name, s->help,
+                s->modes == TM_MODE_HIERARCHY ? " [hierarchy mode]"
+                : s->modes == TM_MODE_NETWORK ? " [network mode]" : "");
+    fprintf(out, "refinements:\n  %-12s %s\n", "none", "keep the construction");
+    for (const tm_refiner *r = tm_refiners(); r->name; r++)
+        fprintf(out, "  %-12s %s\n", r->name, r->help);
+}
+
+typedef struct map_args {
+    cli_inputs in;
+    const char *strategy, *refine, *out, *format;
+    int objective;
+    long seed;
+    double time_limit, imbalance;
+    long threads;
+    bool json, full_hostnames;
+} map_args;
+
+/* Returns -1 (and prints) on a usage error, 1 for --help, 0 otherwise. */
+static int parse_args(int argc, char **argv, map_args *a)
+{
+    static const struct option opts[] = {
+        CLI_INPUT_OPTIONS,
+        {"strategy", required_argument, NULL, OPT_STRATEGY},
+        {"refine", required_argument, NULL, OPT_REFINE},
+        {"objective", required_argument, NULL, OPT_OBJECTIVE},
+        {"seed", required_argument, NULL, OPT_SEED},
+        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"imbalance", required_argument, NULL, OPT_IMBALANCE},
+        {"out", required_argument, NULL, OPT_OUT},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"hostnames", required_argument, NULL, OPT_HOSTNAMES},
+        {"json", no_argument, NULL, OPT_JSON},
+        {NULL, 0, NULL, 0},
+    };
+    const char *cmd = "topomap map";
+    int c;
+    memset(a, 0, sizeof *a);
+    a->strategy = "identity";
+    a->objective = TM_OBJ_CONGESTION;
+    a->seed = 1;
+    a->time_limit = -1;
+    a->imbalance = -1;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        int r = cli_input_option(&a->in, c, optarg);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            continue;
+        switch (c) {
+        case OPT_HELP: usage(stdout); return 1;
+        case OPT_STRATEGY: a->strategy = optarg; break;
+        case OPT_REFINE: a->refine = strcmp(optarg, "none") == 0 ? NULL : optarg; break;
+        case OPT_OBJECTIVE:
+            a->objective = tm_objective_parse(optarg);
+            if (a->objective < 0)
+                return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap)",
+                                       optarg), -1;
+            break;
+        case OPT_SEED:
+            if (cli_parse_int(cmd, "--seed", optarg, 0, 0x7fffffffL, &a->seed) < 0)
+                return -1;
+            break;
+        case OPT_TIME_LIMIT:
+            if (cli_parse_double(cmd, "--time-limit", optarg, 0, 1e9, &a->time_limit) < 0)
+                return -1;
+            break;
+        case OPT_THREADS:
+            if (cli_parse_int(cmd, "--threads", optarg, 0, 1024, &a->threads) < 0)
+                return -1;
+            break;
+        case OPT_IMBALANCE:
+            if (cli_parse_double(cmd, "--imbalance", optarg, 0, 10, &a->imbalance) < 0)
+                return -1;
+            break;
+        case OPT_OUT: a->out = optarg; break;
+        case OPT_FORMAT:
+            if (tm_mapfmt_parse(optarg) < 0)
+                return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
+                                       optarg), -1;
+            a->format = optarg;
+            break;
+        case OPT_HOSTNAMES:
+            if (strcmp(optarg, "short") && strcmp(optarg, "full"))
+                return cli_usage_error(cmd, "--hostnames is 'short' or 'full'"), -1;
+            a->full_hostnames = strcmp(optarg, "full") == 0;
+            break;
+        default: return cli_usage_error(cmd, "invalid option"), -1;
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]), -1;
+    if (!a->in.comm)
+        return cli_usage_error(cmd, "--comm is required"), -1;
+    if (a->in.hierarchy && a->in.topology)
+        return cli_usage_error(cmd, "--hierarchy and --topology exclude each other"), -1;
+    if (!a->in.hierarchy && !a->in.topology)
+        return cli_usage_error(cmd, "--topology (or --hierarchy) is required"), -1;
+    if (a->in.hierarchy && !a->in.distances)
+        return cli_usage_error(cmd, "--hierarchy needs --distances"), -1;
+    return 0;
+}
+
+/* Runs the strategy and the refinement on p. */
+static tm_err compute(tm_ctx *ctx, const map_args *a, const tm_problem *p, tm_mapping *map)
+{
+    unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
+    const tm_strategy *s = tm_strategy_find(a->strategy);
+    const tm_refiner *r = NULL;
+    tm_err err;
+    if (!s || !(s->modes & mode))
+        return tm_ctx_fail(ctx, TM_EUSAGE, "unknown strategy '%s' for %s mode (see --help)",
+                           a->strategy, p->net ? "network" : "hierarchy");
+    if (a->refine) {
+        r = tm_refiner_find(a->refine);
+        if (!r || !(r->modes & mode))
+            return tm_ctx_fail(ctx, TM_EUSAGE, "unknown refinement '%s' for %s mode (see --help)",
+                               a->refine, p->net ? "network" : "hierarchy");
+    }
+    err = s->run(ctx, p, (uint64_t)a->seed, map);
+    if (!err && r) {
+        const char *colon = strchr(a->refine, ':');
+        err = r->run(ctx, p, colon ? colon + 1 : NULL, (uint64_t)a->seed, map);
+    }
+    return err;
+}
+
+static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, const tm_mapping *m)
+{
+    tm_mapwrite_opts wo = TM_MAPWRITE_OPTS_INIT;
+    tm_mapfmt fmt = a->format ? (tm_mapfmt)tm_mapfmt_parse(a->format)
+                              : (net ? TM_MAPFMT_OPENMPI : TM_MAPFMT_PLAIN);
+    tm_ofile of;
+    tm_err err;
+    wo.full_hostnames = a->full_hostnames;
+    err = tm_ofile_open(ctx, a->out ? a->out : "-", &of);
+    if (err)
+        return err;
+    err = tm_mapping_write(ctx, net, m, fmt, &wo, of.fp);
+    if (err) {
+        tm_ofile_abort(&of);
+        return err;
+    }
+    return tm_ofile_commit(ctx, &of);
+}
+
+int cmd_map(int argc, char **argv)
+{
+    map_args a;
+    tm_ctx *ctx = NULL;
+    tm_net *net = NULL;
+    tm_route *route = NULL;
+    tm_comm comm;
+    tm_alloc alloc;
+    tm_mapping map;
+    tm_metrics met;
+    tm_hier hier;
+    tm_problem p = {0};
+    tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
+    tm_err err;
+    double t0, t_map;
+    int rc = 0, pr;
+    FILE *summary;
+
+    pr = parse_args(argc, argv, &a);
+    if (pr != 0)
+        return pr > 0 ? 0 : EXIT_USAGE_;
+    tm_comm_init(&comm);
+    tm_alloc_init(&alloc);
+    tm_mapping_init(&map);
+    tm_metrics_init(&met);
+    if (cli_ctx_new(&ctx, false))
+        return EXIT_INTERNAL_;
+    tm_ctx_set_seed(ctx, (uint64_t)a.seed);
+    tm_ctx_set_threads(ctx, (int)a.threads);
+    tm_ctx_set_time_limit(ctx, a.time_limit);
+    t0 = cli_now();
+    p.comm = &comm;
+    p.imbalance = a.imbalance >= 0 ? a.imbalance : 0.03;
+    if (a.in.hierarchy) {
+        err = tm_hier_parse(ctx, a.in.hierarchy, a.in.distances, &hier);
+        if (!err)
+            err = cli_load_comm(ctx, &a.in, &comm);
+        if (err)
+            goto fail;
+        if (comm.n > hier.n_pe && a.imbalance < 0) {
+            err = tm_ctx_fail(ctx, TM_EINFEASIBLE,
+                              "%d tasks but only %lld PEs (one-to-one mapping); give --imbalance "
+                              "for general process mapping", comm.n, (long long)hier.n_pe);
+            goto fail;
+        }
+        p.hier = &hier;
+    } else {
+        err = cli_load_topology(ctx, &a.in, &net);
+        if (!err)
+            err = cli_load_comm(ctx, &a.in, &comm);
+        if (!err)
+            err = tm_alloc_parse(ctx, net, a.in.alloc, &alloc);
+        if (!err && comm.n > tm_alloc_total_slots(&alloc))
+            err = tm_ctx_fail(ctx, TM_EINFEASIBLE, "%d tasks but only %lld slots on %d hosts",
+                              comm.n, (long long)tm_alloc_total_slots(&alloc), alloc.n);
+        if (!err)
+            err = tm_route_new(ctx, net, (tm_route_kind)(a.in.routing ? tm_route_kind_parse(a.in.routing) : TM_ROUTE_ECMP), &route);
+        if (err)
+            goto fail;
+        p.net = net;
+        p.route = route;
+        p.alloc = &alloc;
+    }
+    err = compute(ctx, &a, &p, &map);
+    t_map = cli_now() - t0;
+    if (!err && net)
+        err = tm_mapping_check(ctx, net, &alloc, &map);
+    if (!err)
+        err = net ? tm_metrics_eval(ctx, route, &comm, &map, &mo, &met)
+                  : tm_metrics_eval_hier(ctx, &hier, &comm, &map, &met);
+    if (err)
+        goto fail;
+    if (a.out || !a.json) {
+        err = write_mapping(ctx, &a, net, &map);
+        if (err)
+            goto fail;
+    }
+    if (a.json) {
+        json_w j;
+        json_begin(&j, stdout);
+        json_obj_begin(&j, NULL);
+        json_str(&j, "mode", net ? "network" : "hierarchy");
+        json_str(&j, "strategy", a.strategy);
+        json_str(&j, "refine", a.refine ? a.refine : "none");
+        json_int(&j, "seed", a.seed);
+        if (a.out)
+            json_str(&j, "out", a.out);
+        cli_json_metrics(&j, net, &met, net == NULL);
+        json_num(&j, "mapping_time_s", t_map);
+        json_num(&j, "time_s", cli_now() - t0);
+        json_obj_end(&j);
+        json_end(&j);
+    } else {
+        /* The mapping went to stdout unless --out was given: keep the
+         * summary out of its way. */
+        summary = a.out ? stdout : stderr;
+        fprintf(summary, "strategy           %s%s%s\n", a.strategy, a.refine ? " + " : "",
+                a.refine ? a.refine : "");
+        cli_print_metrics(summary, net, &met, net == NULL);
+        fprintf(summary, "mapping time       %.3f s\n", t_map);
+        if (a.out)
+            fprintf(summary, "written            %s\n", a.out);
+    }
+    goto out;
+fail:
+    rc = cli_report(ctx, "map", err);
+out:
+    tm_metrics_release(&met);
+    tm_mapping_release(&map);
+    tm_alloc_release(&alloc);
+    tm_comm_release(&comm);
+    tm_route_free(route);
+    tm_net_free(net);
+    tm_ctx_free(ctx);
+    return rc;
+}

@@ -1,0 +1,177 @@
+/* cmd_topo.c - `topomap topo info` and `topomap topo export`. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char usage_text[] =
+    "usage: topomap topo info   --topology T [--json] [--no-diameter]\n"
+    "       topomap topo export --topology T --format graphml|dot|ibnetdiscover [--out F]\n"
+    "\n"
+    "T is a file or a generator spec:\n"
+    "  ibnetdiscover dump (plain, -g or -p output)   use --node-name-map F for GUID->host names,\n"
+    "                                                --separate-hcas to keep one vertex per HCA\n"
+    "  *.graphml                                     GraphML (name, kind, slots, transit, capacity)\n"
+    "  *.xml                                         topomap XML topology spec (docs/xml-spec.md)\n"
+    "%s"
+    "\n"
+    "options:\n"
+    "  --slots N        slots (processes) per host, overriding the input\n"
+    "  --json           machine-readable output (info)\n"
+    "  --no-diameter    skip the all-hosts BFS (large networks)\n"
+    "  --out F          output file, written atomically (default: stdout)\n";
+
+static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
+
+static void print_info(const char *spec, const tm_net *net, const tm_net_info *info, bool json)
+{
+    const tm_net_grid *grid = tm_net_grid_info(net);
+    if (json) {
+        json_w j;
+        char key[64];
+        json_begin(&j, stdout);
+        json_obj_begin(&j, NULL);
+        json_str(&j, "topology", spec);
+        json_int(&j, "hosts", info->hosts);
+        json_int(&j, "switches", info->switches);
+        json_int(&j, "cables", info->cables);
+        json_int(&j, "slots", info->slots);
+        if (info->diameter >= 0)
+            json_int(&j, "diameter", info->diameter);
+        else
+            json_null(&j, "diameter");
+        json_obj_begin(&j, "capacities");
+        for (int32_t i = 0; i < info->n_capclasses; i++) {
+            snprintf(key, sizeof key, "%g", info->capclasses[i].capacity);
+            json_int(&j, key, info->capclasses[i].cables);
+        }
+        json_obj_end(&j);
+        if (grid->ndims > 0) {
+            json_arr_begin(&j, "grid_dims");
+            for (int d = 0; d < grid->ndims; d++)
+                json_int(&j, NULL, grid->dims[d]);
+            json_arr_end(&j);
+        }
+        json_obj_end(&j);
+        json_end(&j);
+        return;
+    }
+    printf("topology   %s\n", spec);
+    printf("hosts      %d\n", info->hosts);
+    printf("switches   %d\n", info->switches);
+    printf("cables     %d\n", info->cables);
+    printf("slots      %lld\n", (long long)info->slots);
+    if (info->diameter >= 0)
+        printf("diameter   %d hops (between hosts)\n", info->diameter);
+    else
+        printf("diameter   not computed\n");
+    printf("capacities");
+    for (int32_t i = 0; i < info->n_capclasses; i++)
+        printf("%s%g Gbit/s x %lld", i ? ", " : " ", info->capclasses[i].capacity,
+               (long long)info->capclasses[i].cables);
+    printf("\n");
+    if (grid->ndims > 0) {
+        printf("grid      ");
+        for (int d = 0; d < grid->ndims; d++)
+            printf("%s%d", d ? "x" : " ", grid->dims[d]);
+        printf(" (%s)\n", grid->wrap[0] ? "torus" : "mesh");
+    }
+}
+
+static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const char *out_path)
+{
+    tm_ofile of;
+    tm_err err = tm_ofile_open(ctx, out_path ? out_path : "-", &of);
+    if (err)
+        return cli_report(ctx, "topo export", err);
+    if (strcmp(format, "graphml") == 0)
+        err = tm_graphml_write(ctx, net, NULL, of.fp);
+    else if (strcmp(format, "dot") == 0)
+        err = tm_dot_write(ctx, net, NULL, of.fp);
+    else
+        err = tm_ibnet_write(ctx, net, of.fp);
+    if (err) {
+        tm_ofile_abort(&of);
+        return cli_report(ctx, "topo export", err);
+    }
+    err = tm_ofile_commit(ctx, &of);
+    return err ? cli_report(ctx, "topo export", err) : 0;
+}
+
+int cmd_topo(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        CLI_INPUT_OPTIONS,
+        {"json", no_argument, NULL, OPT_JSON},
+        {"no-diameter", no_argument, NULL, OPT_NO_DIAMETER},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"out", required_argument, NULL, OPT_OUT},
+        {NULL, 0, NULL, 0},
+    };
+    cli_inputs in = {0};
+    bool json = false, diameter = true;
+    const char *format = NULL, *out = NULL, *sub;
+    tm_ctx *ctx = NULL;
+    tm_net *net = NULL;
+    tm_net_info info;
+    tm_err err;
+    int c, rc = 0;
+
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE_ : 0;
+    }
+    sub = argv[1];
+    if (strcmp(sub, "info") != 0 && strcmp(sub, "export") != 0)
+        return cli_usage_error("topomap topo", "unknown subcommand '%s' (info, export)", sub);
+    optind = 1;
+    while ((c = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
+        int r = cli_input_option(&in, c, optarg);
+        if (r < 0)
+            return EXIT_USAGE_;
+        if (r > 0)
+            continue;
+        switch (c) {
+        case OPT_HELP: usage(stdout); return 0;
+        case OPT_JSON: json = true; break;
+        case OPT_NO_DIAMETER: diameter = false; break;
+        case OPT_FORMAT: format = optarg; break;
+        case OPT_OUT: out = optarg; break;
+        default: return cli_usage_error("topomap topo", "invalid option");
+        }
+    }
+    if (optind < argc - 1)
+        return cli_usage_error("topomap topo", "unexpected argument '%s'", argv[optind + 1]);
+    if (!in.topology)
+        return cli_usage_error("topomap topo", "--topology is required");
+    if (strcmp(sub, "export") == 0) {
+        if (!format)
+            return cli_usage_error("topomap topo export", "--format is required");
+        if (strcmp(format, "graphml") && strcmp(format, "dot") && strcmp(format, "ibnetdiscover"))
+            return cli_usage_error("topomap topo export",
+                                   "unknown --format '%s' (graphml, dot, ibnetdiscover)", format);
+    }
+    if (cli_ctx_new(&ctx, false))
+        return EXIT_INTERNAL_;
+    err = cli_load_topology(ctx, &in, &net);
+    if (err) {
+        rc = cli_report(ctx, "topo", err);
+        goto out;
+    }
+    if (strcmp(sub, "export") == 0) {
+        rc = run_export(ctx, net, format, out);
+        goto out;
+    }
+    err = tm_net_info_compute(ctx, net, diameter, &info);
+    if (err) {
+        rc = cli_report(ctx, "topo info", err);
+        goto out;
+    }
+    print_info(in.topology, net, &info, json);
+    tm_net_info_release(&info);
+out:
+    tm_net_free(net);
+    tm_ctx_free(ctx);
+    return rc;
+}

@@ -1,0 +1,126 @@
+/* common.c - option handling, input loading and error reporting shared by
+ * the subcommands. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+
+int cli_input_option(cli_inputs *in, int c, const char *arg)
+{
+    long v;
+    switch (c) {
+    case OPT_TOPOLOGY: in->topology = arg; return 1;
+    case OPT_NODEMAP: in->node_name_map = arg; return 1;
+    case OPT_SEPARATE_HCAS: in->separate_hcas = true; return 1;
+    case OPT_SLOTS:
+        if (cli_parse_int("topomap", "--slots", arg, 1, 1 << 20, &v) < 0)
+            return -1;
+        in->slots = (int)v;
+        return 1;
+    case OPT_COMM: in->comm = arg; return 1;
+    case OPT_COMM_FORMAT:
+        if (tm_comm_format_parse(arg) < 0) {
+            cli_usage_error("topomap", "unknown --comm-format '%s' (metis, mtx, edges, dense, "
+                            "graphstats, mpip, scotch, auto)", arg);
+            return -1;
+        }
+        in->comm_format = arg;
+        return 1;
+    case OPT_ALLOC: in->alloc = arg; return 1;
+    case OPT_ROUTING:
+        if (tm_route_kind_parse(arg) < 0) {
+            cli_usage_error("topomap", "unknown --routing '%s' (ecmp, single, dor)", arg);
+            return -1;
+        }
+        in->routing = arg;
+        return 1;
+    case OPT_HIERARCHY: in->hierarchy = arg; return 1;
+    case OPT_DISTANCES: in->distances = arg; return 1;
+    default: return 0;
+    }
+}
+
+int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
+{
+    const char *msg = tm_ctx_errmsg(ctx);
+    fprintf(stderr, "topomap %s: %s\n", cmd, *msg ? msg : tm_err_str(err));
+    return tm_err_exit_code(err);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see '%s --help')\n", cmd);
+    return EXIT_USAGE_;
+}
+
+int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || v < lo || v > hi) {
+        cli_usage_error(cmd, "%s expects an integer in [%ld, %ld], got '%s'", opt, lo, hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                     double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi)) {
+        cli_usage_error(cmd, "%s expects a number in [%g, %g], got '%s'", opt, lo, hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static void log_to_stderr(void *ud, tm_log_level level, const char *msg)
+{
+    (void)ud;
+    fprintf(stderr, "topomap: %s%s\n", level == TM_LOG_WARN ? "warning: " : "", msg);
+}
+
+tm_err cli_ctx_new(tm_ctx **out, bool quiet)
+{
+    tm_err err = tm_ctx_new(out);
+    if (err)
+        return err;
+    if (!quiet)
+        tm_ctx_set_log(*out, log_to_stderr, NULL);
+    return TM_EOK;
+}
+
+tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out)
+{
+    tm_topo_opts o = TM_TOPO_OPTS_INIT;
+    o.node_name_map = in->node_name_map;
+    o.keep_hcas_separate = in->separate_hcas;
+    o.slots = in->slots;
+    return tm_topology_load(ctx, in->topology, &o, out);
+}
+
+tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out)
+{
+    int fmt = in->comm_format ? tm_comm_format_parse(in->comm_format) : TM_COMM_AUTO;
+    return tm_comm_read_file(ctx, in->comm, (tm_comm_format)fmt, out);
+}
+
+double cli_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

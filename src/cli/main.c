@@ -1,0 +1,55 @@
+/* main.c - the topomap command table and dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+
+#include "cli.h"
+
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help;
+} commands[] = {
+    {"topo", cmd_topo, "inspect or export a network (info, export)"},
+    {"eval", cmd_eval, "exact congestion, dilation and QAP cost of a mapping"},
+    {"map", cmd_map, "compute a mapping and write a rankfile"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: topomap <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
+    fprintf(out, "  version  print the version\n\n"
+                 "'topomap <command> --help' describes each command.\n"
+                 "exit codes: 0 ok, 1 usage error, 2 bad input, 3 infeasible request, "
+                 "4 internal error\n");
+}
+
+int main(int argc, char **argv)
+{
+    int rc;
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE_;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf("topomap %s\n", TOPOMAP_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            rc = commands[i].run(argc - 1, argv + 1);
+            xmlCleanupParser();
+            return rc;
+        }
+    }
+    fprintf(stderr, "topomap: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE_;
+}

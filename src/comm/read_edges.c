@@ -1,0 +1,73 @@
+/*
+ * read_edges.c - reader for plain edge lists: one directed message
+ * "src dst [volume]" per line, 0-based task ids, volume 1 when omitted,
+ * '#' starts a comment.  The task count is the largest id + 1.  Repeated
+ * pairs add up; "u u w" is intra-task traffic and ignored (design.md).
+ */
+#include <string.h>
+
+#include "comm_int.h"
+
+tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
+{
+    tm_lexer lx;
+    tm__entries e;
+    int64_t n = 0, s, d;
+    double w;
+    int r;
+    tm_err err = TM_EOK;
+
+    tm_comm_init(out);
+    tm__lex_init(&lx, ctx, in, name);
+    tm__entries_init(&e);
+    while ((r = tm__lex_next(&lx)) == 1) {
+        char *hash = strchr(lx.buf, '#');
+        const char *p = lx.buf, *tok;
+        size_t len;
+        if (hash)
+            *hash = '\0';
+        if (!tm__next_token(&p, &tok, &len))
+            continue;
+        if ((err = tm__token_int(&lx, tok, len, "source task", 0, TM_COMM_MAX_TASKS - 1, &s)))
+            goto out;
+        if (!tm__next_token(&p, &tok, &len)) {
+            err = tm__lex_error(&lx, "missing target task (expected 'src dst [volume]')");
+            goto out;
+        }
+        if ((err = tm__token_int(&lx, tok, len, "target task", 0, TM_COMM_MAX_TASKS - 1, &d)))
+            goto out;
+        w = 1;
+        if (tm__next_token(&p, &tok, &len) &&
+            (err = tm__token_volume(&lx, tok, len, "volume", &w)))
+            goto out;
+        if (tm__next_token(&p, &tok, &len)) {
+            err = tm__lex_error(&lx, "unexpected '%.*s' after 'src dst volume'", (int)len, tok);
+            goto out;
+        }
+        if (s + 1 > n)
+            n = s + 1;
+        if (d + 1 > n)
+            n = d + 1;
+        if (tm__entries_push(&e, (int32_t)s, (int32_t)d, w) < 0) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+    }
+    if (r < 0) {
+        err = (tm_err)-r;
+        goto out;
+    }
+    if (n == 0) {
+        if (!lx.line)
+            lx.line = 1;
+        err = tm__lex_error(&lx, "no edges (expected 'src dst [volume]' lines)");
+        goto out;
+    }
+    err = tm__entries_finish(ctx, &e, (int32_t)n, out);
+out:
+    if (err)
+        tm_comm_release(out);
+    tm__entries_release(&e);
+    tm__lex_release(&lx);
+    return err;
+}

@@ -1,0 +1,291 @@
+/*
+ * exact.c - exact link loads of a mapping: every source host's messages are
+ * summed per destination host with a sparse accumulator (never an n x n
+ * matrix) and routed in one tm_route_flows call, so the cost is one
+ * shortest-path DAG sweep per source host (O(source hosts x links) at
+ * worst), never a path search per message.
+ *
+ * Threads and determinism: the source hosts are cut into chunks whose size
+ * depends only on the number of source hosts, never on the thread count.
+ * Each chunk accumulates into its own zeroed load array, and the chunks
+ * are added to the total strictly in chunk order, so every floating-point
+ * sum is the same whatever the number of threads.  At most `window` chunk
+ * arrays exist at a time (memory O(threads x links)); a worker waits when
+ * it would run too far ahead of the oldest unreduced chunk.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics_int.h"
+#include "../util/util.h"
+
+/* Chunks per evaluation (at most; fewer when there are few hosts).  Each
+ * chunk costs one pass over all links when it is reduced, so more chunks
+ * only buy parallel slack. */
+#define TM_CHUNKS_TARGET 16
+#define TM_CHUNK_MIN 16
+
+typedef struct job {
+    const tm_route *route;
+    const tm_comm *comm;
+    const tm_mapping *map;
+    const tm_metrics_opts *opts;
+    const tm__bygroup *by;
+    int32_t n_links, n_vertices;
+    int32_t chunk, n_chunks, window;
+    /* shared state, under lock */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int32_t next_chunk, reduced;
+    double **buf;         /* window arrays of n_links */
+    tm__msum *part;       /* per window slot */
+    unsigned char *done;  /* per window slot */
+    double *load;         /* total */
+    tm__msum *sum;
+    /* first error by chunk order */
+    tm_err err;
+    int32_t err_chunk;
+    char errmsg[1024];
+} job;
+
+/* Per-thread scratch, O(vertices). */
+typedef struct worker {
+    job *jb;
+    tm_ctx *ctx;
+    tm_route_ws *ws;
+    double *acc;
+    int32_t *mark, *list, *hops;
+    double *vols;
+} worker;
+
+/* HOOK(node-hier): node-internal distance of a message between two slots
+ * of one host, added to the network-mode J when opts->node_hier is given.
+ * Not implemented yet (another part of the project adds hwloc levels):
+ * intra-host traffic costs 0 in J for now, exactly as without a hierarchy. */
+static double node_internal_dist(const tm_hier *node_hier, int32_t slot_u, int32_t slot_v)
+{
+    (void)node_hier;
+    (void)slot_u;
+    (void)slot_v;
+    return 0.0;
+}
+
+/* Routes the messages of source host number si into load. */
+static tm_err do_source(worker *wk, int32_t si, double *load, tm__msum *ps)
+{
+    job *jb = wk->jb;
+    const tm_comm *c = jb->comm;
+    const tm_mapping *map = jb->map;
+    const tm__bygroup *by = jb->by;
+    const tm_hier *nh = jb->opts ? jb->opts->node_hier : NULL;
+    int32_t h = by->hosts[si], k = 0;
+    tm_err err;
+
+    for (int32_t t = by->off[si]; t < by->off[si + 1]; t++) {
+        int32_t u = by->tasks[t];
+        for (int64_t e = c->xadj[u]; e < c->xadj[u + 1]; e++) {
+            int32_t hv = map->host[c->adj[e]];
+            double w = c->w[e];
+            ps->messages++;
+            ps->total_volume += w;
+            if (hv == h) {
+                if (nh)
+                    ps->j_node += w * node_internal_dist(nh, map->slot[u], map->slot[c->adj[e]]);
+                continue;
+            }
+            if (wk->mark[hv] != si) {
+                wk->mark[hv] = si;
+                wk->acc[hv] = 0.0;
+                wk->list[k++] = hv;
+            }
+            wk->acc[hv] += w;
+        }
+    }
+    for (int32_t i = 0; i < k; i++)
+        wk->vols[i] = wk->acc[wk->list[i]];
+    err = tm_route_flows(wk->ctx, jb->route, wk->ws, h, (size_t)k, wk->list, wk->vols, load,
+                         wk->hops);
+    if (err)
+        return err;
+    for (int32_t i = 0; i < k; i++) {
+        ps->inter_host_volume += wk->vols[i];
+        ps->sum_w_hops += wk->vols[i] * wk->hops[i];
+        if (wk->hops[i] > ps->max_dilation)
+            ps->max_dilation = wk->hops[i];
+    }
+    return TM_EOK;
+}
+
+/* Adds finished chunks to the total in chunk order (lock held). */
+static void reduce_ready(job *jb)
+{
+    while (jb->reduced < jb->n_chunks && jb->done[jb->reduced % jb->window]) {
+        int32_t s = jb->reduced % jb->window;
+        double *b = jb->buf[s];
+        /* Add and re-zero in one pass: the buffer is ready for reuse. */
+        for (int32_t l = 0; l < jb->n_links; l++) {
+            jb->load[l] += b[l];
+            b[l] = 0.0;
+        }
+        tm__msum_add(jb->sum, &jb->part[s]);
+        jb->done[s] = 0;
+        jb->reduced++;
+    }
+    pthread_cond_broadcast(&jb->cond);
+}
+
+static void *worker_run(void *arg)
+{
+    worker *wk = arg;
+    job *jb = wk->jb;
+    for (;;) {
+        int32_t ci, s, lo, hi;
+        tm_err err = TM_EOK;
+        pthread_mutex_lock(&jb->lock);
+        while (jb->err == TM_EOK && jb->next_chunk < jb->n_chunks &&
+               jb->next_chunk >= jb->reduced + jb->window)
+            pthread_cond_wait(&jb->cond, &jb->lock);
+        if (jb->err != TM_EOK || jb->next_chunk >= jb->n_chunks) {
+            pthread_mutex_unlock(&jb->lock);
+            return NULL;
+        }
+        ci = jb->next_chunk++;
+        pthread_mutex_unlock(&jb->lock);
+
+        s = ci % jb->window;
+        memset(&jb->part[s], 0, sizeof jb->part[s]);
+        lo = ci * jb->chunk;
+        hi = lo + jb->chunk < jb->by->n_hosts ? lo + jb->chunk : jb->by->n_hosts;
+        for (int32_t si = lo; si < hi && !err; si++)
+            err = do_source(wk, si, jb->buf[s], &jb->part[s]);
+
+        pthread_mutex_lock(&jb->lock);
+        if (err) {
+            /* Keep the error of the lowest chunk: the same whatever the
+             * thread count (all lower chunks were handed out before). */
+            if (jb->err == TM_EOK || ci < jb->err_chunk) {
+                jb->err = err;
+                jb->err_chunk = ci;
+                snprintf(jb->errmsg, sizeof jb->errmsg, "%s", tm_ctx_errmsg(wk->ctx));
+            }
+            pthread_cond_broadcast(&jb->cond);
+        } else {
+            jb->done[s] = 1;
+            reduce_ready(jb);
+        }
+        pthread_mutex_unlock(&jb->lock);
+    }
+}
+
+static void worker_release(worker *wk)
+{
+    tm_route_ws_free(wk->ws);
+    tm_ctx_free(wk->ctx);
+    free(wk->acc);
+    free(wk->mark);
+    free(wk->list);
+    free(wk->hops);
+    free(wk->vols);
+}
+
+static tm_err worker_init(tm_ctx *ctx, job *jb, worker *wk)
+{
+    size_t n = (size_t)jb->n_vertices + 1;
+    tm_err err;
+    memset(wk, 0, sizeof *wk);
+    wk->jb = jb;
+    if (tm_ctx_new(&wk->ctx) != TM_EOK)
+        return tm__nomem(ctx);
+    err = tm_route_ws_new(wk->ctx, jb->route, &wk->ws);
+    if (err)
+        return tm__fail(ctx, err, "%s", tm_ctx_errmsg(wk->ctx));
+    wk->acc = tm__malloc_n(n, sizeof *wk->acc);
+    wk->mark = tm__malloc_n(n, sizeof *wk->mark);
+    wk->list = tm__malloc_n(n, sizeof *wk->list);
+    wk->hops = tm__malloc_n(n, sizeof *wk->hops);
+    wk->vols = tm__malloc_n(n, sizeof *wk->vols);
+    if (!wk->acc || !wk->mark || !wk->list || !wk->hops || !wk->vols)
+        return tm__nomem(ctx);
+    for (size_t v = 0; v < n; v++)
+        wk->mark[v] = -1;
+    return TM_EOK;
+}
+
+tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                         const tm_mapping *map, const tm_metrics_opts *opts,
+                         const tm__bygroup *by, double *load, tm__msum *sum)
+{
+    const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
+    job jb;
+    worker *wk = NULL;
+    pthread_t *tid = NULL;
+    int threads = tm_ctx_threads(ctx), started = 0;
+    tm_err err = TM_EOK;
+
+    memset(&jb, 0, sizeof jb);
+    jb.route = route;
+    jb.comm = comm;
+    jb.map = map;
+    jb.opts = opts;
+    jb.by = by;
+    jb.n_links = g->n_links;
+    jb.n_vertices = g->n;
+    jb.load = load;
+    jb.sum = sum;
+    jb.chunk = (by->n_hosts + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
+    if (jb.chunk < TM_CHUNK_MIN)
+        jb.chunk = TM_CHUNK_MIN;
+    jb.n_chunks = (by->n_hosts + jb.chunk - 1) / jb.chunk;
+    if (threads < 1)
+        threads = 1;
+    if (threads > jb.n_chunks)
+        threads = jb.n_chunks > 0 ? jb.n_chunks : 1;
+    jb.window = 2 * threads;
+    pthread_mutex_init(&jb.lock, NULL);
+    pthread_cond_init(&jb.cond, NULL);
+
+    jb.buf = calloc((size_t)jb.window, sizeof *jb.buf);
+    jb.part = calloc((size_t)jb.window, sizeof *jb.part);
+    jb.done = calloc((size_t)jb.window, 1);
+    wk = calloc((size_t)threads, sizeof *wk);
+    tid = calloc((size_t)threads, sizeof *tid);
+    if (!jb.buf || !jb.part || !jb.done || !wk || !tid) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int i = 0; i < jb.window; i++)
+        if (!(jb.buf[i] = tm__calloc_n((size_t)jb.n_links + 1, sizeof(double)))) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+    for (int i = 0; i < threads; i++)
+        if ((err = worker_init(ctx, &jb, &wk[i])) != TM_EOK)
+            goto out;
+    /* The calling thread is worker 0; no igraph call happens in workers. */
+    for (started = 1; started < threads; started++)
+        if (pthread_create(&tid[started], NULL, worker_run, &wk[started]) != 0)
+            break;
+    worker_run(&wk[0]);
+    for (int i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (jb.err != TM_EOK)
+        err = tm__fail(ctx, jb.err, "%s", jb.errmsg);
+    else if (jb.reduced != jb.n_chunks)
+        err = tm__fail(ctx, TM_EINTERNAL, "metrics: %d of %d chunks reduced", (int)jb.reduced,
+                       (int)jb.n_chunks);
+out:
+    for (int i = 0; wk && i < threads; i++)
+        worker_release(&wk[i]);
+    for (int i = 0; jb.buf && i < jb.window; i++)
+        free(jb.buf[i]);
+    free(jb.buf);
+    free(jb.part);
+    free(jb.done);
+    free(wk);
+    free(tid);
+    pthread_cond_destroy(&jb.cond);
+    pthread_mutex_destroy(&jb.lock);
+    return err;
+}

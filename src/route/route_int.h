@@ -1,0 +1,139 @@
+/*
+ * route_int.h - the router module's internal interface (never installed).
+ *
+ * route.c holds the public API and dispatches through a tm__route_ops
+ * table; every routing model is one file providing one table (ecmp.c,
+ * single.c, dor.c).  A new model (forwarding tables from ibroute LFT dumps,
+ * D-mod-k on fat-trees) is one more file plus one line in route.c.
+ *
+ * dag.c is shared by the shortest-path models: a lazily grown BFS
+ * shortest-path DAG per source host (dist, sigma = number of minimum-hop
+ * paths), cached per workspace in a small LRU, and a level-synchronous
+ * backward sweep that visits only the ancestors of the destinations.
+ *
+ * Link ids: cable c is links 2c (a -> b) and 2c+1 (b -> a) (net.h), so the
+ * reverse of link l is l ^ 1; the sweep uses that to turn the CSR out-links
+ * of v into the in-links of v.
+ */
+#ifndef TM_ROUTE_INT_H
+#define TM_ROUTE_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topomap/route.h"
+
+typedef struct tm__route_ops {
+    const char *name;
+    /* Validates the net and precomputes read-only data into r->priv. */
+    tm_err (*init)(tm_ctx *ctx, tm_route *r);
+    void (*fini)(tm_route *r);
+    /* Per-thread state in ws->priv (may stay NULL). */
+    tm_err (*ws_init)(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws);
+    void (*ws_fini)(tm_route_ws *ws);
+    /* Same contract as tm_route_flows; arguments already validated
+     * (src and every dst are host ids, dst[i] != src not guaranteed). */
+    tm_err (*flows)(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
+                    const int32_t *dst, const double *vol, double *load, int32_t *hops);
+    int32_t (*hops)(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+} tm__route_ops;
+
+struct tm_route {
+    const tm_net *net;
+    const tm_net_csr *g;
+    tm_route_kind kind;
+    const tm__route_ops *ops;
+    void *priv;
+};
+
+struct tm_route_ws {
+    const tm_route *r;
+    void *priv;
+};
+
+extern const tm__route_ops tm__route_ecmp_ops;
+extern const tm__route_ops tm__route_single_ops;
+extern const tm__route_ops tm__route_dor_ops;
+
+/* ---- dag.c: cached per-source shortest-path DAGs --------------------------- */
+
+/* BFS state of one source, grown level by level only as far as the
+ * destinations asked for so far need (a 7-point stencil on a torus only
+ * ever expands level 0).  Invariant: every vertex with dist <= level_done
+ * is discovered, has its final dist and sigma, and all vertices with
+ * dist < level_done are expanded.
+ *
+ * The last level is never expanded for a destination: a destination t at
+ * distance level_done + 1 is "peeked" instead, i.e. its dist and sigma
+ * are taken from its own neighbours at level_done (their sigma is final).
+ * That avoids the most expensive expansion (on PERCS, level 2 reaches
+ * almost the whole network).  Peeked vertices are kept at the end of
+ * order[] (order[n-1], order[n-2], ...) and undone before the next
+ * expansion, which then discovers them properly. */
+typedef struct tm__dag {
+    int32_t src;        /* -1: empty entry */
+    int32_t *dist;      /* n; -1 = not discovered */
+    double *sigma;      /* n; number of minimum-hop paths from src */
+    int32_t *order;     /* discovered vertices in BFS order; peeked ones at the end */
+    int32_t n_order;
+    int32_t n_peek;
+    int32_t n_expanded; /* order[0..n_expanded) expanded */
+    int32_t level_done;
+    bool exhausted;     /* nothing more can be discovered */
+    uint64_t last_use;
+} tm__dag;
+
+/* Workspace of the shortest-path routers. */
+typedef struct tm__dagws {
+    const tm_net_csr *g;
+    int n_cache;         /* capacity of the LRU */
+    int n_alloc;         /* entries allocated so far (lazily) */
+    tm__dag *cache;
+    int32_t *entry_of;   /* n: cache entry holding the DAG of a source, -1 */
+    uint64_t clock;
+    /* sweep scratch */
+    double *flow;       /* n, zero between calls */
+    uint32_t *stamp;    /* n */
+    uint32_t gen;
+    int32_t *cur, *next; /* n each: vertex lists of two levels */
+    int32_t *idx, *tmp;  /* destination sort scratch */
+} tm__dagws;
+
+tm_err tm__dagws_new(tm_ctx *ctx, const tm_net_csr *g, tm__dagws **out);
+void tm__dagws_free(tm__dagws *w);
+/* The DAG of src (from the cache or a fresh BFS of level 0). */
+tm__dag *tm__dag_get(tm__dagws *w, int32_t src);
+/* Grows the DAG until dst has its final dist and sigma; returns dist[dst]
+ * or -1 if dst cannot be reached through transit vertices. */
+int32_t tm__dag_reach(const tm_net_csr *g, tm__dag *d, int32_t dst);
+/* Ops-table helpers of the DAG-based models (ws->priv is a tm__dagws). */
+tm_err tm__dag_ws_init(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws);
+void tm__dag_ws_fini(tm_route_ws *ws);
+int32_t tm__dag_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+/* Fails with TM_EINPUT naming both hosts, or fills hops; grows the DAG. */
+tm_err tm__dag_reach_all(tm_ctx *ctx, const tm_route *r, tm__dag *d, size_t k,
+                         const int32_t *dst, int32_t *hops);
+
+/* How the backward sweep splits the flow of v over its in-links. */
+typedef enum {
+    TM__SPLIT_ECMP,  /* in proportion sigma(u) / sigma(v) */
+    TM__SPLIT_LOWEST /* all of it over the in-link with the lowest id */
+} tm__split;
+/* Adds the flows vol[i] src -> dst[i] to load (all dst reached already).
+ * Visits only the ancestors of the destinations: O(area of the DAG between
+ * src and the destinations). */
+void tm__dag_sweep(tm__dagws *w, const tm__dag *d, tm__split split, size_t k, const int32_t *dst,
+                   const double *vol, double *load);
+/* Lists the DAG ancestors of dst (dst itself first, src last, by
+ * non-increasing dist) into out (n entries); returns their count.  Used
+ * by the approximate congestion (Hoefler & Snir Algorithm 3). */
+int32_t tm__dag_ancestors(tm__dagws *w, const tm__dag *d, int32_t dst, int32_t *out);
+
+/* Is u -> v (CSR out-link j of v reversed) an edge of the DAG of d? */
+static inline bool tm__dag_is_pred(const tm_net_csr *g, const tm__dag *d, int32_t u, int32_t dv)
+{
+    return d->dist[u] == dv - 1 && (u == d->src || g->transit[u]);
+}
+
+#endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# run.sh BUILD_DIR - the benchmarks of issue 2 (make bench).  Each case runs
+# in its own process so that its peak RSS is its own.  Timings are medians
+# of 5 runs (see each program's header); not a timed test.
+set -e
+B=${1:-build}
+cd "$(dirname "$0")/../.."
+status=0
+
+echo "== exact congestion (tools/bench/bench_metrics.c) =="
+echo "   targets: torus 1,728 tasks < 0.1 s; PERCS 1,792 tasks < 0.5 s"
+if [ -x "$B/bench_metrics" ]; then
+    for args in "torus ecmp 1" "torus dor 1" "torus ecmp 1 random" "torus ecmp 2 random" \
+                "percs ecmp 1" "percs ecmp 2" "percs ecmp 1 random" "percs single 1" "percs approx 1" \
+                "torus-msg ecmp 1" "percs-msg ecmp 1" "percs-msg ecmp 1 random"; do
+        # shellcheck disable=SC2086
+        "$B/bench_metrics" $args || status=1
+    done
+else
+    echo "missing $B/bench_metrics (run make bench)" >&2
+    status=1
+fi
+
+# Other helpers' benchmarks, if built.
+if [ -x "$B/bench_gen" ]; then
+    echo "== network generators (tools/bench/bench_gen.c) =="
+    "$B/bench_gen" || status=1
+fi
+exit $status
