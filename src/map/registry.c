@@ -12,6 +12,7 @@ static const tm_strategy strategies[] = {
     {"mm", "Müller-Merbach greedy construction (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_mm},
     {"allc", "GreedyAllC: greedy, PE chosen by volume-weighted distance (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_allc},
     {"topdown", "perfectly balanced multisection along the hierarchy; tasks > PEs: general mapping with --imbalance", TM_MODE_HIERARCHY, true, tm__strategy_topdown},
+    {"topdown-ms", "multi-start: 4 x (one topdown multisection + ils:10), best J kept (hierarchy mode)", TM_MODE_HIERARCHY, false, tm__strategy_topdown_ms},
     {"topdown-c", "general mapping of huge task graphs: contract (Ponnusamy SeC) to ~8 tasks per PE, topdown, expand", TM_MODE_HIERARCHY, false, tm__strategy_topdown_contract},
     {"bottomup", "partition into a1-blocks, contract, repeat up the hierarchy (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_bottomup},
     {"random", "random placement (baseline; balanced when tasks > PEs)", TM_MODE_HIERARCHY, false, tm__strategy_random},

@@ -121,22 +121,26 @@ static int try_swap(ls *L, int32_t u, int32_t v)
                         L->load[pv] - du > L->bound * (1 + 1e-12)))
             return 0;
     }
-    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
-        int32_t x = g->adj[e], px;
-        if (x == v)
-            continue;
-        px = L->pe[x];
-        d += g->w[e] * (tm__qd(&L->o, pv, px) - tm__qd(&L->o, pu, px));
-    }
-    /* v's side can gain at most its whole contribution: prune */
-    if (L->c && !(d - L->c[v] < eps))
-        return 0;
-    for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++) {
-        int32_t x = g->adj[e], px;
-        if (x == u)
-            continue;
-        px = L->pe[x];
-        d += g->w[e] * (tm__qd(&L->o, pu, px) - tm__qd(&L->o, pv, px));
+    if (L->c) {
+        /* with the contributions c[]: u's side is S_u(pv) - c[u] plus the
+         * u-v edge, whose length does not change (one oracle call per
+         * neighbour instead of two) */
+        double wuv = 0, duv = tm__qd(&L->o, pu, pv), su = 0, sv = 0;
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+            int32_t x = g->adj[e];
+            if (x == v)
+                wuv = g->w[e];
+            su += g->w[e] * tm__qd(&L->o, pv, L->pe[x]);
+        }
+        d = su - L->c[u] + wuv * duv;
+        /* v's side can gain at most its contribution without the u-v edge */
+        if (!(d - L->c[v] + wuv * duv < eps))
+            return 0;
+        for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++)
+            sv += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
+        d += sv - L->c[v] + wuv * duv;
+    } else {
+        d = swap_delta(L, u, v);
     }
     if (!(d < eps))
         return 0;

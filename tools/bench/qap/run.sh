@@ -62,7 +62,7 @@ run() { # file instance hier dists algo [imbalance]
     "$DRV" "$1" "$2" "$3" "$4" "${5:-}" 1 1 | cut -f2- >> "$f"
 }
 
-ALGOS="identity mm allc topdown bottomup random topdown+nc:1 topdown+nc:10 topdown+ils:10"
+ALGOS="identity mm allc topdown bottomup random topdown+nc:1 topdown+nc:10 topdown+ils:10 topdown-ms"
 hier_of() { echo "4:16:$(( $1 / 64 ))"; }
 
 # ---- A: peer instances ------------------------------------------------------

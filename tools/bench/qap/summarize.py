@@ -49,8 +49,8 @@ def main():
     for r in A:
         by[r["instance"]][r["algo"]] = r
     algos = ["identity", "random", "mm", "allc", "bottomup", "topdown", "topdown+nc:1",
-             "topdown+nc:10", "topdown+ils:10", "scotch_b0"]
-    print("| instance | " + " | ".join(algos) + " | best peer | nc:10, ils:10 / best |")
+             "topdown+nc:10", "topdown+ils:10", "topdown-ms", "scotch_b0"]
+    print("| instance | " + " | ".join(algos) + " | best peer | nc:10, ils:10, ms / best |")
     print("|---" * (len(algos) + 3) + "|")
     for inst, d in by.items():
         cells = []
@@ -58,7 +58,7 @@ def main():
             r = d.get(a)
             cells.append("" if not r else "%d (%s)" % (r["J"], fmt_t(r["time_s"])))
         bp = min(peers.get(inst, [(0, 0, "-")]))
-        ours = [d[a] for a in ("topdown+nc:10", "topdown+ils:10") if a in d]
+        ours = [d[a] for a in ("topdown+nc:10", "topdown+ils:10", "topdown-ms") if a in d]
         ratio = " / ".join("%.4f" % (o["J"] / bp[0]) for o in ours) if bp[0] else ""
         print("| %s | %s | %d (%.2f, %s) | %s |" % (inst, " | ".join(cells), bp[0], bp[1],
                                                    bp[2], ratio))
@@ -96,7 +96,7 @@ def main():
                                                                paper[k]))
     C = load(os.path.join(out, "C_general.tsv"))
     if C:
-        print("\n## C. General process mapping: rgg16 onto 4:16:16, 3%% (reference: KaHIP "
+        print("\n## C. General process mapping: rgg16 onto 4:16:16, 3% (reference: KaHIP "
               "global multisection strong 675,690 in 60.7 s)\n")
         print("| algorithm | J | max load | seconds |\n|---|---|---|---|")
         for r in C:
