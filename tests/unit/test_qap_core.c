@@ -136,10 +136,11 @@ static void run_strategy_imb(const char *name, const char *a, const char *d, int
 
 static void test_strategies_bijection(void **state)
 {
-    const char *names[] = {"identity", "mm", "allc", "topdown", "bottomup", "random"};
+    const char *names[] = {"identity", "mm", "allc", "topdown", "bottomup", "random",
+                           "topdown-ms", "topdown-c"};
     const char *hs[][2] = {{"4:4:4", "1:10:100"}, {"2:3:5", "1:10:100"}, {"4:16", "1:10"},
                            {"3:1:7", "1:5:25"}};
-    for (size_t i = 0; i < 6; i++)
+    for (size_t i = 0; i < 8; i++)
         for (size_t t = 0; t < 4; t++) {
             tm_hier h = qt_hier(hs[t][0], hs[t][1]);
             double j;

@@ -74,6 +74,7 @@ static void test_unit_weights(void **state)
     check_general("topdown", "4:4", "1:10", 64, 0, 0.0, 1); /* exactly 4 per PE */
     check_general("random", "4:4:4", "1:10:100", 800, 0, 0.03, 1);
     check_general("topdown-c", "4:4:2", "1:10:100", 2000, 0, 0.03, 1);
+    check_general("topdown-ms", "4:4:2", "1:10:100", 700, 0, 0.03, 1);
 }
 
 static void test_adversarial_weights(void **state)
