@@ -94,7 +94,7 @@ static int push(pool *P, sub s)
 static tm_err solve(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids)
 {
     const tm_hier *h = P->h;
-    int32_t nv = (int32_t)(s->hi - s->lo), a = h->a[s->level - 1];
+    int32_t nv = (int32_t)(s->hi - s->lo), a = s->level > 0 ? h->a[s->level - 1] : 1;
     int32_t *verts = P->ord + s->lo, *part = NULL, *tmp = NULL;
     double *cap = NULL;
     int64_t *start = NULL;
