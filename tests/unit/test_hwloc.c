@@ -3,13 +3,6 @@
  * the v2 sample, and on malformed inputs (exact messages). */
 #include "test_util.h"
 
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a);
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a)
-{
-    (void)a;
-    return 0;
-}
-
 static char logbuf[4096];
 static void grab_log(void *u, tm_log_level l, const char *m)
 {

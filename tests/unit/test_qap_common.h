@@ -9,15 +9,6 @@
 #include "test_util.h"
 #include "qap/qap_int.h"
 
-/* Until the allocation module lands: mapping.c references it (weak, so
- * the real definition wins once it exists). */
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a);
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a)
-{
-    (void)a;
-    return 0;
-}
-
 /* Random sparse symmetric graph: each task talks to `deg` random others
  * (plus a ring so it is connected), integer volumes 1..9. */
 static inline void qt_random_comm(tm_comm *c, int32_t n, int deg, uint64_t seed, bool weights)

@@ -3,13 +3,6 @@
  * too many PEs, garbage) plus the non-increasing-distances warning. */
 #include "test_util.h"
 
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a);
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a)
-{
-    (void)a;
-    return 0;
-}
-
 static char warned[1024];
 static void grab(void *u, tm_log_level l, const char *m)
 {

@@ -13,13 +13,6 @@
 #include "topomap/topomap.h"
 #include "qap/qap_int.h"
 
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a);
-__attribute__((weak)) int64_t tm_alloc_total_slots(const tm_alloc *a)
-{
-    (void)a;
-    return 0;
-}
-
 static char *next_line(FILE *f, char **buf, size_t *cap)
 {
     for (;;) {
