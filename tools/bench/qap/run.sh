@@ -1,7 +1,7 @@
 #!/bin/sh
 # tools/bench/qap/run.sh - hierarchical QAP benchmark (docs/qap.md).
 #
-#   tools/bench/qap/run.sh [--large] [BUILD]
+#   tools/bench/qap/run.sh [--large] [--xl] [BUILD]
 #
 # Default (a few minutes on 2 cores):
 #   A  the shared peer instances (../shared/bench/qap) with every strategy,
@@ -11,11 +11,21 @@
 #   C  general process mapping: rgg16 (65,536 tasks) onto 4:16:16, 3%
 #   D  local-search scaling, rgg17 quotient graphs n = 1K..8K
 # --large adds n = 8192 and 32768 to B (rgg17) and 16K, 32K to D.
+# --xl adds E: n = 2^19 PEs (4:16:128:64, 1:10:100:1000), communication
+#   graph of a 2^22-vertex rgg cut into 2^19 Hilbert-curve blocks
+#   (gen_rgg_quotient.c), topdown+nc:1 with peak memory (about a minute).
 # Results: $BUILD/bench-qap/*.tsv and summary.md.  Needs scotch (gcv,
 # scotch_gmap) and gpmetis (Debian packages scotch, metis).
 set -eu
 LARGE=0
-if [ "${1:-}" = "--large" ]; then LARGE=1; shift; fi
+XL=0
+while :; do
+    case "${1:-}" in
+    --large) LARGE=1; shift ;;
+    --xl) XL=1; shift ;;
+    *) break ;;
+    esac
+done
 BUILD=${1:-build}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../../.." && pwd)
@@ -112,6 +122,20 @@ for path in $(python3 "$HERE/gen_instances.py" "$SHARED" "$OUT/gen" $SPECS); do
     h=$(hier_of "$n")
     for a in topdown+nc:1+nc:10 mm+np; do run "$D" "$g" "$path" "$h" 1:10:100 "$a"; done
 done
+
+ # ---- E: 2^19 PEs ----------------------------------------------------------------
+E=$OUT/E_xl.tsv
+if [ $XL = 1 ]; then
+    cc -std=c11 -D_GNU_SOURCE -O2 "$HERE/gen_rgg_quotient.c" -lm -o "$OUT/gen_rgg_quotient"
+    X=$OUT/gen/rgg22_k524288.graph
+    [ -f "$X" ] || "$OUT/gen_rgg_quotient" 22 19 20240601 > "$X"
+    printf 'instance\talgo\tJ\ttime_s\tmax_load\tstages\tpeak_kib\n' > "$E"
+    for a in identity mm topdown+nc:1; do
+        /usr/bin/time -f %M -o "$OUT/time.txt" "$DRV" "$X" 4:16:128:64 1:10:100:1000 "$a" "" 1 1 |
+            cut -f2- | sed "s/^/rgg22_k524288\t/" | tr -d '\n' >> "$E"
+        printf '\t%s\n' "$(cat "$OUT/time.txt")" >> "$E"
+    done
+fi
 
 python3 "$HERE/summarize.py" "$OUT" "$SHARED/bench/qap/peers.tsv" > "$OUT/summary.md"
 cat "$OUT/summary.md"

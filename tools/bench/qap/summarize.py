@@ -116,6 +116,15 @@ def main():
                 inst, fmt_t(stage(t, "topdown")) if t else "", fmt_t(stage(t, "nc:1")) if t else "",
                 fmt_t(stage(t, "nc:10")) if t else "", "%d" % t["J"] if t else "",
                 fmt_t(stage(m, "mm")) if m else "", fmt_t(stage(m, "np")) if m else ""))
+    E = os.path.join(out, "E_xl.tsv")
+    if os.path.exists(E):
+        print("\n## E. 2^19 PEs (4:16:128:64, 1:10:100:1000; rgg 2^22 cut into 2^19 Hilbert "
+              "blocks)\n")
+        print("| algorithm | J | seconds | peak RSS MiB |\n|---|---|---|---|")
+        with open(E) as f:
+            for r in csv.DictReader(f, delimiter="\t"):
+                print("| %s | %s | %s | %.0f |" % (r["algo"], r["J"], r["time_s"],
+                                                  float(r["peak_kib"] or 0) / 1024))
 
 
 if __name__ == "__main__":
