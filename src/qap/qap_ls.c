@@ -17,19 +17,8 @@
 #include <string.h>
 
 #include "qap_int.h"
+#include "qap_ls_int.h"
 
-typedef struct ls {
-    const tm__qgraph *g;
-    tm__qdist o;
-    int32_t *pe;
-    double *load; /* per PE; NULL when one-to-one */
-    double bound;
-    double j;
-    double t_end; /* < 0: no limit */
-    int64_t group1; /* PEs per lowest-level group */
-    double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
-                     * per-vertex contributions), or NULL */
-} ls;
 
 static double contrib(const ls *L, int32_t u)
 {
@@ -54,7 +43,7 @@ static void moved(ls *L, int32_t u, int32_t from)
 }
 
 /* Exchanges the PEs of u and v (J is updated by the caller). */
-static void apply_swap(ls *L, int32_t u, int32_t v)
+void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
 {
     int32_t pu = L->pe[u], pv = L->pe[v];
     L->pe[u] = pv;
@@ -74,7 +63,7 @@ static void apply_swap(ls *L, int32_t u, int32_t v)
     }
 }
 
-static double swap_delta(const ls *L, int32_t u, int32_t v)
+double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v)
 {
     const tm__qgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
@@ -104,11 +93,11 @@ double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t
     L.g = g;
     L.o = *o;
     L.pe = (int32_t *)pe;
-    return swap_delta(&L, u, v);
+    return tm__ls_swap_delta(&L, u, v);
 }
 
 /* Tries to swap u and v; returns 1 if the swap improved J and was done. */
-static int try_swap(ls *L, int32_t u, int32_t v)
+int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
 {
     const tm__qgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
@@ -140,11 +129,11 @@ static int try_swap(ls *L, int32_t u, int32_t v)
             sv += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
         d += sv - L->c[v] + wuv * duv;
     } else {
-        d = swap_delta(L, u, v);
+        d = tm__ls_swap_delta(L, u, v);
     }
     if (!(d < eps))
         return 0;
-    apply_swap(L, u, v);
+    tm__ls_apply_swap(L, u, v);
     L->j += d;
     return 1;
 }
@@ -196,7 +185,7 @@ static void shuffle(int32_t *a, int32_t n, tm_rng *r)
     }
 }
 
-static bool out_of_time(const ls *L) { return L->t_end >= 0 && tm__now() > L->t_end; }
+bool tm__ls_out_of_time(const ls *L) { return L->t_end >= 0 && tm__now() > L->t_end; }
 
 static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
 {
@@ -209,7 +198,7 @@ static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
  * swap (u, v) changes its gain only if u, v or one of their neighbours
  * moved, and then u or v is dirty and the pair is met from its side (the
  * ball relation is symmetric), so no improving pair is missed. */
-static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
+tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
 {
     const tm__qgraph *g = L->g;
     int32_t n = g->n > 0 ? g->n : 0;
@@ -248,7 +237,7 @@ static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
                 int32_t x = queue[qh++];
                 /* one-to-one: a swap inside a lowest-level group is void */
                 if (x != u && (L->load || L->pe[u] / L->group1 != L->pe[x] / L->group1) &&
-                    try_swap(L, u, x)) {
+                    tm__ls_try_swap(L, u, x)) {
                     improved++;
                     mark(g, next, u);
                     mark(g, next, x);
@@ -264,7 +253,7 @@ static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
                     }
                 }
             }
-            if ((i & 255) == 0 && out_of_time(L))
+            if ((i & 255) == 0 && tm__ls_out_of_time(L))
                 goto done;
         }
         if (!improved)
@@ -279,120 +268,6 @@ static tm_err run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
 done:
     free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
     return TM_EOK;
-}
-
-/* Iterated local search (ils:D): after nc:D converged, repeat a kick
- * (swap a random task with a random task at most two hops away, even if
- * J grows) followed by a local repair (improving swaps of the touched
- * tasks with their neighbours, spreading while it finds some); keep the
- * result if J dropped, else undo the logged swaps.  n * ILS_KICKS kicks,
- * or until the time limit. */
-#define ILS_KICKS 16
-
-typedef struct swaplog { int32_t *u, *v; size_t n, cap; } swaplog;
-
-static int log_swap(swaplog *lg, int32_t u, int32_t v)
-{
-    size_t c = lg->cap;
-    if (tm__grow((void **)&lg->u, &c, lg->n + 1, sizeof *lg->u) < 0)
-        return -1;
-    if (tm__grow((void **)&lg->v, &lg->cap, lg->n + 1, sizeof *lg->v) < 0)
-        return -1;
-    lg->u[lg->n] = u;
-    lg->v[lg->n++] = v;
-    return 0;
-}
-
-static void force_swap(ls *L, int32_t u, int32_t v)
-{
-    L->j += swap_delta(L, u, v);
-    apply_swap(L, u, v);
-}
-
-static bool load_ok(const ls *L, int32_t u, int32_t v)
-{
-    double du;
-    if (!L->load)
-        return true;
-    du = L->g->vw[v] - L->g->vw[u];
-    return du == 0 || (L->load[L->pe[u]] + du <= L->bound * (1 + 1e-12) &&
-                       L->load[L->pe[v]] - du <= L->bound * (1 + 1e-12));
-}
-
-static tm_err run_ils(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
-{
-    const tm__qgraph *g = L->g;
-    int32_t n = g->n, *queue = NULL;
-    uint32_t *inq = NULL, stamp = 0;
-    swaplog lg = {0};
-    int64_t kicks = (int64_t)n * ILS_KICKS;
-    tm_err err = run_nc(ctx, L, depth, r);
-    if (err || n < 3)
-        return err;
-    queue = tm__malloc_n((size_t)n, sizeof *queue);
-    inq = tm__calloc_n((size_t)n, sizeof *inq);
-    if (!queue || !inq) {
-        err = tm__nomem(ctx);
-        goto out;
-    }
-    for (int64_t it = 0; it < kicks || L->t_end >= 0; it++) {
-        int32_t u = (int32_t)tm__rng_below(r, (uint64_t)n), x, v, qh = 0, qt = 0;
-        double j0 = L->j;
-        if ((it & 63) == 0 && out_of_time(L))
-            break;
-        if (L->t_end >= 0 && it >= kicks * 64)
-            break;
-        if (g->xadj[u] == g->xadj[u + 1])
-            continue;
-        x = g->adj[g->xadj[u] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[u + 1] - g->xadj[u]))];
-        v = g->adj[g->xadj[x] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[x + 1] - g->xadj[x]))];
-        if (v == u || L->pe[u] == L->pe[v] || !load_ok(L, u, v))
-            continue;
-        lg.n = 0;
-        force_swap(L, u, v);
-        if (log_swap(&lg, u, v) < 0) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-        if (++stamp == 0) {
-            memset(inq, 0, (size_t)n * sizeof *inq);
-            stamp = 1;
-        }
-        queue[qt++] = u;
-        queue[qt++] = v;
-        inq[u] = inq[v] = stamp;
-        while (qh < qt) {
-            int32_t a = queue[qh++];
-            for (int64_t e = g->xadj[a]; e < g->xadj[a + 1]; e++) {
-                int32_t b = g->adj[e];
-                for (int64_t f = g->xadj[b]; f <= g->xadj[b + 1]; f++) {
-                    /* partners: b itself and b's neighbours (two hops) */
-                    int32_t c = f == g->xadj[b + 1] ? b : g->adj[f];
-                    if (c == a || !try_swap(L, a, c))
-                        continue;
-                    if (log_swap(&lg, a, c) < 0) {
-                        err = tm__nomem(ctx);
-                        goto out;
-                    }
-                    if (inq[c] != stamp && qt < n) {
-                        inq[c] = stamp;
-                        queue[qt++] = c;
-                    }
-                }
-            }
-        }
-        if (!(L->j < j0 - 1e-9 * (1.0 + fabs(j0) * 1e-6))) {
-            for (size_t i = lg.n; i-- > 0;)
-                force_swap(L, lg.u[i], lg.v[i]);
-            L->j = j0; /* exact value before the kick */
-        }
-    }
-out:
-    free(queue);
-    free(inq);
-    free(lg.u);
-    free(lg.v);
-    return err;
 }
 
 /* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
@@ -433,9 +308,9 @@ static tm_err run_blocks(tm_ctx *ctx, ls *L, const tm_hier *h, int64_t block, tm
                     continue;
                 if (one_to_one && L->pe[u] / h->group[1] == L->pe[v] / h->group[1])
                     continue;
-                improved += try_swap(L, u, v);
+                improved += tm__ls_try_swap(L, u, v);
             }
-            if ((ii & 63) == 0 && out_of_time(L))
+            if ((ii & 63) == 0 && tm__ls_out_of_time(L))
                 goto done;
         }
         if (!improved)
@@ -478,9 +353,9 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
         L.c[u] = contrib(&L, u);
     L.j = tm__qap_eval_sym(g, &L.o, pe);
     if (strcmp(nbh, "nc") == 0)
-        err = run_nc(ctx, &L, depth, &r);
+        err = tm__ls_run_nc(ctx, &L, depth, &r);
     else if (strcmp(nbh, "ils") == 0)
-        err = run_ils(ctx, &L, depth, &r);
+        err = tm__ls_run_ils(ctx, &L, depth, &r);
     else if (strcmp(nbh, "np") == 0)
         err = run_blocks(ctx, &L, h, depth, &r);
     else
