@@ -127,6 +127,47 @@ const tm_strategy *tm_strategy_find(const char *name);
 /* Finds "nc:10" by its prefix before ':'. */
 const tm_refiner *tm_refiner_find(const char *spec);
 
+/* ---- running strategies (map_run.c) -------------------------------------- */
+
+/* metrics.h includes this header, so rows refer to their metrics by
+ * pointer (include "topomap/metrics.h" to read them). */
+struct tm_metrics;
+
+/* One strategy run of tm_map_run: construction (+ refinement). */
+typedef struct tm_map_row {
+    char name[48];        /* "recursive", "greedy#2" (greedy start 2), ... */
+    char refine[32];      /* refinement applied, "" if none */
+    struct tm_metrics *metrics; /* of the refined mapping (owned) */
+    double time_s;        /* construction + refinement, wall clock */
+    double refine_time_s; /* refinement alone */
+} tm_map_row;
+
+typedef struct tm_map_result {
+    tm_mapping mapping;   /* the best mapping */
+    const struct tm_metrics *metrics; /* its metrics (rows[best].metrics) */
+    int32_t best;         /* index of its row */
+    int32_t n_rows;
+    tm_map_row *rows;     /* one per strategy run, in registry order */
+    double time_s;        /* whole run, wall clock */
+} tm_map_result;
+
+void tm_map_result_init(tm_map_result *r);
+void tm_map_result_release(tm_map_result *r);
+
+/* Runs strategy `strategy` (a registered name, or "all": every strategy
+ * with in_all serving the problem's mode, greedy from several starts) and
+ * refinement `refine` (NULL or "none": none; "ta", "nc:10", ...) and keeps
+ * the best mapping by `obj` (ties broken by the other two figures, then
+ * by row order).  Seed, threads and time limit come from ctx; "all" runs
+ * the strategies in tm_ctx_threads() threads, in ceil(runs / threads)
+ * rounds, each refinement getting time_limit / rounds seconds; without a
+ * time limit the result does not depend on the thread count.  Network mode: allocated hosts that
+ * cannot reach each other are TM_EINPUT naming them; more tasks than slots
+ * TM_EINFEASIBLE.  Unknown names or a mode the strategy does not serve are
+ * TM_EUSAGE.  p->route may be NULL (ECMP is used). */
+tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
+                  tm_objective obj, tm_map_result *out);
+
 #ifdef __cplusplus
 }
 #endif

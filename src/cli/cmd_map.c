@@ -16,8 +16,9 @@ static const char usage_head[] =
     "\n"
     "  --topology, --node-name-map, --separate-hcas, --slots, --comm, --comm-format,\n"
     "  --alloc, --routing      as for 'topomap eval'\n"
-    "  --strategy S            mapping strategy (default identity; 'all' runs every strategy)\n"
-    "  --refine R              refinement (default none)\n"
+    "  --strategy S            mapping strategy; 'all' (default) runs every strategy in\n"
+    "                          parallel threads and keeps the best by --objective\n"
+    "  --refine R              refinement (default none), applied to every strategy run\n"
     "  --objective O           congestion (default), dilation or qap: how 'all' picks the best\n"
     "  --seed N                seed of every randomised step (default 1)\n"
     "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
@@ -74,7 +75,7 @@ static int parse_args(int argc, char **argv, map_args *a)
     const char *cmd = "topomap map";
     int c;
     memset(a, 0, sizeof *a);
-    a->strategy = "identity";
+    a->strategy = "all";
     a->objective = TM_OBJ_CONGESTION;
     a->seed = 1;
     a->time_limit = -1;
@@ -113,6 +114,7 @@ static int parse_args(int argc, char **argv, map_args *a)
                 return -1;
             break;
         case OPT_OUT: a->out = optarg; break;
+        case OPT_JSON: a->json = true; break;
         case OPT_FORMAT:
             if (tm_mapfmt_parse(optarg) < 0)
                 return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
@@ -140,28 +142,30 @@ static int parse_args(int argc, char **argv, map_args *a)
     return 0;
 }
 
-/* Runs the strategy and the refinement on p. */
-static tm_err compute(tm_ctx *ctx, const map_args *a, const tm_problem *p, tm_mapping *map)
+static const char *objective_name(int obj)
 {
-    unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
-    const tm_strategy *s = tm_strategy_find(a->strategy);
-    const tm_refiner *r = NULL;
-    tm_err err;
-    if (!s || !(s->modes & mode))
-        return tm_ctx_fail(ctx, TM_EUSAGE, "unknown strategy '%s' for %s mode (see --help)",
-                           a->strategy, p->net ? "network" : "hierarchy");
-    if (a->refine) {
-        r = tm_refiner_find(a->refine);
-        if (!r || !(r->modes & mode))
-            return tm_ctx_fail(ctx, TM_EUSAGE, "unknown refinement '%s' for %s mode (see --help)",
-                               a->refine, p->net ? "network" : "hierarchy");
+    return obj == TM_OBJ_DILATION ? "dilation" : obj == TM_OBJ_QAP ? "qap" : "congestion";
+}
+
+/* The per-strategy table of --strategy all. */
+static void print_rows(FILE *out, const tm_map_result *res, bool network)
+{
+    if (network)
+        fprintf(out, "%-16s %-8s %14s %12s %16s %9s\n", "strategy", "refine", "max congestion",
+                "avg dilation", "J", "time (s)");
+    else
+        fprintf(out, "%-16s %-8s %16s %9s\n", "strategy", "refine", "J", "time (s)");
+    for (int32_t i = 0; i < res->n_rows; i++) {
+        const tm_map_row *r = &res->rows[i];
+        if (network)
+            fprintf(out, "%-16s %-8s %14.6g %12.4f %16.10g %9.3f%s\n", r->name,
+                    r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
+                    r->metrics->avg_dilation, r->metrics->qap_J, r->time_s,
+                    i == res->best ? "  <- best" : "");
+        else
+            fprintf(out, "%-16s %-8s %16.10g %9.3f%s\n", r->name, r->refine[0] ? r->refine : "-",
+                    r->metrics->qap_J, r->time_s, i == res->best ? "  <- best" : "");
     }
-    err = s->run(ctx, p, (uint64_t)a->seed, map);
-    if (!err && r) {
-        const char *colon = strchr(a->refine, ':');
-        err = r->run(ctx, p, colon ? colon + 1 : NULL, (uint64_t)a->seed, map);
-    }
-    return err;
 }
 
 static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, const tm_mapping *m)
@@ -191,13 +195,11 @@ int cmd_map(int argc, char **argv)
     tm_route *route = NULL;
     tm_comm comm;
     tm_alloc alloc;
-    tm_mapping map;
-    tm_metrics met;
+    tm_map_result res;
     tm_hier hier;
     tm_problem p = {0};
-    tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
     tm_err err;
-    double t0, t_map;
+    double t0;
     int rc = 0, pr;
     FILE *summary;
 
@@ -206,8 +208,7 @@ int cmd_map(int argc, char **argv)
         return pr > 0 ? 0 : EXIT_USAGE_;
     tm_comm_init(&comm);
     tm_alloc_init(&alloc);
-    tm_mapping_init(&map);
-    tm_metrics_init(&met);
+    tm_map_result_init(&res);
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
@@ -246,17 +247,13 @@ int cmd_map(int argc, char **argv)
         p.route = route;
         p.alloc = &alloc;
     }
-    err = compute(ctx, &a, &p, &map);
-    t_map = cli_now() - t0;
+    err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     if (!err && net)
-        err = tm_mapping_check(ctx, net, &alloc, &map);
-    if (!err)
-        err = net ? tm_metrics_eval(ctx, route, &comm, &map, &mo, &met)
-                  : tm_metrics_eval_hier(ctx, &hier, &comm, &map, &met);
+        err = tm_mapping_check(ctx, net, &alloc, &res.mapping);
     if (err)
         goto fail;
     if (a.out || !a.json) {
-        err = write_mapping(ctx, &a, net, &map);
+        err = write_mapping(ctx, &a, net, &res.mapping);
         if (err)
             goto fail;
     }
@@ -268,10 +265,23 @@ int cmd_map(int argc, char **argv)
         json_str(&j, "strategy", a.strategy);
         json_str(&j, "refine", a.refine ? a.refine : "none");
         json_int(&j, "seed", a.seed);
+        json_str(&j, "objective", objective_name(a.objective));
         if (a.out)
             json_str(&j, "out", a.out);
-        cli_json_metrics(&j, net, &met, net == NULL);
-        json_num(&j, "mapping_time_s", t_map);
+        json_str(&j, "best", res.rows[res.best].name);
+        cli_json_metrics(&j, net, res.metrics, net == NULL);
+        json_arr_begin(&j, "strategies");
+        for (int32_t i = 0; i < res.n_rows; i++) {
+            json_obj_begin(&j, NULL);
+            json_str(&j, "name", res.rows[i].name);
+            json_str(&j, "refine", res.rows[i].refine[0] ? res.rows[i].refine : "none");
+            cli_json_metrics(&j, net, res.rows[i].metrics, net == NULL);
+            json_num(&j, "time_s", res.rows[i].time_s);
+            json_num(&j, "refine_time_s", res.rows[i].refine_time_s);
+            json_obj_end(&j);
+        }
+        json_arr_end(&j);
+        json_num(&j, "mapping_time_s", res.time_s);
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
         json_end(&j);
@@ -279,10 +289,12 @@ int cmd_map(int argc, char **argv)
         /* The mapping went to stdout unless --out was given: keep the
          * summary out of its way. */
         summary = a.out ? stdout : stderr;
-        fprintf(summary, "strategy           %s%s%s\n", a.strategy, a.refine ? " + " : "",
-                a.refine ? a.refine : "");
-        cli_print_metrics(summary, net, &met, net == NULL);
-        fprintf(summary, "mapping time       %.3f s\n", t_map);
+        if (res.n_rows > 1)
+            print_rows(summary, &res, net != NULL);
+        fprintf(summary, "strategy           %s%s%s\n", res.rows[res.best].name,
+                a.refine ? " + " : "", a.refine ? a.refine : "");
+        cli_print_metrics(summary, net, res.metrics, net == NULL);
+        fprintf(summary, "mapping time       %.3f s\n", res.time_s);
         if (a.out)
             fprintf(summary, "written            %s\n", a.out);
     }
@@ -290,8 +302,7 @@ int cmd_map(int argc, char **argv)
 fail:
     rc = cli_report(ctx, "map", err);
 out:
-    tm_metrics_release(&met);
-    tm_mapping_release(&map);
+    tm_map_result_release(&res);
     tm_alloc_release(&alloc);
     tm_comm_release(&comm);
     tm_route_free(route);

@@ -6,5 +6,10 @@
 #include "topomap/map.h"
 
 tm_err tm__strategy_identity(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+tm_err tm__strategy_greedy(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+tm_err tm__strategy_recursive(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+tm_err tm__refine_ta(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
+                     tm_mapping *m);
+tm_err tm__strategy_rcm(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 
 #endif

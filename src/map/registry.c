@@ -16,6 +16,9 @@ static const tm_strategy strategies[] = {
     {"topdown-c", "general mapping of huge task graphs: contract (Ponnusamy SeC) to ~8 tasks per PE, topdown, expand", TM_MODE_HIERARCHY, false, tm__strategy_topdown_contract},
     {"bottomup", "partition into a1-blocks, contract, repeat up the hierarchy (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_bottomup},
     {"random", "random placement (baseline; balanced when tasks > PEs)", TM_MODE_HIERARCHY, false, tm__strategy_random},
+    {"greedy", "heaviest tasks to the closest free hosts", TM_MODE_NETWORK, true, tm__strategy_greedy},
+    {"recursive", "METIS bisection of tasks and hosts", TM_MODE_NETWORK, true, tm__strategy_recursive},
+    {"rcm", "reverse Cuthill-McKee orders matched", TM_MODE_NETWORK, true, tm__strategy_rcm},
     {NULL, NULL, 0, false, NULL},
 };
 
@@ -24,6 +27,7 @@ static const tm_refiner refiners[] = {
     {"np", "np:B swap local search on J inside blocks of B PEs (Brandfass; default 128)", TM_MODE_HIERARCHY, tm__refine_np},
     {"ils", "ils:D nc:D, then iterated local search: random kicks + local repair, keep improvements (16n kicks or --time-limit)", TM_MODE_HIERARCHY, tm__refine_ils},
     {"n2", "swap local search on J over all pairs (quadratic)", TM_MODE_HIERARCHY, tm__refine_n2},
+    {"ta", "threshold accepting on max congestion; ta:N = N moves", TM_MODE_NETWORK, tm__refine_ta},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,3 +17,5 @@ expect_in() {
 }
 # json_get KEY (from stdin): prints the value with python3
 json_get() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d'+sys.argv[1]))" "$1"; }
+# json_py EXPR (from stdin): evaluates a Python expression over the object d
+json_py() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }

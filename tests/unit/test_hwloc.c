@@ -133,7 +133,7 @@ static void bad(const char *text, const char *needle)
 
 static void test_malformed(void **state)
 {
-    bad("<topology version=\"2.0\">\n<object type=\"Machine\">\n</topology>\n", "bad.xml:4: Premature end of data");
+    bad("<topology version=\"2.0\">\n<object type=\"Machine\">\n</topology>\n", "bad.xml:3: Opening and ending tag mismatch");
     bad("<graphml>\n</graphml>\n", "bad.xml:1: not an hwloc topology (root element <graphml>)");
     bad("<topology version=\"2.0\">\n</topology>\n", "bad.xml:1: no <object> in the topology");
     bad("<topology version=\"2.0\">\n<object type=\"Machine\" os_index=\"0\">\n"

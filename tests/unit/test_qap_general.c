@@ -58,6 +58,8 @@ static void check_general(const char *strategy, const char *a, const char *d, in
     assert_true(max_load(&c, &h, &m) <= bound);
     for (const tm_refiner *r = tm_refiners(); r->name; r++) {
         double before = tm__qap_eval(&c, &h, m.pe);
+        if (!(r->modes & TM_MODE_HIERARCHY))
+            continue;
         assert_tm_ok(ctx, r->run(ctx, &p, strcmp(r->name, "nc") == 0 ? "2" : NULL, 4, &m));
         assert_true(max_load(&c, &h, &m) <= bound);
         assert_true(tm__qap_eval(&c, &h, m.pe) <= before + 1e-9);

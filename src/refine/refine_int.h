@@ -1,0 +1,35 @@
+/* refine_int.h - internals of the refinement modules shared with tests and
+ * benchmarks (never installed). */
+#ifndef TM_REFINE_INT_H
+#define TM_REFINE_INT_H
+
+#include <stdint.h>
+
+#include "topomap/map.h"
+
+/* Called after every accepted move (tests compare the incremental state
+ * with a full evaluation): the current mapping, the directed link loads,
+ * the maximum congestion and the sum of squared congestions. */
+typedef void (*tm__ta_check_fn)(void *data, const tm_mapping *cur, const double *load,
+                                double max_congestion, double sum_sq);
+
+typedef struct tm__ta_opts {
+    int64_t budget;        /* swap evaluations; <= 0: default from the size */
+    double time_limit;     /* seconds; < 0: none (then the budget decides) */
+    double threshold0;     /* initial relative threshold; <= 0: default */
+    tm__ta_check_fn check; /* optional */
+    void *check_data;
+} tm__ta_opts;
+
+typedef struct tm__ta_stats {
+    int64_t evaluations, accepted, improved;
+    double time_s;
+    double max_before, max_after, sumsq_before, sumsq_after;
+} tm__ta_stats;
+
+tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uint64_t seed,
+                  tm_mapping *m, tm__ta_stats *stats);
+tm_err tm__refine_ta(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
+                     tm_mapping *m);
+
+#endif

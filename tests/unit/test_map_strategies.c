@@ -1,0 +1,511 @@
+/* test_map_strategies.c - the network-mode strategies greedy, recursive and
+ * rcm and the multicore step: valid slot-respecting mappings on many random
+ * small instances, the paper's Fig. 1 example, known small cases, and the
+ * edge cases of issue 3 (more tasks than slots, empty/edgeless G, single
+ * host, one task, isolated tasks, duplicate entries, zero volumes). */
+#include "map_fixtures.h"
+#include "map/netmap.h"
+
+static tm_ctx *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tm_ctx_free(ctx);
+    return 0;
+}
+
+static const char *const names[] = {"greedy", "recursive", "rcm"};
+
+static void check_valid(const tm_net *net, const tm_alloc *al, const tm_mapping *m, int32_t n)
+{
+    int32_t *used = calloc((size_t)tm_net_n_vertices(net), sizeof *used);
+    assert_int_equal(m->n, n);
+    assert_tm_ok(ctx, tm_mapping_check(ctx, net, al, m));
+    for (int32_t t = 0; t < n; t++) {
+        int32_t i = 0;
+        while (i < al->n && al->host[i] != m->host[t])
+            i++;
+        assert_true(i < al->n);
+        assert_true(m->slot[t] < al->slots[i]);
+        used[m->host[t]]++;
+    }
+    free(used);
+}
+
+static void run_all(const tm_problem *p, int32_t n, uint64_t seed)
+{
+    for (size_t s = 0; s < sizeof names / sizeof *names; s++) {
+        const tm_strategy *st = tm_strategy_find(names[s]);
+        tm_mapping m;
+        tm_mapping_init(&m);
+        assert_non_null(st);
+        if (st->run(ctx, p, seed, &m) != TM_EOK)
+            fail_msg("%s: %s", names[s], tm_ctx_errmsg(ctx));
+        check_valid(p->net, p->alloc, &m, n);
+        tm_mapping_release(&m);
+    }
+}
+
+/* Random G with n tasks: random edges, some isolated tasks, duplicates and
+ * zero volumes in the entry list. */
+static void random_comm(tm_rng *r, int32_t n, tm_comm *c)
+{
+    int m = n > 1 ? (int)tm__rng_below(r, (uint64_t)(3 * n)) : 0;
+    int32_t *src = malloc(((size_t)m + 1) * sizeof *src);
+    int32_t *dst = malloc(((size_t)m + 1) * sizeof *dst);
+    double *w = malloc(((size_t)m + 1) * sizeof *w);
+    for (int i = 0; i < m; i++) {
+        src[i] = (int32_t)tm__rng_below(r, (uint64_t)n);
+        dst[i] = (int32_t)tm__rng_below(r, (uint64_t)n);
+        w[i] = (double)tm__rng_below(r, 5); /* includes zero volumes */
+    }
+    fx_comm(c, n, m, src, dst, w);
+    free(src);
+    free(dst);
+    free(w);
+}
+
+static void test_random_instances(void **state)
+{
+    tm_rng r;
+    (void)state;
+    tm__rng_seed(&r, 42, 0);
+    for (int it = 0; it < 60; it++) {
+        int kind = it % 3;
+        int32_t slots = 1 + (int32_t)tm__rng_below(&r, 3);
+        tm_net *net = kind == 0   ? fx_torus(ctx, 3 + (int)tm__rng_below(&r, 2), 2, slots)
+                      : kind == 1 ? fx_torus(ctx, 2, 3, slots)
+                                  : fx_tree(ctx, 2 + (int)tm__rng_below(&r, 3), 3, slots, 2.0);
+        int32_t nv = tm_net_n_vertices(net), nh = 0;
+        int32_t *hosts = malloc((size_t)nv * sizeof *hosts);
+        tm_alloc al;
+        tm_comm c;
+        int64_t total = 0;
+        tm_problem p = {0};
+        /* a random subset of the hosts, in random order, some with
+         * heterogeneous slot counts */
+        for (int32_t v = 0; v < nv; v++)
+            if (tm_net_kind(net, v) == TM_VERTEX_HOST && tm__rng_below(&r, 4) != 0)
+                hosts[nh++] = v;
+        if (nh == 0)
+            hosts[nh++] = nv - 1;
+        for (int32_t i = nh - 1; i > 0; i--) {
+            int32_t j = (int32_t)tm__rng_below(&r, (uint64_t)i + 1), t = hosts[i];
+            hosts[i] = hosts[j];
+            hosts[j] = t;
+        }
+        fx_alloc(&al, net, nh, hosts);
+        if (it % 4 == 3)
+            for (int32_t i = 0; i < al.n; i++)
+                al.slots[i] = 1 + (int32_t)tm__rng_below(&r, (uint64_t)slots);
+        for (int32_t i = 0; i < al.n; i++)
+            total += al.slots[i];
+        random_comm(&r, 1 + (int32_t)tm__rng_below(&r, (uint64_t)total), &c);
+        p.net = net;
+        p.alloc = &al;
+        p.comm = &c;
+        run_all(&p, c.n, (uint64_t)it);
+        fx_comm_free(&c);
+        fx_alloc_free(&al);
+        free(hosts);
+        tm_net_free(net);
+    }
+}
+
+/* Fig. 1: 2-ary 3-cube, host i has bits (x,y,z) = (i&1, i>>1&1, i>>2&1);
+ * 4 tasks in a chain 1-0-3-2.  From host "100" greedy must reach dilation 1
+ * for every message, hence (each directed link used by one message of
+ * volume 1 on capacity 1) max congestion 1. */
+static tm_err greedy_from_100(tm_ctx *c, const tm__placeprob *pp, uint64_t seed, int32_t *place)
+{
+    (void)seed;
+    for (int32_t i = 0; i < pp->nh; i++)
+        if (pp->host[i] == 1) /* x=1, y=0, z=0 */
+            return tm__greedy_core_from(c, pp, i, place);
+    return TM_EINTERNAL;
+}
+
+static void test_fig1_greedy(void **state)
+{
+    tm_net *net = fx_torus(ctx, 2, 3, 1);
+    int32_t src[] = {0, 1, 0, 3, 3, 2}, dst[] = {1, 0, 3, 0, 2, 3};
+    double w[] = {1, 1, 1, 1, 1, 1};
+    tm_comm c;
+    tm_alloc al;
+    tm_mapping m;
+    tm_problem p = {0};
+    int32_t maxh;
+    (void)state;
+    fx_comm(&c, 4, 6, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    tm_mapping_init(&m);
+    assert_tm_ok(ctx, tm__map_network(ctx, &p, 1, greedy_from_100, &m));
+    check_valid(net, &al, &m, 4);
+    assert_true(fx_avg_dilation(net, &c, &m, &maxh) == 1.0);
+    assert_int_equal(maxh, 1);
+    /* the heaviest task (0, ties by id) is on the start host */
+    assert_int_equal(m.host[0], 1);
+    /* and consecutive placement is worse, as in the paper's Fig. 1(c) */
+    tm_mapping_release(&m);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+/* Two cliques of 4 tasks joined by one light edge, on a tree of two leaf
+ * switches with 4 hosts each: recursive bisection puts each clique under
+ * one leaf switch; so do greedy and rcm here. */
+static void test_two_cliques(void **state)
+{
+    tm_net *net = fx_tree(ctx, 2, 4, 1, 1.0);
+    int32_t src[64], dst[64];
+    double w[64];
+    int m = 0;
+    tm_comm c;
+    tm_alloc al;
+    tm_problem p = {0};
+    /* interleave the cliques' task ids so identity would be bad */
+    int32_t A[4] = {0, 2, 4, 6}, B[4] = {1, 3, 5, 7};
+    (void)state;
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            if (i != j) {
+                src[m] = A[i], dst[m] = A[j], w[m++] = 10;
+                src[m] = B[i], dst[m] = B[j], w[m++] = 10;
+            }
+    src[m] = 0, dst[m] = 1, w[m++] = 1;
+    fx_comm(&c, 8, m, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    for (size_t s = 0; s < 3; s++) {
+        tm_mapping mp;
+        int32_t sw0;
+        tm_mapping_init(&mp);
+        assert_tm_ok(ctx, tm_strategy_find(names[s])->run(ctx, &p, 3, &mp));
+        check_valid(net, &al, &mp, 8);
+        /* hosts n0..n3 are under sw0 (vertex ids 2..5), n4..n7 under sw1 */
+        sw0 = mp.host[A[0]] <= 5;
+        for (int i = 0; i < 4; i++) {
+            if ((mp.host[A[i]] <= 5) != sw0 || (mp.host[B[i]] <= 5) == sw0)
+                fail_msg("%s split a clique across leaf switches", names[s]);
+        }
+        tm_mapping_release(&mp);
+    }
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+/* A line of n hosts h0 - h1 - ... */
+static tm_net *line_net(int32_t n)
+{
+    tm_net *net;
+    char name[16];
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    for (int32_t v = 0; v < n; v++) {
+        snprintf(name, sizeof name, "h%d", v);
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, NULL));
+        if (v > 0)
+            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v - 1, v, 1.0, NULL));
+    }
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+/* A chain of 8 tasks on a line of 8 hosts with shuffled task ids: RCM
+ * orders both as paths, so every message travels one hop.  (On a ring RCM
+ * zig-zags, as it should: a ring's bandwidth-optimal order is not a path.) */
+static void test_rcm_chain_on_line(void **state)
+{
+    tm_net *net = line_net(8);
+    int32_t perm[8] = {5, 2, 7, 0, 3, 6, 1, 4}, src[14], dst[14], maxh;
+    double w[14];
+    tm_comm c;
+    tm_alloc al;
+    tm_problem p = {0};
+    tm_mapping m;
+    (void)state;
+    for (int i = 0; i < 7; i++) {
+        src[2 * i] = perm[i], dst[2 * i] = perm[i + 1], w[2 * i] = 1;
+        src[2 * i + 1] = perm[i + 1], dst[2 * i + 1] = perm[i], w[2 * i + 1] = 1;
+    }
+    fx_comm(&c, 8, 14, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    tm_mapping_init(&m);
+    assert_tm_ok(ctx, tm_strategy_find("rcm")->run(ctx, &p, 1, &m));
+    check_valid(net, &al, &m, 8);
+    assert_true(fx_avg_dilation(net, &c, &m, &maxh) == 1.0);
+    /* recursive bisection of a path on a ring also keeps neighbours close */
+    tm_mapping_release(&m);
+    assert_tm_ok(ctx, tm_strategy_find("recursive")->run(ctx, &p, 1, &m));
+    check_valid(net, &al, &m, 8);
+    {
+        double d = fx_avg_dilation(net, &c, &m, &maxh);
+        if (d > 2.0)
+            fail_msg("recursive avg dilation %g", d);
+    }
+    tm_mapping_release(&m);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+/* RCM order of a path given with shuffled ids is the path (either end). */
+static void test_rcm_order_path(void **state)
+{
+    int64_t xadj[6] = {0, 1, 3, 5, 7, 8};
+    /* path 0-1-2-3-4 */
+    int32_t adj[8] = {1, 0, 2, 1, 3, 2, 4, 3}, order[5];
+    (void)state;
+    assert_tm_ok(ctx, tm__rcm_order(ctx, 5, xadj, adj, NULL, order));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(abs(order[i] - order[i + 1]), 1);
+}
+
+/* Multicore: 4 hosts x 4 slots, 4 cliques of 4 tasks (ids interleaved):
+ * the k-way step gives every host exactly one clique. */
+static void test_multicore_blocks(void **state)
+{
+    tm_net *net = fx_tree(ctx, 2, 2, 4, 4.0);
+    int32_t src[64], dst[64];
+    double w[64];
+    int m = 0;
+    tm_comm c;
+    tm_alloc al;
+    tm_problem p = {0};
+    (void)state;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                if (i != j)
+                    src[m] = k + 4 * i, dst[m] = k + 4 * j, w[m++] = 5;
+    fx_comm(&c, 16, m, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    for (size_t s = 0; s < 3; s++) {
+        tm_mapping mp;
+        tm_mapping_init(&mp);
+        assert_tm_ok(ctx, tm_strategy_find(names[s])->run(ctx, &p, 5, &mp));
+        check_valid(net, &al, &mp, 16);
+        for (int k = 0; k < 4; k++)
+            for (int i = 1; i < 4; i++)
+                if (mp.host[k + 4 * i] != mp.host[k])
+                    fail_msg("%s: clique %d spread over hosts", names[s], k);
+        tm_mapping_release(&mp);
+    }
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+/* Exact block sizes even when METIS is imbalanced: many random graphs. */
+static void test_metis_exact_sizes(void **state)
+{
+    tm_rng r;
+    (void)state;
+    tm__rng_seed(&r, 7, 0);
+    for (int it = 0; it < 30; it++) {
+        int32_t n = 5 + (int32_t)tm__rng_below(&r, 60), k = 1 + (int32_t)tm__rng_below(&r, 7);
+        tm_comm c;
+        tm__ugraph g;
+        int64_t tg[8], rest = n;
+        int32_t *part = malloc((size_t)n * sizeof *part);
+        int64_t sz[8] = {0};
+        if (k > n)
+            k = n;
+        random_comm(&r, n, &c);
+        assert_tm_ok(ctx, tm__ugraph_from_comm(ctx, &c, &g));
+        for (int32_t b = 0; b < k; b++) {
+            tg[b] = b == k - 1 ? rest : (int64_t)tm__rng_below(&r, (uint64_t)rest + 1);
+            rest -= tg[b];
+        }
+        assert_tm_ok(ctx, tm__metis_part(ctx, &g, NULL, k, tg, (uint64_t)it, part));
+        for (int32_t v = 0; v < n; v++) {
+            assert_true(part[v] >= 0 && part[v] < k);
+            sz[part[v]]++;
+        }
+        for (int32_t b = 0; b < k; b++)
+            assert_int_equal(sz[b], tg[b]);
+        tm__ugraph_release(&g);
+        fx_comm_free(&c);
+        free(part);
+    }
+}
+
+static void test_edge_cases(void **state)
+{
+    tm_net *net = fx_torus(ctx, 3, 2, 2);
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_mapping m;
+    int32_t one = 4;
+    (void)state;
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    tm_mapping_init(&m);
+    for (size_t s = 0; s < 3; s++) {
+        const tm_strategy *st = tm_strategy_find(names[s]);
+        /* more tasks than slots */
+        fx_comm(&c, 19, 0, NULL, NULL, NULL);
+        assert_tm_error(ctx, st->run(ctx, &p, 1, &m), TM_EINFEASIBLE, "19 tasks but only 18 slots");
+        fx_comm_free(&c);
+        /* empty G */
+        fx_comm(&c, 0, 0, NULL, NULL, NULL);
+        assert_tm_ok(ctx, st->run(ctx, &p, 1, &m));
+        assert_int_equal(m.n, 0);
+        fx_comm_free(&c);
+        /* edgeless G filling every slot, and P = 1 */
+        fx_comm(&c, 18, 0, NULL, NULL, NULL);
+        assert_tm_ok(ctx, st->run(ctx, &p, 1, &m));
+        check_valid(net, &al, &m, 18);
+        fx_comm_free(&c);
+        fx_comm(&c, 1, 0, NULL, NULL, NULL);
+        assert_tm_ok(ctx, st->run(ctx, &p, 1, &m));
+        check_valid(net, &al, &m, 1);
+        fx_comm_free(&c);
+    }
+    /* a single host */
+    fx_alloc_free(&al);
+    fx_alloc(&al, net, 1, &one);
+    {
+        int32_t src[] = {0, 1, 1}, dst[] = {1, 0, 0};
+        double w[] = {3, 0, 2}; /* zero volume and a duplicate entry */
+        fx_comm(&c, 2, 3, src, dst, w);
+        for (size_t s = 0; s < 3; s++) {
+            assert_tm_ok(ctx, tm_strategy_find(names[s])->run(ctx, &p, 1, &m));
+            check_valid(net, &al, &m, 2);
+            assert_int_equal(m.host[0], 4);
+            assert_int_equal(m.host[1], 4);
+        }
+        fx_comm_free(&c);
+    }
+    tm_mapping_release(&m);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+/* tm_map_run: "all" gives the same rows and mapping with 1 and 2 threads;
+ * bad names, too many tasks and a disconnected allocation are refused. */
+static void test_map_run(void **state)
+{
+    tm_net *net = fx_torus(ctx, 4, 2, 2);
+    tm_rng r;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r1, r2;
+    (void)state;
+    tm__rng_seed(&r, 11, 0);
+    fx_alloc(&al, net, 0, NULL);
+    random_comm(&r, 30, &c);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r1));
+    tm_ctx_set_threads(ctx, 2);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r2));
+    assert_int_equal(r1.n_rows, r2.n_rows);
+    assert_true(r1.n_rows >= 7); /* identity, greedy x4, recursive, rcm */
+    assert_int_equal(r1.best, r2.best);
+    for (int32_t i = 0; i < r1.n_rows; i++) {
+        assert_string_equal(r1.rows[i].name, r2.rows[i].name);
+        assert_true(r1.rows[i].metrics->max_congestion == r2.rows[i].metrics->max_congestion);
+        /* the best is no worse than any row */
+        assert_true(r1.metrics->max_congestion <= r1.rows[i].metrics->max_congestion);
+    }
+    assert_memory_equal(r1.mapping.host, r2.mapping.host, 30 * sizeof *r1.mapping.host);
+    check_valid(net, &al, &r1.mapping, 30);
+    tm_map_result_release(&r1);
+    tm_map_result_release(&r2);
+    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_DILATION, &r1));
+    assert_int_equal(r1.n_rows, 1);
+    assert_string_equal(r1.rows[0].name, "rcm");
+    tm_map_result_release(&r1);
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "nope", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "unknown strategy 'nope'");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", "zz", TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "unknown refinement 'zz'");
+    fx_comm_free(&c);
+    fx_comm(&c, 33, 0, NULL, NULL, NULL);
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_CONGESTION, &r1),
+                    TM_EINFEASIBLE, "33 tasks but only 32 slots");
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+static void test_disconnected(void **state)
+{
+    tm_net *net;
+    int32_t a, b, c2, sw;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "sw", TM_VERTEX_SWITCH, 0, &sw));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "a", TM_VERTEX_HOST, 1, &a));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "b", TM_VERTEX_HOST, 1, &b));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "c", TM_VERTEX_HOST, 1, &c2));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw, a, 1, NULL));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, b, c2, 1, NULL)); /* b-c: no switch, no transit */
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    fx_alloc(&al, net, 0, NULL);
+    fx_comm(&c, 2, 0, NULL, NULL, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_CONGESTION, &r), TM_EINPUT,
+                    "2 allocated hosts cannot be reached from host 'a': 'b', 'c'");
+    /* the strategies themselves stay total on such input */
+    for (size_t s = 0; s < 3; s++) {
+        tm_mapping m;
+        tm_mapping_init(&m);
+        assert_tm_ok(ctx, tm_strategy_find(names[s])->run(ctx, &p, 1, &m));
+        check_valid(net, &al, &m, 2);
+        tm_mapping_release(&m);
+    }
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_instances),
+        cmocka_unit_test(test_fig1_greedy),
+        cmocka_unit_test(test_two_cliques),
+        cmocka_unit_test(test_rcm_chain_on_line),
+        cmocka_unit_test(test_rcm_order_path),
+        cmocka_unit_test(test_multicore_blocks),
+        cmocka_unit_test(test_metis_exact_sizes),
+        cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_map_run),
+        cmocka_unit_test(test_disconnected),
+    };
+    return cmocka_run_group_tests_name("map_strategies", tests, setup, teardown);
+}
