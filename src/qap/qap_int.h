@@ -58,7 +58,7 @@ double tm__qap_eval_sym(const tm__qgraph *g, const tm__qdist *o, const int32_t *
 
 /* Partitions the vertices of g (an induced subgraph already built by the
  * caller) into nparts blocks with block j's weight at most cap[j]: METIS
- * (serialised by a process-wide mutex, since METIS re-seeds rand() and
+ * (serialised by the library's METIS lock, since METIS re-seeds rand() and
  * swaps signal handlers) followed by a greedy correction that moves the
  * best-gain vertices out of overloaded blocks.  TM_EINFEASIBLE when the
  * correction cannot satisfy the caps. */

@@ -4,19 +4,17 @@
  * imbalance approximately, but Top-Down needs exactly a_i PEs' worth per
  * block and general mapping needs the adaptive caps of SharedMap). */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <metis.h>
 
 #include "qap_int.h"
+#include "../map/netmap.h"
 
 /* METIS re-seeds the process-wide rand() stream and installs signal
- * handlers during a call, so concurrent calls are unsafe: this mutex is
- * the one piece of process-wide state here, and it is immutable apart
- * from its lock word. */
-static pthread_mutex_t metis_lock = PTHREAD_MUTEX_INITIALIZER;
+ * handlers during a call, so concurrent calls are unsafe: every METIS call
+ * of the library goes through the one lock of src/map/metis_part.c. */
 
 #define INT_LIMIT (1 << 28)
 
@@ -84,11 +82,11 @@ static tm_err run_metis(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const 
     }
     /* recursive bisection: on the benchmark quotient graphs it gives 3-10%
      * lower J than k-way after the exact-balance correction (docs/qap.md) */
-    pthread_mutex_lock(&metis_lock);
+    tm__metis_lock();
     options[METIS_OPTION_NCUTS] = ncuts;
     rc = METIS_PartGraphRecursive(&nv, &ncon, xadj, adj, vw, NULL, ew, &np, tp, NULL, options,
                                   &objval, pt);
-    pthread_mutex_unlock(&metis_lock);
+    tm__metis_unlock();
     if (rc != METIS_OK) {
         err = rc == METIS_ERROR_MEMORY ? tm__nomem(ctx)
                                        : tm__fail(ctx, TM_EINTERNAL, "METIS failed (%d)", rc);
