@@ -31,7 +31,8 @@ typedef struct pool {
     const tm_hier *h;
     double bound;
     bool integral;
-    int ncuts; /* METIS bisections tried per split */
+    int ncuts;     /* METIS bisections tried per split */
+    int ncuts_top; /* ... for the top-level split */
     uint64_t seed;
     int32_t *ord;
     int32_t *pe;
@@ -130,7 +131,7 @@ static tm_err solve(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids)
             cap[j] = cc;
     }
     err = tm__qap_partition(P->ctx, &sg, a, cap,
-                            P->ncuts,
+                            s->level == h->k ? P->ncuts_top : P->ncuts,
                             sub_seed(P->seed, s), part);
     if (err)
         goto out;
@@ -221,10 +222,22 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     P.seed = seed;
     P.pe = pe;
     P.integral = true;
-    /* 8 METIS bisection tries per split: on rgg16 -> 1,024 PEs (general
-     * mapping) this lowers J by about 13%, on the one-to-one benchmark
-     * instances by 1-3% (docs/qap.md) */
+    /* METIS bisection tries per split.  One-to-one (quotient graphs): 8;
+     * more did not help (whole trials do).  General mapping: the top-level
+     * split carries the largest distance and its quality decides J: on
+     * rgg16 -> 4:16:16 with 3%, top/other tries 8/8 give J = 716,772 in
+     * 7 s, 128/16 669,736 in 22 s, 256/8 661,150 in 39 s (docs/qap.md).
+     * Top tries: size / 2^13, at most 2^26 / size (entries x tries), 8..256
+     * (about 90 for rgg16; small graphs gain little and stay fast). */
     P.ncuts = 8;
+    P.ncuts_top = 8;
+    if (bound > 1.0 || g->n > h->n_pe) {
+        int64_t size = g->n + g->xadj[g->n], t = size >> 13;
+        if (size > 0 && t > ((int64_t)1 << 26) / size)
+            t = ((int64_t)1 << 26) / size;
+        P.ncuts = size >= (1 << 16) ? 16 : 8;
+        P.ncuts_top = t < 8 ? 8 : t > 256 ? 256 : (int)t;
+    }
     for (int32_t u = 0; u < g->n; u++) {
         if (g->vw[u] != floor(g->vw[u]))
             P.integral = false;
