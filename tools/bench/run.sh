@@ -29,4 +29,12 @@ fi
 # Mapping strategies and threshold accepting (tools/bench/map.sh, docs/mapping.md).
 echo "== mapping (tools/bench/map.sh) =="
 tools/bench/map.sh "$B" || status=1
+# Hierarchical QAP (tools/bench/qap/run.sh, docs/qap.md): Scotch and gpmetis
+# come from tools/install-deps.sh --bench (bench only, not needed by tests).
+echo "== hierarchical QAP (tools/bench/qap/run.sh) =="
+if { command -v scotch_gmap && command -v gpmetis; } >/dev/null || tools/install-deps.sh --bench; then
+    tools/bench/qap/run.sh "$B" || status=1
+else
+    status=1
+fi
 exit $status
