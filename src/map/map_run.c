@@ -68,6 +68,7 @@ static void run_job(runner *rn, job *j)
         } else {
             tm_metrics_init(j->met);
             o.node_hier = rn->p->hier;
+            o.hop_distance = rn->p->hop_distance;
             if (rn->p->net)
                 j->err = tm_metrics_eval(jc, rn->p->route, rn->p->comm, &j->m, &o, j->met);
             else

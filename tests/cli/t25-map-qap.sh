@@ -31,7 +31,9 @@ expect_exit 0 "$TOPOMAP" map --hierarchy 4:4 --distances 1:10 --comm "$G" --stra
 expect_exit 3 "$TOPOMAP" map --hierarchy 4:4 --distances 1:10 --comm "$G" --strategy topdown
 expect_exit 3 "$TOPOMAP" map --hierarchy 4:4 --distances 1:10 --comm "$G" --strategy mm --imbalance 0.03
 expect_in "256 tasks but only 16 PEs" "$ERR"
-expect_exit 1 "$TOPOMAP" map --hierarchy 4:0:16 --distances 1:10:100 --comm "$G" --strategy topdown
+expect_exit 2 "$TOPOMAP" map --hierarchy 4:0:16 --distances 1:10:100 --comm "$G" --strategy topdown
 expect_in "level 2 is 0" "$ERR"
-expect_exit 1 "$TOPOMAP" map --hierarchy 4:16 --distances 1:10:100 --comm "$G" --strategy topdown
+expect_exit 2 "$TOPOMAP" map --hierarchy 4:16 --distances 1:10:100 --comm "$G" --strategy topdown
 expect_in "has 2 levels but distances" "$ERR"
+# one-to-one with fewer tasks than PEs: the hierarchy does not match the job
+expect_exit 2 "$TOPOMAP" map --hierarchy 4:16:8 --distances 1:10:100 --comm "$G" --strategy topdown

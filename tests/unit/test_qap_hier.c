@@ -37,19 +37,19 @@ static void test_bad(void **state)
     tm_hier h;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
     tm_ctx_set_log(ctx, grab, NULL);
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:0:8", "1:10:100", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:0:8", "1:10:100", &h), TM_EINPUT,
                     "hierarchy '4:0:8': level 2 is 0, must be >= 1");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:-2", "1:10", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:-2", "1:10", &h), TM_EINPUT,
                     "level 2 is -2, must be >= 1");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16:8", "1:10", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16:8", "1:10", &h), TM_EINPUT,
                     "hierarchy '4:16:8' has 3 levels but distances '1:10' has 2");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:x", "1:10", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:x", "1:10", &h), TM_EINPUT,
                     "expected integers separated by ':'");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:abc", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:abc", &h), TM_EINPUT,
                     "expected numbers separated by ':'");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:-5", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:-5", &h), TM_EINPUT,
                     "distance 2 is negative");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "65536:65536", "1:2", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "65536:65536", "1:2", &h), TM_EINPUT,
                     "more than 2^31 PEs");
     warned[0] = '\0';
     assert_tm_ok(ctx, tm_hier_parse(ctx, "4:4", "10:1", &h));
