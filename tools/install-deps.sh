@@ -6,6 +6,8 @@ set -euo pipefail
 
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3)
+# `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
+if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -87,7 +87,8 @@ typedef struct tm_problem {
     const tm_alloc *alloc;
     const tm_comm *comm;
     const tm_hier *hier;
-    double imbalance;  /* general process mapping (tasks > PEs); default 0.03 */
+    double imbalance;  /* hierarchy mode: < 0 one-to-one, else general process mapping */
+    double hop_distance; /* network mode: J distance of one hop (tm_metrics_opts) */
 } tm_problem;
 
 typedef enum {

@@ -42,6 +42,7 @@ typedef struct tm_metrics {
     double sum_w_hops;
     int32_t max_dilation;      /* max hops of any message */
     double qap_J;              /* network mode: sum w * D(p,q); hierarchy mode: J */
+    double hop_distance;       /* network mode: distance of one hop in J (see opts) */
     double congestion_sum_sq;  /* sum over links of congestion^2 (tie-breaker) */
     int32_t links_used;        /* links with load > 0 */
     /* histogram of congestion over used links, bins of width max/BINS */
@@ -56,8 +57,19 @@ typedef struct tm_metrics_opts {
     bool keep_link_loads;      /* fill link_load */
     bool approximate;          /* Hoefler & Snir Algorithm 3 instead of exact */
     const tm_hier *node_hier;  /* optional node-internal levels (network-mode J) */
+    double hop_distance;       /* J distance of one network hop; <= 0: 1 without a node
+                                * hierarchy, TM_HOP_DISTANCE_NODE_DEFAULT with one */
 } tm_metrics_opts;
-#define TM_METRICS_OPTS_INIT {false, false, NULL}
+#define TM_METRICS_OPTS_INIT {false, false, NULL, 0.0}
+
+/* Network-mode J with a node hierarchy (docs/qap.md):
+ *   D(u,v) = d_node(slot u, slot v)                    on one host
+ *          = d_top + hop_distance * hops(host u, host v) otherwise
+ * with d_top the node hierarchy's largest distance.  50 per hop makes the
+ * usual host-switch-host path (2 hops) cost 100, VieM's inter-node
+ * distance for 1:10:100-like node levels.  Without a node hierarchy
+ * D = hops (design.md). */
+#define TM_HOP_DISTANCE_NODE_DEFAULT 50.0
 
 void tm_metrics_init(tm_metrics *m);
 void tm_metrics_release(tm_metrics *m);

@@ -27,6 +27,11 @@ typedef struct cli_inputs {
     const char *routing;
     const char *hierarchy;
     const char *distances;
+    /* network mode: node-internal levels for J */
+    const char *node_hierarchy;
+    const char *node_distances;
+    const char *hwloc;
+    double hop_distance;
 } cli_inputs;
 
 /* Long-option ids shared by the subcommands (>= 256 to stay clear of
@@ -36,7 +41,7 @@ enum {
     OPT_ALLOC, OPT_ROUTING, OPT_HIERARCHY, OPT_DISTANCES, OPT_JSON, OPT_OUT, OPT_FORMAT,
     OPT_MAPPING, OPT_STRATEGY, OPT_REFINE, OPT_OBJECTIVE, OPT_SEED, OPT_TIME_LIMIT,
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
-    OPT_HELP, OPT_QUIET
+    OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE
 };
 
 /* getopt_long entries for the inputs (no terminator); append to a table. */
@@ -51,6 +56,10 @@ enum {
     {"routing", required_argument, NULL, OPT_ROUTING},                            \
     {"hierarchy", required_argument, NULL, OPT_HIERARCHY},                        \
     {"distances", required_argument, NULL, OPT_DISTANCES},                        \
+    {"node-hierarchy", required_argument, NULL, OPT_NODE_HIERARCHY},              \
+    {"node-distances", required_argument, NULL, OPT_NODE_DISTANCES},              \
+    {"hwloc", required_argument, NULL, OPT_HWLOC},                                \
+    {"hop-distance", required_argument, NULL, OPT_HOP_DISTANCE},                  \
     {"help", no_argument, NULL, OPT_HELP}
 
 /* Handles an input option; returns 1 if c was one, 0 if not, -1 on a bad
@@ -75,6 +84,12 @@ tm_err cli_ctx_new(tm_ctx **out, bool quiet);
 /* Input loading. */
 tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out);
 tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out);
+/* Node-internal hierarchy of network mode from --hwloc or --node-hierarchy
+ * (+ --node-distances); *have is false when none was given. */
+tm_err cli_load_node_hier(tm_ctx *ctx, const cli_inputs *in, tm_hier *out, bool *have);
+/* Checks option combinations common to eval and map; prints and returns -1
+ * on a usage error. */
+int cli_check_inputs(const char *cmd, const cli_inputs *in);
 
 /* ---- JSON writer (pretty-printed, 2-space indent) ---------------------- */
 typedef struct json_w {

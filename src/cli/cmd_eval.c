@@ -24,6 +24,10 @@ static const char usage_text[] =
     "  --alloc A         hostlist expression (node[001-064]) or hostfile; default: all hosts\n"
     "  --routing R       ecmp (default: all minimum-hop paths equally), single, dor (tori/meshes)\n"
     "  --approx          congestion by Hoefler & Snir's Algorithm 3 (approximate)\n"
+    "  --hwloc F         node-internal levels of every host from an hwloc XML export, or\n"
+    "  --node-hierarchy a:b:.. --node-distances d1:d2:..   the same as a spec; J then counts\n"
+    "                    d_node within a host and d_top + C * hops between hosts\n"
+    "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
     "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
     "  --threads N       threads (default: all cores; results do not depend on it)\n"
     "  --json            one JSON object (keys in design.md)\n";
@@ -50,7 +54,8 @@ int cmd_eval(int argc, char **argv)
     tm_alloc alloc;
     tm_mapping map;
     tm_metrics met;
-    tm_hier hier;
+    tm_hier hier, node_hier;
+    bool have_node_hier = false;
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
     tm_err err = TM_EOK;
     bool hmode;
@@ -84,17 +89,11 @@ int cmd_eval(int argc, char **argv)
     if (optind < argc)
         return cli_usage_error("topomap eval", "unexpected argument '%s'", argv[optind]);
     hmode = in.hierarchy != NULL;
-    if (!in.comm)
-        return cli_usage_error("topomap eval", "--comm is required");
-    if (hmode && in.topology)
-        return cli_usage_error("topomap eval", "--hierarchy and --topology exclude each other");
-    if (!hmode && !in.topology)
-        return cli_usage_error("topomap eval", "--topology (or --hierarchy) is required");
-    if (hmode && !in.distances)
-        return cli_usage_error("topomap eval", "--hierarchy needs --distances");
-    if (hmode && (loads_path || approx || in.routing || in.alloc))
-        return cli_usage_error("topomap eval", "--export-loads, --approx, --routing and --alloc "
-                                               "need a network (--topology)");
+    if (cli_check_inputs("topomap eval", &in) < 0)
+        return EXIT_USAGE_;
+    if (hmode && (loads_path || approx))
+        return cli_usage_error("topomap eval", "--export-loads and --approx need a network "
+                                               "(--topology)");
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
     tm_ctx_set_threads(ctx, (int)threads);
@@ -123,6 +122,8 @@ int cmd_eval(int argc, char **argv)
             err = cli_load_comm(ctx, &in, &comm);
         if (!err)
             err = tm_alloc_parse(ctx, net, in.alloc, &alloc);
+        if (!err)
+            err = cli_load_node_hier(ctx, &in, &node_hier, &have_node_hier);
         if (err)
             goto fail;
         if (mapping_path)
@@ -137,6 +138,8 @@ int cmd_eval(int argc, char **argv)
             goto fail;
         mo.keep_link_loads = loads_path != NULL;
         mo.approximate = approx;
+        mo.node_hier = have_node_hier ? &node_hier : NULL;
+        mo.hop_distance = in.hop_distance;
         err = tm_metrics_eval(ctx, route, &comm, &map, &mo, &met);
         if (!err && loads_path)
             err = cli_export_loads(ctx, net, &met, loads_path);

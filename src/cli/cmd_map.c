@@ -23,7 +23,10 @@ static const char usage_head[] =
     "  --seed N                seed of every randomised step (default 1)\n"
     "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
     "  --threads N             threads (default: all cores)\n"
-    "  --imbalance EPS         hierarchy mode with more tasks than PEs: allowed imbalance (0.03)\n"
+    "  --imbalance EPS         hierarchy mode: general process mapping (more tasks than PEs),\n"
+    "                          at most ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)\n"
+    "  --hwloc F, --node-hierarchy a:b:.. --node-distances d1:d2:.., --hop-distance C\n"
+    "                          node-internal levels for J in network mode (see eval --help)\n"
     "  --out F                 output file, written atomically (default: stdout)\n"
     "  --format F              openmpi (rankfile, default), mpich (Hydra machinefile),\n"
     "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain\n"
@@ -131,14 +134,8 @@ static int parse_args(int argc, char **argv, map_args *a)
     }
     if (optind < argc)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]), -1;
-    if (!a->in.comm)
-        return cli_usage_error(cmd, "--comm is required"), -1;
-    if (a->in.hierarchy && a->in.topology)
-        return cli_usage_error(cmd, "--hierarchy and --topology exclude each other"), -1;
-    if (!a->in.hierarchy && !a->in.topology)
-        return cli_usage_error(cmd, "--topology (or --hierarchy) is required"), -1;
-    if (a->in.hierarchy && !a->in.distances)
-        return cli_usage_error(cmd, "--hierarchy needs --distances"), -1;
+    if (cli_check_inputs(cmd, &a->in) < 0)
+        return -1;
     return 0;
 }
 
@@ -196,7 +193,8 @@ int cmd_map(int argc, char **argv)
     tm_comm comm;
     tm_alloc alloc;
     tm_map_result res;
-    tm_hier hier;
+    tm_hier hier, node_hier;
+    bool have_node_hier = false;
     tm_problem p = {0};
     tm_err err;
     double t0;
@@ -216,7 +214,7 @@ int cmd_map(int argc, char **argv)
     tm_ctx_set_time_limit(ctx, a.time_limit);
     t0 = cli_now();
     p.comm = &comm;
-    p.imbalance = a.imbalance >= 0 ? a.imbalance : 0.03;
+    p.imbalance = a.imbalance; /* < 0: one-to-one */
     if (a.in.hierarchy) {
         err = tm_hier_parse(ctx, a.in.hierarchy, a.in.distances, &hier);
         if (!err)
@@ -240,12 +238,16 @@ int cmd_map(int argc, char **argv)
             err = tm_ctx_fail(ctx, TM_EINFEASIBLE, "%d tasks but only %lld slots on %d hosts",
                               comm.n, (long long)tm_alloc_total_slots(&alloc), alloc.n);
         if (!err)
+            err = cli_load_node_hier(ctx, &a.in, &node_hier, &have_node_hier);
+        if (!err)
             err = tm_route_new(ctx, net, (tm_route_kind)(a.in.routing ? tm_route_kind_parse(a.in.routing) : TM_ROUTE_ECMP), &route);
         if (err)
             goto fail;
         p.net = net;
         p.route = route;
         p.alloc = &alloc;
+        p.hier = have_node_hier ? &node_hier : NULL;
+        p.hop_distance = a.in.hop_distance;
     }
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     if (!err && net)

@@ -1,5 +1,6 @@
 /* common.c - option handling, input loading and error reporting shared by
  * the subcommands. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,6 +41,13 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
         return 1;
     case OPT_HIERARCHY: in->hierarchy = arg; return 1;
     case OPT_DISTANCES: in->distances = arg; return 1;
+    case OPT_NODE_HIERARCHY: in->node_hierarchy = arg; return 1;
+    case OPT_NODE_DISTANCES: in->node_distances = arg; return 1;
+    case OPT_HWLOC: in->hwloc = arg; return 1;
+    case OPT_HOP_DISTANCE:
+        if (cli_parse_double("topomap", "--hop-distance", arg, 1e-9, 1e12, &in->hop_distance) < 0)
+            return -1;
+        return 1;
     default: return 0;
     }
 }
@@ -110,6 +118,51 @@ tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out)
     o.keep_hcas_separate = in->separate_hcas;
     o.slots = in->slots;
     return tm_topology_load(ctx, in->topology, &o, out);
+}
+
+tm_err cli_load_node_hier(tm_ctx *ctx, const cli_inputs *in, tm_hier *out, bool *have)
+{
+    FILE *f;
+    tm_err err;
+    *have = false;
+    if (in->node_hierarchy) {
+        err = tm_hier_parse(ctx, in->node_hierarchy, in->node_distances, out);
+        *have = err == TM_EOK;
+        return err;
+    }
+    if (!in->hwloc)
+        return TM_EOK;
+    f = fopen(in->hwloc, "r");
+    if (!f)
+        return tm_ctx_fail(ctx, TM_EIO, "%s: cannot open: %s", in->hwloc, strerror(errno));
+    err = tm_hier_from_hwloc(ctx, f, in->hwloc, out);
+    fclose(f);
+    *have = err == TM_EOK;
+    return err;
+}
+
+int cli_check_inputs(const char *cmd, const cli_inputs *in)
+{
+    bool node = in->node_hierarchy || in->hwloc;
+    if (!in->comm)
+        return cli_usage_error(cmd, "--comm is required"), -1;
+    if (in->hierarchy && in->topology)
+        return cli_usage_error(cmd, "--hierarchy and --topology exclude each other"), -1;
+    if (!in->hierarchy && !in->topology)
+        return cli_usage_error(cmd, "--topology (or --hierarchy) is required"), -1;
+    if (in->hierarchy && !in->distances)
+        return cli_usage_error(cmd, "--hierarchy needs --distances"), -1;
+    if (in->node_hierarchy && !in->node_distances)
+        return cli_usage_error(cmd, "--node-hierarchy needs --node-distances"), -1;
+    if (in->node_hierarchy && in->hwloc)
+        return cli_usage_error(cmd, "--node-hierarchy and --hwloc exclude each other"), -1;
+    if (node && !in->topology)
+        return cli_usage_error(cmd, "--node-hierarchy and --hwloc describe the hosts of a "
+                                    "network (--topology)"), -1;
+    if (in->hierarchy && (in->routing || in->alloc || in->slots || in->node_name_map))
+        return cli_usage_error(cmd, "--routing, --alloc, --slots and --node-name-map need a "
+                                    "network (--topology)"), -1;
+    return 0;
 }
 
 tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out)

@@ -37,35 +37,35 @@ tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_
     memset(out, 0, sizeof *out);
     k = split_numbers(levels, a, TM_HIER_MAX_LEVELS, true);
     if (k == -2)
-        return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': more than %d levels", levels,
+        return tm__fail(ctx, TM_EINPUT, "hierarchy '%s': more than %d levels", levels,
                         TM_HIER_MAX_LEVELS);
     if (k < 0)
-        return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': expected integers separated by ':'",
+        return tm__fail(ctx, TM_EINPUT, "hierarchy '%s': expected integers separated by ':'",
                         levels);
     kd = split_numbers(distances, d, TM_HIER_MAX_LEVELS, false);
     if (kd < 0)
-        return tm__fail(ctx, TM_EUSAGE, "distances '%s': expected numbers separated by ':'",
+        return tm__fail(ctx, TM_EINPUT, "distances '%s': expected numbers separated by ':'",
                         distances);
     if (kd != k)
-        return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s' has %d levels but distances '%s' has %d",
+        return tm__fail(ctx, TM_EINPUT, "hierarchy '%s' has %d levels but distances '%s' has %d",
                         levels, k, distances, kd);
     out->k = k;
     out->group[0] = 1;
     for (int i = 0; i < k; i++) {
         if (a[i] < 1)
-            return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': level %d is %.0f, must be >= 1",
+            return tm__fail(ctx, TM_EINPUT, "hierarchy '%s': level %d is %.0f, must be >= 1",
                             levels, i + 1, a[i]);
         /* Checked before the int32 conversion below, which is undefined
          * behaviour out of range (found by tests/fuzz/fuzz_hier). */
         if (a[i] > (double)INT32_MAX)
             return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': more than 2^31 PEs", levels);
         if (!(d[i] >= 0))
-            return tm__fail(ctx, TM_EUSAGE, "distances '%s': distance %d is negative", distances,
+            return tm__fail(ctx, TM_EINPUT, "distances '%s': distance %d is negative", distances,
                             i + 1);
         out->a[i] = (int32_t)a[i];
         out->d[i] = d[i];
         if (out->group[i] > (INT64_C(1) << 31) / out->a[i])
-            return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': more than 2^31 PEs", levels);
+            return tm__fail(ctx, TM_EINPUT, "hierarchy '%s': more than 2^31 PEs", levels);
         out->group[i + 1] = out->group[i] * out->a[i];
         if (i > 0 && d[i] <= d[i - 1])
             tm__warn(ctx, "distances '%s' are not increasing", distances);

@@ -37,6 +37,7 @@ typedef struct runner {
     const tm_refiner *rf;
     const char *rarg;
     double time_limit;
+    int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
     job *jobs;
     int nj;
     atomic_int next;
@@ -53,7 +54,7 @@ static void run_job(runner *rn, job *j)
         return;
     }
     tm_ctx_set_seed(jc, j->seed);
-    tm_ctx_set_threads(jc, 1);
+    tm_ctx_set_threads(jc, rn->job_threads);
     tm_ctx_set_time_limit(jc, rn->time_limit);
     j->err = j->st->run(jc, rn->p, j->seed, &j->m);
     t1 = tm__now();
@@ -68,6 +69,7 @@ static void run_job(runner *rn, job *j)
         } else {
             tm_metrics_init(j->met);
             o.node_hier = rn->p->hier;
+            o.hop_distance = rn->p->hop_distance;
             if (rn->p->net)
                 j->err = tm_metrics_eval(jc, rn->p->route, rn->p->comm, &j->m, &o, j->met);
             else
@@ -298,6 +300,7 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
         int t = nt < 1 ? 1 : nt < rn.nj ? nt : rn.nj;
         rn.time_limit = tl / (double)((rn.nj + t - 1) / t);
     }
+    rn.job_threads = rn.nj == 1 ? (nt < 1 ? 1 : nt) : 1;
     atomic_init(&rn.next, 0);
     run_jobs(ctx, &rn);
     out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);

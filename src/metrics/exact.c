@@ -60,18 +60,6 @@ typedef struct worker {
     double *vols;
 } worker;
 
-/* HOOK(node-hier): node-internal distance of a message between two slots
- * of one host, added to the network-mode J when opts->node_hier is given.
- * Not implemented yet (another part of the project adds hwloc levels):
- * intra-host traffic costs 0 in J for now, exactly as without a hierarchy. */
-static double node_internal_dist(const tm_hier *node_hier, int32_t slot_u, int32_t slot_v)
-{
-    (void)node_hier;
-    (void)slot_u;
-    (void)slot_v;
-    return 0.0;
-}
-
 /* Routes the messages of source host number si into load. */
 static tm_err do_source(worker *wk, int32_t si, double *load, tm__msum *ps)
 {
@@ -79,7 +67,6 @@ static tm_err do_source(worker *wk, int32_t si, double *load, tm__msum *ps)
     const tm_comm *c = jb->comm;
     const tm_mapping *map = jb->map;
     const tm__bygroup *by = jb->by;
-    const tm_hier *nh = jb->opts ? jb->opts->node_hier : NULL;
     int32_t h = by->hosts[si], k = 0;
     tm_err err;
 
@@ -90,11 +77,8 @@ static tm_err do_source(worker *wk, int32_t si, double *load, tm__msum *ps)
             double w = c->w[e];
             ps->messages++;
             ps->total_volume += w;
-            if (hv == h) {
-                if (nh)
-                    ps->j_node += w * node_internal_dist(nh, map->slot[u], map->slot[c->adj[e]]);
-                continue;
-            }
+            if (hv == h)
+                continue; /* no link; its node-internal cost is added in metrics.c */
             if (wk->mark[hv] != si) {
                 wk->mark[hv] = si;
                 wk->acc[hv] = 0.0;

@@ -139,6 +139,31 @@ static void summarise(const tm_net_csr *g, const double *load, tm_metrics *m)
     }
 }
 
+/* Node-internal part of the network-mode J (docs/qap.md): a message between
+ * slots s, t of one host costs d_node(s, t); a message that leaves its host
+ * crosses the node's top level, d_top, on top of its scaled hops.  Route-
+ * independent, so it is added here for exact and approximate evaluation. */
+static tm_err node_part(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
+                        const tm_hier *nh, double *out)
+{
+    double j = 0.0, d_top = nh->d[nh->k - 1];
+    for (int32_t u = 0; u < comm->n; u++) {
+        if (map->slot[u] >= nh->n_pe)
+            return tm__fail(ctx, TM_EINPUT,
+                            "task %d is on slot %d, but the node hierarchy has %lld PEs", u,
+                            map->slot[u], (long long)nh->n_pe);
+        for (int64_t e = comm->xadj[u]; e < comm->xadj[u + 1]; e++) {
+            int32_t v = comm->adj[e];
+            if (map->host[v] == map->host[u])
+                j += comm->w[e] * tm_hier_dist(nh, map->slot[u], map->slot[v]);
+            else
+                j += comm->w[e] * d_top;
+        }
+    }
+    *out = j;
+    return TM_EOK;
+}
+
 tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                        const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out)
 {
@@ -177,7 +202,15 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     out->sum_w_hops = sum.sum_w_hops;
     out->avg_dilation = sum.total_volume > 0 ? sum.sum_w_hops / sum.total_volume : 0.0;
     out->max_dilation = sum.max_dilation;
-    out->qap_J = sum.sum_w_hops + sum.j_node;
+    if (opts->node_hier) {
+        err = node_part(ctx, comm, map, opts->node_hier, &sum.j_node);
+        if (err)
+            goto out;
+    }
+    out->hop_distance = opts->node_hier ? (opts->hop_distance > 0 ? opts->hop_distance
+                                                                  : TM_HOP_DISTANCE_NODE_DEFAULT)
+                                        : (opts->hop_distance > 0 ? opts->hop_distance : 1.0);
+    out->qap_J = out->hop_distance * sum.sum_w_hops + sum.j_node;
     out->approximate = opts->approximate;
     out->n_links = g->n_links;
     summarise(g, load, out);

@@ -29,7 +29,7 @@ typedef struct tm__msum {
     double total_volume;
     double inter_host_volume;
     double sum_w_hops;
-    double j_node;       /* node-internal part of J (hook, see exact.c) */
+    double j_node;       /* node-internal part of J (node_part() in metrics.c) */
     int32_t max_dilation;
 } tm__msum;
 

@@ -27,3 +27,18 @@ expect_in "max congestion" "$OUT"
 # hierarchy mode: J = 5*1 + 5*1 + 3*10
 expect_exit 0 "$TOPOMAP" eval --hierarchy 2:2 --distances 1:10 --comm $d/hier.edges --json
 [ "$(echo "$OUT" | json_get "['J']")" = 40 ]
+# node-internal levels (docs/qap.md): consecutive = t0@a/0, t1@a/1, t2@b/0, node hierarchy "2", d = 5:
+# 0->1 on one host: 20*5; 0->2 and 2->0 leave the host: 10*(5 + 50*2) each  ->  100 + 2*1050
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
+    --node-hierarchy 2 --node-distances 5 --json
+[ "$(echo "$OUT" | json_get "['qap_network_J']")" = 2200 ]
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
+    --node-hierarchy 2 --node-distances 5 --hop-distance 1 --json
+[ "$(echo "$OUT" | json_get "['qap_network_J']")" = 240 ]
+# an hwloc export gives the node levels; a host slot beyond them is bad input
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
+    --hwloc "$SHARED/docs/samples/hwloc-v2-2pkg-4core-2pu.xml" --json
+expect_exit 2 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
+    --node-hierarchy 1 --node-distances 5
+expect_in "node hierarchy has 1 PEs" "$ERR"
+expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --node-hierarchy 2

@@ -132,9 +132,9 @@ static void test_hier_parse(void **state)
     assert_true(tm_hier_dist(&h, 0, 4) == 10);
     assert_true(tm_hier_dist(&h, 63, 64) == 100);
     assert_true(tm_hier_dist(&h, 5, 5) == 0);
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:0:8", "1:10:100", &h), TM_EUSAGE, "level 2 is 0");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:10:100", &h), TM_EUSAGE, "has 2 levels");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:x", "1:10", &h), TM_EUSAGE, "expected integers");
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:0:8", "1:10:100", &h), TM_EINPUT, "level 2 is 0");
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:16", "1:10:100", &h), TM_EINPUT, "has 2 levels");
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:x", "1:10", &h), TM_EINPUT, "expected integers");
 }
 
 int main(void)

@@ -21,7 +21,16 @@ else
     status=1
 fi
 
-# Other helpers' benchmarks, if built.
+echo "== loading a 4,000-host fat-tree ibnetdiscover dump (tools/bench/bench_ibnet.c) =="
+echo "   target: < 0.3 s"
+if [ -x "$B/bench_ibnet" ]; then
+    "$B/bench_ibnet" || status=1
+    "$B/bench_ibnet" fattree:k=16,n=3 || status=1
+else
+    echo "missing $B/bench_ibnet" >&2
+    status=1
+fi
+
 if [ -x "$B/bench_gen" ]; then
     echo "== network generators (tools/bench/bench_gen.c) =="
     "$B/bench_gen" || status=1
@@ -29,4 +38,12 @@ fi
 # Mapping strategies and threshold accepting (tools/bench/map.sh, docs/mapping.md).
 echo "== mapping (tools/bench/map.sh) =="
 tools/bench/map.sh "$B" || status=1
+# Hierarchical QAP (tools/bench/qap/run.sh, docs/qap.md): Scotch and gpmetis
+# come from tools/install-deps.sh --bench (bench only, not needed by tests).
+echo "== hierarchical QAP (tools/bench/qap/run.sh) =="
+if { command -v scotch_gmap && command -v gpmetis; } >/dev/null || tools/install-deps.sh --bench; then
+    tools/bench/qap/run.sh "$B" || status=1
+else
+    status=1
+fi
 exit $status

@@ -1,0 +1,368 @@
+/* qap_ls.c - swap local search on J with VieM's fast gains (Sec. 3.2):
+ * the change of J when tasks u and v exchange PEs only involves the edges
+ * at u and v, so a gain costs O(deg u + deg v) oracle calls and J is kept
+ * up to date incrementally (no O(n) update as in Brandfass et al.).
+ *
+ * Neighbourhoods (Sec. 3.3): "nc" = pairs within graph distance D in G
+ * (N_C^D, bounded BFS from every task), "np" = pairs inside consecutive
+ * blocks of PE indices (Brandfass' pruned N_p; pairs on one lowest-level
+ * group are skipped, a swap there cannot change J), "n2" = all pairs.
+ * Tasks are visited in a seeded random order, improving swaps are applied
+ * at once, and a round that finds none ends the search.
+ *
+ * Works for many-to-one mappings as well: a swap is allowed only if both
+ * PEs stay within `bound` (equal-weight tasks always can). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qap_int.h"
+#include "qap_ls_int.h"
+
+
+static double contrib(const ls *L, int32_t u)
+{
+    const tm__qgraph *g = L->g;
+    double c = 0.0;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+        c += g->w[e] * tm__qd(&L->o, L->pe[u], L->pe[g->adj[e]]);
+    return c;
+}
+
+/* Task u moves from PE `from` to pe[u] (already set): neighbours'
+ * contributions follow in O(deg u). */
+static void moved(ls *L, int32_t u, int32_t from)
+{
+    const tm__qgraph *g = L->g;
+    if (!L->c)
+        return;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e], px = L->pe[x];
+        L->c[x] += g->w[e] * (tm__qd(&L->o, px, L->pe[u]) - tm__qd(&L->o, px, from));
+    }
+}
+
+/* Exchanges the PEs of u and v (J is updated by the caller). */
+void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
+{
+    int32_t pu = L->pe[u], pv = L->pe[v];
+    L->pe[u] = pv;
+    L->pe[v] = pu;
+    if (L->load) {
+        double du = L->g->vw[v] - L->g->vw[u];
+        L->load[pu] += du;
+        L->load[pv] -= du;
+    }
+    if (L->c) {
+        /* the edge u-v keeps its length; moved() would count it with one
+         * endpoint already moved, so fix u and v by recomputing them */
+        moved(L, u, pu);
+        moved(L, v, pv);
+        L->c[u] = contrib(L, u);
+        L->c[v] = contrib(L, v);
+    }
+}
+
+double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v)
+{
+    const tm__qgraph *g = L->g;
+    int32_t pu = L->pe[u], pv = L->pe[v];
+    double d = 0.0;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e], px;
+        if (x == v)
+            continue;
+        px = L->pe[x];
+        d += g->w[e] * (tm__qd(&L->o, pv, px) - tm__qd(&L->o, pu, px));
+    }
+    for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++) {
+        int32_t x = g->adj[e], px;
+        if (x == u)
+            continue;
+        px = L->pe[x];
+        d += g->w[e] * (tm__qd(&L->o, pu, px) - tm__qd(&L->o, pv, px));
+    }
+    return d;
+}
+
+double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
+                          int32_t v)
+{
+    ls L;
+    memset(&L, 0, sizeof L);
+    L.g = g;
+    L.o = *o;
+    L.pe = (int32_t *)pe;
+    return tm__ls_swap_delta(&L, u, v);
+}
+
+/* Tries to swap u and v; returns 1 if the swap improved J and was done. */
+int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
+{
+    const tm__qgraph *g = L->g;
+    int32_t pu = L->pe[u], pv = L->pe[v];
+    double d = 0.0, eps = -1e-9 * (1.0 + fabs(L->j) * 1e-6);
+    if (pu == pv || u == v)
+        return 0;
+    if (L->load) {
+        double du = g->vw[v] - g->vw[u];
+        if (du != 0 && (L->load[pu] + du > L->bound * (1 + 1e-12) ||
+                        L->load[pv] - du > L->bound * (1 + 1e-12)))
+            return 0;
+    }
+    if (L->c) {
+        /* with the contributions c[]: u's side is S_u(pv) - c[u] plus the
+         * u-v edge, whose length does not change (one oracle call per
+         * neighbour instead of two) */
+        double wuv = 0, duv = tm__qd(&L->o, pu, pv), su = 0, sv = 0;
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+            int32_t x = g->adj[e];
+            if (x == v)
+                wuv = g->w[e];
+            su += g->w[e] * tm__qd(&L->o, pv, L->pe[x]);
+        }
+        d = su - L->c[u] + wuv * duv;
+        /* v's side can gain at most its contribution without the u-v edge */
+        if (!(d - L->c[v] + wuv * duv < eps))
+            return 0;
+        for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++)
+            sv += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
+        d += sv - L->c[v] + wuv * duv;
+    } else {
+        d = tm__ls_swap_delta(L, u, v);
+    }
+    if (!(d < eps))
+        return 0;
+    tm__ls_apply_swap(L, u, v);
+    L->j += d;
+    return 1;
+}
+
+/* Many-to-one only: moves single tasks to the PE of a neighbour when that
+ * lowers J and the PE has room (the slack of the epsilon-balance makes
+ * such moves possible; swaps alone cannot use it). */
+static int move_pass(ls *L, const int32_t *order)
+{
+    const tm__qgraph *g = L->g;
+    int nmoved = 0;
+    for (int32_t i = 0; i < g->n; i++) {
+        int32_t u = order[i], pu = L->pe[u], bq = -1;
+        double best = -1e-9 * (1.0 + fabs(L->j) * 1e-6), base = 0.0;
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+            base += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
+        for (int64_t f = g->xadj[u]; f < g->xadj[u + 1]; f++) {
+            int32_t q = L->pe[g->adj[f]];
+            double c = 0.0;
+            if (q == pu || q == bq || L->load[q] + g->vw[u] > L->bound * (1 + 1e-12))
+                continue;
+            for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+                c += g->w[e] * tm__qd(&L->o, q, L->pe[g->adj[e]]);
+            if (c - base < best) {
+                best = c - base;
+                bq = q;
+            }
+        }
+        if (bq >= 0) {
+            L->pe[u] = bq;
+            L->load[pu] -= g->vw[u];
+            L->load[bq] += g->vw[u];
+            L->j += best;
+            moved(L, u, pu);
+            if (L->c)
+                L->c[u] = contrib(L, u);
+            nmoved++;
+        }
+    }
+    return nmoved;
+}
+
+static void shuffle(int32_t *a, int32_t n, tm_rng *r)
+{
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)tm__rng_below(r, (uint64_t)i + 1), t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+    }
+}
+
+bool tm__ls_out_of_time(const ls *L) { return L->t_end >= 0 && tm__now() > L->t_end; }
+
+static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
+{
+    dirty[u] = 1;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+        dirty[g->adj[e]] = 1;
+}
+
+/* N_C^D.  After the first round only "dirty" tasks are searched from: a
+ * swap (u, v) changes its gain only if u, v or one of their neighbours
+ * moved, and then u or v is dirty and the pair is met from its side (the
+ * ball relation is symmetric), so no improving pair is missed. */
+tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
+{
+    const tm__qgraph *g = L->g;
+    int32_t n = g->n > 0 ? g->n : 0;
+    int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
+    int32_t *queue = tm__malloc_n((size_t)n, sizeof *queue);
+    int32_t *dist = tm__malloc_n((size_t)n, sizeof *dist);
+    uint32_t *stamp = tm__calloc_n((size_t)n, sizeof *stamp);
+    uint8_t *dirty = tm__malloc_n((size_t)n, 1), *next = tm__calloc_n((size_t)n, 1);
+    uint32_t cur = 0;
+    if (!order || !queue || !dist || !stamp || !dirty || !next) {
+        free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
+        return tm__nomem(ctx);
+    }
+    memset(dirty, 1, (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        order[i] = i;
+    for (int round = 0;; round++) {
+        int improved = 0;
+        shuffle(order, n, r);
+        if (L->load && move_pass(L, order) > 0) {
+            improved++;
+            memset(next, 1, (size_t)n);
+        }
+        for (int32_t i = 0; i < n; i++) {
+            int32_t u = order[i], qh = 0, qt = 0;
+            if (!dirty[u])
+                continue;
+            if (++cur == 0) {
+                memset(stamp, 0, (size_t)n * sizeof *stamp);
+                cur = 1;
+            }
+            stamp[u] = cur;
+            dist[u] = 0;
+            queue[qt++] = u;
+            while (qh < qt) {
+                int32_t x = queue[qh++];
+                /* one-to-one: a swap inside a lowest-level group is void */
+                if (x != u && (L->load || L->pe[u] / L->group1 != L->pe[x] / L->group1) &&
+                    tm__ls_try_swap(L, u, x)) {
+                    improved++;
+                    mark(g, next, u);
+                    mark(g, next, x);
+                }
+                if (dist[x] >= depth)
+                    continue;
+                for (int64_t e = g->xadj[x]; e < g->xadj[x + 1]; e++) {
+                    int32_t y = g->adj[e];
+                    if (stamp[y] != cur) {
+                        stamp[y] = cur;
+                        dist[y] = dist[x] + 1;
+                        queue[qt++] = y;
+                    }
+                }
+            }
+            if ((i & 255) == 0 && tm__ls_out_of_time(L))
+                goto done;
+        }
+        if (!improved)
+            break;
+        {
+            uint8_t *t = dirty;
+            dirty = next;
+            next = t;
+            memset(next, 0, (size_t)n);
+        }
+    }
+done:
+    free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
+    return TM_EOK;
+}
+
+/* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
+ * ordered by PE. */
+static tm_err run_blocks(tm_ctx *ctx, ls *L, const tm_hier *h, int64_t block, tm_rng *r)
+{
+    int32_t n = L->g->n;
+    int32_t *byp = tm__malloc_n((size_t)n, sizeof *byp);
+    int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
+    int64_t *cnt = tm__calloc_n((size_t)h->n_pe + 1, sizeof *cnt);
+    bool one_to_one = L->load == NULL;
+    if (!byp || !order || !cnt) {
+        free(byp), free(order), free(cnt);
+        return tm__nomem(ctx);
+    }
+    for (;;) {
+        int improved = 0;
+        /* tasks sorted by PE (counting sort); recomputed each round since
+         * swaps move tasks between blocks */
+        memset(cnt, 0, ((size_t)h->n_pe + 1) * sizeof *cnt);
+        for (int32_t u = 0; u < n; u++)
+            cnt[L->pe[u] + 1]++;
+        for (int64_t p = 0; p < h->n_pe; p++)
+            cnt[p + 1] += cnt[p];
+        for (int32_t u = 0; u < n; u++)
+            byp[cnt[L->pe[u]]++] = u;
+        for (int32_t i = 0; i < n; i++)
+            order[i] = i;
+        shuffle(order, n, r);
+        for (int32_t ii = 0; ii < n; ii++) {
+            int32_t i = order[ii], u = byp[i];
+            int64_t b0 = (i / block) * block, b1 = b0 + block;
+            if (b1 > n)
+                b1 = n;
+            for (int64_t j = b0; j < b1; j++) {
+                int32_t v = byp[j];
+                if (j == i)
+                    continue;
+                if (one_to_one && L->pe[u] / h->group[1] == L->pe[v] / h->group[1])
+                    continue;
+                improved += tm__ls_try_swap(L, u, v);
+            }
+            if ((ii & 63) == 0 && tm__ls_out_of_time(L))
+                goto done;
+        }
+        if (!improved)
+            break;
+    }
+done:
+    free(byp), free(order), free(cnt);
+    return TM_EOK;
+}
+
+tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+                            const char *nbh, int depth, uint64_t seed, int32_t *pe,
+                            double *j_out)
+{
+    ls L;
+    tm_rng r;
+    tm_err err = TM_EOK;
+    double tl = tm_ctx_time_limit(ctx);
+    memset(&L, 0, sizeof L);
+    L.g = g;
+    L.pe = pe;
+    L.bound = bound;
+    tm__qdist_init(&L.o, h);
+    L.group1 = h->group[1];
+    L.t_end = tl >= 0 ? tm__now() + tl : -1.0;
+    tm__rng_seed(&r, seed, 0x5157);
+    if (bound >= 0) {
+        L.load = tm__calloc_n((size_t)h->n_pe, sizeof *L.load);
+        if (!L.load)
+            return tm__nomem(ctx);
+        for (int32_t u = 0; u < g->n; u++)
+            L.load[pe[u]] += g->vw[u];
+    }
+    L.c = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *L.c);
+    if (!L.c) {
+        free(L.load);
+        return tm__nomem(ctx);
+    }
+    for (int32_t u = 0; u < g->n; u++)
+        L.c[u] = contrib(&L, u);
+    L.j = tm__qap_eval_sym(g, &L.o, pe);
+    if (strcmp(nbh, "nc") == 0)
+        err = tm__ls_run_nc(ctx, &L, depth, &r);
+    else if (strcmp(nbh, "ils") == 0)
+        err = tm__ls_run_ils(ctx, &L, depth, &r);
+    else if (strcmp(nbh, "np") == 0)
+        err = run_blocks(ctx, &L, h, depth, &r);
+    else
+        err = run_blocks(ctx, &L, h, g->n > 0 ? g->n : 1, &r);
+    if (j_out)
+        *j_out = L.j;
+    free(L.load);
+    free(L.c);
+    return err;
+}
