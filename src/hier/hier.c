@@ -58,7 +58,7 @@ tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_
         /* Checked before the int32 conversion below, which is undefined
          * behaviour out of range (found by tests/fuzz/fuzz_hier). */
         if (a[i] > (double)INT32_MAX)
-            return tm__fail(ctx, TM_EUSAGE, "hierarchy '%s': more than 2^31 PEs", levels);
+            return tm__fail(ctx, TM_EINPUT, "hierarchy '%s': more than 2^31 PEs", levels);
         if (!(d[i] >= 0))
             return tm__fail(ctx, TM_EINPUT, "distances '%s': distance %d is negative", distances,
                             i + 1);

@@ -175,23 +175,23 @@ static void test_hier_hostile(void **state)
 {
     tm_hier h;
     (void)state;
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:99999999999", "1:10", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:99999999999", "1:10", &h), TM_EINPUT,
                     "hierarchy '4:99999999999': more than 2^31 PEs");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "65536:65536", "1:10", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "65536:65536", "1:10", &h), TM_EINPUT,
                     "hierarchy '65536:65536': more than 2^31 PEs");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "99999999999999999999", "1", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "99999999999999999999", "1", &h), TM_EINPUT,
                     "expected integers separated by ':'");
     /* the locale-free number parser refuses inf, nan, hex and overflow */
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:inf", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:inf", &h), TM_EINPUT,
                     "distances '1:inf': expected numbers separated by ':'");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:nan", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:nan", &h), TM_EINPUT,
                     "distances '1:nan': expected numbers separated by ':'");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:1e999", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:1e999", &h), TM_EINPUT,
                     "distances '1:1e999': expected numbers separated by ':'");
-    assert_tm_error(ctx, tm_hier_parse(ctx, "", "", &h), TM_EUSAGE,
+    assert_tm_error(ctx, tm_hier_parse(ctx, "", "", &h), TM_EINPUT,
                     "hierarchy '': expected integers separated by ':'");
     assert_tm_error(ctx, tm_hier_parse(ctx, "1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1", "1", &h),
-                    TM_EUSAGE, "more than 16 levels");
+                    TM_EINPUT, "more than 16 levels");
     assert_tm_ok(ctx, tm_hier_parse(ctx, " 2 : 3 ", "1:2", &h));
     assert_int_equal(h.n_pe, 6);
 }
