@@ -831,6 +831,49 @@ static void test_mapping_hostile(void **state)
     tm_net_free(net);
 }
 
+/* ---- hwloc exports ---------------------------------------------------------- */
+
+static void test_hwloc_hostile(void **state)
+{
+    static const char nocore[] = "<?xml version=\"1.0\"?>\n<topology><object type=\"Machine\" "
+                                 "os_index=\"0\"><object type=\"Package\" os_index=\"0\"/>"
+                                 "</object></topology>\n";
+    tm_hier h, h2;
+    FILE *f;
+    char *text = NULL, *t;
+    size_t len = 0;
+    (void)state;
+    f = mem("", 0);
+    assert_int_equal(tm_hier_from_hwloc(ctx, f, "n.xml", &h), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "n.xml:1: empty file");
+    fclose(f);
+    f = dir_stream();
+    assert_int_equal(tm_hier_from_hwloc(ctx, f, "adir", &h), TM_EIO);
+    assert_string_equal(tm_ctx_errmsg(ctx), "adir: read error");
+    fclose(f);
+    f = mem(nocore, sizeof nocore - 1);
+    assert_int_equal(tm_hier_from_hwloc(ctx, f, "n.xml", &h), TM_EINPUT);
+    assert_string_equal(tm_ctx_errmsg(ctx), "n.xml: no cores: the topology has no PU");
+    fclose(f);
+    /* CRLF reads like LF */
+    f = fopen(SHARED_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "r");
+    assert_non_null(f);
+    assert_tm_ok(ctx, tm__read_all(ctx, f, "x", 1 << 20, &text, &len));
+    fclose(f);
+    f = mem(text, len);
+    assert_tm_ok(ctx, tm_hier_from_hwloc(ctx, f, "lf.xml", &h));
+    fclose(f);
+    t = crlf(text);
+    f = mem(t, strlen(t));
+    assert_tm_ok(ctx, tm_hier_from_hwloc(ctx, f, "crlf.xml", &h2));
+    fclose(f);
+    assert_int_equal(h.k, h2.k);
+    assert_int_equal(h.n_pe, h2.n_pe);
+    assert_int_equal(h.n_pe, 8);
+    free(t);
+    free(text);
+}
+
 /* ---- the library never prints ------------------------------------------ */
 
 /* libxml2 reports some errors (encoding conversion, I/O) through its
@@ -875,6 +918,12 @@ static void test_xml_never_prints(void **state)
             fclose(f);
             tm_net_free(net);
         }
+        {
+            tm_hier h;
+            f = mem(docs[i], strlen(docs[i]));
+            (void)tm_hier_from_hwloc(ctx, f, "x.xml", &h);
+            fclose(f);
+        }
     }
     fflush(stderr);
     dup2(saved, 2);
@@ -918,6 +967,7 @@ int main(void)
         cmocka_unit_test(test_hostlist_hostile),
         cmocka_unit_test(test_hostfile_hostile),
         cmocka_unit_test(test_mapping_hostile),
+        cmocka_unit_test(test_hwloc_hostile),
         cmocka_unit_test(test_xml_never_prints),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
