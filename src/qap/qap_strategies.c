@@ -69,69 +69,16 @@ static int topdown_trials(const tm__qgraph *g, bool general)
     return t < 1 ? 1 : t > 4 ? 4 : (int)t;
 }
 
-tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
+/* The skeleton both `topdown` strategies share: check the problem, build
+ * the graph, then `ntrials` (0: the size-based budget of topdown_trials)
+ * trials with seeds seed + t * golden ratio, the best J kept (the first on
+ * ties).  With `ils` each multisection is followed by ils:10 whose J
+ * counts; without, the J of the multisection itself. */
+static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int ntrials,
+                           bool ils, tm_mapping *out)
 {
     tm__qgraph g;
     tm__qdist o;
-    int32_t *trial = NULL;
-    int ntrials;
-    double best = 0;
-    bool general;
-    tm_err err = tm__qap_check_problem(ctx, p, true, &general);
-    if (err)
-        return err;
-    err = build_graph(ctx, p, general, &g);
-    if (err)
-        return err;
-    err = tm_mapping_alloc(ctx, out, p->comm->n, true);
-    if (err)
-        goto out;
-    trial = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *trial);
-    if (!trial) {
-        err = tm__nomem(ctx);
-        goto out;
-    }
-    tm__qdist_init(&o, p->hier);
-    ntrials = topdown_trials(&g, general);
-    for (int t = 0; t < ntrials; t++) {
-        double j;
-        err = tm__qap_multisection(ctx, &g, p->hier, problem_bound(p, &g, general),
-                                   seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL, trial);
-        if (err)
-            goto out;
-        j = tm__qap_eval_sym(&g, &o, trial);
-        if (t == 0 || j < best) {
-            best = j;
-            memcpy(out->pe, trial, (size_t)g.n * sizeof *trial);
-        }
-    }
-out:
-    if (err)
-        tm_mapping_release(out);
-    free(trial);
-    tm__qgraph_release(&g);
-    return err;
-}
-
-typedef struct wk { const double *w, *key; } wk;
-static int by_weight_desc(const void *a, const void *b, void *arg)
-{
-    const wk *k = arg;
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    if (k->w[x] != k->w[y])
-        return k->w[x] < k->w[y] ? 1 : -1;
-    return (k->key[x] > k->key[y]) - (k->key[x] < k->key[y]);
-}
-
-/* `topdown-ms`: MS_STARTS independent runs of one multisection followed
- * by ils:10, the best J kept.  On the benchmark instances the final J
- * depends more on the METIS seed than on longer local search (docs/qap.md),
- * so several short pipelines beat one long one. */
-#define MS_STARTS 4
-
-tm_err tm__strategy_topdown_ms(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
-{
-    tm__qgraph g;
     int32_t *trial = NULL;
     double best = 0, bound;
     bool general;
@@ -150,15 +97,20 @@ tm_err tm__strategy_topdown_ms(tm_ctx *ctx, const tm_problem *p, uint64_t seed, 
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int t = 0; t < MS_STARTS; t++) {
+    tm__qdist_init(&o, p->hier);
+    if (ntrials <= 0)
+        ntrials = topdown_trials(&g, general);
+    for (int t = 0; t < ntrials; t++) {
         uint64_t s = seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL;
-        double j;
+        double j = 0;
         err = tm__qap_multisection(ctx, &g, p->hier, bound, s, trial);
-        if (!err)
+        if (!err && ils)
             err = tm__qap_local_search(ctx, &g, p->hier, general ? bound : -1.0, "ils", 10, s,
                                        trial, &j);
         if (err)
             goto out;
+        if (!ils)
+            j = tm__qap_eval_sym(&g, &o, trial);
         if (t == 0 || j < best) {
             best = j;
             memcpy(out->pe, trial, (size_t)g.n * sizeof *trial);
@@ -170,6 +122,32 @@ out:
     free(trial);
     tm__qgraph_release(&g);
     return err;
+}
+
+tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
+{
+    return topdown_best(ctx, p, seed, 0, false, out);
+}
+
+/* `topdown-ms`: MS_STARTS independent runs of one multisection followed
+ * by ils:10, the best J kept.  On the benchmark instances the final J
+ * depends more on the METIS seed than on longer local search (docs/qap.md),
+ * so several short pipelines beat one long one. */
+#define MS_STARTS 4
+
+tm_err tm__strategy_topdown_ms(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
+{
+    return topdown_best(ctx, p, seed, MS_STARTS, true, out);
+}
+
+typedef struct wk { const double *w, *key; } wk;
+static int by_weight_desc(const void *a, const void *b, void *arg)
+{
+    const wk *k = arg;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    if (k->w[x] != k->w[y])
+        return k->w[x] < k->w[y] ? 1 : -1;
+    return (k->key[x] > k->key[y]) - (k->key[x] < k->key[y]);
 }
 
 tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
