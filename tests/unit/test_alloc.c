@@ -2,23 +2,8 @@
  * name resolution, allocations from all hosts, hostlists and hostfiles. */
 #include <unistd.h>
 
-#include "test_util.h"
+#include "test_fixtures.h"
 #include "util/util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 /* Expands expr and compares with the blank-separated expected names. */
 static void expect_hosts(const char *expr, const char *expected)

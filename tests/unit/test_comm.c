@@ -3,22 +3,7 @@
  * (round-tripped through the readers). */
 #include <math.h>
 
-#include "test_util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
+#include "test_fixtures.h"
 
 static double vol(const tm_comm *c, int32_t u, int32_t v)
 {

@@ -3,23 +3,8 @@
  * ../shared/data/commmatrix, and malformed files with their exact messages. */
 #include <math.h>
 
-#include "test_util.h"
+#include "test_fixtures.h"
 #include "util/util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 /* Reads text with the given format and display name. */
 static void read_text(const char *text, const char *name, tm_comm_format fmt, tm_comm *c)

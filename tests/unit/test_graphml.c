@@ -3,57 +3,16 @@
 #include <igraph.h>
 #include <locale.h>
 
-#include "test_util.h"
+#include "test_fixtures.h"
 
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
-
-/* Reads GraphML text; returns the error, *out the net (or NULL). */
 static tm_err read_text(const char *text, const char *name, tm_net **out)
 {
-    FILE *f = tm_test_memfile(text);
-    tm_net *net;
-    tm_err err;
-    assert_non_null(f);
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    err = tm_graphml_read(ctx, f, name, net);
-    fclose(f);
-    if (err) {
-        tm_net_free(net);
-        net = NULL;
-    }
-    *out = net;
-    return err;
+    return tm_test_read_net_text(tm_graphml_read, text, name, out);
 }
 
 static tm_err read_path(const char *path, const char *name, tm_net **out)
 {
-    FILE *f = fopen(path, "r");
-    tm_net *net;
-    tm_err err;
-    if (!f)
-        fail_msg("cannot open %s", path);
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    err = tm_graphml_read(ctx, f, name, net);
-    fclose(f);
-    if (err) {
-        tm_net_free(net);
-        net = NULL;
-    }
-    *out = net;
-    return err;
+    return tm_test_read_net_path(tm_graphml_read, path, name, out);
 }
 
 static void check_cable(const tm_net *net, int32_t c, const char *a, const char *b, double cap)
@@ -294,17 +253,8 @@ static const struct {
 static void test_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char rel[256], name[256], want[512];
-        tm_net *net;
-        snprintf(rel, sizeof rel, "bad/xml/graphml/%s.graphml", bad[i].file);
-        snprintf(name, sizeof name, "%s.graphml", bad[i].file);
-        snprintf(want, sizeof want, "%s:%s", name, bad[i].msg);
-        tm_ctx_clear_error(ctx);
-        tm_err err = read_path(TEST_DATA(rel), name, &net);
-        if (err != TM_EINPUT || strcmp(tm_ctx_errmsg(ctx), want) != 0)
-            fail_msg("%s: got %d '%s', want '%s'", rel, (int)err, tm_ctx_errmsg(ctx), want);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        tm_test_expect_bad_net(tm_graphml_read, "bad/xml/graphml", ".graphml", bad[i].file, bad[i].msg);
 }
 
 /* ---- writer ------------------------------------------------------------- */

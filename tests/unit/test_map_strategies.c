@@ -4,22 +4,8 @@
  * edge cases of issue 3 (more tasks than slots, empty/edgeless G, single
  * host, one task, isolated tasks, duplicate entries, zero volumes). */
 #include "map_fixtures.h"
+#include "test_fixtures.h"
 #include "map/netmap.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 static const char *const names[] = {"greedy", "recursive", "rcm"};
 

@@ -1,23 +1,8 @@
 /* test_mapfile.c - mapping files: the four writers (exact text), the
  * readers (rankfile, plain, machinefile, Slurm hostfile, PE lists),
  * round trips, and malformed files with their exact messages. */
-#include "test_util.h"
+#include "test_fixtures.h"
 #include "util/util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 /* sw -- n01.cluster (4 slots), n02 (2), n03.cluster (2) [, a.x, a.y] */
 static tm_net *make_net(bool twins)

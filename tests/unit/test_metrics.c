@@ -5,23 +5,8 @@
  * hierarchy-mode J. */
 #include <math.h>
 
-#include "test_util.h"
+#include "test_fixtures.h"
 #include "util/util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 static void assert_near(double a, double b)
 {

@@ -1,21 +1,6 @@
 /* test_net.c - the host network model: building, finalizing, CSR links,
  * transit defaults, connectivity check, info. */
-#include "test_util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
+#include "test_fixtures.h"
 
 /* sw - h0, sw - h1 (two parallel cables), h2 isolated */
 static tm_net *small_net(bool isolated)

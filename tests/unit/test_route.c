@@ -4,23 +4,8 @@
  * order checked by hand, unreachable destinations, usage errors. */
 #include <math.h>
 
-#include "test_util.h"
+#include "test_fixtures.h"
 #include "util/util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 static int32_t add_v(tm_net *net, const char *name, bool host)
 {

@@ -6,22 +6,8 @@
 #include <math.h>
 
 #include "map_fixtures.h"
+#include "test_fixtures.h"
 #include "refine/refine_int.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 typedef struct {
     const tm_problem *p;

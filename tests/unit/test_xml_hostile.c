@@ -14,23 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "test_util.h"
+#include "test_fixtures.h"
 #include "io/xml_int.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
 
 enum { GRAPHML, SPEC };
 

@@ -1,56 +1,16 @@
 /* test_xmlspec.c - the XML topology spec: explicit hosts/switches/links,
  * name patterns, generators with prefixes, the shipped examples, and
  * malformed specs with their exact messages. */
-#include "test_util.h"
-
-static tm_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    return tm_ctx_new(&ctx) == TM_EOK ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    tm_ctx_free(ctx);
-    return 0;
-}
+#include "test_fixtures.h"
 
 static tm_err read_text(const char *text, const char *name, tm_net **out)
 {
-    FILE *f = tm_test_memfile(text);
-    tm_net *net;
-    tm_err err;
-    assert_non_null(f);
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    err = tm_xmlspec_read(ctx, f, name, net);
-    fclose(f);
-    if (err) {
-        tm_net_free(net);
-        net = NULL;
-    }
-    *out = net;
-    return err;
+    return tm_test_read_net_text(tm_xmlspec_read, text, name, out);
 }
 
 static tm_err read_path(const char *path, const char *name, tm_net **out)
 {
-    FILE *f = fopen(path, "r");
-    tm_net *net;
-    tm_err err;
-    if (!f)
-        fail_msg("cannot open %s", path);
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    err = tm_xmlspec_read(ctx, f, name, net);
-    fclose(f);
-    if (err) {
-        tm_net_free(net);
-        net = NULL;
-    }
-    *out = net;
-    return err;
+    return tm_test_read_net_path(tm_xmlspec_read, path, name, out);
 }
 
 /* Number of cables between the named vertices (either orientation). */
@@ -281,17 +241,8 @@ static const struct {
 static void test_malformed(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        char rel[256], name[256], want[512];
-        tm_net *net;
-        snprintf(rel, sizeof rel, "bad/xml/spec/%s.xml", bad[i].file);
-        snprintf(name, sizeof name, "%s.xml", bad[i].file);
-        snprintf(want, sizeof want, "%s:%s", name, bad[i].msg);
-        tm_ctx_clear_error(ctx);
-        tm_err err = read_path(TEST_DATA(rel), name, &net);
-        if (err != TM_EINPUT || strcmp(tm_ctx_errmsg(ctx), want) != 0)
-            fail_msg("%s: got %d '%s', want '%s'", rel, (int)err, tm_ctx_errmsg(ctx), want);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        tm_test_expect_bad_net(tm_xmlspec_read, "bad/xml/spec", ".xml", bad[i].file, bad[i].msg);
 }
 
 /* hwloc exports also have a <topology> root: recognised and named. */
