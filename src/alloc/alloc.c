@@ -71,6 +71,17 @@ int32_t tm_alloc_resolve_host(const tm_net *net, const char *name)
     return found;
 }
 
+/* The pos[] index of add_host for nv vertices, all -1 (no host listed
+ * yet); NULL if out of memory. */
+static int32_t *new_pos(int32_t nv)
+{
+    int32_t *pos = tm__malloc_n((size_t)nv + 1, sizeof *pos);
+    if (pos)
+        for (int32_t i = 0; i < nv; i++)
+            pos[i] = -1;
+    return pos;
+}
+
 /* Appends host v with s slots, or adds s to its slots if already present
  * (pos[v] >= 0). */
 static int add_host(tm_alloc *a, size_t *cap_h, size_t *cap_s, int32_t *pos, int32_t v, int32_t s)
@@ -158,13 +169,11 @@ tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr, 
     err = tm_hostlist_expand(ctx, expr, "hostlist", &names, &count);
     if (err)
         return err;
-    pos = tm__malloc_n((size_t)nv + 1, sizeof *pos);
+    pos = new_pos(nv);
     if (!pos) {
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int32_t i = 0; i < nv; i++)
-        pos[i] = -1;
     for (size_t i = 0; i < count; i++) {
         if ((err = resolve(ctx, net, names[i], "hostlist: ", &v)))
             goto out;
@@ -220,13 +229,11 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
 
     tm_alloc_init(out);
     tm__lex_init(&lx, ctx, in, name);
-    pos = tm__malloc_n((size_t)nv + 1, sizeof *pos);
+    pos = new_pos(nv);
     if (!pos) {
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int32_t i = 0; i < nv; i++)
-        pos[i] = -1;
     while ((r = tm__lex_next(&lx)) == 1) {
         char *hash = strchr(lx.buf, '#'), host[1024];
         const char *p, *tok = tm__skip_blank(lx.buf);

@@ -19,17 +19,35 @@
 #include "ta_int.h"
 #include "../util/util.h"
 
+/* A fresh visit stamp for one traversal (vstamp[v] == gen: v visited);
+ * on wrap-around the stamps are cleared. */
+static uint32_t next_gen(tm__ta_state *st)
+{
+    uint32_t gen = ++st->vgen;
+    if (gen == 0) {
+        memset(st->vstamp, 0, (size_t)st->g->n * sizeof *st->vstamp);
+        gen = st->vgen = 1;
+    }
+    return gen;
+}
+
+/* delta[l] += v, remembering l in the touched list. */
+static void add_delta(tm__ta_state *st, int32_t l, double v)
+{
+    if (!st->tmark[l]) {
+        st->tmark[l] = 1;
+        st->touched[st->ntouched++] = l;
+    }
+    st->delta[l] += v;
+}
+
 /* Moves the flow left in scratch s by a batch routed from src into delta
  * (with sign), on the reversed links if rev; clears s. */
 static void collect(tm__ta_state *st, double *s, int32_t src, double sign, bool rev)
 {
     const tm_net_csr *g = st->g;
     int32_t top = 0;
-    uint32_t gen = ++st->vgen;
-    if (gen == 0) {
-        memset(st->vstamp, 0, (size_t)g->n * sizeof *st->vstamp);
-        gen = st->vgen = 1;
-    }
+    uint32_t gen = next_gen(st);
     st->stack[top++] = src;
     st->vstamp[src] = gen;
     while (top > 0) {
@@ -39,11 +57,7 @@ static void collect(tm__ta_state *st, double *s, int32_t src, double sign, bool 
             if (s[l] == 0)
                 continue;
             tl = rev ? l ^ 1 : l;
-            if (!st->tmark[tl]) {
-                st->tmark[tl] = 1;
-                st->touched[st->ntouched++] = tl;
-            }
-            st->delta[tl] += sign * s[l];
+            add_delta(st, tl, sign * s[l]);
             s[l] = 0;
             if (st->vstamp[g->head[j]] != gen) {
                 st->vstamp[g->head[j]] = gen;
@@ -58,11 +72,7 @@ int32_t tm__ta_scratch_list(tm__ta_state *st, double *s, int32_t src, int32_t *l
 {
     const tm_net_csr *g = st->g;
     int32_t top = 0, n = 0;
-    uint32_t gen = ++st->vgen;
-    if (gen == 0) {
-        memset(st->vstamp, 0, (size_t)g->n * sizeof *st->vstamp);
-        gen = st->vgen = 1;
-    }
+    uint32_t gen = next_gen(st);
     st->stack[top++] = src;
     st->vstamp[src] = gen;
     while (top > 0) {
@@ -90,20 +100,10 @@ static void apply2(tm__ta_state *st, const int32_t *links, const double *share, 
 {
     for (int32_t i = 0; i < n; i++) {
         int32_t l = links[i];
-        if (vol_f != 0) {
-            if (!st->tmark[l]) {
-                st->tmark[l] = 1;
-                st->touched[st->ntouched++] = l;
-            }
-            st->delta[l] += vol_f * share[i];
-        }
-        if (vol_r != 0) {
-            if (!st->tmark[l ^ 1]) {
-                st->tmark[l ^ 1] = 1;
-                st->touched[st->ntouched++] = l ^ 1;
-            }
-            st->delta[l ^ 1] += vol_r * share[i];
-        }
+        if (vol_f != 0)
+            add_delta(st, l, vol_f * share[i]);
+        if (vol_r != 0)
+            add_delta(st, l ^ 1, vol_r * share[i]);
     }
 }
 
