@@ -182,7 +182,7 @@ demo: all
 
 BENCH_BIN := $(patsubst tools/bench/%.c,$(BUILD)/%,$(wildcard tools/bench/bench_*.c))
 
-$(BUILD)/bench_%: tools/bench/bench_%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+$(BUILD)/bench_%: tools/bench/bench_%.c tools/bench/bench_util.h $(BUILD)/libtopomap.a | $(DEPS_STAMP)
 	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
 bench: all $(BENCH_BIN)
