@@ -237,7 +237,7 @@ out:
 
 int tm_comm_format_parse(const char *s)
 {
-    static const struct { const char *name; tm_comm_format fmt; } names[] = {
+    static const tm__name_val names[] = {
         {"auto", TM_COMM_AUTO},   {"metis", TM_COMM_METIS},
         {"graph", TM_COMM_METIS}, {"mtx", TM_COMM_MTX},
         {"edges", TM_COMM_EDGES}, {"edgelist", TM_COMM_EDGES},
@@ -245,10 +245,5 @@ int tm_comm_format_parse(const char *s)
         {"graphstats", TM_COMM_GRAPHSTATS}, {"mpip", TM_COMM_MPIP},
         {"scotch", TM_COMM_SCOTCH},
     };
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i].name) == 0)
-            return (int)names[i].fmt;
-    return -1;
+    return tm__name_lookup(names, sizeof names / sizeof names[0], s);
 }

@@ -43,6 +43,15 @@ tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t
     return err;
 }
 
+tm_err tm__reader_end(tm_err err, tm_comm *out, tm__entries *e, tm_lexer *lx)
+{
+    if (err)
+        tm_comm_release(out);
+    tm__entries_release(e);
+    tm__lex_release(lx);
+    return err;
+}
+
 int tm__next_token(const char **p, const char **tok, size_t *len)
 {
     const char *s = tm__skip_blank(*p), *t = s;

@@ -33,6 +33,10 @@ int tm__entries_push(tm__entries *e, int32_t s, int32_t d, double w);
 tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t n,
                           tm_comm *out);
 
+/* Common exit of the readers: on error *out is released; the entries and
+ * the lexer always are.  Returns err. */
+tm_err tm__reader_end(tm_err err, tm_comm *out, tm__entries *e, tm_lexer *lx);
+
 /* Token helpers on a line: skip blanks; read the next whitespace-delimited
  * token into [*tok, *tok + *len); returns 0 if there is none. */
 int tm__next_token(const char **p, const char **tok, size_t *len);

@@ -65,9 +65,5 @@ tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     }
     err = tm__entries_finish(ctx, name, &e, (int32_t)n, out);
 out:
-    if (err)
-        tm_comm_release(out);
-    tm__entries_release(&e);
-    tm__lex_release(&lx);
-    return err;
+    return tm__reader_end(err, out, &e, &lx);
 }

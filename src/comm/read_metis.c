@@ -184,10 +184,7 @@ tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         vw = NULL;
     }
 out:
-    if (err)
-        tm_comm_release(out);
-    tm__entries_release(&e);
-    tm__lex_release(&lx);
+    err = tm__reader_end(err, out, &e, &lx);
     free(lines);
     free(vw);
     return err;

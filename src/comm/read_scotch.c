@@ -222,10 +222,7 @@ tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out
         vw = NULL;
     }
 out:
-    if (err)
-        tm_comm_release(out);
-    tm__entries_release(&e);
-    tm__lex_release(&t.lx);
+    err = tm__reader_end(err, out, &e, &t.lx);
     free(lines);
     free(vw);
     free(lab);

@@ -22,18 +22,13 @@
 
 int tm_mapfmt_parse(const char *s)
 {
-    static const struct { const char *name; tm_mapfmt fmt; } names[] = {
+    static const tm__name_val names[] = {
         {"openmpi", TM_MAPFMT_OPENMPI}, {"rankfile", TM_MAPFMT_OPENMPI},
         {"mpich", TM_MAPFMT_MPICH},     {"hydra", TM_MAPFMT_MPICH},
         {"machinefile", TM_MAPFMT_MPICH}, {"slurm", TM_MAPFMT_SLURM},
         {"plain", TM_MAPFMT_PLAIN},
     };
-    if (!s)
-        return -1;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(s, names[i].name) == 0)
-            return (int)names[i].fmt;
-    return -1;
+    return tm__name_lookup(names, sizeof names / sizeof names[0], s);
 }
 
 static const char *fmt_name(tm_mapfmt fmt)

@@ -4,6 +4,7 @@
 
 #include "topomap/map.h"
 #include "map_int.h"
+#include "../util/util.h"
 #include "../qap/qap_int.h"
 
 static const tm_strategy strategies[] = {
@@ -53,11 +54,8 @@ const tm_refiner *tm_refiner_find(const char *spec)
 
 int tm_objective_parse(const char *s)
 {
-    if (strcmp(s, "congestion") == 0)
-        return TM_OBJ_CONGESTION;
-    if (strcmp(s, "dilation") == 0)
-        return TM_OBJ_DILATION;
-    if (strcmp(s, "qap") == 0)
-        return TM_OBJ_QAP;
-    return -1;
+    static const tm__name_val names[] = {
+        {"congestion", TM_OBJ_CONGESTION}, {"dilation", TM_OBJ_DILATION}, {"qap", TM_OBJ_QAP},
+    };
+    return tm__name_lookup(names, sizeof names / sizeof names[0], s);
 }

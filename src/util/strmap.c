@@ -1,4 +1,5 @@
-/* strmap.c - string -> int32 open-addressing hash map (linear probing). */
+/* strmap.c - string -> int32 open-addressing hash map (linear probing), and
+ * linear lookup in small constant name tables. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,4 +90,14 @@ int32_t tm__strmap_getn(const tm_strmap *m, const char *key, size_t len)
 int32_t tm__strmap_get(const tm_strmap *m, const char *key)
 {
     return tm__strmap_getn(m, key, strlen(key));
+}
+
+int tm__name_lookup(const tm__name_val *table, size_t n, const char *s)
+{
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, table[i].name) == 0)
+            return table[i].val;
+    return -1;
 }

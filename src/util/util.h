@@ -77,6 +77,14 @@ int tm__strmap_put(tm_strmap *m, const char *key, int32_t val, int32_t *old);
 int32_t tm__strmap_get(const tm_strmap *m, const char *key);
 int32_t tm__strmap_getn(const tm_strmap *m, const char *key, size_t len);
 
+/* ---- name tables (CLI words -> enum values) ----------------------------- */
+typedef struct tm__name_val {
+    const char *name;
+    int val;
+} tm__name_val;
+/* Value of name s in the table of n entries, or -1 (also for s == NULL). */
+int tm__name_lookup(const tm__name_val *table, size_t n, const char *s);
+
 /* ---- numbers (locale-independent) -------------------------------------- */
 
 /* Parses a decimal integer at *p (optional sign), skipping leading blanks;
