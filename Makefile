@@ -153,11 +153,16 @@ valgrind: $(BUILD)/topomap
 	  if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \
 	  echo "valgrind: $$(ls $(VG_LOGS) | wc -l) topomap runs, 0 errors, 0 definite leaks"; exit $$rc
 
+# Each suite runner appends "passed failed" to TM_TEST_TALLY; the last line
+# of `make test` is the total of the unit and CLI cases (normal + ASan).
+TALLY := $(abspath build/test-tally)
 test: all
-	$(MAKE) test-unit test-cli
-	$(MAKE) test-asan
+	@rm -f $(TALLY)
+	TM_TEST_TALLY=$(TALLY) $(MAKE) test-unit test-cli
+	TM_TEST_TALLY=$(TALLY) $(MAKE) test-asan
 	$(MAKE) fuzz-smoke
-	@echo "make test: all suites passed"
+	@echo "make test: all suites passed (unit and CLI cases, plain and under ASan/UBSan, and fuzz smoke runs)"
+	@awk '{p += $$1; f += $$2} END {printf "test: %d passed, %d failed\n", p, f}' $(TALLY)
 
 # ---- demo, bench, install ---------------------------------------------------------
 DEMO_TOPO := topologies/psmn-x5/X5.topofile

@@ -20,4 +20,5 @@ for t in "$@"; do
     fi
 done
 echo "unit: $pass passed, $fail failed"
+[ -n "${TM_TEST_TALLY:-}" ] && echo "$pass $fail" >> "$TM_TEST_TALLY"
 [ ${#failed_bins[@]} -eq 0 ] || { echo "failing: ${failed_bins[*]}"; exit 1; }

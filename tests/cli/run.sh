@@ -21,4 +21,5 @@ for t in "$here"/t[0-9]*.sh; do
     rm -rf "$tmp"
 done
 echo "cli: $pass passed, $fail failed"
+[ -n "${TM_TEST_TALLY:-}" ] && echo "$pass $fail" >> "$TM_TEST_TALLY"
 [ "$fail" -eq 0 ]

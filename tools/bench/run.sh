@@ -10,8 +10,8 @@ status=0
 echo "== exact congestion (tools/bench/bench_metrics.c) =="
 echo "   targets: torus 1,728 tasks < 0.1 s; PERCS 1,792 tasks < 0.5 s"
 if [ -x "$B/bench_metrics" ]; then
-    for args in "torus ecmp 1" "torus dor 1" "torus ecmp 1 random" "torus ecmp 2 random" \
-                "percs ecmp 1" "percs ecmp 2" "percs ecmp 1 random" "percs single 1" "percs approx 1" \
+    for args in "torus ecmp 1" "torus dor 1" "torus ecmp 1 random baseline" "torus ecmp 2 random" \
+                "percs ecmp 1" "percs ecmp 2" "percs ecmp 1 random baseline" "percs single 1" "percs approx 1" \
                 "torus-msg ecmp 1" "percs-msg ecmp 1" "percs-msg ecmp 1 random"; do
         # shellcheck disable=SC2086
         "$B/bench_metrics" $args || status=1
