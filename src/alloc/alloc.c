@@ -309,6 +309,9 @@ tm_err tm_alloc_parse(tm_ctx *ctx, const tm_net *net, const char *arg, tm_alloc 
     tm_err err;
     if (!arg)
         return tm_alloc_all(ctx, net, out);
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+        return tm__fail(ctx, TM_EIO, "%s: is a directory (expected a hostfile or a hostlist)",
+                        arg);
     if (stat(arg, &st) == 0 && S_ISREG(st.st_mode)) {
         tm_alloc_init(out);
         in = fopen(arg, "r");

@@ -13,3 +13,6 @@ expect_in "3 tasks but only 2 slots" "$ERR"
 expect_exit 2 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --alloc 'nosuchhost'
 expect_exit 2 "$TOPOMAP" eval --topology $d/star.graphml --comm nosuch.edges
 expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --routing dor
+mkdir -p adir
+expect_exit 2 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --alloc adir
+expect_in "adir: is a directory" "$ERR"
