@@ -178,8 +178,11 @@ static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, c
         return err;
     err = tm_mapping_write(ctx, net, m, fmt, &wo, of.fp);
     if (err) {
+        char msg[512];
         tm_ofile_abort(&of);
-        return err;
+        /* the writer knows the stream, not the path: name the file */
+        snprintf(msg, sizeof msg, "%s", tm_ctx_errmsg(ctx));
+        return tm_ctx_fail(ctx, err, "%s: %s", a->out ? a->out : "<stdout>", msg);
     }
     return tm_ofile_commit(ctx, &of);
 }
