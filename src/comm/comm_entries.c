@@ -31,6 +31,12 @@ int tm__entries_push(tm__entries *e, int32_t s, int32_t d, double w)
     return 0;
 }
 
+tm_err tm__entries_add(tm_ctx *ctx, tm__entries *e, int64_t s, int64_t d, double w, int64_t *n)
+{
+    tm__cover(n, s, d);
+    return tm__entries_push(e, (int32_t)s, (int32_t)d, w) < 0 ? tm__nomem(ctx) : TM_EOK;
+}
+
 /* An error found only when the CSR is built (two volumes that sum to
  * infinity) names the file like every other reader error. */
 tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t n,

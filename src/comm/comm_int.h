@@ -29,6 +29,17 @@ void tm__entries_init(tm__entries *e);
 void tm__entries_release(tm__entries *e);
 /* Appends (s -> d, w); -1 on allocation failure. */
 int tm__entries_push(tm__entries *e, int32_t s, int32_t d, double w);
+/* Raises the task count *n so that tasks a and b exist. */
+static inline void tm__cover(int64_t *n, int64_t a, int64_t b)
+{
+    if (a + 1 > *n)
+        *n = a + 1;
+    if (b + 1 > *n)
+        *n = b + 1;
+}
+/* Appends (s -> d, w) and raises *n to cover both ends (ids already
+ * range-checked by the reader); TM_ENOMEM on allocation failure. */
+tm_err tm__entries_add(tm_ctx *ctx, tm__entries *e, int64_t s, int64_t d, double w, int64_t *n);
 /* Builds the CSR (n tasks) and releases the entries. */
 tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t n,
                           tm_comm *out);

@@ -78,10 +78,7 @@ tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm 
         }
         if ((err = parse_pair(&lx, &i, &j, &w)))
             goto out;
-        if (i + 1 > n)
-            n = i + 1;
-        if (j + 1 > n)
-            n = j + 1;
+        tm__cover(&n, i, j);
         if (i != j && (tm__entries_push(&e, (int32_t)i, (int32_t)j, w / 2) < 0 ||
                        tm__entries_push(&e, (int32_t)j, (int32_t)i, w / 2) < 0)) {
             err = tm__nomem(ctx);

@@ -88,14 +88,8 @@ tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
             continue;
         if ((err = parse_row(&lx, &s, &d, &w)))
             goto out;
-        if (s + 1 > n)
-            n = s + 1;
-        if (d + 1 > n)
-            n = d + 1;
-        if (tm__entries_push(&e, (int32_t)s, (int32_t)d, w) < 0) {
-            err = tm__nomem(ctx);
+        if ((err = tm__entries_add(ctx, &e, s, d, w, &n)))
             goto out;
-        }
     }
     if (r < 0) {
         err = (tm_err)-r;
