@@ -77,4 +77,21 @@ static inline void fz_check_err(const tm_ctx *ctx, tm_err err, int want_prefix)
         fz_die("internal error on input", err, ctx);
 }
 
+/* The documented invariants of a parsed hierarchy (hier.h). */
+static inline void fz_check_hier(const tm_hier *h, const tm_ctx *ctx)
+{
+    int64_t prod = 1;
+    if (h->k < 1 || h->k > TM_HIER_MAX_LEVELS || h->group[0] != 1)
+        fz_die("bad level count", TM_EOK, ctx);
+    for (int i = 0; i < h->k; i++) {
+        if (h->a[i] < 1 || !(h->d[i] >= 0) || h->d[i] > 1e308)
+            fz_die("bad level", TM_EOK, ctx);
+        prod *= h->a[i];
+        if (h->group[i + 1] != prod)
+            fz_die("bad group size", TM_EOK, ctx);
+    }
+    if (h->n_pe != prod || prod > (INT64_C(1) << 31))
+        fz_die("bad PE count", TM_EOK, ctx);
+}
+
 #endif
