@@ -84,6 +84,20 @@ tm_err cli_ctx_new(tm_ctx **out, bool quiet);
 /* Input loading. */
 tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out);
 tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out);
+/* Everything network mode loads from the inputs: the topology, the
+ * allocation (--alloc, default all hosts), the optional node hierarchy and
+ * the router (--routing, default ECMP). */
+typedef struct cli_network {
+    tm_net *net;
+    tm_route *route;
+    tm_alloc alloc;
+    tm_hier node_hier;
+    bool have_node_hier;
+} cli_network;
+void cli_network_init(cli_network *nw);
+void cli_network_release(cli_network *nw);
+tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw);
+
 /* Node-internal hierarchy of network mode from --hwloc or --node-hierarchy
  * (+ --node-distances); *have is false when none was given. */
 tm_err cli_load_node_hier(tm_ctx *ctx, const cli_inputs *in, tm_hier *out, bool *have);

@@ -48,14 +48,11 @@ int cmd_eval(int argc, char **argv)
     bool json = false, approx = false;
     long threads = 0;
     tm_ctx *ctx = NULL;
-    tm_net *net = NULL;
-    tm_route *route = NULL;
+    cli_network nw;
     tm_comm comm;
-    tm_alloc alloc;
     tm_mapping map;
     tm_metrics met;
-    tm_hier hier, node_hier;
-    bool have_node_hier = false;
+    tm_hier hier;
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
     tm_err err = TM_EOK;
     bool hmode;
@@ -63,7 +60,7 @@ int cmd_eval(int argc, char **argv)
     double t0;
 
     tm_comm_init(&comm);
-    tm_alloc_init(&alloc);
+    cli_network_init(&nw);
     tm_mapping_init(&map);
     tm_metrics_init(&met);
     optind = 1;
@@ -117,32 +114,26 @@ int cmd_eval(int argc, char **argv)
         if (err)
             goto fail;
     } else {
-        err = cli_load_topology(ctx, &in, &net);
+        err = cli_network_load(ctx, &in, &nw);
         if (!err)
             err = cli_load_comm(ctx, &in, &comm);
-        if (!err)
-            err = tm_alloc_parse(ctx, net, in.alloc, &alloc);
-        if (!err)
-            err = cli_load_node_hier(ctx, &in, &node_hier, &have_node_hier);
         if (err)
             goto fail;
         if (mapping_path)
-            err = cli_read_mapping(ctx, net, 0, mapping_path, comm.n, &map);
+            err = cli_read_mapping(ctx, nw.net, 0, mapping_path, comm.n, &map);
         else
-            err = tm_mapping_consecutive(ctx, &alloc, comm.n, &map);
+            err = tm_mapping_consecutive(ctx, &nw.alloc, comm.n, &map);
         if (!err)
-            err = tm_mapping_check(ctx, net, in.alloc ? &alloc : NULL, &map);
-        if (!err)
-            err = tm_route_new(ctx, net, (tm_route_kind)(in.routing ? tm_route_kind_parse(in.routing) : TM_ROUTE_ECMP), &route);
+            err = tm_mapping_check(ctx, nw.net, in.alloc ? &nw.alloc : NULL, &map);
         if (err)
             goto fail;
         mo.keep_link_loads = loads_path != NULL;
         mo.approximate = approx;
-        mo.node_hier = have_node_hier ? &node_hier : NULL;
+        mo.node_hier = nw.have_node_hier ? &nw.node_hier : NULL;
         mo.hop_distance = in.hop_distance;
-        err = tm_metrics_eval(ctx, route, &comm, &map, &mo, &met);
+        err = tm_metrics_eval(ctx, nw.route, &comm, &map, &mo, &met);
         if (!err && loads_path)
-            err = cli_export_loads(ctx, net, &met, loads_path);
+            err = cli_export_loads(ctx, nw.net, &met, loads_path);
         if (err)
             goto fail;
     }
@@ -153,16 +144,16 @@ int cmd_eval(int argc, char **argv)
         json_str(&j, "mode", hmode ? "hierarchy" : "network");
         json_str(&j, "mapping", mapping_path ? mapping_path : "consecutive");
         if (!hmode)
-            json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(route)));
-        cli_json_metrics(&j, net, &met, hmode);
+            json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw.route)));
+        cli_json_metrics(&j, nw.net, &met, hmode);
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
         json_end(&j);
     } else {
         printf("mapping            %s\n", mapping_path ? mapping_path : "consecutive (allocation order)");
         if (!hmode)
-            printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(route)));
-        cli_print_metrics(stdout, net, &met, hmode);
+            printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw.route)));
+        cli_print_metrics(stdout, nw.net, &met, hmode);
         printf("time               %.3f s\n", cli_now() - t0);
     }
     goto out;
@@ -171,10 +162,8 @@ fail:
 out:
     tm_metrics_release(&met);
     tm_mapping_release(&map);
-    tm_alloc_release(&alloc);
     tm_comm_release(&comm);
-    tm_route_free(route);
-    tm_net_free(net);
+    cli_network_release(&nw);
     tm_ctx_free(ctx);
     return rc;
 }

@@ -191,13 +191,11 @@ int cmd_map(int argc, char **argv)
 {
     map_args a;
     tm_ctx *ctx = NULL;
-    tm_net *net = NULL;
-    tm_route *route = NULL;
+    cli_network nw;
+    const tm_net *net = NULL;
     tm_comm comm;
-    tm_alloc alloc;
     tm_map_result res;
-    tm_hier hier, node_hier;
-    bool have_node_hier = false;
+    tm_hier hier;
     tm_problem p = {0};
     tm_err err;
     double t0;
@@ -208,7 +206,7 @@ int cmd_map(int argc, char **argv)
     if (pr != 0)
         return pr > 0 ? 0 : EXIT_USAGE_;
     tm_comm_init(&comm);
-    tm_alloc_init(&alloc);
+    cli_network_init(&nw);
     tm_map_result_init(&res);
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
@@ -232,29 +230,21 @@ int cmd_map(int argc, char **argv)
         }
         p.hier = &hier;
     } else {
-        err = cli_load_topology(ctx, &a.in, &net);
+        /* more tasks than slots is refused by tm_map_run (exit 3) */
+        err = cli_network_load(ctx, &a.in, &nw);
         if (!err)
             err = cli_load_comm(ctx, &a.in, &comm);
-        if (!err)
-            err = tm_alloc_parse(ctx, net, a.in.alloc, &alloc);
-        if (!err && comm.n > tm_alloc_total_slots(&alloc))
-            err = tm_ctx_fail(ctx, TM_EINFEASIBLE, "%d tasks but only %lld slots on %d hosts",
-                              comm.n, (long long)tm_alloc_total_slots(&alloc), alloc.n);
-        if (!err)
-            err = cli_load_node_hier(ctx, &a.in, &node_hier, &have_node_hier);
-        if (!err)
-            err = tm_route_new(ctx, net, (tm_route_kind)(a.in.routing ? tm_route_kind_parse(a.in.routing) : TM_ROUTE_ECMP), &route);
         if (err)
             goto fail;
-        p.net = net;
-        p.route = route;
-        p.alloc = &alloc;
-        p.hier = have_node_hier ? &node_hier : NULL;
+        net = p.net = nw.net;
+        p.route = nw.route;
+        p.alloc = &nw.alloc;
+        p.hier = nw.have_node_hier ? &nw.node_hier : NULL;
         p.hop_distance = a.in.hop_distance;
     }
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     if (!err && net)
-        err = tm_mapping_check(ctx, net, &alloc, &res.mapping);
+        err = tm_mapping_check(ctx, net, &nw.alloc, &res.mapping);
     if (err)
         goto fail;
     if (a.out || !a.json) {
@@ -308,10 +298,8 @@ fail:
     rc = cli_report(ctx, "map", err);
 out:
     tm_map_result_release(&res);
-    tm_alloc_release(&alloc);
     tm_comm_release(&comm);
-    tm_route_free(route);
-    tm_net_free(net);
+    cli_network_release(&nw);
     tm_ctx_free(ctx);
     return rc;
 }

@@ -141,6 +141,33 @@ tm_err cli_load_node_hier(tm_ctx *ctx, const cli_inputs *in, tm_hier *out, bool 
     return err;
 }
 
+void cli_network_init(cli_network *nw)
+{
+    memset(nw, 0, sizeof *nw);
+    tm_alloc_init(&nw->alloc);
+}
+
+void cli_network_release(cli_network *nw)
+{
+    tm_route_free(nw->route);
+    tm_alloc_release(&nw->alloc);
+    tm_net_free(nw->net);
+    cli_network_init(nw);
+}
+
+tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw)
+{
+    int kind = in->routing ? tm_route_kind_parse(in->routing) : TM_ROUTE_ECMP;
+    tm_err err = cli_load_topology(ctx, in, &nw->net);
+    if (!err)
+        err = tm_alloc_parse(ctx, nw->net, in->alloc, &nw->alloc);
+    if (!err)
+        err = cli_load_node_hier(ctx, in, &nw->node_hier, &nw->have_node_hier);
+    if (!err)
+        err = tm_route_new(ctx, nw->net, (tm_route_kind)kind, &nw->route);
+    return err;
+}
+
 int cli_check_inputs(const char *cmd, const cli_inputs *in)
 {
     bool node = in->node_hierarchy || in->hwloc;
