@@ -68,6 +68,10 @@ tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *link_load,
 tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
 tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
 
+/* Opens path for reading; TM_EIO "path: cannot open: reason" or "path: is
+ * a directory" otherwise. */
+tm_err tm_open_input(tm_ctx *ctx, const char *path, FILE **out);
+
 /* ---- atomic output files -------------------------------------------------
  * Every file topomap writes goes through this: data goes to a temporary
  * file in the target's directory; commit fsyncs and renames it over the

@@ -132,9 +132,9 @@ tm_err cli_load_node_hier(tm_ctx *ctx, const cli_inputs *in, tm_hier *out, bool 
     }
     if (!in->hwloc)
         return TM_EOK;
-    f = fopen(in->hwloc, "r");
-    if (!f)
-        return tm_ctx_fail(ctx, TM_EIO, "%s: cannot open: %s", in->hwloc, strerror(errno));
+    err = tm_open_input(ctx, in->hwloc, &f);
+    if (err)
+        return err;
     err = tm_hier_from_hwloc(ctx, f, in->hwloc, out);
     fclose(f);
     *have = err == TM_EOK;

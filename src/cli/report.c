@@ -2,7 +2,6 @@
  * reading mapping files for eval/map. */
 #include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -114,16 +113,10 @@ tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, con
 tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char *path,
                         int32_t n_tasks, tm_mapping *out)
 {
-    struct stat st;
     FILE *in;
-    tm_err err;
-    if (stat(path, &st) != 0)
-        return tm_ctx_fail(ctx, TM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return tm_ctx_fail(ctx, TM_EIO, "%s: is a directory", path);
-    in = fopen(path, "r");
-    if (!in)
-        return tm_ctx_fail(ctx, TM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    tm_err err = tm_open_input(ctx, path, &in);
+    if (err)
+        return err;
     err = tm_mapping_read(ctx, net, n_pe, in, path, n_tasks, out);
     fclose(in);
     return err;

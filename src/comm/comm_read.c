@@ -15,10 +15,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <strings.h>
 
 #include "comm_int.h"
+#include "topomap/io.h"
 
 /* Largest stream read into memory for sniffing. */
 #define SNIFF_MAX ((size_t)1 << 31)
@@ -216,16 +216,12 @@ tm_err tm_comm_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_format fmt,
 
 tm_err tm_comm_read_file(tm_ctx *ctx, const char *path, tm_comm_format fmt, tm_comm *out)
 {
-    struct stat st;
     FILE *in;
     tm_err err;
     tm_comm_init(out);
-    /* fopen succeeds on a directory; say so instead of "read error". */
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return tm__fail(ctx, TM_EIO, "%s: is a directory", path);
-    in = fopen(path, "r");
-    if (!in)
-        return tm__fail(ctx, TM_EIO, "cannot open '%s': %s", path, strerror(errno));
+    err = tm_open_input(ctx, path, &in);
+    if (err)
+        return err;
     err = tm_comm_read(ctx, in, path, fmt, out);
     fclose(in);
     return err;

@@ -18,29 +18,13 @@ static bool has_suffix(const char *s, const char *suf)
     return n >= m && strcasecmp(s + n - m, suf) == 0;
 }
 
-/* Opens path for reading with a clear error for missing files and
- * directories. */
-static tm_err open_input(tm_ctx *ctx, const char *path, FILE **out)
-{
-    struct stat st;
-    *out = NULL;
-    if (stat(path, &st) != 0)
-        return tm__fail(ctx, TM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return tm__fail(ctx, TM_EIO, "%s: is a directory", path);
-    *out = fopen(path, "r");
-    if (!*out)
-        return tm__fail(ctx, TM_EIO, "%s: cannot open: %s", path, strerror(errno));
-    return TM_EOK;
-}
-
 static tm_err read_file(tm_ctx *ctx, const char *path, const tm_topo_opts *opts, tm_net *net)
 {
     FILE *in = NULL, *mapf = NULL;
     tm_nodemap *map = NULL;
     tm_err err;
 
-    err = open_input(ctx, path, &in);
+    err = tm_open_input(ctx, path, &in);
     if (err)
         goto out;
     if (has_suffix(path, ".graphml")) {
@@ -50,7 +34,7 @@ static tm_err read_file(tm_ctx *ctx, const char *path, const tm_topo_opts *opts,
     } else {
         tm_ibnet_opts io = TM_IBNET_OPTS_INIT;
         if (opts->node_name_map) {
-            err = open_input(ctx, opts->node_name_map, &mapf);
+            err = tm_open_input(ctx, opts->node_name_map, &mapf);
             if (!err)
                 err = tm_nodemap_read(ctx, mapf, opts->node_name_map, &map);
             if (err)
