@@ -1,6 +1,5 @@
 /* common.c - option handling, input loading and error reporting shared by
  * the subcommands. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,5 @@
 /* report.c - printing metrics (human and JSON), exporting link loads and
  * reading mapping files for eval/map. */
-#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
