@@ -19,6 +19,7 @@
 #include "topomap/error.h"
 #include "topomap/hier.h"
 #include "topomap/net.h"
+#include "topomap/netdist.h"
 #include "topomap/route.h"
 
 #ifdef __cplusplus
@@ -89,12 +90,18 @@ typedef struct tm_problem {
     const tm_hier *hier;
     double imbalance;  /* hierarchy mode: < 0 one-to-one, else general process mapping */
     double hop_distance; /* network mode: J distance of one hop (tm_metrics_opts) */
+    /* Network mode, optional: hop distances between the allocated hosts in
+     * allocation order (tm_netdist_new(net, alloc->host, alloc->n)), shared
+     * read-only by every strategy; NULL: built where needed.  tm_map_run
+     * builds it once when it is NULL. */
+    const struct tm_netdist *dist;
 } tm_problem;
 
 typedef enum {
     TM_OBJ_CONGESTION = 0,
     TM_OBJ_DILATION,
-    TM_OBJ_QAP
+    TM_OBJ_QAP,
+    TM_OBJ_PARETO  /* non-dominated rows only, nearest the ideal point (map_run.c) */
 } tm_objective;
 int tm_objective_parse(const char *s);
 
@@ -137,8 +144,13 @@ struct tm_metrics;
 /* One strategy run of tm_map_run: construction (+ refinement). */
 typedef struct tm_map_row {
     char name[48];        /* "recursive", "greedy#2" (greedy start 2), ... */
-    char refine[32];      /* refinement applied, "" if none */
+    char refine[64];      /* refinement chain applied ("nc:1+ta"), "" if none */
     struct tm_metrics *metrics; /* of the refined mapping (owned) */
+    /* the construction before refinement (when refine is not ""): a row is
+     * never worse than its start on both congestion and dilation (J in
+     * hierarchy mode); reverted says the refinement was undone for that */
+    double start_congestion, start_dilation, start_J;
+    bool reverted;
     double time_s;        /* construction + refinement, wall clock */
     double refine_time_s; /* refinement alone */
 } tm_map_row;
@@ -150,6 +162,10 @@ typedef struct tm_map_result {
     int32_t n_rows;
     tm_map_row *rows;     /* one per strategy run, in registry order */
     double time_s;        /* whole run, wall clock */
+    /* the consecutive placement (network mode) or identity PE mapping
+     * (hierarchy mode), evaluated the same way: every result is compared
+     * with it.  NULL when it does not exist (more tasks than PEs). */
+    struct tm_metrics *consecutive;
 } tm_map_result;
 
 void tm_map_result_init(tm_map_result *r);

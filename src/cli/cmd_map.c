@@ -7,6 +7,9 @@
 
 #include "cli.h"
 
+/* The default refinement of network mode (docs/mapping.md "Pipeline"). */
+#define TM_CLI_NET_PIPELINE "ils:10+ta"
+
 static const char usage_head[] =
     "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
     "                   [--objective O] [--seed N] [--time-limit SEC] [--threads N]\n"
@@ -18,8 +21,14 @@ static const char usage_head[] =
     "  --alloc, --routing      as for 'topomap eval'\n"
     "  --strategy S            mapping strategy; 'all' (default) runs every strategy in\n"
     "                          parallel threads and keeps the best by --objective\n"
-    "  --refine R              refinement (default none), applied to every strategy run\n"
-    "  --objective O           congestion (default), dilation or qap: how 'all' picks the best\n"
+    "  --refine R              refinement applied to every strategy run; several joined by '+'\n"
+    "                          run in order (e.g. ils:10+ta).  Default in network mode: the\n"
+    "                          pipeline " TM_CLI_NET_PIPELINE " (J local search on the network, then\n"
+    "                          threshold accepting on congestion with a 5%% dilation guard);\n"
+    "                          in hierarchy mode: none.  'none' keeps the construction\n"
+    "  --objective O           how 'all' picks the best: congestion (default), dilation or qap\n"
+    "                          (lexicographic, the other figures break ties), or pareto (the\n"
+    "                          non-dominated row nearest the ideal point, docs/mapping.md)\n"
     "  --seed N                seed of every randomised step (default 1)\n"
     "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
     "  --threads N             threads (default: all cores)\n"
@@ -54,7 +63,7 @@ typedef struct map_args {
     long seed;
     double time_limit, imbalance;
     long threads;
-    bool json, full_hostnames;
+    bool json, full_hostnames, refine_given;
 } map_args;
 
 /* Returns -1 (and prints) on a usage error, 1 for --help, 0 otherwise. */
@@ -93,11 +102,14 @@ static int parse_args(int argc, char **argv, map_args *a)
         switch (c) {
         case OPT_HELP: usage(stdout); return 1;
         case OPT_STRATEGY: a->strategy = optarg; break;
-        case OPT_REFINE: a->refine = strcmp(optarg, "none") == 0 ? NULL : optarg; break;
+        case OPT_REFINE:
+            a->refine = strcmp(optarg, "none") == 0 ? NULL : optarg;
+            a->refine_given = true;
+            break;
         case OPT_OBJECTIVE:
             a->objective = tm_objective_parse(optarg);
             if (a->objective < 0)
-                return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap)",
+                return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap, pareto)",
                                        optarg), -1;
             break;
         case OPT_SEED:
@@ -141,28 +153,94 @@ static int parse_args(int argc, char **argv, map_args *a)
 
 static const char *objective_name(int obj)
 {
-    return obj == TM_OBJ_DILATION ? "dilation" : obj == TM_OBJ_QAP ? "qap" : "congestion";
+    return obj == TM_OBJ_DILATION ? "dilation" : obj == TM_OBJ_QAP ? "qap"
+         : obj == TM_OBJ_PARETO ? "pareto" : "congestion";
 }
 
 /* The per-strategy table of --strategy all. */
 static void print_rows(FILE *out, const tm_map_result *res, bool network)
 {
     if (network)
-        fprintf(out, "%-16s %-8s %14s %12s %16s %9s\n", "strategy", "refine", "max congestion",
+        fprintf(out, "%-16s %-14s %14s %12s %16s %9s\n", "strategy", "refine", "max congestion",
                 "avg dilation", "J", "time (s)");
     else
-        fprintf(out, "%-16s %-8s %16s %9s\n", "strategy", "refine", "J", "time (s)");
+        fprintf(out, "%-16s %-14s %16s %9s\n", "strategy", "refine", "J", "time (s)");
     for (int32_t i = 0; i < res->n_rows; i++) {
         const tm_map_row *r = &res->rows[i];
+        const char *mark = i == res->best ? "  <- best" : r->reverted ? "  (refinement undone)" : "";
         if (network)
-            fprintf(out, "%-16s %-8s %14.6g %12.4f %16.10g %9.3f%s\n", r->name,
+            fprintf(out, "%-16s %-14s %14.6g %12.4f %16.10g %9.3f%s\n", r->name,
                     r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
-                    r->metrics->avg_dilation, r->metrics->qap_J, r->time_s,
-                    i == res->best ? "  <- best" : "");
+                    r->metrics->avg_dilation, r->metrics->qap_J, r->time_s, mark);
         else
-            fprintf(out, "%-16s %-8s %16.10g %9.3f%s\n", r->name, r->refine[0] ? r->refine : "-",
-                    r->metrics->qap_J, r->time_s, i == res->best ? "  <- best" : "");
+            fprintf(out, "%-16s %-14s %16.10g %9.3f%s\n", r->name, r->refine[0] ? r->refine : "-",
+                    r->metrics->qap_J, r->time_s, mark);
     }
+}
+
+static double gain_pct(double base, double v)
+{
+    return base > 0 ? 100.0 * (v - base) / base : 0.0;
+}
+
+/* The result beside the consecutive placement, and a note for every
+ * objective on which the result is worse than consecutive (never silent). */
+static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool network)
+{
+    const tm_metrics *c = res->consecutive, *m = res->metrics;
+    const char *name[3] = {"max congestion", "avg dilation", "QAP J"};
+    double base[3], val[3];
+    int first = network ? 0 : 2;
+    if (!c)
+        return;
+    base[0] = c->max_congestion, base[1] = c->avg_dilation, base[2] = c->qap_J;
+    val[0] = m->max_congestion, val[1] = m->avg_dilation, val[2] = m->qap_J;
+    fprintf(out, "%-18s %16s %16s %9s\n", "", "consecutive", "result", "change");
+    for (int k = first; k < 3; k++)
+        fprintf(out, "%-18s %16.10g %16.10g %+8.1f%%\n", name[k], base[k], val[k],
+                gain_pct(base[k], val[k]));
+    for (int k = first; k < 3; k++)
+        if (val[k] > base[k] * (1 + 1e-9) + 1e-12)
+            fprintf(out, "note: %s is %.1f%% worse than the consecutive placement\n", name[k],
+                    gain_pct(base[k], val[k]));
+}
+
+static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res)
+{
+    const tm_metrics *c = res->consecutive, *m = res->metrics;
+    if (!c)
+        return;
+    json_obj_begin(j, "consecutive");
+    cli_json_metrics(j, net, c, net == NULL);
+    json_obj_end(j);
+    json_obj_begin(j, "change_pct");
+    if (net) {
+        json_num(j, "max_congestion", gain_pct(c->max_congestion, m->max_congestion));
+        json_num(j, "avg_dilation", gain_pct(c->avg_dilation, m->avg_dilation));
+    }
+    json_num(j, "qap_J", gain_pct(c->qap_J, m->qap_J));
+    json_obj_end(j);
+}
+
+static void json_row(json_w *j, const tm_net *net, const tm_map_row *r)
+{
+    json_obj_begin(j, NULL);
+    json_str(j, "name", r->name);
+    json_str(j, "refine", r->refine[0] ? r->refine : "none");
+    cli_json_metrics(j, net, r->metrics, net == NULL);
+    if (r->refine[0]) {
+        json_obj_begin(j, "construction");
+        if (net) {
+            json_num(j, "max_congestion", r->start_congestion);
+            json_num(j, "avg_dilation", r->start_dilation);
+        }
+        json_num(j, "qap_J", r->start_J);
+        json_obj_end(j);
+        json_bool(j, "refinement_undone", r->reverted);
+    }
+    json_num(j, "time_s", r->time_s);
+    json_num(j, "refine_time_s", r->refine_time_s);
+    json_obj_end(j);
 }
 
 static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, const tm_mapping *m)
@@ -241,6 +319,8 @@ int cmd_map(int argc, char **argv)
         p.alloc = &nw.alloc;
         p.hier = nw.have_node_hier ? &nw.node_hier : NULL;
         p.hop_distance = a.in.hop_distance;
+        if (!a.refine_given)
+            a.refine = TM_CLI_NET_PIPELINE;
     }
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     if (!err && net)
@@ -265,16 +345,10 @@ int cmd_map(int argc, char **argv)
             json_str(&j, "out", a.out);
         json_str(&j, "best", res.rows[res.best].name);
         cli_json_metrics(&j, net, res.metrics, net == NULL);
+        json_vs_consecutive(&j, net, &res);
         json_arr_begin(&j, "strategies");
-        for (int32_t i = 0; i < res.n_rows; i++) {
-            json_obj_begin(&j, NULL);
-            json_str(&j, "name", res.rows[i].name);
-            json_str(&j, "refine", res.rows[i].refine[0] ? res.rows[i].refine : "none");
-            cli_json_metrics(&j, net, res.rows[i].metrics, net == NULL);
-            json_num(&j, "time_s", res.rows[i].time_s);
-            json_num(&j, "refine_time_s", res.rows[i].refine_time_s);
-            json_obj_end(&j);
-        }
+        for (int32_t i = 0; i < res.n_rows; i++)
+            json_row(&j, net, &res.rows[i]);
         json_arr_end(&j);
         json_num(&j, "mapping_time_s", res.time_s);
         json_num(&j, "time_s", cli_now() - t0);
@@ -289,6 +363,7 @@ int cmd_map(int argc, char **argv)
         fprintf(summary, "strategy           %s%s%s\n", res.rows[res.best].name,
                 a.refine ? " + " : "", a.refine ? a.refine : "");
         cli_print_metrics(summary, net, res.metrics, net == NULL);
+        print_vs_consecutive(summary, &res, net != NULL);
         fprintf(summary, "mapping time       %.3f s\n", res.time_s);
         if (a.out)
             fprintf(summary, "written            %s\n", a.out);

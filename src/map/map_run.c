@@ -27,15 +27,21 @@ typedef struct job {
     uint64_t seed;
     tm_mapping m;
     tm_metrics *met;
+    double start[3];      /* construction: congestion, dilation, J */
+    bool reverted;
     double time_s, refine_s;
     tm_err err;
     char msg[512];
 } job;
 
+#define MAX_CHAIN 4
+
 typedef struct runner {
     const tm_problem *p;
-    const tm_refiner *rf;
-    const char *rarg;
+    const tm_refiner *rf[MAX_CHAIN]; /* refinement chain "nc:1+ta" */
+    char rarg[MAX_CHAIN][32];
+    bool has_arg[MAX_CHAIN];
+    int nrf;
     double time_limit;
     int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
     job *jobs;
@@ -43,10 +49,69 @@ typedef struct runner {
     atomic_int next;
 } runner;
 
+static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
+{
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_init(met);
+    o.node_hier = rn->p->hier;
+    o.hop_distance = rn->p->hop_distance;
+    if (rn->p->net)
+        return tm_metrics_eval(jc, rn->p->route, rn->p->comm, m, &o, met);
+    return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
+}
+
+/* A refined mapping worse than its construction on every objective that
+ * applies (network: congestion and dilation; hierarchy: J) is replaced by
+ * the construction: a result is never worse than its start on both. */
+static bool worse_on_all(const tm_problem *p, const tm_metrics *m, const double start[3])
+{
+    double tol = 1e-9;
+    if (!p->net)
+        return m->qap_J > start[2] * (1 + tol) + tol;
+    return m->max_congestion > start[0] * (1 + tol) + tol &&
+           m->avg_dilation > start[1] * (1 + tol) + tol;
+}
+
+static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
+{
+    tm_metrics st;
+    tm_mapping m0;
+    tm_err err;
+    tm_mapping_init(&m0);
+    err = eval_job(jc, rn, &j->m, &st);
+    if (!err)
+        err = tm_mapping_copy(jc, &j->m, &m0);
+    if (err)
+        goto out;
+    j->start[0] = st.max_congestion;
+    j->start[1] = st.avg_dilation;
+    j->start[2] = st.qap_J;
+    /* the steps of a chain share the time limit */
+    if (rn->time_limit > 0)
+        tm_ctx_set_time_limit(jc, rn->time_limit / rn->nrf);
+    for (int k = 0; k < rn->nrf && !err; k++)
+        err = rn->rf[k]->run(jc, rn->p, rn->has_arg[k] ? rn->rarg[k] : NULL,
+                             j->seed * 0x9e3779b97f4a7c15ULL + 1 + (uint64_t)k, &j->m);
+    if (!err)
+        err = eval_job(jc, rn, &j->m, j->met);
+    if (!err && worse_on_all(rn->p, j->met, j->start)) {
+        tm_mapping_release(&j->m);
+        j->m = m0;
+        tm_mapping_init(&m0);
+        tm_metrics_release(j->met);
+        *j->met = st;
+        tm_metrics_init(&st);
+        j->reverted = true;
+    }
+out:
+    tm_metrics_release(&st);
+    tm_mapping_release(&m0);
+    return err;
+}
+
 static void run_job(runner *rn, job *j)
 {
     tm_ctx *jc = NULL;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
     double t0 = tm__now(), t1;
     if (tm_ctx_new(&jc) != TM_EOK) {
         j->err = TM_ENOMEM;
@@ -58,24 +123,17 @@ static void run_job(runner *rn, job *j)
     tm_ctx_set_time_limit(jc, rn->time_limit);
     j->err = j->st->run(jc, rn->p, j->seed, &j->m);
     t1 = tm__now();
-    if (!j->err && rn->rf)
-        j->err = rn->rf->run(jc, rn->p, rn->rarg, j->seed * 0x9e3779b97f4a7c15ULL + 1, &j->m);
-    j->refine_s = rn->rf ? tm__now() - t1 : 0;
-    j->time_s = tm__now() - t0;
     if (!j->err) {
         j->met = calloc(1, sizeof *j->met);
-        if (!j->met) {
+        if (!j->met)
             j->err = tm__nomem(jc);
-        } else {
-            tm_metrics_init(j->met);
-            o.node_hier = rn->p->hier;
-            o.hop_distance = rn->p->hop_distance;
-            if (rn->p->net)
-                j->err = tm_metrics_eval(jc, rn->p->route, rn->p->comm, &j->m, &o, j->met);
-            else
-                j->err = tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, &j->m, j->met);
-        }
     }
+    if (!j->err && rn->nrf > 0)
+        j->err = refine_job(jc, rn, j);
+    else if (!j->err)
+        j->err = eval_job(jc, rn, &j->m, j->met);
+    j->refine_s = rn->nrf > 0 ? tm__now() - t1 : 0;
+    j->time_s = tm__now() - t0;
     if (j->err)
         snprintf(j->msg, sizeof j->msg, "%s", tm_ctx_errmsg(jc));
     tm_ctx_free(jc);
@@ -144,13 +202,20 @@ static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
     return err;
 }
 
-/* Objective keys in priority order. */
+/* Objective keys in priority order (pareto ranks by congestion first
+ * among the rows it keeps). */
 static void keys(const tm_metrics *m, tm_objective obj, double k[3])
 {
     double c = m->max_congestion, d = m->avg_dilation, j = m->qap_J;
     k[0] = obj == TM_OBJ_DILATION ? d : obj == TM_OBJ_QAP ? j : c;
-    k[1] = obj == TM_OBJ_CONGESTION ? d : c;
+    k[1] = obj == TM_OBJ_CONGESTION || obj == TM_OBJ_PARETO ? d : c;
     k[2] = obj == TM_OBJ_QAP ? d : j;
+}
+
+static int cmp_key(double a, double b)
+{
+    double tol = 1e-12 * (b > 1 ? b : 1);
+    return a < b - tol ? -1 : a > b + tol ? 1 : 0;
 }
 
 static bool better(const tm_metrics *a, const tm_metrics *b, tm_objective obj)
@@ -159,13 +224,95 @@ static bool better(const tm_metrics *a, const tm_metrics *b, tm_objective obj)
     keys(a, obj, ka);
     keys(b, obj, kb);
     for (int i = 0; i < 3; i++) {
-        double tol = 1e-12 * (kb[i] > 1 ? kb[i] : 1);
-        if (ka[i] < kb[i] - tol)
-            return true;
-        if (ka[i] > kb[i] + tol)
-            return false;
+        int c = cmp_key(ka[i], kb[i]);
+        if (c)
+            return c < 0;
     }
     return false;
+}
+
+/* a dominates b: no worse on congestion, dilation and J, better on one. */
+static bool dominates(const tm_metrics *a, const tm_metrics *b)
+{
+    int c0 = cmp_key(a->max_congestion, b->max_congestion);
+    int c1 = cmp_key(a->avg_dilation, b->avg_dilation);
+    int c2 = cmp_key(a->qap_J, b->qap_J);
+    return c0 <= 0 && c1 <= 0 && c2 <= 0 && (c0 < 0 || c1 < 0 || c2 < 0);
+}
+
+/* The chosen row.  congestion / dilation / qap: lexicographic (the other
+ * two figures break ties, then row order), which never picks a dominated
+ * row.  pareto: among the rows no other row dominates, the one whose worse
+ * ratio to the best congestion and the best dilation of all rows is
+ * smallest (the point nearest the ideal in the Chebyshev sense, so
+ * neither objective is given away for the other), ties lexicographic. */
+static int32_t pick(tm_map_row *rows, int32_t n, tm_objective obj)
+{
+    double cmin = 0, dmin = 0, best_s = 0;
+    int32_t best = -1;
+    if (obj != TM_OBJ_PARETO) {
+        for (int32_t i = 0; i < n; i++)
+            if (best < 0 || better(rows[i].metrics, rows[best].metrics, obj))
+                best = i;
+        return best;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const tm_metrics *m = rows[i].metrics;
+        if (i == 0 || m->max_congestion < cmin)
+            cmin = m->max_congestion;
+        if (i == 0 || m->avg_dilation < dmin)
+            dmin = m->avg_dilation;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        const tm_metrics *m = rows[i].metrics;
+        double rc = cmin > 0 ? m->max_congestion / cmin : 1, rd = dmin > 0 ? m->avg_dilation / dmin : 1;
+        double sc = rc > rd ? rc : rd;
+        bool dominated = false;
+        for (int32_t k = 0; k < n && !dominated; k++)
+            dominated = k != i && dominates(rows[k].metrics, m);
+        if (dominated)
+            continue;
+        if (best < 0 || cmp_key(sc, best_s) < 0 ||
+            (cmp_key(sc, best_s) == 0 && better(m, rows[best].metrics, obj))) {
+            best = i;
+            best_s = sc;
+        }
+    }
+    return best;
+}
+
+/* The consecutive placement (network mode) or identity PE mapping
+ * (hierarchy mode, when it exists), evaluated like every row: the
+ * baseline every result is compared with. */
+static tm_err baseline(tm_ctx *ctx, const tm_problem *p, tm_map_result *out)
+{
+    tm_mapping m;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_err err;
+    tm_mapping_init(&m);
+    out->consecutive = calloc(1, sizeof *out->consecutive);
+    if (!out->consecutive)
+        return tm__nomem(ctx);
+    tm_metrics_init(out->consecutive);
+    if (p->net) {
+        o.node_hier = p->hier;
+        o.hop_distance = p->hop_distance;
+        err = tm_mapping_consecutive(ctx, p->alloc, p->comm->n, &m);
+        if (!err)
+            err = tm_metrics_eval(ctx, p->route, p->comm, &m, &o, out->consecutive);
+    } else if (p->comm->n <= p->hier->n_pe) {
+        err = tm_mapping_alloc(ctx, &m, p->comm->n, true);
+        for (int32_t u = 0; !err && u < m.n; u++)
+            m.pe[u] = u;
+        if (!err)
+            err = tm_metrics_eval_hier(ctx, p->hier, p->comm, &m, out->consecutive);
+    } else {
+        free(out->consecutive); /* many tasks per PE: no identity placement */
+        out->consecutive = NULL;
+        err = TM_EOK;
+    }
+    tm_mapping_release(&m);
+    return err;
 }
 
 void tm_map_result_init(tm_map_result *r)
@@ -183,6 +330,9 @@ void tm_map_result_release(tm_map_result *r)
         free(r->rows[i].metrics);
     }
     free(r->rows);
+    if (r->consecutive)
+        tm_metrics_release(r->consecutive);
+    free(r->consecutive);
     tm_mapping_release(&r->mapping);
     tm_map_result_init(r);
 }
@@ -252,27 +402,56 @@ static tm_err run_jobs(tm_ctx *ctx, runner *rn)
     return TM_EOK;
 }
 
+/* "nc:1+ta" -> the refiners in order, each with its argument. */
+static tm_err parse_chain(tm_ctx *ctx, const tm_problem *p, const char *refine, runner *rn)
+{
+    unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
+    const char *s = refine;
+    if (!refine || strcmp(refine, "none") == 0)
+        return TM_EOK;
+    while (*s) {
+        size_t n = strcspn(s, "+");
+        char item[64];
+        const char *colon;
+        if (n == 0 || n >= sizeof item || rn->nrf == MAX_CHAIN)
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s': expected up to %d names joined "
+                            "by '+' (e.g. nc:1+ta)", refine, MAX_CHAIN);
+        memcpy(item, s, n);
+        item[n] = 0;
+        rn->rf[rn->nrf] = tm_refiner_find(item);
+        if (!rn->rf[rn->nrf])
+            return tm__fail(ctx, TM_EUSAGE, "unknown refinement '%s'", item);
+        if (!(rn->rf[rn->nrf]->modes & mode))
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s' does not work in %s mode", item,
+                            p->net ? "network" : "hierarchy");
+        colon = strchr(item, ':');
+        if (colon && strlen(colon + 1) >= sizeof rn->rarg[0])
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s': argument too long", item);
+        rn->has_arg[rn->nrf] = colon != NULL;
+        snprintf(rn->rarg[rn->nrf], sizeof rn->rarg[0], "%s", colon ? colon + 1 : "");
+        rn->nrf++;
+        s += n;
+        if (*s == '+' && !*++s)
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s' ends with '+'", refine);
+    }
+    return TM_EOK;
+}
+
 tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                   tm_objective obj, tm_map_result *out)
 {
     runner rn = {0};
     tm_route *own = NULL;
+    tm_netdist *own_dist = NULL;
     tm_problem pr = *p;
     double t0 = tm__now(), tl = tm_ctx_time_limit(ctx);
     tm_err err = TM_EOK;
     int nt = tm_ctx_threads(ctx);
 
     tm_map_result_init(out);
-    if (refine && strcmp(refine, "none") != 0) {
-        unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
-        rn.rf = tm_refiner_find(refine);
-        if (!rn.rf)
-            return tm__fail(ctx, TM_EUSAGE, "unknown refinement '%s'", refine);
-        if (!(rn.rf->modes & mode))
-            return tm__fail(ctx, TM_EUSAGE, "refinement '%s' does not work in %s mode", refine,
-                            p->net ? "network" : "hierarchy");
-        rn.rarg = strchr(refine, ':') ? strchr(refine, ':') + 1 : NULL;
-    }
+    err = parse_chain(ctx, p, refine, &rn);
+    if (err)
+        return err;
     err = make_jobs(ctx, p, strategy, &rn.jobs, &rn.nj);
     if (err)
         return err;
@@ -288,6 +467,11 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
             /* created here, in the calling thread, and shared read-only */
             err = tm_route_new(ctx, p->net, TM_ROUTE_ECMP, &own);
             pr.route = own;
+        }
+        if (!err && !pr.dist) {
+            /* one hop-distance oracle for every job (read-only) */
+            err = tm_netdist_new(ctx, p->net, p->alloc->host, p->alloc->n, &own_dist);
+            pr.dist = own_dist;
         }
         if (err)
             goto out;
@@ -315,18 +499,24 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
             goto out;
         }
     }
+    err = baseline(ctx, &pr, out);
+    if (err)
+        goto out;
     for (int i = 0; i < rn.nj; i++) {
         job *j = &rn.jobs[i];
         tm_map_row *r = &out->rows[out->n_rows++];
         snprintf(r->name, sizeof r->name, "%s", j->name);
-        snprintf(r->refine, sizeof r->refine, "%s", rn.rf ? refine : "");
+        snprintf(r->refine, sizeof r->refine, "%s", rn.nrf ? refine : "");
+        r->start_congestion = j->start[0];
+        r->start_dilation = j->start[1];
+        r->start_J = j->start[2];
+        r->reverted = j->reverted;
         r->metrics = j->met;
         j->met = NULL;
         r->time_s = j->time_s;
         r->refine_time_s = j->refine_s;
-        if (out->best < 0 || better(r->metrics, out->rows[out->best].metrics, obj))
-            out->best = i;
     }
+    out->best = pick(out->rows, out->n_rows, obj);
     out->mapping = rn.jobs[out->best].m;
     tm_mapping_init(&rn.jobs[out->best].m);
     out->metrics = out->rows[out->best].metrics;
@@ -339,6 +529,7 @@ out:
     }
     free(rn.jobs);
     tm_route_free(own);
+    tm_netdist_free(own_dist);
     if (err)
         tm_map_result_release(out);
     else

@@ -141,6 +141,9 @@ void tm__qdist_init(tm__qdist *o, const tm_hier *h)
 {
     int bits[TM_HIER_MAX_LEVELS + 1];
     o->h = h;
+    o->net = NULL;
+    o->n_pe = h->n_pe;
+    o->group1 = h->group[1];
     o->pow2 = true;
     bits[0] = 0;
     for (int i = 0; i < h->k; i++) {

@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "topomap/map.h"
+#include "topomap/netdist.h"
+#include "../net/netdist_int.h"
 #include "../util/util.h"
 
 /* Undirected view of G: w(u,v) = w(u->v) + w(v->u), both directions
@@ -32,24 +34,82 @@ void tm__qgraph_release(tm__qgraph *g);
 tm_err tm__qgraph_contract(tm_ctx *ctx, const tm__qgraph *g, const int32_t *part, int32_t nparts,
                            tm__qgraph *q);
 
-/* Distance oracle.  When every level fan-out is a power of two the level
- * of two PEs is the highest differing bit of p ^ q (one clz instead of k
- * divisions); otherwise it falls back to tm_hier_dist. */
+/* Network-mode PE space (qap_net.c): the PEs are the slots of the
+ * allocated hosts, numbered host by host in allocation order (PE =
+ * host_pe0[i] + slot), and the distance is the network-mode J of
+ * docs/qap.md: d_node(slots) on one host, d_top + c_hop * hops between
+ * hosts, hops from the exact hop-distance oracle (src/net/netdist.c). */
+typedef struct tm__qnet {
+    const tm_netdist *hd;   /* hops between allocation indices */
+    tm_netdist *own_hd;     /* hd when built here (freed by tm__qnet_release) */
+    int32_t n_hosts;        /* allocation size */
+    int64_t n_pe;           /* total slots */
+    int32_t *pe_host;       /* PE -> allocation index */
+    int32_t *pe_slot;       /* PE -> slot on its host */
+    int64_t *host_pe0;      /* allocation index -> first PE (n_hosts + 1) */
+    int32_t *aidx;          /* net vertex -> allocation index or -1 */
+    const int32_t *host_vertex; /* allocation index -> net vertex (the alloc's array) */
+    const tm_hier *node;    /* node-internal levels or NULL */
+    double d_top, c_hop;
+} tm__qnet;
+
+/* Distance oracle.  Hierarchy mode: when every level fan-out is a power
+ * of two the level of two PEs is the highest differing bit of p ^ q (one
+ * clz instead of k divisions); otherwise it falls back to tm_hier_dist.
+ * Network mode (net != NULL): tm__qnet_d. */
 typedef struct tm__qdist {
     const tm_hier *h;
+    const tm__qnet *net;
     bool pow2;
     double bitd[64]; /* distance by highest differing bit */
+    int64_t n_pe;
+    int64_t group1;  /* hierarchy mode: PEs per lowest-level group */
 } tm__qdist;
 
 void tm__qdist_init(tm__qdist *o, const tm_hier *h);
+void tm__qdist_init_net(tm__qdist *o, const tm__qnet *q);
+
+static inline double tm__qnet_d(const tm__qnet *q, int32_t p, int32_t r)
+{
+    int32_t hp = q->pe_host[p], hr = q->pe_host[r];
+    if (hp == hr)
+        return q->node ? tm_hier_dist(q->node, q->pe_slot[p], q->pe_slot[r]) : 0.0;
+    return q->d_top + q->c_hop * (double)tm__netdist_hops(q->hd, hp, hr);
+}
+
 static inline double tm__qd(const tm__qdist *o, int32_t p, int32_t q)
 {
     if (p == q)
         return 0.0;
+    if (o->net)
+        return tm__qnet_d(o->net, p, q);
     if (o->pow2)
         return o->bitd[31 - __builtin_clz((uint32_t)(p ^ q))];
     return tm_hier_dist(o->h, p, q);
 }
+
+/* True when a one-to-one swap between PEs p and q cannot change J: same
+ * lowest-level group (network mode: same host and same lowest node group,
+ * or same host when there are no node levels). */
+static inline bool tm__qsame(const tm__qdist *o, int32_t p, int32_t q)
+{
+    if (o->net) {
+        const tm__qnet *n = o->net;
+        if (n->pe_host[p] != n->pe_host[q])
+            return false;
+        return !n->node || n->pe_slot[p] / n->node->group[1] == n->pe_slot[q] / n->node->group[1];
+    }
+    return p / o->group1 == q / o->group1;
+}
+
+/* Builds the PE space of a network-mode problem (p->net, p->alloc, node
+ * levels p->hier, hop distance p->hop_distance as in tm_metrics_opts).  The
+ * hop oracle is p->dist when given, else built here. */
+tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q);
+void tm__qnet_release(tm__qnet *q);
+/* Mapping conversions (one-to-one: distinct slots). */
+tm_err tm__qnet_to_pe(tm_ctx *ctx, const tm__qnet *q, const tm_mapping *m, int32_t *pe);
+void tm__qnet_from_pe(const tm__qnet *q, const int32_t *pe, tm_mapping *m);
 
 /* J = sum over directed entries of G of w * dist(pe[u], pe[v]). */
 double tm__qap_eval(const tm_comm *c, const tm_hier *h, const int32_t *pe);
@@ -82,13 +142,21 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
 
 /* Swap local search on J; nbh "nc" (arg = depth D), "np" (arg = block
  * size), "n2".  pe[] is improved in place; never worse. */
-tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm__qdist *o, double bound,
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out);
 
 /* Change of J if tasks u and v exchanged their PEs (the fast gain). */
 double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
                           int32_t v);
+
+/* Network mode: Top-Down multisection along the network's PE tree
+ * (qap_ptree.c, qap_netsection.c), one task per slot. */
+struct tm__ptree;
+tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const struct tm__ptree *t,
+                          const tm__qdist *o, uint64_t seed, int32_t *pe);
+tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
+                                tm_mapping *out);
 
 /* Registry entry points. */
 tm_err tm__strategy_mm(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);

@@ -236,7 +236,7 @@ tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
             while (qh < qt) {
                 int32_t x = queue[qh++];
                 /* one-to-one: a swap inside a lowest-level group is void */
-                if (x != u && (L->load || L->pe[u] / L->group1 != L->pe[x] / L->group1) &&
+                if (x != u && (L->load || !tm__qsame(&L->o, L->pe[u], L->pe[x])) &&
                     tm__ls_try_swap(L, u, x)) {
                     improved++;
                     mark(g, next, u);
@@ -272,12 +272,13 @@ done:
 
 /* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
  * ordered by PE. */
-static tm_err run_blocks(tm_ctx *ctx, ls *L, const tm_hier *h, int64_t block, tm_rng *r)
+static tm_err run_blocks(tm_ctx *ctx, ls *L, int64_t block, tm_rng *r)
 {
     int32_t n = L->g->n;
+    int64_t n_pe = L->o.n_pe;
     int32_t *byp = tm__malloc_n((size_t)n, sizeof *byp);
     int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
-    int64_t *cnt = tm__calloc_n((size_t)h->n_pe + 1, sizeof *cnt);
+    int64_t *cnt = tm__calloc_n((size_t)n_pe + 1, sizeof *cnt);
     bool one_to_one = L->load == NULL;
     if (!byp || !order || !cnt) {
         free(byp), free(order), free(cnt);
@@ -287,10 +288,10 @@ static tm_err run_blocks(tm_ctx *ctx, ls *L, const tm_hier *h, int64_t block, tm
         int improved = 0;
         /* tasks sorted by PE (counting sort); recomputed each round since
          * swaps move tasks between blocks */
-        memset(cnt, 0, ((size_t)h->n_pe + 1) * sizeof *cnt);
+        memset(cnt, 0, ((size_t)n_pe + 1) * sizeof *cnt);
         for (int32_t u = 0; u < n; u++)
             cnt[L->pe[u] + 1]++;
-        for (int64_t p = 0; p < h->n_pe; p++)
+        for (int64_t p = 0; p < n_pe; p++)
             cnt[p + 1] += cnt[p];
         for (int32_t u = 0; u < n; u++)
             byp[cnt[L->pe[u]]++] = u;
@@ -306,7 +307,7 @@ static tm_err run_blocks(tm_ctx *ctx, ls *L, const tm_hier *h, int64_t block, tm
                 int32_t v = byp[j];
                 if (j == i)
                     continue;
-                if (one_to_one && L->pe[u] / h->group[1] == L->pe[v] / h->group[1])
+                if (one_to_one && tm__qsame(&L->o, L->pe[u], L->pe[v]))
                     continue;
                 improved += tm__ls_try_swap(L, u, v);
             }
@@ -321,7 +322,7 @@ done:
     return TM_EOK;
 }
 
-tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm__qdist *o, double bound,
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out)
 {
@@ -333,12 +334,11 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     L.g = g;
     L.pe = pe;
     L.bound = bound;
-    tm__qdist_init(&L.o, h);
-    L.group1 = h->group[1];
+    L.o = *o;
     L.t_end = tl >= 0 ? tm__now() + tl : -1.0;
     tm__rng_seed(&r, seed, 0x5157);
     if (bound >= 0) {
-        L.load = tm__calloc_n((size_t)h->n_pe, sizeof *L.load);
+        L.load = tm__calloc_n((size_t)o->n_pe, sizeof *L.load);
         if (!L.load)
             return tm__nomem(ctx);
         for (int32_t u = 0; u < g->n; u++)
@@ -357,9 +357,9 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     else if (strcmp(nbh, "ils") == 0)
         err = tm__ls_run_ils(ctx, &L, depth, &r);
     else if (strcmp(nbh, "np") == 0)
-        err = run_blocks(ctx, &L, h, depth, &r);
+        err = run_blocks(ctx, &L, depth, &r);
     else
-        err = run_blocks(ctx, &L, h, g->n > 0 ? g->n : 1, &r);
+        err = run_blocks(ctx, &L, g->n > 0 ? g->n : 1, &r);
     if (j_out)
         *j_out = L.j;
     free(L.load);

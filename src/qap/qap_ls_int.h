@@ -13,7 +13,6 @@ typedef struct ls {
     double bound;
     double j;
     double t_end; /* < 0: no limit */
-    int64_t group1; /* PEs per lowest-level group */
     double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
                      * per-vertex contributions), or NULL */
 } ls;

@@ -105,7 +105,7 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
         double j = 0;
         err = tm__qap_multisection(ctx, &g, p->hier, bound, s, trial);
         if (!err && ils)
-            err = tm__qap_local_search(ctx, &g, p->hier, general ? bound : -1.0, "ils", 10, s,
+            err = tm__qap_local_search(ctx, &g, &o, general ? bound : -1.0, "ils", 10, s,
                                        trial, &j);
         if (err)
             goto out;
@@ -126,6 +126,8 @@ out:
 
 tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
 {
+    if (p->net)
+        return tm__strategy_topdown_net(ctx, p, seed, false, out);
     return topdown_best(ctx, p, seed, 0, false, out);
 }
 
@@ -137,6 +139,8 @@ tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_
 
 tm_err tm__strategy_topdown_ms(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
 {
+    if (p->net)
+        return tm__strategy_topdown_net(ctx, p, seed, true, out);
     return topdown_best(ctx, p, seed, MS_STARTS, true, out);
 }
 
@@ -222,6 +226,49 @@ out:
     return err;
 }
 
+/* Network mode: the mapping's slots are PEs of the allocation's PE space
+ * (one task per slot), and the search runs on the network-mode J. */
+static tm_err refine_net(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth,
+                         uint64_t seed, tm_mapping *m)
+{
+    tm__qnet q;
+    tm__qgraph g;
+    tm__qdist o;
+    int32_t *pe = NULL;
+    double j0, j1 = 0;
+    tm_err err;
+    if (!m->host || m->n != p->comm->n)
+        return tm__fail(ctx, TM_EINTERNAL, "refinement %s: mapping is not a network mapping",
+                        nbh);
+    err = tm__qnet_build(ctx, p, &q);
+    if (err)
+        return err;
+    err = build_graph(ctx, p, false, &g);
+    if (err)
+        goto out_q;
+    pe = tm__malloc_n((size_t)(m->n ? m->n : 1), sizeof *pe);
+    if (!pe) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    err = tm__qnet_to_pe(ctx, &q, m, pe);
+    if (err)
+        goto out;
+    tm__qdist_init_net(&o, &q);
+    j0 = tm__qap_eval_sym(&g, &o, pe);
+    err = tm__qap_local_search(ctx, &g, &o, -1.0, nbh, depth, seed, pe, &j1);
+    if (err)
+        goto out;
+    tm__qnet_from_pe(&q, pe, m);
+    tm__log(ctx, TM_LOG_INFO, "refine %s (network): J %.6g -> %.6g", nbh, j0, j1);
+out:
+    free(pe);
+    tm__qgraph_release(&g);
+out_q:
+    tm__qnet_release(&q);
+    return err;
+}
+
 static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth, uint64_t seed,
                      tm_mapping *m)
 {
@@ -231,6 +278,8 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
     uint8_t *used = NULL;
     tm__qdist o;
     tm_err err;
+    if (p->net && p->comm)
+        return refine_net(ctx, p, nbh, depth, seed, m);
     if (!p->hier || !p->comm)
         return tm__fail(ctx, TM_EUSAGE, "refinement %s needs --hierarchy and --comm", nbh);
     if (!m->pe || m->n != p->comm->n)
@@ -269,7 +318,7 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
     }
     tm__qdist_init(&o, p->hier);
     j0 = tm__qap_eval_sym(&g, &o, m->pe);
-    err = tm__qap_local_search(ctx, &g, p->hier, bound, nbh, depth, seed, m->pe, &j1);
+    err = tm__qap_local_search(ctx, &g, &o, bound, nbh, depth, seed, m->pe, &j1);
     if (!err)
         tm__log(ctx, TM_LOG_INFO, "refine %s: J %.0f -> %.0f", nbh, j0, j1);
 out:

@@ -19,12 +19,19 @@ typedef struct tm__ta_opts {
     double threshold0;     /* initial relative threshold; <= 0: default */
     tm__ta_check_fn check; /* optional */
     void *check_data;
+    double dil_cap;        /* the total volume x hops may grow by this factor over the
+                            * start; 0: TM__TA_DIL_CAP; < 0: no cap */
 } tm__ta_opts;
+
+/* Default dilation guard of `ta`: 5 %.  Congestion is bought with
+ * dilation only within this margin (docs/mapping.md "Pipeline"). */
+#define TM__TA_DIL_CAP 0.05
 
 typedef struct tm__ta_stats {
     int64_t evaluations, accepted, improved;
     double time_s;
     double max_before, max_after, sumsq_before, sumsq_after;
+    double w_before, w_after; /* total volume x hops */
 } tm__ta_stats;
 
 tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uint64_t seed,

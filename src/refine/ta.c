@@ -25,17 +25,82 @@
 
 #include "refine_int.h"
 #include "ta_int.h"
+#include "../net/netdist_int.h"
 #include "../util/util.h"
 
 #define TA_T0 0.003
 #define TA_INNER 20
 #define TA_RESYNC 4096 /* accepted moves between exact sums of squares */
 
-static bool lex_better(double m1, double s1, double m0, double s0)
+/* The dilation guard: the total volume x hops W of the mapping (average
+ * dilation = W / total volume) may grow by at most the factor `cap` over
+ * the start, and among states of equal maximum congestion the one with the
+ * smaller W is kept.  A move changes W only through the messages of the
+ * two tasks, so its change costs O(deg a + deg b) oracle lookups. */
+typedef struct guard {
+    const tm_netdist *d;
+    double w, cap;   /* current W; largest W allowed (< 0: no cap) */
+} guard;
+
+static double side(const tm__ta_state *st, const tm_netdist *d, int32_t a, int32_t from,
+                   int32_t to, int32_t skip)
+{
+    const tm_comm *c = st->c;
+    double x = 0;
+    for (int64_t e = c->xadj[a]; e < c->xadj[a + 1]; e++) {
+        int32_t y = c->adj[e], hy;
+        if (y == skip || y == a)
+            continue;
+        hy = st->aidx[st->cur.host[y]];
+        x += c->w[e] * (tm__netdist_hops(d, to, hy) - tm__netdist_hops(d, from, hy));
+    }
+    for (int64_t e = st->ixadj[a]; e < st->ixadj[a + 1]; e++) {
+        int32_t y = st->iadj[e], hy;
+        if (y == skip || y == a)
+            continue;
+        hy = st->aidx[st->cur.host[y]];
+        x += st->iw[e] * (tm__netdist_hops(d, to, hy) - tm__netdist_hops(d, from, hy));
+    }
+    return x;
+}
+
+/* Change of W if task a (on unit u1) and task b (on u2, -1: free) swap;
+ * the messages between a and b keep their length. */
+static double guard_delta(const tm__ta_state *st, const guard *gd, int32_t u1, int32_t u2)
+{
+    int32_t a = st->occ[u1], b = st->occ[u2];
+    int32_t x1 = st->aidx[st->unit_host[u1]], x2 = st->aidx[st->unit_host[u2]];
+    double d = 0;
+    if (a >= 0)
+        d += side(st, gd->d, a, x1, x2, b);
+    if (b >= 0)
+        d += side(st, gd->d, b, x2, x1, a);
+    return d;
+}
+
+static double total_w(const tm__ta_state *st, const tm_netdist *d)
+{
+    const tm_comm *c = st->c;
+    double w = 0;
+    for (int32_t u = 0; u < c->n; u++)
+        for (int64_t e = c->xadj[u]; e < c->xadj[u + 1]; e++)
+            w += c->w[e] * tm__netdist_hops(d, st->aidx[st->cur.host[u]],
+                                            st->aidx[st->cur.host[c->adj[e]]]);
+    return w;
+}
+
+/* (max, W, sum of squares) lexicographically. */
+static bool state_better(double m1, double w1, double s1, double m0, double w0, double s0)
 {
     if (m1 < m0 * (1 - 1e-12))
         return true;
-    return m1 <= m0 * (1 + 1e-12) && s1 < s0 * (1 - 1e-12);
+    if (m1 > m0 * (1 + 1e-12))
+        return false;
+    if (w1 < w0 - 1e-9 * (w0 > 1 ? w0 : 1))
+        return true;
+    if (w1 > w0 + 1e-9 * (w0 > 1 ? w0 : 1))
+        return false;
+    return s1 < s0 * (1 - 1e-12);
 }
 
 /* The task to move: one in four moves start at a host at either end of the
@@ -72,12 +137,13 @@ static int32_t pick_partner(tm__ta_state *st, tm_rng *r, int32_t a)
     return (int32_t)tm__rng_below(r, (uint64_t)st->U);
 }
 
-static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mapping *best,
-                     tm__ta_stats *stats)
+static tm_err search(tm__ta_state *st, const tm__ta_opts *o, guard *gd, tm_rng *r,
+                     tm_mapping *best, tm__ta_stats *stats)
 {
     int32_t n = st->c->n;
     double t0 = tm__now(), T = o->threshold0 > 0 ? o->threshold0 : TA_T0, thr = T;
     double cur_max = tm__maxtree_max(&st->tree), best_max = cur_max, best_sq = st->sumsq;
+    double best_w = gd->w;
     int64_t budget = o->budget, it;
     bool timed = o->time_limit >= 0;
     tm_err err = TM_EOK;
@@ -88,7 +154,7 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mappi
     }
     for (it = 0; timed || it < budget; it++) {
         int32_t a, u1, u2;
-        double nmax, nsq;
+        double nmax, nsq, dw;
         if (it % TA_INNER == 0) {
             double phi;
             if (timed) {
@@ -106,6 +172,9 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mappi
         u2 = pick_partner(st, r, a);
         if (st->unit_host[u1] == st->unit_host[u2])
             continue;
+        dw = gd->d ? guard_delta(st, gd, u1, u2) : 0;
+        if (gd->cap >= 0 && gd->w + dw > gd->cap)
+            continue; /* dilation would grow past the cap */
         err = tm__ta_move_eval(st, u1, u2, &nmax, &nsq);
         if (err)
             break;
@@ -114,6 +183,7 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mappi
             (nmax <= cur_max * (1 + thr) + 1e-300 && nsq <= st->sumsq * (1 + thr) + 1e-300)) {
             tm__ta_move_commit(st, u1, u2, nsq);
             cur_max = nmax;
+            gd->w += dw;
             stats->accepted++;
             if (stats->accepted % TA_RESYNC == 0) {
                 double s = 0;
@@ -125,9 +195,10 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mappi
             }
             if (o->check)
                 o->check(o->check_data, &st->cur, st->load, cur_max, st->sumsq);
-            if (lex_better(cur_max, st->sumsq, best_max, best_sq)) {
+            if (state_better(cur_max, gd->w, st->sumsq, best_max, best_w, best_sq)) {
                 best_max = cur_max;
                 best_sq = st->sumsq;
+                best_w = gd->w;
                 memcpy(best->host, st->cur.host, (size_t)n * sizeof *best->host);
                 memcpy(best->slot, st->cur.slot, (size_t)n * sizeof *best->slot);
                 stats->improved++;
@@ -138,6 +209,7 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, tm_rng *r, tm_mappi
     }
     stats->max_after = best_max;
     stats->sumsq_after = best_sq;
+    stats->w_after = best_w;
     return err;
 }
 
@@ -149,6 +221,8 @@ tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uin
     const tm_route *route = p->route;
     tm_mapping best;
     tm__ta_stats dummy;
+    tm_netdist *own_d = NULL;
+    guard gd = {NULL, 0, -1};
     tm_rng r;
     double t0 = tm__now();
     tm_err err;
@@ -172,15 +246,27 @@ tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uin
         err = tm_mapping_copy(ctx, m, &best);
     if (err)
         goto out;
+    gd.d = p->dist;
+    if (!gd.d) {
+        err = tm_netdist_new(ctx, p->net, p->alloc->host, p->alloc->n, &own_d);
+        if (err)
+            goto out;
+        gd.d = own_d;
+    }
+    gd.w = total_w(&st, gd.d);
+    if (opts->dil_cap >= 0)
+        gd.cap = gd.w * (1 + (opts->dil_cap > 0 ? opts->dil_cap : TM__TA_DIL_CAP)) + 1e-9;
     stats->max_before = tm__maxtree_max(&st.tree);
     stats->sumsq_before = st.sumsq;
+    stats->w_before = gd.w;
     tm__rng_seed(&r, seed, 0x7461ULL); /* "ta" stream */
     if (st.U > 1 && st.nh > 1)
-        err = search(&st, opts, &r, &best, stats);
+        err = search(&st, opts, &gd, &r, &best, stats);
     else
-        stats->max_after = stats->max_before, stats->sumsq_after = stats->sumsq_before;
-    if (!err && lex_better(stats->max_after, stats->sumsq_after, stats->max_before,
-                           stats->sumsq_before)) {
+        stats->max_after = stats->max_before, stats->sumsq_after = stats->sumsq_before,
+        stats->w_after = stats->w_before;
+    if (!err && state_better(stats->max_after, stats->w_after, stats->sumsq_after,
+                             stats->max_before, stats->w_before, stats->sumsq_before)) {
         memcpy(m->host, best.host, (size_t)m->n * sizeof *m->host);
         memcpy(m->slot, best.slot, (size_t)m->n * sizeof *m->slot);
     }
@@ -189,20 +275,46 @@ out:
     tm__ta_state_release(&st);
     tm_mapping_release(&best);
     tm_route_free(own);
+    tm_netdist_free(own_d);
     return err;
+}
+
+/* "ta", "ta:N" (N moves), "ta:dil=F" (W may grow by the factor F; "none":
+ * no cap), "ta:N,dil=F". */
+static tm_err parse_ta(tm_ctx *ctx, const char *arg, tm__ta_opts *o)
+{
+    char buf[64], *save = NULL;
+    if (!arg || !*arg)
+        return TM_EOK;
+    if (strlen(arg) >= sizeof buf)
+        return tm__fail(ctx, TM_EUSAGE, "ta: argument '%s' too long", arg);
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+        int64_t b;
+        double f;
+        if (strncmp(it, "dil=", 4) == 0) {
+            if (strcmp(it + 4, "none") == 0)
+                o->dil_cap = -1;
+            else if (tm__str_to_double(it + 4, &f) || f < 0)
+                return tm__fail(ctx, TM_EUSAGE, "ta: '%s': dil= takes a growth factor >= 0 "
+                                "(0.05 = 5%%) or 'none'", it);
+            else
+                o->dil_cap = f > 0 ? f : 1e-15;
+        } else if (tm__str_to_i64(it, &b) || b < 0) {
+            return tm__fail(ctx, TM_EUSAGE, "ta: '%s' is not a number of moves or dil=F", it);
+        } else {
+            o->budget = b == 0 ? -1 : b;
+        }
+    }
+    return TM_EOK;
 }
 
 tm_err tm__refine_ta(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m)
 {
-    tm__ta_opts o = {0, tm_ctx_time_limit(ctx), 0, NULL, NULL};
-    if (arg && *arg) {
-        int64_t b;
-        if (tm__str_to_i64(arg, &b) || b < 0)
-            return tm__fail(ctx, TM_EUSAGE, "ta: '%s' is not a number of moves", arg);
-        if (b == 0)
-            return TM_EOK;
-        o.budget = b;
-    }
+    tm__ta_opts o = {0, tm_ctx_time_limit(ctx), 0, NULL, NULL, 0};
+    tm_err err = parse_ta(ctx, arg, &o);
+    if (err || o.budget < 0)
+        return err; /* ta:0 keeps the input */
     return tm__ta_run(ctx, p, &o, seed, m, NULL);
 }

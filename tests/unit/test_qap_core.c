@@ -74,7 +74,7 @@ static void test_fast_gain(void **state)
             const char *nbh[] = {"nc", "ils", "np", "n2"};
             for (int k = 0; k < 4; k++) {
                 double jl = -1;
-                assert_tm_ok(ctx, tm__qap_local_search(ctx, &g, &h, -1, nbh[k], 3, 5, pe, &jl));
+                assert_tm_ok(ctx, tm__qap_local_search(ctx, &g, &o, -1, nbh[k], 3, 5, pe, &jl));
                 assert_true(fabs(jl - tm__qap_eval(&c, &h, pe)) < 1e-6);
             }
         }

@@ -77,7 +77,7 @@ static int64_t run_checked(tm_net *net, tm_route_kind kind, int32_t slots_used, 
     tm_problem p = {0};
     tm_route *route;
     check_data cd = {&p, 0};
-    tm__ta_opts o = {3000, -1, 0.05, check_state, &cd};
+    tm__ta_opts o = {3000, -1, 0.05, check_state, &cd, 0};
     tm__ta_stats stats;
     double m0, s0, m1, s1;
     int64_t total;

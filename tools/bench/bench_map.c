@@ -122,7 +122,7 @@ int main(int argc, char **argv)
         const tm_strategy *st = tm_strategy_find(names[s]);
         double *t = malloc((size_t)reps * sizeof *t), c0, d0, c1, d1;
         tm_mapping m;
-        tm__ta_opts o = {0, ta_limit, 0, NULL, NULL};
+        tm__ta_opts o = {0, ta_limit, 0, NULL, NULL, 0};
         tm__ta_stats stats;
         if (only && strcmp(only, names[s]) != 0)
             continue;

@@ -1,0 +1,125 @@
+/* qap_net.c - the QAP engine on a network: the PE space of a network-mode
+ * problem (the slots of the allocated hosts) and its distance, so that the
+ * J local searches (nc, np, n2, ils) and the multisection run on real
+ * fabrics with exactly the J that tm_metrics_eval reports (docs/qap.md,
+ * "Network mode"):
+ *
+ *     D(p, q) = d_node(slot p, slot q)              on one host
+ *             = d_top + c_hop * hops(host p, host q) otherwise
+ *
+ * hops come from the hop-distance oracle of src/net/netdist.c (exact
+ * shortest transit paths, the hop count every shortest-path router
+ * reports), built once per problem and shared read-only. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "topomap/metrics.h"
+#include "qap_int.h"
+
+void tm__qdist_init_net(tm__qdist *o, const tm__qnet *q)
+{
+    memset(o, 0, sizeof *o);
+    o->net = q;
+    o->h = q->node;
+    o->n_pe = q->n_pe;
+    o->group1 = 1;
+}
+
+void tm__qnet_release(tm__qnet *q)
+{
+    free(q->pe_host);
+    free(q->pe_slot);
+    free(q->host_pe0);
+    free(q->aidx);
+    tm_netdist_free(q->own_hd);
+    memset(q, 0, sizeof *q);
+}
+
+static tm_err check_node_levels(tm_ctx *ctx, const tm_problem *p)
+{
+    const tm_alloc *al = p->alloc;
+    if (!p->hier)
+        return TM_EOK;
+    for (int32_t i = 0; i < al->n; i++)
+        if (al->slots[i] > p->hier->n_pe)
+            return tm__fail(ctx, TM_EINPUT,
+                            "host '%s' has %d slots, but the node hierarchy has %lld PEs",
+                            tm_net_name(p->net, al->host[i]), al->slots[i],
+                            (long long)p->hier->n_pe);
+    return TM_EOK;
+}
+
+tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
+{
+    const tm_alloc *al = p->alloc;
+    int32_t nv = tm_net_n_vertices(p->net);
+    int64_t n_pe = tm_alloc_total_slots(al), k = 0;
+    tm_err err;
+    memset(q, 0, sizeof *q);
+    if (!p->net || !al || !p->comm)
+        return tm__fail(ctx, TM_EUSAGE, "network mode needs a topology, an allocation and --comm");
+    if (n_pe > INT32_MAX)
+        return tm__fail(ctx, TM_EUSAGE, "the allocation has %lld slots, at most %d supported",
+                        (long long)n_pe, INT32_MAX);
+    err = check_node_levels(ctx, p);
+    if (err)
+        return err;
+    q->n_hosts = al->n;
+    q->host_vertex = al->host;
+    q->n_pe = n_pe;
+    q->node = p->hier;
+    q->d_top = p->hier ? p->hier->d[p->hier->k - 1] : 0.0;
+    q->c_hop = p->hop_distance > 0 ? p->hop_distance
+                                   : p->hier ? TM_HOP_DISTANCE_NODE_DEFAULT : 1.0;
+    q->pe_host = tm__malloc_n((size_t)(n_pe ? n_pe : 1), sizeof *q->pe_host);
+    q->pe_slot = tm__malloc_n((size_t)(n_pe ? n_pe : 1), sizeof *q->pe_slot);
+    q->host_pe0 = tm__malloc_n((size_t)al->n + 1, sizeof *q->host_pe0);
+    q->aidx = tm__malloc_n((size_t)(nv ? nv : 1), sizeof *q->aidx);
+    if (!q->pe_host || !q->pe_slot || !q->host_pe0 || !q->aidx) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t v = 0; v < nv; v++)
+        q->aidx[v] = -1;
+    for (int32_t i = 0; i < al->n; i++) {
+        q->aidx[al->host[i]] = i;
+        q->host_pe0[i] = k;
+        for (int32_t s = 0; s < al->slots[i]; s++, k++) {
+            q->pe_host[k] = i;
+            q->pe_slot[k] = s;
+        }
+    }
+    q->host_pe0[al->n] = k;
+    if (p->dist) {
+        q->hd = p->dist;
+        if (tm_netdist_n(p->dist) != al->n)
+            err = tm__fail(ctx, TM_EINTERNAL, "distance oracle of %d hosts for %d allocated",
+                           tm_netdist_n(p->dist), al->n);
+    } else {
+        err = tm_netdist_new(ctx, p->net, al->host, al->n, &q->own_hd);
+        q->hd = q->own_hd;
+    }
+out:
+    if (err)
+        tm__qnet_release(q);
+    return err;
+}
+
+tm_err tm__qnet_to_pe(tm_ctx *ctx, const tm__qnet *q, const tm_mapping *m, int32_t *pe)
+{
+    for (int32_t u = 0; u < m->n; u++) {
+        int32_t h = m->host[u] >= 0 ? q->aidx[m->host[u]] : -1;
+        if (h < 0 || m->slot[u] < 0 || q->host_pe0[h] + m->slot[u] >= q->host_pe0[h + 1])
+            return tm__fail(ctx, TM_EINPUT, "task %d is not on a slot of the allocation", u);
+        pe[u] = (int32_t)(q->host_pe0[h] + m->slot[u]);
+    }
+    return TM_EOK;
+}
+
+void tm__qnet_from_pe(const tm__qnet *q, const int32_t *pe, tm_mapping *m)
+{
+    for (int32_t u = 0; u < m->n; u++) {
+        m->host[u] = q->host_vertex[q->pe_host[pe[u]]];
+        m->slot[u] = q->pe_slot[pe[u]];
+    }
+}

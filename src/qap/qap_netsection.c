@@ -1,0 +1,329 @@
+/* qap_netsection.c - Top-Down multisection on a real network: the tasks
+ * are split along the PE tree of qap_ptree.c (network groups, hosts,
+ * node-internal levels) with METIS and exact-capacity correction
+ * (tm__qap_partition), one-to-one, then the `topdown` / `topdown-ms`
+ * strategies of network mode.
+ *
+ * Unlike VieM's uniform hierarchy, the groups of a real allocation have
+ * different sizes and are not all equidistant (halves of a torus box), so
+ * two things are added:
+ *   - capacities: each child gets as many tasks as it has PEs; with fewer
+ *     tasks than PEs the largest children are filled first (packing keeps
+ *     communicating tasks on fewer hosts);
+ *   - orientation: which block goes to which child is chosen by the
+ *     traffic of the block with tasks already placed elsewhere, measured
+ *     from the child's representative PE to the representative of the
+ *     group holding each partner (Scotch's dual recursive bipartitioning
+ *     uses the same external-communication idea).
+ * Subproblems are processed breadth first in a fixed order, so the
+ * regions seen by the orientation, and the result, depend only on the
+ * seed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qap_int.h"
+#include "qap_ptree.h"
+
+#define ORIENT_MAX 8 /* children above this are equidistant groups (fan-out of a switch level) */
+
+typedef struct job { int32_t v, lo, hi; } job;
+
+typedef struct nsec {
+    tm_ctx *ctx;
+    const tm__qgraph *g;
+    const tm__ptree *t;
+    const tm__qdist *o;
+    uint64_t seed;
+    int32_t *ord, *region, *pe, *map;
+    job *q;
+    size_t qh, qt, qcap;
+} nsec;
+
+static int push(nsec *S, int32_t v, int32_t lo, int32_t hi)
+{
+    if (tm__grow((void **)&S->q, &S->qcap, S->qt + 1, sizeof *S->q) < 0)
+        return -1;
+    S->q[S->qt++] = (job){v, lo, hi};
+    return 0;
+}
+
+/* Tasks per child: all PEs when the tasks fill the node, else the largest
+ * children first. */
+static void targets(const tm__ptree *t, int32_t v, int32_t nt, int64_t *tg)
+{
+    int32_t a = t->nkid[v];
+    const int32_t *kids = t->kids + t->kid0[v];
+    int64_t left = nt;
+    for (int32_t j = 0; j < a; j++)
+        tg[j] = 0;
+    while (left > 0) {
+        int32_t best = -1;
+        for (int32_t j = 0; j < a; j++)
+            if (tg[j] == 0 && (best < 0 || t->npe[kids[j]] > t->npe[kids[best]]))
+                best = j;
+        tg[best] = t->npe[kids[best]] < left ? t->npe[kids[best]] : left;
+        left -= tg[best];
+    }
+}
+
+static uint64_t sub_seed(uint64_t seed, int32_t v)
+{
+    uint64_t x = seed ^ ((uint64_t)(v + 1) * 0x9e3779b97f4a7c15ULL);
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    return x ^ (x >> 29);
+}
+
+/* cost[b * na + c]: traffic of block b with tasks outside the node, times
+ * the distance from child c's representative to the partner's region. */
+static void orient_costs(const nsec *S, int32_t v, const int32_t *verts, int32_t nv,
+                         const int32_t *part, const int32_t *act, int32_t na, double *cost)
+{
+    const tm__qgraph *g = S->g;
+    const tm__ptree *t = S->t;
+    const int32_t *kids = t->kids + t->kid0[v];
+    memset(cost, 0, (size_t)na * (size_t)na * sizeof *cost);
+    for (int32_t i = 0; i < nv; i++) {
+        int32_t u = verts[i], b = part[i];
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+            int32_t r = S->region[g->adj[e]];
+            if (r == v)
+                continue;
+            for (int32_t c = 0; c < na; c++)
+                cost[b * na + c] += g->w[e] * tm__qd(S->o, t->pe[kids[act[c]]], t->pe[r]);
+        }
+    }
+}
+
+/* Block b goes to active child perm[b]; improving exchanges between blocks
+ * of equal size (2-opt; exhaustive for two children). */
+static void orient(const double *cost, const int64_t *size, int32_t na, int32_t *perm)
+{
+    bool again = true;
+    for (int32_t b = 0; b < na; b++)
+        perm[b] = b;
+    while (again) {
+        again = false;
+        for (int32_t x = 0; x < na; x++)
+            for (int32_t y = x + 1; y < na; y++) {
+                double now, swapped;
+                if (size[x] != size[y])
+                    continue;
+                now = cost[x * na + perm[x]] + cost[y * na + perm[y]];
+                swapped = cost[x * na + perm[y]] + cost[y * na + perm[x]];
+                if (swapped < now - 1e-9 * (now > 1 ? now : 1)) {
+                    int32_t tmp = perm[x];
+                    perm[x] = perm[y];
+                    perm[y] = tmp;
+                    again = true;
+                }
+            }
+    }
+}
+
+/* Splits the tasks ord[lo, hi) of node v among its children. */
+static tm_err split(nsec *S, const job *jb)
+{
+    const tm__ptree *t = S->t;
+    int32_t v = jb->v, nv = jb->hi - jb->lo, a = t->nkid[v], na = 0;
+    const int32_t *kids = t->kids + t->kid0[v];
+    int32_t *verts = S->ord + jb->lo, *part = NULL, *act = NULL, *perm = NULL, *tmp = NULL;
+    int64_t *tg = NULL, *start = NULL;
+    double *cap = NULL, *cost = NULL;
+    tm__qgraph sg;
+    tm_err err = TM_EOK;
+    memset(&sg, 0, sizeof sg);
+    part = tm__calloc_n((size_t)nv, sizeof *part);
+    tmp = tm__malloc_n((size_t)nv, sizeof *tmp);
+    act = tm__malloc_n((size_t)a, sizeof *act);
+    perm = tm__malloc_n((size_t)a, sizeof *perm);
+    tg = tm__malloc_n((size_t)a, sizeof *tg);
+    cap = tm__malloc_n((size_t)a, sizeof *cap);
+    start = tm__calloc_n((size_t)a + 1, sizeof *start);
+    if (!part || !tmp || !act || !perm || !tg || !cap || !start) {
+        err = tm__nomem(S->ctx);
+        goto out;
+    }
+    targets(t, v, nv, tg);
+    for (int32_t j = 0; j < a; j++)
+        if (tg[j] > 0) {
+            act[na] = j;
+            cap[na++] = (double)tg[j];
+        }
+    if (na > 1) {
+        err = tm__qgraph_induced(S->ctx, S->g, verts, nv, S->map, &sg);
+        if (!err)
+            err = tm__qap_partition(S->ctx, &sg, na, cap, 8, sub_seed(S->seed, v), part);
+        if (err)
+            goto out;
+    }
+    for (int32_t b = 0; b < na; b++) {
+        perm[b] = b;
+        tg[b] = (int64_t)cap[b];
+    }
+    if (na > 1 && na <= ORIENT_MAX) {
+        cost = tm__malloc_n((size_t)na * (size_t)na, sizeof *cost);
+        if (!cost) {
+            err = tm__nomem(S->ctx);
+            goto out;
+        }
+        orient_costs(S, v, verts, nv, part, act, na, cost);
+        orient(cost, tg, na, perm);
+    }
+    /* stable counting sort of the range by destination child */
+    for (int32_t i = 0; i < nv; i++)
+        start[perm[part[i]] + 1]++;
+    for (int32_t c = 0; c < na; c++)
+        start[c + 1] += start[c];
+    for (int32_t i = 0; i < nv; i++)
+        tmp[start[perm[part[i]]]++] = verts[i];
+    memcpy(verts, tmp, (size_t)nv * sizeof *verts);
+    for (int32_t c = 0, lo = jb->lo; c < na; c++) {
+        int32_t hi = jb->lo + (int32_t)start[c];
+        for (int32_t i = lo; i < hi; i++)
+            S->region[S->ord[i]] = kids[act[c]];
+        if (hi > lo && push(S, kids[act[c]], lo, hi) < 0) {
+            err = tm__nomem(S->ctx);
+            goto out;
+        }
+        lo = hi;
+    }
+out:
+    tm__qgraph_release(&sg);
+    free(part), free(tmp), free(act), free(perm), free(tg), free(cap), free(start), free(cost);
+    return err;
+}
+
+static tm_err step(nsec *S, const job *jb)
+{
+    const tm__ptree *t = S->t;
+    int32_t v = jb->v, nv = jb->hi - jb->lo;
+    if (t->nkid[v] == 0) {
+        S->pe[S->ord[jb->lo]] = t->pe[v];
+        return TM_EOK;
+    }
+    if (t->nleaf[v] == t->nkid[v]) {
+        /* siblings that are single PEs are interchangeable */
+        for (int32_t i = 0; i < nv; i++)
+            S->pe[S->ord[jb->lo + i]] = t->pe[t->kids[t->kid0[v] + i]];
+        return TM_EOK;
+    }
+    return split(S, jb);
+}
+
+tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const tm__ptree *t,
+                          const tm__qdist *o, uint64_t seed, int32_t *pe)
+{
+    nsec S;
+    tm_err err = TM_EOK;
+    memset(&S, 0, sizeof S);
+    if (g->n > t->npe[t->root])
+        return tm__fail(ctx, TM_EINFEASIBLE, "%d tasks but only %lld slots", g->n,
+                        (long long)t->npe[t->root]);
+    S.ctx = ctx;
+    S.g = g;
+    S.t = t;
+    S.o = o;
+    S.seed = seed;
+    S.pe = pe;
+    S.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.ord);
+    S.region = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.region);
+    S.map = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.map);
+    if (!S.ord || !S.region || !S.map) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t u = 0; u < g->n; u++) {
+        S.ord[u] = u;
+        S.region[u] = t->root;
+        S.map[u] = -1;
+    }
+    if (g->n > 0 && push(&S, t->root, 0, g->n) < 0)
+        err = tm__nomem(ctx);
+    while (!err && S.qh < S.qt) {
+        job jb = S.q[S.qh++];
+        err = step(&S, &jb);
+    }
+out:
+    free(S.ord), free(S.region), free(S.map), free(S.q);
+    return err;
+}
+
+/* ---- strategies ---------------------------------------------------------- */
+
+/* Trials: on grids each rotation of the dimension priorities (the
+ * orientation of the coordinate bisection) once; elsewhere seeds as the
+ * hierarchy-mode topdown does.  `ils`: each trial is followed by ils:10,
+ * whose J counts. */
+static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
+                         const tm__qgraph *g, uint64_t seed, bool ils, int32_t *best_pe)
+{
+    const tm_net_grid *gr = tm_net_grid_info(p->net);
+    int n_orders = tm__ptree_n_orders(p->net);
+    int ntrials = n_orders > 1 ? n_orders : ils ? 4 : 2;
+    int32_t *trial = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *trial);
+    tm__qdist o;
+    double best = 0;
+    tm_err err = TM_EOK;
+    if (!trial)
+        return tm__nomem(ctx);
+    tm__qdist_init_net(&o, q);
+    for (int k = 0; k < ntrials && !err; k++) {
+        tm__ptree t;
+        tm__ptree_opts po = {0, false};
+        uint64_t s = seed + (uint64_t)k * 0x9e3779b97f4a7c15ULL;
+        double j = 0;
+        if (n_orders > 1)
+            po.dimorder = tm__ptree_order(gr->ndims, k);
+        err = tm__ptree_build(ctx, p, q, &po, &t);
+        if (err)
+            break;
+        if (k == 0)
+            tm__log(ctx, TM_LOG_INFO, "topdown (network): %s groups, %d nodes", t.kind, t.n);
+        err = tm__qap_netsection(ctx, g, &t, &o, s, trial);
+        tm__ptree_release(&t);
+        if (!err && ils)
+            err = tm__qap_local_search(ctx, g, &o, -1.0, "ils", 10, s, trial, &j);
+        else if (!err)
+            j = tm__qap_eval_sym(g, &o, trial);
+        if (!err && (k == 0 || j < best)) {
+            best = j;
+            memcpy(best_pe, trial, (size_t)g->n * sizeof *trial);
+        }
+    }
+    free(trial);
+    return err;
+}
+
+tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
+                                tm_mapping *out)
+{
+    tm__qnet q;
+    tm__qgraph g;
+    int32_t *pe = NULL;
+    tm_err err = tm__qnet_build(ctx, p, &q);
+    if (err)
+        return err;
+    err = tm__qgraph_build(ctx, p->comm, &g);
+    if (err)
+        goto out_q;
+    for (int32_t u = 0; u < g.n; u++)
+        g.vw[u] = 1.0; /* one task per slot */
+    g.total_vw = g.n;
+    pe = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *pe);
+    if (!pe) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    err = net_trials(ctx, p, &q, &g, seed, ils, pe);
+    if (!err)
+        err = tm_mapping_alloc(ctx, out, g.n, false);
+    if (!err)
+        tm__qnet_from_pe(&q, pe, out);
+out:
+    free(pe);
+    tm__qgraph_release(&g);
+out_q:
+    tm__qnet_release(&q);
+    return err;
+}

@@ -1,0 +1,346 @@
+/* test_qap_net.c - the QAP engine on networks: the network-mode distance
+ * oracle gives exactly tm_metrics_eval's J, the fast swap gains equal full
+ * recomputation, every local search keeps J exact, the network
+ * multisection makes valid mappings, refinement chains never end worse
+ * than their construction on both objectives, and the Pareto pick never
+ * returns a dominated row. */
+#include <math.h>
+
+#include "map_fixtures.h"
+#include "test_fixtures.h"
+#include "qap/qap_int.h"
+#include "qap/qap_ptree.h"
+
+static void random_comm(tm_rng *r, int32_t n, int m, tm_comm *c)
+{
+    int32_t *s = malloc((size_t)m * sizeof *s), *d = malloc((size_t)m * sizeof *d);
+    double *w = malloc((size_t)m * sizeof *w);
+    for (int i = 0; i < m; i++) {
+        s[i] = (int32_t)tm__rng_below(r, (uint64_t)n);
+        d[i] = (int32_t)tm__rng_below(r, (uint64_t)n);
+        w[i] = 1 + (double)tm__rng_below(r, 9);
+    }
+    fx_comm(c, n, m, s, d, w);
+    free(s), free(d), free(w);
+}
+
+static tm_net *gen_net(const char *spec, int32_t slots)
+{
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
+    for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST)
+            tm_net_set_slots(net, v, slots);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+/* Random injective placement of c->n tasks on the PEs of q. */
+static void random_pe(tm_rng *r, const tm__qnet *q, int32_t n, int32_t *pe)
+{
+    int32_t *perm = malloc((size_t)q->n_pe * sizeof *perm);
+    for (int32_t i = 0; i < q->n_pe; i++)
+        perm[i] = i;
+    for (int32_t i = (int32_t)q->n_pe - 1; i > 0; i--) {
+        int32_t j = (int32_t)tm__rng_below(r, (uint64_t)i + 1), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    memcpy(pe, perm, (size_t)n * sizeof *pe);
+    free(perm);
+}
+
+static double metrics_J(const tm_problem *p, const tm_mapping *m)
+{
+    tm_metrics met;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    double j;
+    o.node_hier = p->hier;
+    o.hop_distance = p->hop_distance;
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, p->route, p->comm, m, &o, &met));
+    j = met.qap_J;
+    tm_metrics_release(&met);
+    return j;
+}
+
+typedef struct ncase {
+    const char *spec;
+    int32_t slots;
+    const char *node_levels, *node_dist; /* NULL: none */
+    double hop;
+    int32_t every; /* allocate every k-th host */
+} ncase;
+
+static const ncase cases[] = {
+    {"torus:4x4x4", 1, NULL, NULL, 0, 1},
+    {"torus:4x4", 2, NULL, NULL, 0, 2},
+    {"fattree:k=4,n=3", 4, "2:2", "1:10", 0, 1},
+    {"fattree:k=4,n=3", 2, "2", "3", 7, 3},
+    {"dragonfly:a=4,p=2,h=2", 2, NULL, NULL, 0, 1},
+    {"mesh:3x5", 3, "3", "2", 0, 1},
+};
+
+/* J from the oracle equals tm_metrics_eval's; swap gains equal full
+ * recomputation; every local search keeps an exact J. */
+static void test_oracle_and_gains(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const ncase *cs = &cases[ci];
+        tm_net *net = gen_net(cs->spec, cs->slots);
+        tm_alloc al;
+        tm_hier nh;
+        tm_route *route;
+        tm_comm c;
+        tm_problem p = {0};
+        tm__qnet q;
+        tm__qgraph g;
+        tm__qdist o;
+        tm_mapping m;
+        tm_rng r;
+        int32_t *hosts = malloc((size_t)tm_net_n_vertices(net) * sizeof *hosts);
+        int32_t *pe;
+        {
+            int32_t k = 0, i = 0;
+            for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
+                if (tm_net_kind(net, v) == TM_VERTEX_HOST && i++ % cs->every == 0)
+                    hosts[k++] = v;
+            fx_alloc(&al, net, k, hosts);
+        }
+        tm__rng_seed(&r, 99, ci);
+        random_comm(&r, (int32_t)(tm_alloc_total_slots(&al) * 3 / 4), 200, &c);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &route));
+        p.net = net;
+        p.route = route;
+        p.alloc = &al;
+        p.comm = &c;
+        p.hop_distance = cs->hop;
+        if (cs->node_levels) {
+            assert_tm_ok(ctx, tm_hier_parse(ctx, cs->node_levels, cs->node_dist, &nh));
+            p.hier = &nh;
+        }
+        assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
+        assert_tm_ok(ctx, tm__qgraph_build(ctx, &c, &g));
+        tm__qdist_init_net(&o, &q);
+        pe = malloc((size_t)c.n * sizeof *pe);
+        tm_mapping_init(&m);
+        assert_tm_ok(ctx, tm_mapping_alloc(ctx, &m, c.n, false));
+        for (int trial = 0; trial < 5; trial++) {
+            double j;
+            random_pe(&r, &q, c.n, pe);
+            tm__qnet_from_pe(&q, pe, &m);
+            j = tm__qap_eval_sym(&g, &o, pe);
+            assert_true(fabs(j - metrics_J(&p, &m)) < 1e-6 * (1 + j));
+            for (int s = 0; s < 50; s++) {
+                int32_t u = (int32_t)tm__rng_below(&r, (uint64_t)c.n);
+                int32_t v = (int32_t)tm__rng_below(&r, (uint64_t)c.n), t;
+                double d = tm__qap_swap_delta(&g, &o, pe, u, v), j2;
+                t = pe[u], pe[u] = pe[v], pe[v] = t;
+                j2 = tm__qap_eval_sym(&g, &o, pe);
+                assert_true(fabs(j + d - j2) < 1e-6 * (1 + j));
+                j = j2;
+            }
+        }
+        {
+            const char *nbh[] = {"nc", "ils", "np", "n2"};
+            for (int k = 0; k < 4; k++) {
+                double jl = -1;
+                random_pe(&r, &q, c.n, pe);
+                assert_tm_ok(ctx, tm__qap_local_search(ctx, &g, &o, -1, nbh[k], 2, 5, pe, &jl));
+                tm__qnet_from_pe(&q, pe, &m);
+                assert_true(fabs(jl - metrics_J(&p, &m)) < 1e-6 * (1 + jl));
+                assert_tm_ok(ctx, tm_mapping_check(ctx, net, &al, &m));
+            }
+        }
+        tm_mapping_release(&m);
+        free(pe);
+        free(hosts);
+        tm__qgraph_release(&g);
+        tm__qnet_release(&q);
+        tm_route_free(route);
+        fx_comm_free(&c);
+        fx_alloc_free(&al);
+        tm_net_free(net);
+    }
+}
+
+/* The PE tree covers every PE once, and the multisection places every
+ * task on a distinct slot of the allocation (tasks = slots and fewer). */
+static void test_netsection_valid(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const ncase *cs = &cases[ci];
+        tm_net *net = gen_net(cs->spec, cs->slots);
+        tm_alloc al;
+        tm_comm c;
+        tm_hier nh;
+        tm_problem p = {0};
+        tm_mapping m;
+        tm_rng r;
+        tm__qnet q;
+        fx_alloc(&al, net, 0, NULL);
+        p.net = net;
+        p.alloc = &al;
+        p.comm = &c;
+        if (cs->node_levels) {
+            assert_tm_ok(ctx, tm_hier_parse(ctx, cs->node_levels, cs->node_dist, &nh));
+            p.hier = &nh;
+        }
+        assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
+        for (int bf = 0; bf < 2; bf++) {
+            tm__ptree t;
+            tm__ptree_opts po = {0, bf == 1};
+            uint8_t *seen = calloc((size_t)q.n_pe, 1);
+            assert_tm_ok(ctx, tm__ptree_build(ctx, &p, &q, &po, &t));
+            assert_int_equal(t.npe[t.root], q.n_pe);
+            assert_int_equal(t.nleaf[t.root], q.n_pe);
+            for (int32_t i = 0; i < t.nleaf[t.root]; i++) {
+                int32_t leaf = t.leaves[i];
+                assert_int_equal(t.nkid[leaf], 0);
+                assert_false(seen[t.pe[leaf]]);
+                seen[t.pe[leaf]] = 1;
+            }
+            free(seen);
+            tm__ptree_release(&t);
+        }
+        for (int full = 0; full < 2; full++) {
+            int32_t n = full ? (int32_t)q.n_pe : (int32_t)(q.n_pe * 2 / 3);
+            tm__rng_seed(&r, 5, ci);
+            random_comm(&r, n, 4 * n, &c);
+            tm_mapping_init(&m);
+            assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 3, &m));
+            assert_int_equal(m.n, n);
+            assert_tm_ok(ctx, tm_mapping_check(ctx, net, &al, &m));
+            tm_mapping_release(&m);
+            fx_comm_free(&c);
+        }
+        tm__qnet_release(&q);
+        fx_alloc_free(&al);
+        tm_net_free(net);
+    }
+}
+
+/* A 2-level tree: 4 leaf switches of 4 hosts, a 16-task graph of four
+ * 4-cliques relabelled: topdown puts each clique under one leaf switch
+ * (the optimum: J = 4 cliques x 12 entries x 2 hops). */
+static void test_topdown_finds_leaf_groups(void **state)
+{
+    tm_net *net = fx_tree(ctx, 4, 4, 1, 1.0);
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result res;
+    int32_t src[48], dst[48];
+    double w[48];
+    int m = 0;
+    static const int32_t lab[16] = {5, 12, 0, 9, 14, 3, 7, 10, 1, 15, 6, 11, 2, 8, 13, 4};
+    (void)state;
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                if (i != j) {
+                    src[m] = lab[4 * k + i];
+                    dst[m] = lab[4 * k + j];
+                    w[m++] = 1;
+                }
+    fx_comm(&c, 16, m, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "topdown", NULL, TM_OBJ_CONGESTION, &res));
+    assert_true(fabs(res.metrics->qap_J - 4 * 12 * 2) < 1e-9);
+    assert_true(fabs(res.metrics->avg_dilation - 2) < 1e-9);
+    assert_non_null(res.consecutive);
+    assert_true(res.consecutive->qap_J > res.metrics->qap_J);
+    tm_map_result_release(&res);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+static bool dominated_by(const tm_metrics *a, const tm_metrics *b)
+{
+    return b->max_congestion <= a->max_congestion && b->avg_dilation <= a->avg_dilation &&
+           b->qap_J <= a->qap_J &&
+           (b->max_congestion < a->max_congestion || b->avg_dilation < a->avg_dilation ||
+            b->qap_J < a->qap_J);
+}
+
+/* `all` with every objective: the chosen row is dominated by no row, and
+ * no refined row is worse than its construction on both objectives. */
+static void test_pick_and_chain(void **state)
+{
+    tm_net *net = gen_net("torus:4x4x4", 1);
+    tm_alloc al;
+    tm_comm c;
+    tm_rng r;
+    tm_problem p = {0};
+    static const tm_objective objs[] = {TM_OBJ_CONGESTION, TM_OBJ_DILATION, TM_OBJ_QAP,
+                                        TM_OBJ_PARETO};
+    (void)state;
+    fx_alloc(&al, net, 0, NULL);
+    tm__rng_seed(&r, 17, 0);
+    random_comm(&r, 64, 300, &c);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    for (size_t k = 0; k < sizeof objs / sizeof objs[0]; k++) {
+        tm_map_result res;
+        assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "nc:1+ta:2000", objs[k], &res));
+        assert_true(res.n_rows > 3);
+        for (int32_t i = 0; i < res.n_rows; i++) {
+            const tm_map_row *row = &res.rows[i];
+            assert_false(i != res.best && dominated_by(res.metrics, row->metrics));
+            assert_false(row->metrics->max_congestion > row->start_congestion * (1 + 1e-9) &&
+                         row->metrics->avg_dilation > row->start_dilation * (1 + 1e-9));
+            assert_string_equal(row->refine, "nc:1+ta:2000");
+        }
+        tm_map_result_release(&res);
+    }
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+static void test_chain_errors(void **state)
+{
+    tm_net *net = gen_net("torus:3x3", 1);
+    tm_alloc al;
+    tm_comm c;
+    tm_rng r;
+    tm_problem p = {0};
+    tm_map_result res;
+    (void)state;
+    fx_alloc(&al, net, 0, NULL);
+    tm__rng_seed(&r, 1, 0);
+    random_comm(&r, 9, 20, &c);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "identity", "nc:1+", TM_OBJ_CONGESTION, &res),
+                    TM_EUSAGE, "ends with '+'");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "identity", "bogus+ta", TM_OBJ_CONGESTION, &res),
+                    TM_EUSAGE, "unknown refinement 'bogus'");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "identity", "ta:dil=-1", TM_OBJ_CONGESTION, &res),
+                    TM_EUSAGE, "dil=");
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "identity", "ta:100,dil=none", TM_OBJ_CONGESTION, &res));
+    tm_map_result_release(&res);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_oracle_and_gains),
+        cmocka_unit_test(test_netsection_valid),
+        cmocka_unit_test(test_topdown_finds_leaf_groups),
+        cmocka_unit_test(test_pick_and_chain),
+        cmocka_unit_test(test_chain_errors),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
