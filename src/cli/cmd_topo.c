@@ -1,6 +1,7 @@
 /* cmd_topo.c - `topomap topo info` and `topomap topo export`. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -24,7 +25,86 @@ static const char usage_text[] =
 
 static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
 
-static void print_info(const char *spec, const tm_net *net, const tm_net_info *info, bool json)
+/* Smallest and largest group of level l, in hosts. */
+static void group_sizes(const tm_net *net, const tm_net_levels *lv, int l, int32_t *min,
+                        int32_t *max)
+{
+    int32_t n = tm_net_n_vertices(net), *count = calloc((size_t)lv->n_groups[l], sizeof *count);
+    *min = *max = 0;
+    if (!count)
+        return; /* sizes are cosmetic: print 0 rather than fail the command */
+    for (int32_t v = 0; v < n; v++)
+        if (lv->group[l][v] >= 0)
+            count[lv->group[l][v]]++;
+    *min = count[0];
+    for (int32_t i = 0; i < lv->n_groups[l]; i++) {
+        if (count[i] < *min)
+            *min = count[i];
+        if (count[i] > *max)
+            *max = count[i];
+    }
+    free(count);
+}
+
+static void json_hierarchy(json_w *j, const tm_net *net, const tm_net_levels *lv)
+{
+    json_obj_begin(j, "hierarchy");
+    json_str(j, "kind", lv->kind);
+    json_arr_begin(j, "levels");
+    for (int l = 0; l < lv->n_levels; l++) {
+        int32_t min, max;
+        group_sizes(net, lv, l, &min, &max);
+        json_obj_begin(j, NULL);
+        json_str(j, "name", lv->name[l]);
+        json_int(j, "groups", lv->n_groups[l]);
+        json_int(j, "min_hosts", min);
+        json_int(j, "max_hosts", max);
+        if (lv->hops[l] >= 0)
+            json_num(j, "hops", lv->hops[l]);
+        else
+            json_null(j, "hops");
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+    if (lv->hops[lv->n_levels] >= 0)
+        json_num(j, "top_hops", lv->hops[lv->n_levels]);
+    else
+        json_null(j, "top_hops");
+    json_obj_end(j);
+}
+
+/* "hierarchy  fat-tree, 2 levels: leaf 16 groups (4 hosts each), ..." and
+ * the hop distance by lowest common level ("mixed" when not uniform). */
+static void print_hierarchy(const tm_net *net, const tm_net_levels *lv)
+{
+    printf("hierarchy  %s, ", lv->kind);
+    if (lv->n_levels == 0) {
+        printf("no levels\n");
+        return;
+    }
+    printf("%d level%s:", lv->n_levels, lv->n_levels > 1 ? "s" : "");
+    for (int l = 0; l < lv->n_levels; l++) {
+        int32_t min, max;
+        group_sizes(net, lv, l, &min, &max);
+        printf("%s %s %d groups (", l ? "," : "", lv->name[l], lv->n_groups[l]);
+        if (min == max)
+            printf("%d hosts each)", min);
+        else
+            printf("%d-%d hosts)", min, max);
+    }
+    printf("\n           hops by lowest common level:");
+    for (int l = 0; l <= lv->n_levels; l++) {
+        printf("%s %s ", l ? "," : "", l < lv->n_levels ? lv->name[l] : "top");
+        if (lv->hops[l] >= 0)
+            printf("%g", lv->hops[l]);
+        else
+            printf("mixed");
+    }
+    printf("\n");
+}
+
+static void print_info(const char *spec, const tm_net *net, const tm_net_info *info,
+                       const tm_net_levels *lv, bool json)
 {
     const tm_net_grid *grid = tm_net_grid_info(net);
     if (json) {
@@ -53,6 +133,7 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
                 json_int(&j, NULL, grid->dims[d]);
             json_arr_end(&j);
         }
+        json_hierarchy(&j, net, lv);
         json_obj_end(&j);
         json_end(&j);
         return;
@@ -77,6 +158,7 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
             printf("%s%d", d ? "x" : " ", grid->dims[d]);
         printf(" (%s)\n", grid->wrap[0] ? "torus" : "mesh");
     }
+    print_hierarchy(net, lv);
 }
 
 static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const char *out_path)
@@ -115,6 +197,7 @@ int cmd_topo(int argc, char **argv)
     tm_ctx *ctx = NULL;
     tm_net *net = NULL;
     tm_net_info info;
+    tm_net_levels levels;
     tm_err err;
     int c, rc = 0;
 
@@ -168,7 +251,14 @@ int cmd_topo(int argc, char **argv)
         rc = cli_report(ctx, "topo info", err);
         goto out;
     }
-    print_info(in.topology, net, &info, json);
+    err = tm_net_levels_detect(ctx, net, &levels);
+    if (err) {
+        tm_net_info_release(&info);
+        rc = cli_report(ctx, "topo info", err);
+        goto out;
+    }
+    print_info(in.topology, net, &info, &levels, json);
+    tm_net_levels_release(&levels);
     tm_net_info_release(&info);
 out:
     tm_net_free(net);
