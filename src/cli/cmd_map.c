@@ -26,9 +26,9 @@ static const char usage_head[] =
     "                          pipeline " TM_CLI_NET_PIPELINE " (J local search on the network, then\n"
     "                          threshold accepting on congestion with a 5%% dilation guard);\n"
     "                          in hierarchy mode: none.  'none' keeps the construction\n"
-    "  --objective O           how 'all' picks the best: congestion (default), dilation or qap\n"
-    "                          (lexicographic, the other figures break ties), or pareto (the\n"
-    "                          non-dominated row nearest the ideal point, docs/mapping.md)\n"
+    "  --objective O           how 'all' picks the best: pareto (default: the non-dominated\n"
+    "                          row nearest the ideal point, docs/mapping.md), or congestion,\n"
+    "                          dilation, qap (lexicographic, the other figures break ties)\n"
     "  --seed N                seed of every randomised step (default 1)\n"
     "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
     "  --threads N             threads (default: all cores)\n"
@@ -88,7 +88,7 @@ static int parse_args(int argc, char **argv, map_args *a)
     int c;
     memset(a, 0, sizeof *a);
     a->strategy = "all";
-    a->objective = TM_OBJ_CONGESTION;
+    a->objective = TM_OBJ_PARETO;
     a->seed = 1;
     a->time_limit = -1;
     a->imbalance = -1;
