@@ -17,6 +17,7 @@ static const tm_strategy strategies[] = {
     {"topdown-c", "general mapping of huge task graphs: contract (Ponnusamy SeC) to ~8 tasks per PE, topdown, expand", TM_MODE_HIERARCHY, false, tm__strategy_topdown_contract},
     {"bottomup", "partition into a1-blocks, contract, repeat up the hierarchy (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_bottomup},
     {"random", "random placement (baseline; balanced when tasks > PEs)", TM_MODE_HIERARCHY, false, tm__strategy_random},
+    {"grow", "greedy growth matching neighbourhoods: J to placed partners, then common-neighbour structure (rebuilds grids)", TM_MODE_NETWORK, true, tm__strategy_grow},
     {"greedy", "heaviest tasks to the closest free hosts", TM_MODE_NETWORK, true, tm__strategy_greedy},
     {"recursive", "METIS bisection of tasks and hosts", TM_MODE_NETWORK, true, tm__strategy_recursive},
     {"rcm", "reverse Cuthill-McKee orders matched", TM_MODE_NETWORK, true, tm__strategy_rcm},

@@ -158,6 +158,9 @@ tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const struct tm__ptr
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out);
 
+/* Network mode: greedy growth matching neighbourhoods (qap_grow.c). */
+tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+
 /* Registry entry points. */
 tm_err tm__strategy_mm(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_allc(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);

@@ -89,6 +89,41 @@ static double total_w(const tm__ta_state *st, const tm_netdist *d)
     return w;
 }
 
+/* A lower bound on the maximum congestion of every placement, or 0.  When
+ * each allocated host has one slot, all of a task's messages leave (and
+ * enter) its host over the host's own cables, and the most loaded of them
+ * carries at least total / total capacity of the host (the mediant of the
+ * per-cable ratios); the task may sit on the host with the most capacity.
+ * When the search reaches the bound it stops: nothing can do better
+ * (typical of fat-trees, where the host links pin the maximum). */
+static double lower_bound(const tm__ta_state *st)
+{
+    const tm_comm *c = st->c;
+    const tm_net_csr *g = st->g;
+    double cmax = 0, lb = 0;
+    for (int32_t h = 0; h < st->nh; h++) {
+        double cap = 0;
+        int32_t v = st->unit_host[st->hoff[h]];
+        if (st->hoff[h + 1] - st->hoff[h] != 1)
+            return 0;
+        for (int32_t e = g->off[v]; e < g->off[v + 1]; e++)
+            cap += g->cap[g->link[e]];
+        cmax = cap > cmax ? cap : cmax;
+    }
+    if (cmax <= 0)
+        return 0;
+    for (int32_t t = 0; t < c->n; t++) {
+        double out = 0, in = 0;
+        for (int64_t e = c->xadj[t]; e < c->xadj[t + 1]; e++)
+            out += c->adj[e] != t ? c->w[e] : 0;
+        for (int64_t e = st->ixadj[t]; e < st->ixadj[t + 1]; e++)
+            in += st->iadj[e] != t ? st->iw[e] : 0;
+        lb = out > lb ? out : lb;
+        lb = in > lb ? in : lb;
+    }
+    return lb / cmax;
+}
+
 /* (max, W, sum of squares) lexicographically. */
 static bool state_better(double m1, double w1, double s1, double m0, double w0, double s0)
 {
@@ -143,7 +178,7 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, guard *gd, tm_rng *
     int32_t n = st->c->n;
     double t0 = tm__now(), T = o->threshold0 > 0 ? o->threshold0 : TA_T0, thr = T;
     double cur_max = tm__maxtree_max(&st->tree), best_max = cur_max, best_sq = st->sumsq;
-    double best_w = gd->w;
+    double best_w = gd->w, lb = lower_bound(st);
     int64_t budget = o->budget, it;
     bool timed = o->time_limit >= 0;
     tm_err err = TM_EOK;
@@ -157,6 +192,8 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, guard *gd, tm_rng *
         double nmax, nsq, dw;
         if (it % TA_INNER == 0) {
             double phi;
+            if (best_max <= lb * (1 + 1e-12))
+                break; /* at the lower bound */
             if (timed) {
                 double el = tm__now() - t0;
                 if (el >= o->time_limit)

@@ -1,0 +1,410 @@
+/* qap_grow.c - `grow`: greedy growth that matches neighbourhoods (network
+ * mode).  Tasks are placed one at a time, the next one being the task with
+ * the most volume to placed tasks (ties: the most placed tasks two steps
+ * away, i.e. the most constrained).  Its PE is the free PE on or next to
+ * the hosts of its placed partners that minimises
+ *   1. the J to its placed partners (the network-mode distance), then
+ *   2. the structural mismatch: for every placed task y within two steps
+ *      in G, |common neighbours of (u, y) in G - common neighbours of
+ *      their hosts in the host graph|.
+ * The second key is what plain greedy lacks: on a grid the first partners
+ * of a task can go to any adjacent host at equal cost, but only the host
+ * that keeps orthogonal partners orthogonal (two common neighbours, not
+ * one) lets the rest of the grid embed at distance 1, so a task graph
+ * isomorphic to the host graph is rebuilt exactly up to symmetry.  The
+ * host graph links each allocated host to its nearest allocated hosts
+ * (grid neighbours on tori, hosts of one leaf switch on fat-trees).
+ * Several starts, the best J kept. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "qap_int.h"
+
+/* Starts (each from a random task, with random tie-breaks): on tori with a
+ * ring of 4 (where C4 looks like a square locally) some starts embed a
+ * ring in the wrong plane; the best J of several is kept. */
+#define GROW_STARTS 16
+#define HADJ_MAX 32 /* nearest hosts kept per host */
+
+typedef struct hent { double key; int32_t u; } hent;
+
+typedef struct grow {
+    tm_ctx *ctx;
+    const tm__qgraph *g;
+    const tm__qnet *q;
+    tm__qdist o;
+    int32_t *hoff, *hadj;       /* host graph (allocation indices) */
+    int32_t *pe;                /* task -> PE or -1 */
+    int32_t *free_n;            /* free slots per host */
+    uint8_t *pe_used;
+    double *vol;                /* volume to placed tasks */
+    int32_t *c2;                /* placed tasks within two steps */
+    int32_t *cnt, *stamp, *list; /* scratch: common-neighbour counts */
+    int32_t cur;
+    int32_t *cand, *cmark;
+    hent *heap;
+    size_t nheap, capheap;
+    tm_rng rng;   /* tie-breaks */
+    int32_t ties;
+    bool use_cn;  /* structural key: only on sparse host graphs (direct networks) */
+} grow;
+
+/* ---- lazy max-heap of (key, task) ---------------------------------------- */
+
+static int heap_push(grow *G, double key, int32_t u)
+{
+    size_t i;
+    if (tm__grow((void **)&G->heap, &G->capheap, G->nheap + 1, sizeof *G->heap) < 0)
+        return -1;
+    i = G->nheap++;
+    while (i > 0 && G->heap[(i - 1) / 2].key < key) {
+        G->heap[i] = G->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    G->heap[i] = (hent){key, u};
+    return 0;
+}
+
+static hent heap_pop(grow *G)
+{
+    hent top = G->heap[0], last = G->heap[--G->nheap];
+    size_t i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= G->nheap)
+            break;
+        if (c + 1 < G->nheap && G->heap[c + 1].key > G->heap[c].key)
+            c++;
+        if (G->heap[c].key <= last.key)
+            break;
+        G->heap[i] = G->heap[c];
+        i = c;
+    }
+    if (G->nheap > 0)
+        G->heap[i] = last;
+    return top;
+}
+
+static double task_key(const grow *G, int32_t u) { return G->vol[u] + 1e-6 * G->c2[u]; }
+
+/* ---- host graph: each host's nearest allocated hosts ----------------------- */
+
+/* Breadth-first from host a over transit vertices, stopping after the
+ * first level that holds other allocated hosts: cheap (the ball up to the
+ * nearest hosts) and exactly "the nearest allocated hosts". */
+static int32_t nearest_hosts(const tm__qnet *q, const tm_net_csr *g, int32_t a, int32_t *queue,
+                             int32_t *dist, uint32_t *seen, uint32_t mark, int32_t *out)
+{
+    int32_t head = 0, tail = 0, k = 0, found_at = -1, src = q->host_vertex[a];
+    queue[tail++] = src;
+    dist[src] = 0;
+    seen[src] = mark;
+    while (head < tail) {
+        int32_t v = queue[head++];
+        if (found_at >= 0 && dist[v] >= found_at)
+            break;
+        if (v != src && !g->transit[v])
+            continue;
+        for (int32_t e = g->off[v]; e < g->off[v + 1]; e++) {
+            int32_t w = g->head[e], b;
+            if (seen[w] == mark)
+                continue;
+            seen[w] = mark;
+            dist[w] = dist[v] + 1;
+            queue[tail++] = w;
+            b = q->aidx[w];
+            if (b >= 0) {
+                found_at = dist[w];
+                if (k < HADJ_MAX)
+                    out[k++] = b;
+            }
+        }
+    }
+    return k;
+}
+
+static tm_err host_graph(grow *G, const tm_net *net)
+{
+    const tm__qnet *q = G->q;
+    const tm_net_csr *g = tm_net_csr_get(net);
+    int32_t nh = q->n_hosts;
+    int32_t *queue = tm__malloc_n((size_t)g->n, sizeof *queue);
+    int32_t *dist = tm__malloc_n((size_t)g->n, sizeof *dist);
+    uint32_t *seen = tm__calloc_n((size_t)g->n, sizeof *seen);
+    tm_err err = TM_EOK;
+    G->hoff = tm__malloc_n((size_t)nh + 1, sizeof *G->hoff);
+    G->hadj = tm__malloc_n((size_t)nh * HADJ_MAX + 1, sizeof *G->hadj);
+    if (!queue || !dist || !seen || !G->hoff || !G->hadj) {
+        err = tm__nomem(G->ctx);
+        goto out;
+    }
+    G->hoff[0] = 0;
+    G->use_cn = true;
+    for (int32_t a = 0; a < nh; a++) {
+        int32_t k = nearest_hosts(q, g, a, queue, dist, seen, (uint32_t)a + 1,
+                                  G->hadj + G->hoff[a]);
+        G->hoff[a + 1] = G->hoff[a] + k;
+        /* common-neighbour counts separate orthogonal from opposite
+         * partners on grids (degree 2d); among the dozens of hosts of a
+         * leaf switch they carry no information and cost O(deg^2) */
+        if (k > 12)
+            G->use_cn = false;
+    }
+out:
+    free(queue), free(dist), free(seen);
+    return err;
+}
+
+static int32_t host_cn(const grow *G, int32_t a, int32_t b)
+{
+    int32_t n = 0;
+    for (int32_t i = G->hoff[a]; i < G->hoff[a + 1]; i++)
+        for (int32_t j = G->hoff[b]; j < G->hoff[b + 1]; j++)
+            n += G->hadj[i] == G->hadj[j];
+    return n;
+}
+
+/* Common neighbours of u with every placed task within two steps:
+ * G->list[0..return) with counts in G->cnt. */
+static int32_t task_cn(grow *G, int32_t u)
+{
+    const tm__qgraph *g = G->g;
+    int32_t n = 0;
+    G->cur++;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e];
+        for (int64_t f = g->xadj[x]; f < g->xadj[x + 1]; f++) {
+            int32_t y = g->adj[f];
+            if (y == u || G->pe[y] < 0)
+                continue;
+            if (G->stamp[y] != G->cur) {
+                G->stamp[y] = G->cur;
+                G->cnt[y] = 0;
+                G->list[n++] = y;
+            }
+            G->cnt[y]++;
+        }
+    }
+    return n;
+}
+
+/* (J to placed partners, structural mismatch) of task u on PE p. */
+static void cost(grow *G, int32_t u, int32_t p, int32_t ncn, double *c1, double *c2)
+{
+    const tm__qgraph *g = G->g;
+    int32_t hp = G->q->pe_host[p];
+    *c1 = 0;
+    *c2 = 0;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+        if (G->pe[g->adj[e]] >= 0)
+            *c1 += g->w[e] * tm__qd(&G->o, p, G->pe[g->adj[e]]);
+    for (int32_t i = 0; i < ncn; i++) {
+        int32_t y = G->list[i], hy = G->q->pe_host[G->pe[y]];
+        int32_t d = hy == hp ? 0 : G->cnt[y] - host_cn(G, hp, hy);
+        *c2 += d < 0 ? -d : d;
+    }
+}
+
+/* Is (c1, c2) better than the best so far?  Equal pairs win with
+ * probability 1 / (number of equal pairs seen): a uniform tie-break. */
+static bool take(grow *G, bool first, double c1, double c2, double b1, double b2)
+{
+    if (first || c1 < b1 - 1e-9 || (c1 <= b1 + 1e-9 && c2 < b2 - 1e-9)) {
+        G->ties = 1;
+        return true;
+    }
+    if (c1 <= b1 + 1e-9 && c2 <= b2 + 1e-9)
+        return tm__rng_below(&G->rng, (uint64_t)++G->ties) == 0;
+    return false;
+}
+
+/* Free PEs of host a (all of them: with node levels the slots differ). */
+static int32_t best_pe_on(grow *G, int32_t u, int32_t a, int32_t ncn, double *b1, double *b2)
+{
+    int32_t best = -1;
+    for (int64_t p = G->q->host_pe0[a]; p < G->q->host_pe0[a + 1]; p++) {
+        double c1, c2;
+        if (G->pe_used[p])
+            continue;
+        cost(G, u, (int32_t)p, ncn, &c1, &c2);
+        if (best < 0 || c1 < *b1 - 1e-9 || (c1 <= *b1 + 1e-9 && c2 < *b2 - 1e-9)) {
+            best = (int32_t)p;
+            *b1 = c1;
+            *b2 = c2;
+        }
+        if (!G->q->node)
+            break; /* slots of a host are alike without node levels */
+    }
+    return best;
+}
+
+static int32_t choose_pe(grow *G, int32_t u)
+{
+    const tm__qgraph *g = G->g;
+    int32_t ncn = G->use_cn ? task_cn(G, u) : 0, nc = 0, best = -1;
+    double b1 = 0, b2 = 0;
+    G->cur++;
+    /* candidate hosts: the partners' hosts and their neighbours */
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e], hx;
+        if (G->pe[x] < 0)
+            continue;
+        hx = G->q->pe_host[G->pe[x]];
+        for (int32_t i = G->hoff[hx] - 1; i < G->hoff[hx + 1]; i++) {
+            int32_t a = i < G->hoff[hx] ? hx : G->hadj[i];
+            if (G->cmark[a] == G->cur || G->free_n[a] == 0)
+                continue;
+            G->cmark[a] = G->cur;
+            G->cand[nc++] = a;
+        }
+    }
+    if (nc == 0) /* boxed in (or first task of a component): every host */
+        for (int32_t a = 0; a < G->q->n_hosts; a++)
+            if (G->free_n[a] > 0)
+                G->cand[nc++] = a;
+    for (int32_t i = 0; i < nc; i++) {
+        double c1 = 0, c2 = 0;
+        int32_t p = best_pe_on(G, u, G->cand[i], ncn, &c1, &c2);
+        if (p >= 0 && take(G, best < 0, c1, c2, b1, b2)) {
+            best = p;
+            b1 = c1;
+            b2 = c2;
+        }
+    }
+    return best;
+}
+
+static int place(grow *G, int32_t u, int32_t p)
+{
+    const tm__qgraph *g = G->g;
+    G->pe[u] = p;
+    G->pe_used[p] = 1;
+    G->free_n[G->q->pe_host[p]]--;
+    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
+        int32_t x = g->adj[e];
+        if (G->pe[x] >= 0)
+            continue;
+        G->vol[x] += g->w[e];
+        for (int64_t f = g->xadj[x]; f < g->xadj[x + 1]; f++)
+            if (G->pe[g->adj[f]] < 0 && g->adj[f] != u)
+                G->c2[g->adj[f]]++;
+        if (heap_push(G, task_key(G, x), x) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static tm_err grow_once(grow *G, int32_t seed_task)
+{
+    const tm__qgraph *g = G->g;
+    int32_t placed = 0, next_any = 0;
+    memset(G->pe_used, 0, (size_t)G->q->n_pe);
+    for (int32_t a = 0; a < G->q->n_hosts; a++)
+        G->free_n[a] = (int32_t)(G->q->host_pe0[a + 1] - G->q->host_pe0[a]);
+    for (int32_t u = 0; u < g->n; u++) {
+        G->pe[u] = -1;
+        G->vol[u] = 0;
+        G->c2[u] = 0;
+    }
+    G->nheap = 0;
+    if (g->n > 0 && heap_push(G, 0, seed_task) < 0)
+        return tm__nomem(G->ctx);
+    while (placed < g->n) {
+        int32_t u = -1, p;
+        while (G->nheap > 0 && u < 0) {
+            hent h = heap_pop(G);
+            if (G->pe[h.u] < 0 && h.key >= task_key(G, h.u) - 1e-12)
+                u = h.u;
+        }
+        while (u < 0 && next_any < g->n) /* a new component */
+            if (G->pe[next_any++] < 0)
+                u = next_any - 1;
+        p = choose_pe(G, u);
+        if (p < 0)
+            return tm__fail(G->ctx, TM_EINTERNAL, "grow: no free slot for task %d", u);
+        if (place(G, u, p) < 0)
+            return tm__nomem(G->ctx);
+        placed++;
+    }
+    return TM_EOK;
+}
+
+static void grow_free(grow *G)
+{
+    free(G->hoff), free(G->hadj), free(G->pe), free(G->free_n), free(G->pe_used);
+    free(G->vol), free(G->c2), free(G->cnt), free(G->stamp), free(G->list);
+    free(G->cand), free(G->cmark), free(G->heap);
+}
+
+static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__qgraph *g,
+                        const tm__qnet *q)
+{
+    size_t n = (size_t)(g->n ? g->n : 1), nh = (size_t)q->n_hosts;
+    memset(G, 0, sizeof *G);
+    G->ctx = ctx;
+    G->g = g;
+    G->q = q;
+    tm__qdist_init_net(&G->o, q);
+    G->pe = tm__malloc_n(n, sizeof *G->pe);
+    G->vol = tm__malloc_n(n, sizeof *G->vol);
+    G->c2 = tm__malloc_n(n, sizeof *G->c2);
+    G->cnt = tm__malloc_n(n, sizeof *G->cnt);
+    G->stamp = tm__calloc_n(n, sizeof *G->stamp);
+    G->list = tm__malloc_n(n, sizeof *G->list);
+    G->free_n = tm__malloc_n(nh, sizeof *G->free_n);
+    G->cand = tm__malloc_n(nh, sizeof *G->cand);
+    G->cmark = tm__calloc_n(nh, sizeof *G->cmark);
+    G->pe_used = tm__malloc_n((size_t)q->n_pe, 1);
+    if (!G->pe || !G->vol || !G->c2 || !G->cnt || !G->stamp || !G->list || !G->free_n ||
+        !G->cand || !G->cmark || !G->pe_used)
+        return tm__nomem(ctx);
+    return host_graph(G, net);
+}
+
+tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
+{
+    tm__qnet q;
+    tm__qgraph g;
+    grow G;
+    int32_t *best = NULL;
+    double bj = 0;
+    tm_rng r;
+    tm_err err;
+    if (!p->net)
+        return tm__fail(ctx, TM_EUSAGE, "strategy grow needs a network");
+    err = tm__qnet_build(ctx, p, &q);
+    if (err)
+        return err;
+    err = tm__qgraph_build(ctx, p->comm, &g);
+    if (err)
+        goto out_q;
+    err = grow_init(&G, ctx, p->net, &g, &q);
+    best = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *best);
+    if (!err && !best)
+        err = tm__nomem(ctx);
+    tm__rng_seed(&r, seed, 0x67726f77); /* "grow" */
+    tm__rng_seed(&G.rng, seed, 0x74696573); /* "ties" */
+    /* large graphs: fewer starts (each is O(n deg^2 x candidates)) */
+    for (int s = 0; s < (g.n <= 8192 ? GROW_STARTS : 2) && !err && g.n > 0; s++) {
+        int32_t t0 = (int32_t)tm__rng_below(&r, (uint64_t)g.n);
+        double j;
+        err = grow_once(&G, t0);
+        if (err)
+            break;
+        j = tm__qap_eval_sym(&g, &G.o, G.pe);
+        if (s == 0 || j < bj) {
+            bj = j;
+            memcpy(best, G.pe, (size_t)g.n * sizeof *best);
+        }
+    }
+    if (!err)
+        err = tm_mapping_alloc(ctx, out, g.n, false);
+    if (!err)
+        tm__qnet_from_pe(&q, best, out);
+    free(best);
+    grow_free(&G);
+    tm__qgraph_release(&g);
+out_q:
+    tm__qnet_release(&q);
+    return err;
+}
