@@ -4,6 +4,7 @@
 #   make demo       evaluate the consecutive placement of a shipped job and write a rankfile
 #   make test       unit + CLI tests, then the same under ASan/UBSan/LSan, then fuzz smoke runs
 #   make bench      benchmarks (tools/bench/)
+#   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make install    PREFIX=/usr/local
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis)
@@ -52,7 +53,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo test test-unit test-cli test-asan bench install clean fuzz fuzz-smoke \
+.PHONY: all deps demo test test-unit test-cli test-asan bench bench-map install clean fuzz fuzz-smoke \
         fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
@@ -187,6 +188,12 @@ $(BUILD)/bench_%: tools/bench/bench_%.c tools/bench/bench_util.h $(BUILD)/libtop
 
 bench: all $(BENCH_BIN)
 	tools/bench/run.sh $(BUILD)
+
+# The one-engine table of docs/mapping.md with Scotch side by side
+# (tools/install-deps.sh --bench installs Scotch).
+bench-map: all
+	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
+	tools/bench/map-scotch.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/topomap

@@ -11,7 +11,8 @@
  *   gen_comm grid7:64x64x64 P out.edges [seed]
  *   gen_comm grid27:40x40x40 P out.edges
  *   gen_comm rgg:200000,12 P out.edges       (points, average degree)
- *   gen_comm stencil:12x12x12 - out.edges     (no partitioning; P = 1728)
+ *   gen_comm stencil:12x12x12 - out.edges [seed]  (periodic; no partitioning;
+ *                                                 a seed relabels the tasks)
  *
  * An optional last argument S > 0 relabels the parts by a random
  * permutation (seed S): the rank numbering then has no locality, like the
@@ -182,7 +183,16 @@ int main(int argc, char **argv)
     if (!out)
         die("cannot open the output file");
     if (sscanf(argv[1], "stencil:%dx%dx%d", &X, &Y, &Z) == 3) {
-        /* task (x,y,z) sends one unit to each face neighbour (torus wrap) */
+        /* task (x,y,z) sends one unit to each face neighbour (torus wrap);
+         * with a shuffle seed the task ids are a random permutation */
+        int nt = X * Y * Z, *lab = xmalloc((size_t)nt * sizeof *lab);
+        for (int i = 0; i < nt; i++)
+            lab[i] = i;
+        for (int i = nt - 1; shuffle && i > 0; i--) {
+            int j = (int)(unit() * (double)(i + 1)), t = lab[i];
+            lab[i] = lab[j];
+            lab[j] = t;
+        }
         for (int z = 0; z < Z; z++)
             for (int y = 0; y < Y; y++)
                 for (int x = 0; x < X; x++)
@@ -192,9 +202,10 @@ int main(int argc, char **argv)
                         if (L[dim] < 2)
                             continue;
                         c[dim] = (c[dim] + s + L[dim]) % L[dim];
-                        fprintf(out, "%d %d 1\n", (z * Y + y) * X + x,
-                                (c[2] * Y + c[1]) * X + c[0]);
+                        fprintf(out, "%d %d 1\n", lab[(z * Y + y) * X + x],
+                                lab[(c[2] * Y + c[1]) * X + c[0]]);
                     }
+        free(lab);
         return fclose(out) ? 2 : 0;
     }
     if (sscanf(argv[1], "grid7:%dx%dx%d", &X, &Y, &Z) == 3)

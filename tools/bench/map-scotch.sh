@@ -1,0 +1,126 @@
+#!/bin/sh
+# map-scotch.sh - the one-engine benchmark of docs/mapping.md ("Results:
+# one engine"), Scotch from Debian side by side in the same run.
+#
+#   tools/bench/map-scotch.sh [BUILD]      (BUILD defaults to build)
+#
+# Instances (made here, cached in BUILD/bench-map/):
+#   - SpMV-like: METIS parts of a 64^3 7-point grid, volume = shared
+#     boundary entries (gen_comm grid7, METIS's own part numbering), 512
+#     parts on torus:8x8x8 and 1,728 on torus:12x12x12;
+#   - periodic 3D 7-point stencils with tasks relabelled at random
+#     (gen_comm stencil with a seed), on the torus of their shape and on fat-trees;
+#     the fat-tree rows also show consecutive on the unrelabelled input.
+# Every mapping, Scotch's included, is judged by `topomap eval` (exact ECMP
+# congestion, average dilation, J).  Scotch: `scotch_gmap` of the task graph
+# (symmetrised, edge weights = volume u->v + v->u; -Cd -b0: one task per
+# node, as docs/qap.md runs it) onto the `torus3D`
+# target (tools/install-deps.sh --bench installs it).  The tori are cubes,
+# so Scotch's domain numbering and ours differ at most by an axis
+# permutation, an automorphism that changes no metric.
+# Prints one markdown table (also BUILD/bench-map/summary.md).
+set -eu
+BUILD=${1:-build}
+OUT=$BUILD/bench-map
+TM=$BUILD/topomap
+mkdir -p "$OUT"
+cc -O2 -std=c11 -D_GNU_SOURCE -o "$OUT/gen_comm" tools/bench/gen_comm.c -lmetis -lm
+
+comm() { # name spec P [relabel seed]
+    [ -s "$OUT/$1.edges" ] || "$OUT/gen_comm" "$2" "$3" "$OUT/$1.edges" ${4:-}
+}
+comm spmv512 grid7:64x64x64 512
+comm spmv1728 grid7:64x64x64 1728
+comm ps8r stencil:8x8x8 - 7
+comm ps12r stencil:12x12x12 - 7
+comm ps16 stencil:16x16x16 -
+comm ps16r stencil:16x16x16 - 7
+
+# edges -> Scotch source graph (undirected, summed weights)
+grf() {
+    python3 - "$1" "$2" <<'P'
+import sys
+from collections import defaultdict
+w = defaultdict(float); n = 0
+for line in open(sys.argv[1]):
+    p = line.split()
+    if len(p) < 3: continue
+    u, v, x = int(p[0]), int(p[1]), float(p[2]); n = max(n, u + 1, v + 1)
+    if u != v: w[(min(u, v), max(u, v))] += x
+adj = defaultdict(list)
+for (u, v), x in w.items():
+    adj[u].append((v, max(1, int(round(x))))); adj[v].append((u, max(1, int(round(x)))))
+with open(sys.argv[2], "w") as f:
+    f.write("0\n%d %d\n0 010\n" % (n, 2 * len(w)))
+    for u in range(n):
+        f.write(" ".join([str(len(adj[u]))] + ["%d %d" % (x, v) for v, x in sorted(adj[u])]) + "\n")
+P
+}
+
+metrics() { # topology comm mapping -> "C D J"
+    "$TM" eval --topology "$1" --comm "$2" --mapping "$3" --json |
+        python3 -c "import json,sys; d=json.load(sys.stdin); print('%.1f %.3f %.0f' % (d['max_congestion'], d['avg_dilation'], d['qap_network_J']))"
+}
+
+scotch() { # label topology X Y Z comm
+    g=$OUT/$(basename "$6" .edges).grf
+    [ -s "$g" ] || grf "$6" "$g"
+    echo "torus3D $3 $4 $5" > "$OUT/tor.tgt"
+    t0=$(date +%s.%N)
+    scotch_gmap -Cd -b0 "$g" "$OUT/tor.tgt" "$OUT/scotch.map" 2>/dev/null
+    t1=$(date +%s.%N)
+    # host names in vertex (= coordinate) order: the consecutive placement
+    n=$(($3 * $4 * $5))
+    "$TM" map --topology "$2" --comm "$6" --strategy identity --refine none --format plain \
+        --out "$OUT/names.txt" >/dev/null 2>&1
+    python3 - "$OUT/scotch.map" "$OUT/names.txt" "$OUT/scotch.plain" <<'P'
+import sys
+lines = open(sys.argv[1]).read().split()
+names = [l.split()[0] for l in open(sys.argv[2]) if l.strip()]
+k = int(lines[0]); m = {}
+for i in range(k):
+    m[int(lines[1 + 2 * i])] = int(lines[2 + 2 * i])
+with open(sys.argv[3], "w") as f:
+    for t in range(k):
+        f.write("%s 0\n" % names[m[t]])
+P
+    set -- $(metrics "$2" "$6" "$OUT/scotch.plain") "$(echo "$t1 - $t0" | bc)"
+    echo "| $LABEL | Scotch scotch_gmap (torus3D) | $1 / $2 | $3 | $4 |"
+}
+
+row() { # label topology comm strategy [more map args]
+    label=$1 topo=$2 g=$3 st=$4
+    shift 4
+    /usr/bin/time -f "%e" -o "$OUT/time.txt" "$TM" map --topology "$topo" --comm "$g" \
+        --strategy "$st" "$@" --json --out "$OUT/m.txt" > "$OUT/m.json"
+    python3 - "$OUT/m.json" "$label" "$st $*" "$(cat "$OUT/time.txt")" <<'P'
+import json, sys
+d = json.load(open(sys.argv[1])); c = d["consecutive"]
+print("| %s | consecutive | %.1f / %.3f | %.0f | |" % (sys.argv[2], c["max_congestion"], c["avg_dilation"], c["qap_network_J"]))
+print("| %s | topomap %s (best: %s) | %.1f / %.3f | %.0f | %s |" % (sys.argv[2], sys.argv[3].strip(), d["best"],
+      d["max_congestion"], d["avg_dilation"], d["qap_network_J"], sys.argv[4]))
+P
+}
+
+{
+    echo "Machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(date -u +%Y-%m-%d)"
+    echo
+    echo "| instance | mapper | max congestion / avg dilation | J | time s |"
+    echo "|---|---|---|---|---|"
+    LABEL="SpMV 512, torus 8^3"
+    row "$LABEL" torus:8x8x8 "$OUT/spmv512.edges" all
+    scotch "$LABEL" torus:8x8x8 8 8 8 "$OUT/spmv512.edges"
+    LABEL="SpMV 1728, torus 12^3"
+    row "$LABEL" torus:12x12x12 "$OUT/spmv1728.edges" topdown
+    scotch "$LABEL" torus:12x12x12 12 12 12 "$OUT/spmv1728.edges"
+    LABEL="relabelled stencil 8^3, torus 8^3"
+    row "$LABEL" torus:8x8x8 "$OUT/ps8r.edges" all
+    scotch "$LABEL" torus:8x8x8 8 8 8 "$OUT/ps8r.edges"
+    LABEL="relabelled stencil 12^3, torus 12^3"
+    row "$LABEL" torus:12x12x12 "$OUT/ps12r.edges" all
+    scotch "$LABEL" torus:12x12x12 12 12 12 "$OUT/ps12r.edges"
+    LABEL="stencil 16^3 unrelabelled, fattree k=8,n=4"
+    row "$LABEL" fattree:k=8,n=4 "$OUT/ps16.edges" identity --refine none
+    LABEL="relabelled stencil 16^3, fattree k=8,n=4"
+    row "$LABEL" fattree:k=8,n=4 "$OUT/ps16r.edges" topdown
+} | tee "$OUT/summary.md"
