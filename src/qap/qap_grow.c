@@ -363,48 +363,37 @@ static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__qgrap
 
 tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
 {
-    tm__qnet q;
-    tm__qgraph g;
+    tm__qnet_job j;
     grow G;
-    int32_t *best = NULL;
     double bj = 0;
     tm_rng r;
     tm_err err;
     if (!p->net)
         return tm__fail(ctx, TM_EUSAGE, "strategy grow needs a network");
-    err = tm__qnet_build(ctx, p, &q);
+    err = tm__qnet_job_init(ctx, p, &j);
     if (err)
         return err;
-    err = tm__qgraph_build(ctx, p->comm, &g);
-    if (err)
-        goto out_q;
-    err = grow_init(&G, ctx, p->net, &g, &q);
-    best = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *best);
-    if (!err && !best)
-        err = tm__nomem(ctx);
+    err = grow_init(&G, ctx, p->net, &j.g, &j.q);
     tm__rng_seed(&r, seed, 0x67726f77); /* "grow" */
     tm__rng_seed(&G.rng, seed, 0x74696573); /* "ties" */
     /* large graphs: fewer starts (each is O(n deg^2 x candidates)) */
-    for (int s = 0; s < (g.n <= 8192 ? GROW_STARTS : 2) && !err && g.n > 0; s++) {
-        int32_t t0 = (int32_t)tm__rng_below(&r, (uint64_t)g.n);
-        double j;
+    for (int s = 0; s < (j.g.n <= 8192 ? GROW_STARTS : 2) && !err && j.g.n > 0; s++) {
+        int32_t t0 = (int32_t)tm__rng_below(&r, (uint64_t)j.g.n);
+        double jv;
         err = grow_once(&G, t0);
         if (err)
             break;
-        j = tm__qap_eval_sym(&g, &G.o, G.pe);
-        if (s == 0 || j < bj) {
-            bj = j;
-            memcpy(best, G.pe, (size_t)g.n * sizeof *best);
+        jv = tm__qap_eval_sym(&j.g, &G.o, G.pe);
+        if (s == 0 || jv < bj) {
+            bj = jv;
+            memcpy(j.pe, G.pe, (size_t)j.g.n * sizeof *j.pe);
         }
     }
     if (!err)
-        err = tm_mapping_alloc(ctx, out, g.n, false);
+        err = tm_mapping_alloc(ctx, out, j.g.n, false);
     if (!err)
-        tm__qnet_from_pe(&q, best, out);
-    free(best);
+        tm__qnet_from_pe(&j.q, j.pe, out);
     grow_free(&G);
-    tm__qgraph_release(&g);
-out_q:
-    tm__qnet_release(&q);
+    tm__qnet_job_release(&j);
     return err;
 }

@@ -107,6 +107,17 @@ static inline bool tm__qsame(const tm__qdist *o, int32_t p, int32_t q)
  * hop oracle is p->dist when given, else built here. */
 tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q);
 void tm__qnet_release(tm__qnet *q);
+/* What every network-mode entry point sets up: the PE space, the task
+ * graph with unit task weights (one task per slot) and a PE array. */
+typedef struct tm__qnet_job {
+    tm__qnet q;
+    tm__qgraph g;
+    tm__qdist o;
+    int32_t *pe;
+} tm__qnet_job;
+tm_err tm__qnet_job_init(tm_ctx *ctx, const tm_problem *p, tm__qnet_job *j);
+void tm__qnet_job_release(tm__qnet_job *j);
+
 /* Mapping conversions (one-to-one: distinct slots). */
 tm_err tm__qnet_to_pe(tm_ctx *ctx, const tm__qnet *q, const tm_mapping *m, int32_t *pe);
 void tm__qnet_from_pe(const tm__qnet *q, const int32_t *pe, tm_mapping *m);

@@ -123,3 +123,33 @@ void tm__qnet_from_pe(const tm__qnet *q, const int32_t *pe, tm_mapping *m)
         m->slot[u] = q->pe_slot[pe[u]];
     }
 }
+
+tm_err tm__qnet_job_init(tm_ctx *ctx, const tm_problem *p, tm__qnet_job *j)
+{
+    tm_err err;
+    memset(j, 0, sizeof *j);
+    err = tm__qnet_build(ctx, p, &j->q);
+    if (err)
+        return err;
+    err = tm__qgraph_build(ctx, p->comm, &j->g);
+    if (!err) {
+        for (int32_t u = 0; u < j->g.n; u++)
+            j->g.vw[u] = 1.0; /* one task per slot */
+        j->g.total_vw = j->g.n;
+        j->pe = tm__malloc_n((size_t)(j->g.n ? j->g.n : 1), sizeof *j->pe);
+        if (!j->pe)
+            err = tm__nomem(ctx);
+    }
+    tm__qdist_init_net(&j->o, &j->q);
+    if (err)
+        tm__qnet_job_release(j);
+    return err;
+}
+
+void tm__qnet_job_release(tm__qnet_job *j)
+{
+    free(j->pe);
+    tm__qgraph_release(&j->g);
+    tm__qnet_release(&j->q);
+    memset(j, 0, sizeof *j);
+}

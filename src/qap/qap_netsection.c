@@ -298,32 +298,15 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out)
 {
-    tm__qnet q;
-    tm__qgraph g;
-    int32_t *pe = NULL;
-    tm_err err = tm__qnet_build(ctx, p, &q);
+    tm__qnet_job j;
+    tm_err err = tm__qnet_job_init(ctx, p, &j);
     if (err)
         return err;
-    err = tm__qgraph_build(ctx, p->comm, &g);
-    if (err)
-        goto out_q;
-    for (int32_t u = 0; u < g.n; u++)
-        g.vw[u] = 1.0; /* one task per slot */
-    g.total_vw = g.n;
-    pe = tm__malloc_n((size_t)(g.n ? g.n : 1), sizeof *pe);
-    if (!pe) {
-        err = tm__nomem(ctx);
-        goto out;
-    }
-    err = net_trials(ctx, p, &q, &g, seed, ils, pe);
+    err = net_trials(ctx, p, &j.q, &j.g, seed, ils, j.pe);
     if (!err)
-        err = tm_mapping_alloc(ctx, out, g.n, false);
+        err = tm_mapping_alloc(ctx, out, j.g.n, false);
     if (!err)
-        tm__qnet_from_pe(&q, pe, out);
-out:
-    free(pe);
-    tm__qgraph_release(&g);
-out_q:
-    tm__qnet_release(&q);
+        tm__qnet_from_pe(&j.q, j.pe, out);
+    tm__qnet_job_release(&j);
     return err;
 }

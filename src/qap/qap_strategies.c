@@ -231,41 +231,25 @@ out:
 static tm_err refine_net(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth,
                          uint64_t seed, tm_mapping *m)
 {
-    tm__qnet q;
-    tm__qgraph g;
-    tm__qdist o;
-    int32_t *pe = NULL;
+    tm__qnet_job j;
     double j0, j1 = 0;
     tm_err err;
     if (!m->host || m->n != p->comm->n)
         return tm__fail(ctx, TM_EINTERNAL, "refinement %s: mapping is not a network mapping",
                         nbh);
-    err = tm__qnet_build(ctx, p, &q);
+    err = tm__qnet_job_init(ctx, p, &j);
     if (err)
         return err;
-    err = build_graph(ctx, p, false, &g);
-    if (err)
-        goto out_q;
-    pe = tm__malloc_n((size_t)(m->n ? m->n : 1), sizeof *pe);
-    if (!pe) {
-        err = tm__nomem(ctx);
-        goto out;
+    err = tm__qnet_to_pe(ctx, &j.q, m, j.pe);
+    if (!err) {
+        j0 = tm__qap_eval_sym(&j.g, &j.o, j.pe);
+        err = tm__qap_local_search(ctx, &j.g, &j.o, -1.0, nbh, depth, seed, j.pe, &j1);
+        if (!err) {
+            tm__qnet_from_pe(&j.q, j.pe, m);
+            tm__log(ctx, TM_LOG_INFO, "refine %s (network): J %.6g -> %.6g", nbh, j0, j1);
+        }
     }
-    err = tm__qnet_to_pe(ctx, &q, m, pe);
-    if (err)
-        goto out;
-    tm__qdist_init_net(&o, &q);
-    j0 = tm__qap_eval_sym(&g, &o, pe);
-    err = tm__qap_local_search(ctx, &g, &o, -1.0, nbh, depth, seed, pe, &j1);
-    if (err)
-        goto out;
-    tm__qnet_from_pe(&q, pe, m);
-    tm__log(ctx, TM_LOG_INFO, "refine %s (network): J %.6g -> %.6g", nbh, j0, j1);
-out:
-    free(pe);
-    tm__qgraph_release(&g);
-out_q:
-    tm__qnet_release(&q);
+    tm__qnet_job_release(&j);
     return err;
 }
 
