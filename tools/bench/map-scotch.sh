@@ -18,6 +18,9 @@
 # target (tools/install-deps.sh --bench installs it).  The tori are cubes,
 # so Scotch's domain numbering and ours differ at most by an axis
 # permutation, an automorphism that changes no metric.
+# Real fabrics (PSMN X5, PlaFRIM from ../shared/data, SHARED to change):
+# Scotch's target is the fabric itself (amk_grf -l of its hosts, host load
+# = slots per host).  Helpers: tools/bench/scotch_util.py.
 # Prints one markdown table (also BUILD/bench-map/summary.md).
 set -eu
 BUILD=${1:-build}
@@ -35,64 +38,56 @@ comm ps8r stencil:8x8x8 - 7
 comm ps12r stencil:12x12x12 - 7
 comm ps16 stencil:16x16x16 -
 comm ps16r stencil:16x16x16 - 7
+comm g27-712 grid27:40x40x40 712 7
+comm rgg-500 rgg:50000,12 500 7
+SHARED=${SHARED:-../shared}
+X5=$SHARED/data/ibnetdiscover/psmn_X5
+PLAFRIM=$SHARED/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt
 
-# edges -> Scotch source graph (undirected, summed weights)
-grf() {
-    python3 - "$1" "$2" <<'P'
-import sys
-from collections import defaultdict
-w = defaultdict(float); n = 0
-for line in open(sys.argv[1]):
-    p = line.split()
-    if len(p) < 3: continue
-    u, v, x = int(p[0]), int(p[1]), float(p[2]); n = max(n, u + 1, v + 1)
-    if u != v: w[(min(u, v), max(u, v))] += x
-adj = defaultdict(list)
-for (u, v), x in w.items():
-    adj[u].append((v, max(1, int(round(x))))); adj[v].append((u, max(1, int(round(x)))))
-with open(sys.argv[2], "w") as f:
-    f.write("0\n%d %d\n0 010\n" % (n, 2 * len(w)))
-    for u in range(n):
-        f.write(" ".join([str(len(adj[u]))] + ["%d %d" % (x, v) for v, x in sorted(adj[u])]) + "\n")
-P
-}
-
-metrics() { # topology comm mapping -> "C D J"
-    "$TM" eval --topology "$1" --comm "$2" --mapping "$3" --json |
-        python3 -c "import json,sys; d=json.load(sys.stdin); print('%.1f %.3f %.0f' % (d['max_congestion'], d['avg_dilation'], d['qap_network_J']))"
-}
+U=tools/bench/scotch_util.py
 
 scotch() { # label topology X Y Z comm
     g=$OUT/$(basename "$6" .edges).grf
-    [ -s "$g" ] || grf "$6" "$g"
+    [ -s "$g" ] || "$U" grf "$6" "$g"
     echo "torus3D $3 $4 $5" > "$OUT/tor.tgt"
     t0=$(date +%s.%N)
     scotch_gmap -Cd -b0 "$g" "$OUT/tor.tgt" "$OUT/scotch.map" 2>/dev/null
     t1=$(date +%s.%N)
     # host names in vertex (= coordinate) order: the consecutive placement
-    n=$(($3 * $4 * $5))
     "$TM" map --topology "$2" --comm "$6" --strategy identity --refine none --format plain \
-        --out "$OUT/names.txt" >/dev/null 2>&1
-    python3 - "$OUT/scotch.map" "$OUT/names.txt" "$OUT/scotch.plain" <<'P'
-import sys
-lines = open(sys.argv[1]).read().split()
-names = [l.split()[0] for l in open(sys.argv[2]) if l.strip()]
-k = int(lines[0]); m = {}
-for i in range(k):
-    m[int(lines[1 + 2 * i])] = int(lines[2 + 2 * i])
-with open(sys.argv[3], "w") as f:
-    for t in range(k):
-        f.write("%s 0\n" % names[m[t]])
-P
-    set -- $(metrics "$2" "$6" "$OUT/scotch.plain") "$(echo "$t1 - $t0" | bc)"
-    echo "| $LABEL | Scotch scotch_gmap (torus3D) | $1 / $2 | $3 | $4 |"
+        --out "$OUT/names.plain" >/dev/null 2>&1
+    cut -d' ' -f1 "$OUT/names.plain" > "$OUT/names.txt"
+    "$U" plain "$OUT/scotch.map" "$OUT/names.txt" "$OUT/scotch.plain"
+    set -- $("$TM" eval --topology "$2" --comm "$6" --mapping "$OUT/scotch.plain" --json |
+        python3 -c "import json,sys; d=json.load(sys.stdin); print('%.1f %.3f %.0f' % (d['max_congestion'], d['avg_dilation'], d['qap_network_J']))")
+    echo "| $LABEL | Scotch scotch_gmap (torus3D) | $1 / $2 | $3 | $(echo "$t1 - $t0" | bc) |"
+}
+
+# Real fabric: Scotch's target is the network itself (amk_grf of hosts and
+# switches, restricted to the hosts with -l, host load = slots per host).
+scotch_fabric() { # label slots comm topology-args...
+    label=$1 slots=$2 comm=$3
+    shift 3
+    "$TM" topo export "$@" --format graphml --out "$OUT/net.graphml" 2>/dev/null
+    "$U" target "$OUT/net.graphml" "$slots" "$OUT/net.src.grf" "$OUT/net.list" "$OUT/net.names"
+    amk_grf -l"$OUT/net.list" "$OUT/net.src.grf" "$OUT/net.tgt"
+    g=$OUT/$(basename "$comm" .edges).grf
+    [ -s "$g" ] || "$U" grf "$comm" "$g"
+    t0=$(date +%s.%N)
+    scotch_gmap -Cd -b0 "$g" "$OUT/net.tgt" "$OUT/scotch.map" 2>/dev/null
+    t1=$(date +%s.%N)
+    "$U" plain "$OUT/scotch.map" "$OUT/net.names" "$OUT/scotch.plain"
+    set -- $("$TM" eval "$@" --slots "$slots" --comm "$comm" --mapping "$OUT/scotch.plain" \
+        --json 2>/dev/null |
+        python3 -c "import json,sys; d=json.load(sys.stdin); print('%.1f %.3f %.0f' % (d['max_congestion'], d['avg_dilation'], d['qap_network_J']))")
+    echo "| $label | Scotch scotch_gmap (amk_grf of the fabric) | $1 / $2 | $3 | $(echo "$t1 - $t0" | bc) |"
 }
 
 row() { # label topology comm strategy [more map args]
     label=$1 topo=$2 g=$3 st=$4
     shift 4
     /usr/bin/time -f "%e" -o "$OUT/time.txt" "$TM" map --topology "$topo" --comm "$g" \
-        --strategy "$st" "$@" --json --out "$OUT/m.txt" > "$OUT/m.json"
+        --strategy "$st" "$@" --json --out "$OUT/m.txt" > "$OUT/m.json" 2> "$OUT/map.err"
     python3 - "$OUT/m.json" "$label" "$st $*" "$(cat "$OUT/time.txt")" <<'P'
 import json, sys
 d = json.load(open(sys.argv[1])); c = d["consecutive"]
@@ -123,4 +118,15 @@ P
     row "$LABEL" fattree:k=8,n=4 "$OUT/ps16.edges" identity --refine none
     LABEL="relabelled stencil 16^3, fattree k=8,n=4"
     row "$LABEL" fattree:k=8,n=4 "$OUT/ps16r.edges" topdown
+    if [ -f "$X5/X5.topofile" ]; then
+        LABEL="PSMN X5 (real), 89 hosts x 8, grid27 712"
+        row "$LABEL" "$X5/X5.topofile" "$OUT/g27-712.edges" all --node-name-map "$X5/X5.map" --slots 8
+        scotch_fabric "$LABEL" 8 "$OUT/g27-712.edges" --topology "$X5/X5.topofile" \
+            --node-name-map "$X5/X5.map"
+    fi
+    if [ -f "$PLAFRIM" ]; then
+        LABEL="PlaFRIM (real), 125 hosts x 4, rgg 500"
+        row "$LABEL" "$PLAFRIM" "$OUT/rgg-500.edges" all --slots 4
+        scotch_fabric "$LABEL" 4 "$OUT/rgg-500.edges" --topology "$PLAFRIM"
+    fi
 } | tee "$OUT/summary.md"

@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""scotch_util.py - glue between topomap files and Scotch 7 (tools/bench/map-scotch.sh).
+
+  scotch_util.py grf EDGES OUT.grf
+      task graph: undirected, weights = volume u->v + v->u (Scotch's edge loads)
+  scotch_util.py target NET.graphml SLOTS OUT.src.grf OUT.list OUT.names
+      the network (hosts and switches) as a Scotch source graph with host loads
+      = SLOTS, the list of host vertices for `amk_grf -l`, and the host names
+      in that order
+  scotch_util.py plain SCOTCH.map NAMES OUT.plain
+      Scotch's mapping (task -> target index, the list order) as a topomap
+      plain mapping ("host slot" per task; slots numbered in task order)
+"""
+import sys
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+
+
+def grf(edges, out):
+    w, n = defaultdict(float), 0
+    for line in open(edges):
+        p = line.split()
+        if len(p) < 3:
+            continue
+        u, v, x = int(p[0]), int(p[1]), float(p[2])
+        n = max(n, u + 1, v + 1)
+        if u != v:
+            w[(min(u, v), max(u, v))] += x
+    adj = defaultdict(list)
+    for (u, v), x in w.items():
+        x = max(1, int(round(x)))
+        adj[u].append((v, x))
+        adj[v].append((u, x))
+    with open(out, "w") as f:
+        f.write("0\n%d %d\n0 010\n" % (n, 2 * len(w)))
+        for u in range(n):
+            f.write(" ".join([str(len(adj[u]))] + ["%d %d" % (x, v) for v, x in sorted(adj[u])]) + "\n")
+
+
+def target(graphml, slots, src, lst, names):
+    ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
+    g = ET.parse(graphml).getroot().find("g:graph", ns)
+    ids, name, kind = [], {}, {}
+    for nd in g.findall("g:node", ns):
+        i = nd.get("id")
+        ids.append(i)
+        for d in nd.findall("g:data", ns):
+            if d.get("key") == "name":
+                name[i] = d.text
+            elif d.get("key") == "kind":
+                kind[i] = d.text
+    idx = {i: k for k, i in enumerate(ids)}
+    adj = defaultdict(set)
+    for e in g.findall("g:edge", ns):
+        a, b = idx[e.get("source")], idx[e.get("target")]
+        if a != b:
+            adj[a].add(b)
+            adj[b].add(a)
+    with open(src, "w") as f:
+        f.write("0\n%d %d\n0 001\n" % (len(ids), sum(len(v) for v in adj.values())))
+        for k in range(len(ids)):
+            load = int(slots) if kind[ids[k]] == "host" else 1
+            f.write(" ".join([str(load), str(len(adj[k]))] + [str(x) for x in sorted(adj[k])]) + "\n")
+    hosts = [k for k in range(len(ids)) if kind[ids[k]] == "host"]
+    with open(lst, "w") as f:
+        f.write("%d\n%s\n" % (len(hosts), " ".join(map(str, hosts))))
+    with open(names, "w") as f:
+        f.write("".join(name[ids[k]] + "\n" for k in hosts))
+
+
+def plain(smap, names, out):
+    tok = open(smap).read().split()
+    k = int(tok[0])
+    hosts = [x.strip() for x in open(names) if x.strip()]
+    m = {int(tok[1 + 2 * i]): int(tok[2 + 2 * i]) for i in range(k)}
+    used = defaultdict(int)
+    with open(out, "w") as f:
+        for t in range(k):
+            h = hosts[m[t]]
+            f.write("%s %d\n" % (h, used[h]))
+            used[h] += 1
+
+
+if __name__ == "__main__":
+    {"grf": grf, "target": target, "plain": plain}[sys.argv[1]](*sys.argv[2:])
