@@ -6,6 +6,7 @@
 
 #include "topomap/error.h"
 #include "topomap/net.h"
+#include "topomap/netdist.h"
 #include "topomap/levels.h"
 #include "topomap/gen.h"
 #include "topomap/io.h"

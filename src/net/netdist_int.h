@@ -1,51 +1,76 @@
 /* netdist_int.h - the hop-distance oracle's layout, so that the hot loops
  * of the QAP engine and of `ta` inline the table lookup.  Not installed.
  *
- * Host i belongs to class cls[i] at offset off[i]: a non-transit host all
- * of whose cables go to one switch s is in the class of s at offset 1;
- * every other host is its own class at offset 0.  For i != j,
+ * Host i belongs to class cls[i] at offset off[i]: a host all of whose
+ * enabled cables go to one transit vertex s (a leaf switch) is in the class
+ * of s at offset 1; every other host is its own class at offset 0.  For
+ * i != j,
  *     hops(i, j) = off[i] + off[j] + D(cls[i], cls[j])
  * with D the transit distance between class vertices (D(c, c) = 0: two
- * hosts on one leaf switch are 2 hops apart). */
+ * hosts on one leaf switch are 2 hops apart).
+ *
+ * Three backends (netdist.c explains the choice):
+ *  - table: D as an int16 n_cls x n_cls table, looked up inline below;
+ *  - grid:  a healthy torus/mesh, hops from the hosts' coordinates;
+ *  - rows:  rows of D computed on demand into a bounded cache. */
 #ifndef TM_NETDIST_INT_H
 #define TM_NETDIST_INT_H
 
 #include <pthread.h>
+#include <stdbool.h>
 
 #include "topomap/netdist.h"
 
+typedef enum { TM__ND_TABLE, TM__ND_GRID, TM__ND_ROWS } tm__netdist_kind;
+
 struct tm_netdist {
-    int32_t n;          /* hosts */
-    int32_t n_cls;      /* classes */
-    int32_t *cls;       /* per host */
-    uint8_t *off;       /* per host */
+    int32_t n;           /* hosts */
+    tm__netdist_kind kind;
+    size_t bytes;        /* memory held (tm_netdist_bytes) */
+    /* classes (table and rows) */
+    int32_t n_cls;
+    int32_t *cls;        /* per host */
+    uint8_t *off;        /* per host */
     int32_t *cls_vertex; /* per class: its net vertex */
-    int16_t *table;     /* n_cls x n_cls, -1 = unreachable; NULL in rows mode */
-    /* rows mode: rows computed on demand, kept in a direct-mapped cache */
-    const tm_net *net;
-    int32_t *vcls;      /* net vertex -> class or -1 */
+    int16_t *table;      /* table: n_cls x n_cls, -1 = unreachable; else NULL */
+    /* grid */
+    int ndims;
+    int32_t dims[TM_GRID_MAX_DIMS];
+    bool wrap[TM_GRID_MAX_DIMS];
+    int32_t *coord;      /* n x ndims coordinates of the hosts */
+    /* rows: a direct-mapped cache of rows of D, and the BFS work arrays,
+     * all under mu */
+    const tm_net_csr *g;
     int32_t n_slots;
-    int32_t *slot_of;   /* cache slot -> class held, -1 */
-    int16_t *rows;      /* n_slots x n_cls */
+    int32_t *slot_of;    /* cache slot -> class whose row it holds, or -1 */
+    int32_t *rows;       /* n_slots x n_cls, -1 = unreachable */
+    int32_t *dist, *queue;
     pthread_mutex_t mu;
+    bool have_mu;
 };
 
-int32_t tm__netdist_row_hops(const tm_netdist *d, int32_t ci, int32_t cj);
+/* hops(i, j), i != j, for the grid and rows backends. */
+int32_t tm__netdist_slow_hops(const tm_netdist *d, int32_t i, int32_t j);
 
+/* hops(i, j) for valid indices i, j (tm_netdist_hops checks them). */
 static inline int32_t tm__netdist_hops(const tm_netdist *d, int32_t i, int32_t j)
 {
-    int32_t ci, cj, x;
+    int32_t x;
     if (i == j)
         return 0;
-    ci = d->cls[i];
-    cj = d->cls[j];
-    x = d->table ? d->table[(size_t)ci * (size_t)d->n_cls + (size_t)cj]
-                 : tm__netdist_row_hops(d, ci, cj);
+    if (!d->table)
+        return tm__netdist_slow_hops(d, i, j);
+    x = d->table[(size_t)d->cls[i] * (size_t)d->n_cls + (size_t)d->cls[j]];
     return x < 0 ? -1 : x + d->off[i] + d->off[j];
 }
 
-/* Memory budget of the table (and of the row cache in rows mode). */
+/* Default memory budget of the table (and of the row cache in rows mode). */
 #define TM__NETDIST_BUDGET ((size_t)512 << 20)
+/* On a healthy torus or mesh, a table larger than this is not built: the
+ * coordinates answer as fast without it (netdist.c). */
+#define TM__NETDIST_GRID_TABLE ((size_t)8 << 20)
+/* tm_netdist_new with a budget of max_bytes, so that tests and benchmarks
+ * can force the grid (max_bytes = 0 on a healthy torus) or rows backend. */
 tm_err tm__netdist_new_budget(tm_ctx *ctx, const tm_net *net, const int32_t *hosts, int32_t n,
                               size_t max_bytes, tm_netdist **out);
 

@@ -35,6 +35,10 @@ if [ -x "$B/bench_gen" ]; then
     echo "== network generators (tools/bench/bench_gen.c) =="
     "$B/bench_gen" || status=1
 fi
+if [ -x "$B/bench_netdist" ]; then
+    echo "== hop-distance oracle (tools/bench/bench_netdist.c) =="
+    "$B/bench_netdist" || status=1
+fi
 # Mapping strategies and threshold accepting (tools/bench/map.sh, docs/mapping.md).
 echo "== mapping (tools/bench/map.sh) =="
 tools/bench/map.sh "$B" || status=1
