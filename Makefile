@@ -2,7 +2,8 @@
 #
 #   make            build build/libtopomap.{a,so} and build/topomap
 #   make demo       evaluate the consecutive placement of a shipped job and write a rankfile
-#   make test       unit + CLI tests, then the same under ASan/UBSan/LSan, then fuzz smoke runs
+#   make test       unit + CLI tests, then the same under ASan/UBSan/LSan, the threaded
+#                   unit tests under ThreadSanitizer, then fuzz smoke runs
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make install    PREFIX=/usr/local
@@ -27,6 +28,14 @@ ifeq ($(SAN),1)
   CC      := clang
   OPT     := -O1 -g -fno-omit-frame-pointer
   SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+endif
+# ThreadSanitizer (build-tsan/, `make test-tsan`).  libmetis, igraph and
+# libc are not instrumented: races inside them are invisible to TSan, which
+# is why test_metis_pool also compares concurrent results bit for bit.
+ifeq ($(SAN),tsan)
+  CC      := clang
+  OPT     := -O1 -g -fno-omit-frame-pointer
+  SANFLAGS := -fsanitize=thread
 endif
 # Library objects for the libFuzzer targets (build-fuzz/): coverage
 # instrumentation without libFuzzer's main, plus ASan/UBSan.
@@ -53,7 +62,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo test test-unit test-cli test-asan bench bench-map install clean fuzz fuzz-smoke \
+.PHONY: all deps demo test test-unit test-cli test-asan test-tsan bench bench-map install clean fuzz fuzz-smoke \
         fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
@@ -115,6 +124,16 @@ test-asan:
 	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; exit 1; fi; \
 	  [ $$rc -eq 0 ] && echo "test-asan: no sanitizer reports"; exit $$rc
 
+# ThreadSanitizer run of the unit tests that start threads (the METIS
+# stress test, the threaded multisection / portfolio / metrics / oracle
+# tests).  Any report fails the run (halt_on_error, exitcode 66).
+TSAN_TESTS := test_metis_pool test_qap_general test_map_strategies test_metrics test_netdist
+TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
+test-tsan:
+	@$(MAKE) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
+	@$(TSAN_ENV) tests/run-unit.sh build-tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS)) && \
+	  echo "test-tsan: no ThreadSanitizer reports"
+
 # libFuzzer targets tests/fuzz/fuzz_<reader>.c, built in build-fuzz/.
 # `make fuzz FUZZ_TIME=600` fuzzes each target for FUZZ_TIME seconds
 # (FUZZ_TARGETS="fuzz_metis fuzz_mtx" to pick some); `make fuzz-smoke`
@@ -161,6 +180,7 @@ test: all
 	@rm -f $(TALLY)
 	TM_TEST_TALLY=$(TALLY) $(MAKE) test-unit test-cli
 	TM_TEST_TALLY=$(TALLY) $(MAKE) test-asan
+	TM_TEST_TALLY=$(TALLY) $(MAKE) test-tsan
 	$(MAKE) fuzz-smoke
 	@echo "make test: all suites passed (unit and CLI cases, plain and under ASan/UBSan, and fuzz smoke runs)"
 	@awk '{p += $$1; f += $$2} END {printf "test: %d passed, %d failed\n", p, f}' $(TALLY)
@@ -202,6 +222,6 @@ install: all
 	install -m 644 include/topomap/*.h $(DESTDIR)$(PREFIX)/include/topomap/
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

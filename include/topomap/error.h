@@ -72,6 +72,13 @@ int tm_ctx_threads(const tm_ctx *ctx);
 /* Time limit in seconds for anytime algorithms; < 0 means none (default). */
 void tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
 double tm_ctx_time_limit(const tm_ctx *ctx);
+/* Stop request for anytime algorithms: long loops (refinements, the
+ * portfolio of "all") call fn(userdata) now and then and, when it returns
+ * non-zero, stop and keep their best result so far; the call still
+ * succeeds.  fn must be cheap and thread-safe (e.g. an atomic load of a
+ * flag a signal handler sets); the library keeps no global flag. */
+typedef int (*tm_stop_fn)(void *userdata);
+void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *userdata);
 /* Warnings and progress go to this callback (default: dropped). */
 void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
 /* Highest level passed to the callback (default TM_LOG_WARN). */

@@ -8,22 +8,18 @@
  * block they are most connected to).
  *
  * METIS re-seeds the process-wide rand() stream and swaps signal handlers on
- * every call, so calls are serialised by one mutex (design.md "Threads"). */
+ * every call, so concurrent calls go through tm__metis_call, which isolates
+ * them (src/graph/metis_pool.h, docs/parallel.md). */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <metis.h>
 
 #include "netmap.h"
+#include "../graph/metis_pool.h"
 #include "../util/util.h"
 
-/* The one piece of process-wide state: METIS itself is process-wide. */
-static pthread_mutex_t metis_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-void tm__metis_lock(void) { pthread_mutex_lock(&metis_mutex); }
-void tm__metis_unlock(void) { pthread_mutex_unlock(&metis_mutex); }
 
 /* Integer edge weights for METIS: exact when the volumes are integers and
  * their sum fits, otherwise scaled so the total stays far below 2^31. */
@@ -191,15 +187,9 @@ tm_err tm__metis_part(tm_ctx *ctx, const tm__ugraph *g, const int32_t *vwgt, int
     METIS_SetDefaultOptions(options);
     options[METIS_OPTION_SEED] = (idx_t)(seed & 0x3fffffff);
     options[METIS_OPTION_NUMBERING] = 0;
-    tm__metis_lock();
     /* the adjacency is only read by METIS despite the non-const prototype */
-    if (nparts == 2)
-        rc = METIS_PartGraphRecursive(&nv, &ncon, xadj, (idx_t *)g->adj, vw, NULL, adjwgt,
-                                      &nparts, tp, NULL, options, &objval, mpart);
-    else
-        rc = METIS_PartGraphKway(&nv, &ncon, xadj, (idx_t *)g->adj, vw, NULL, adjwgt, &nparts,
-                                 tp, NULL, options, &objval, mpart);
-    tm__metis_unlock();
+    rc = tm__metis_call(ctx, nparts == 2, &nv, &ncon, xadj, (idx_t *)g->adj, vw, adjwgt, &nparts,
+                        tp, options, &objval, mpart);
     if (rc == METIS_ERROR_MEMORY) {
         err = tm__nomem(ctx);
         goto out;

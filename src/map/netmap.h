@@ -2,7 +2,7 @@
  * recursive, rcm), the multicore partitioning step and the `all` pipeline:
  * an undirected weighted task graph, the "placement problem" a strategy core
  * solves (unit vertices onto allocated hosts with capacities), and the METIS
- * wrappers (serialised by one mutex, design.md "Threads"). */
+ * wrappers (isolated per call, src/graph/metis_pool.h). */
 #ifndef TM_NETMAP_H
 #define TM_NETMAP_H
 
@@ -83,8 +83,6 @@ tm_err tm__landmarks(tm_ctx *ctx, const tm_net_csr *g, const int32_t *cand, int3
  * correction moves vertices while that reduces the excess. */
 tm_err tm__metis_part(tm_ctx *ctx, const tm__ugraph *g, const int32_t *vwgt, int32_t k,
                       const int64_t *target, uint64_t seed, int32_t *part);
-void tm__metis_lock(void);
-void tm__metis_unlock(void);
 
 /* ---- binary max-heap of (key, tiebreak, id) with lazy deletion (pq.c) ----
  * Larger key first; equal keys: smaller tiebreak first, then smaller id,

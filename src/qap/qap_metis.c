@@ -11,10 +11,11 @@
 
 #include "qap_int.h"
 #include "../map/netmap.h"
+#include "../graph/metis_pool.h"
 
 /* METIS re-seeds the process-wide rand() stream and installs signal
  * handlers during a call, so concurrent calls are unsafe: every METIS call
- * of the library goes through the one lock of src/map/metis_part.c. */
+ * of the library goes through tm__metis_call (src/graph/metis_pool.h). */
 
 #define INT_LIMIT (1 << 28)
 
@@ -82,11 +83,8 @@ static tm_err run_metis(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const 
     }
     /* recursive bisection: on the benchmark quotient graphs it gives 3-10%
      * lower J than k-way after the exact-balance correction (docs/qap.md) */
-    tm__metis_lock();
     options[METIS_OPTION_NCUTS] = ncuts;
-    rc = METIS_PartGraphRecursive(&nv, &ncon, xadj, adj, vw, NULL, ew, &np, tp, NULL, options,
-                                  &objval, pt);
-    tm__metis_unlock();
+    rc = tm__metis_call(ctx, true, &nv, &ncon, xadj, adj, vw, ew, &np, tp, options, &objval, pt);
     if (rc != METIS_OK) {
         err = rc == METIS_ERROR_MEMORY ? tm__nomem(ctx)
                                        : tm__fail(ctx, TM_EINTERNAL, "METIS failed (%d)", rc);

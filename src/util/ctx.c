@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "util.h"
+#include "../graph/metis_pool.h"
 
 #define TM_MSG_MAX 1024
 
@@ -23,6 +24,10 @@ struct tm_ctx {
     tm_log_fn log_fn;
     void *log_ud;
     tm_log_level log_level;
+    tm_stop_fn stop_fn;      /* asked by long loops: stop early, keep the best */
+    void *stop_ud;
+    tm__metis_pool *pool;    /* created on first use; shared by inheriting contexts */
+    bool own_pool;
 };
 
 static const char *const err_text[] = {
@@ -69,6 +74,8 @@ void tm_ctx_free(tm_ctx *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->own_pool)
+        tm__metis_pool_free(ctx->pool);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
@@ -96,6 +103,39 @@ int tm_ctx_threads(const tm_ctx *ctx) { return ctx->threads; }
 
 void tm_ctx_set_time_limit(tm_ctx *ctx, double s) { ctx->time_limit = s; }
 double tm_ctx_time_limit(const tm_ctx *ctx) { return ctx->time_limit; }
+
+void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *ud)
+{
+    ctx->stop_fn = fn;
+    ctx->stop_ud = ud;
+}
+
+bool tm__stopped(const tm_ctx *ctx) { return ctx && ctx->stop_fn && ctx->stop_fn(ctx->stop_ud); }
+
+tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx)
+{
+    tm__metis_pool *p;
+    if (!ctx)
+        return NULL;
+    pthread_mutex_lock(&ctx->lock);
+    if (!ctx->pool) {
+        ctx->pool = tm__metis_pool_new();
+        ctx->own_pool = ctx->pool != NULL;
+    }
+    p = ctx->pool;
+    pthread_mutex_unlock(&ctx->lock);
+    return p;
+}
+
+void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent)
+{
+    child->stop_fn = parent->stop_fn;
+    child->stop_ud = parent->stop_ud;
+    if (!child->pool) {
+        child->pool = tm__ctx_metis_pool(parent);
+        child->own_pool = false;
+    }
+}
 
 void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *ud)
 {

@@ -33,6 +33,14 @@ void tm__log(tm_ctx *ctx, tm_log_level level, const char *fmt, ...) TM_PRINTF(3,
 #define tm__warn(ctx, ...) tm__log((ctx), TM_LOG_WARN, __VA_ARGS__)
 /* TM_ENOMEM with a generic message. */
 tm_err tm__nomem(tm_ctx *ctx);
+/* The caller's stop predicate (tm_ctx_set_stop) says stop: refinements
+ * return their best mapping so far, constructions finish normally. */
+bool tm__stopped(const tm_ctx *ctx);
+/* The context's METIS worker pool (src/graph/metis_pool.h), created on
+ * first use; NULL when out of memory. */
+struct tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx);
+/* A per-job context takes the parent's stop predicate and METIS pool. */
+void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent);
 
 /* ---- memory ------------------------------------------------------------- */
 

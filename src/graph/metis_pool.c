@@ -1,0 +1,378 @@
+/* metis_pool.c - METIS isolated per call (see metis_pool.h for why).
+ *
+ * A worker is a child process forked from the library with a socketpair
+ * and a memfd.  The parent writes one request into the memfd (header, then
+ * the METIS arrays at 8-byte aligned offsets), sends one byte; the worker
+ * maps the memfd (remapping when it grew), calls METIS with pointers into
+ * it, writes the part vector and return code back and answers one byte.
+ * A worker ends at EOF on its socket (pool freed, or the parent died) and
+ * blocks the termination signals: stopping is the parent's decision
+ * (an interrupted `topomap map` still finishes its METIS calls quickly).
+ *
+ * Why by hand: no library offers an isolated METIS; processes are the only
+ * way to give each call its own libc rand() state and signal dispositions. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "metis_pool.h"
+#include "../util/util.h"
+
+#define MAX_WORKERS 64
+
+/* The one piece of process-wide state: METIS itself is process-wide, so at
+ * most one call runs in this process (whatever the number of contexts). */
+static pthread_mutex_t inproc_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct worker {
+    pid_t pid;
+    int sock, memfd;
+    void *map;
+    size_t mapsz;
+    bool busy, dead;
+} worker;
+
+struct tm__metis_pool {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    worker w[MAX_WORKERS];
+    int nw;
+    bool force_worker; /* tests: never run METIS in this process */
+};
+
+typedef struct req {
+    int64_t recursive, nv, ncon, nparts, nadj, has_vwgt, has_adjwgt, has_tp;
+    int64_t rc, objval;
+    idx_t options[METIS_NOPTIONS];
+    /* offsets of the arrays from the start of the segment */
+    int64_t o_xadj, o_adj, o_vwgt, o_adjwgt, o_tp, o_part, size;
+} req;
+
+static int64_t align8(int64_t x) { return (x + 7) & ~(int64_t)7; }
+
+static void layout(req *q)
+{
+    int64_t at = align8((int64_t)sizeof *q);
+    q->o_xadj = at;
+    at = align8(at + (q->nv + 1) * (int64_t)sizeof(idx_t));
+    q->o_adj = at;
+    at = align8(at + q->nadj * (int64_t)sizeof(idx_t));
+    q->o_vwgt = at;
+    at = align8(at + (q->has_vwgt ? q->nv * q->ncon : 0) * (int64_t)sizeof(idx_t));
+    q->o_adjwgt = at;
+    at = align8(at + (q->has_adjwgt ? q->nadj : 0) * (int64_t)sizeof(idx_t));
+    q->o_tp = at;
+    at = align8(at + (q->has_tp ? q->nparts * q->ncon : 0) * (int64_t)sizeof(real_t));
+    q->o_part = at;
+    q->size = align8(at + q->nv * (int64_t)sizeof(idx_t));
+}
+
+/* ---- worker side --------------------------------------------------------- */
+
+static void serve_one(char *seg)
+{
+    req *q = (req *)seg;
+    idx_t nv = (idx_t)q->nv, ncon = (idx_t)q->ncon, np = (idx_t)q->nparts, obj = 0;
+    idx_t *xadj = (idx_t *)(seg + q->o_xadj), *adj = (idx_t *)(seg + q->o_adj);
+    idx_t *vw = q->has_vwgt ? (idx_t *)(seg + q->o_vwgt) : NULL;
+    idx_t *ew = q->has_adjwgt ? (idx_t *)(seg + q->o_adjwgt) : NULL;
+    real_t *tp = q->has_tp ? (real_t *)(seg + q->o_tp) : NULL;
+    idx_t *part = (idx_t *)(seg + q->o_part);
+    if (q->recursive)
+        q->rc = METIS_PartGraphRecursive(&nv, &ncon, xadj, adj, vw, NULL, ew, &np, tp, NULL,
+                                         q->options, &obj, part);
+    else
+        q->rc = METIS_PartGraphKway(&nv, &ncon, xadj, adj, vw, NULL, ew, &np, tp, NULL,
+                                    q->options, &obj, part);
+    q->objval = obj;
+}
+
+static void worker_main(int sock, int memfd)
+{
+    void *map = NULL;
+    size_t mapsz = 0;
+    sigset_t set;
+    /* Ctrl-C reaches the whole process group and Slurm signals every
+     * process of the step: only the parent decides to stop. */
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGUSR1);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    for (;;) {
+        char c;
+        struct stat st;
+        ssize_t r = read(sock, &c, 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0 || fstat(memfd, &st) < 0)
+            _exit(0);
+        if ((size_t)st.st_size > mapsz) {
+            if (map)
+                munmap(map, mapsz);
+            mapsz = (size_t)st.st_size;
+            map = mmap(NULL, mapsz, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+            if (map == MAP_FAILED)
+                _exit(1);
+        }
+        serve_one(map);
+        if (send(sock, &c, 1, MSG_NOSIGNAL) != 1)
+            _exit(0);
+    }
+}
+
+/* ---- parent side --------------------------------------------------------- */
+
+tm__metis_pool *tm__metis_pool_new(void)
+{
+    tm__metis_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    return p;
+}
+
+static void worker_close(worker *w)
+{
+    if (w->map)
+        munmap(w->map, w->mapsz);
+    if (w->sock >= 0)
+        close(w->sock);
+    if (w->memfd >= 0)
+        close(w->memfd);
+    w->map = NULL;
+    w->sock = w->memfd = -1;
+    if (w->pid > 0)
+        while (waitpid(w->pid, NULL, 0) < 0 && errno == EINTR) {
+        }
+    w->pid = 0;
+}
+
+void tm__metis_pool_free(tm__metis_pool *p)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < p->nw; i++)
+        worker_close(&p->w[i]);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    free(p);
+}
+
+/* Called with p->mu held.  -1 if the worker cannot be created. */
+static int spawn(tm__metis_pool *p)
+{
+    worker *w = &p->w[p->nw];
+    int sv[2], memfd;
+    pid_t pid;
+    if (p->nw == MAX_WORKERS)
+        return -1;
+    memfd = memfd_create("topomap-metis", MFD_CLOEXEC);
+    if (memfd < 0)
+        return -1;
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+        close(memfd);
+        return -1;
+    }
+    pid = fork();
+    if (pid == 0) {
+        /* the child: only async-signal-safe calls before METIS (the parent
+         * may have other threads); drop the other workers' sockets so each
+         * sees EOF when the parent goes */
+        for (int i = 0; i < p->nw; i++)
+            close(p->w[i].sock);
+        close(sv[0]);
+        worker_main(sv[1], memfd);
+        _exit(0);
+    }
+    close(sv[1]);
+    if (pid < 0) {
+        close(sv[0]);
+        close(memfd);
+        return -1;
+    }
+    memset(w, 0, sizeof *w);
+    w->pid = pid;
+    w->sock = sv[0];
+    w->memfd = memfd;
+    return p->nw++;
+}
+
+void tm__metis_pool_prefork(tm__metis_pool *p, int n)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->mu);
+    while (p->nw < n && p->nw < MAX_WORKERS && spawn(p) >= 0) {
+    }
+    pthread_mutex_unlock(&p->mu);
+}
+
+void tm__metis_pool_force_worker(tm__metis_pool *p, bool on)
+{
+    pthread_mutex_lock(&p->mu);
+    p->force_worker = on;
+    pthread_mutex_unlock(&p->mu);
+}
+
+int tm__metis_pool_workers(tm__metis_pool *p)
+{
+    int n;
+    pthread_mutex_lock(&p->mu);
+    n = p->nw;
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
+/* An idle worker (forked on demand); waits while all MAX_WORKERS are busy.
+ * -1 when none can be created. */
+static int acquire(tm__metis_pool *p)
+{
+    int k = -1;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        for (int i = 0; i < p->nw && k < 0; i++)
+            if (!p->w[i].busy && !p->w[i].dead)
+                k = i;
+        if (k < 0)
+            k = spawn(p);
+        if (k >= 0 || p->nw < MAX_WORKERS)
+            break;
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    if (k >= 0)
+        p->w[k].busy = true;
+    pthread_mutex_unlock(&p->mu);
+    return k;
+}
+
+static void release(tm__metis_pool *p, int k, bool dead)
+{
+    pthread_mutex_lock(&p->mu);
+    p->w[k].busy = false;
+    p->w[k].dead = p->w[k].dead || dead;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The request in worker w's segment (grown to fit).  0 on success. */
+static int stage(worker *w, const req *q, const idx_t *xadj, const idx_t *adj, const idx_t *vw,
+                 const idx_t *ew, const real_t *tp)
+{
+    char *seg;
+    if ((size_t)q->size > w->mapsz) {
+        size_t sz = (size_t)q->size + ((size_t)q->size >> 1);
+        void *m;
+        if (ftruncate(w->memfd, (off_t)sz) < 0)
+            return -1;
+        m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_SHARED, w->memfd, 0);
+        if (m == MAP_FAILED)
+            return -1;
+        if (w->map)
+            munmap(w->map, w->mapsz);
+        w->map = m;
+        w->mapsz = sz;
+    }
+    seg = w->map;
+    memcpy(seg, q, sizeof *q);
+    memcpy(seg + q->o_xadj, xadj, (size_t)(q->nv + 1) * sizeof *xadj);
+    memcpy(seg + q->o_adj, adj, (size_t)q->nadj * sizeof *adj);
+    if (vw)
+        memcpy(seg + q->o_vwgt, vw, (size_t)(q->nv * q->ncon) * sizeof *vw);
+    if (ew)
+        memcpy(seg + q->o_adjwgt, ew, (size_t)q->nadj * sizeof *ew);
+    if (tp)
+        memcpy(seg + q->o_tp, tp, (size_t)(q->nparts * q->ncon) * sizeof *tp);
+    return 0;
+}
+
+/* One round trip; 0 on success, -1 if the worker is gone. */
+static int round_trip(worker *w)
+{
+    char c = 1;
+    ssize_t r;
+    if (send(w->sock, &c, 1, MSG_NOSIGNAL) != 1)
+        return -1;
+    while ((r = read(w->sock, &c, 1)) < 0 && errno == EINTR) {
+    }
+    return r == 1 ? 0 : -1;
+}
+
+static int call_worker(tm_ctx *ctx, tm__metis_pool *p, req *q, idx_t *xadj, idx_t *adj,
+                       idx_t *vw, idx_t *ew, real_t *tp, idx_t *objval, idx_t *part)
+{
+    int k = acquire(p), rc;
+    worker *w;
+    if (k < 0) {
+        tm__fail(ctx, TM_EINTERNAL, "METIS: cannot start a worker process (%s)",
+                 strerror(errno));
+        return METIS_ERROR;
+    }
+    w = &p->w[k];
+    if (stage(w, q, xadj, adj, vw, ew, tp) < 0) {
+        release(p, k, false);
+        return METIS_ERROR_MEMORY;
+    }
+    if (round_trip(w) < 0) {
+        release(p, k, true);
+        tm__fail(ctx, TM_EINTERNAL, "METIS worker process %ld died", (long)w->pid);
+        return METIS_ERROR;
+    }
+    rc = (int)((req *)w->map)->rc;
+    *objval = (idx_t)((req *)w->map)->objval;
+    memcpy(part, (char *)w->map + q->o_part, (size_t)q->nv * sizeof *part);
+    release(p, k, false);
+    return rc;
+}
+
+int tm__metis_call(tm_ctx *ctx, bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t *xadj,
+                   idx_t *adjncy, idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts,
+                   idx_t *options, idx_t *objval, idx_t *part)
+{
+    tm__metis_pool *p = tm__ctx_metis_pool(ctx);
+    req q;
+    int rc;
+    bool force = false;
+    if (p) {
+        pthread_mutex_lock(&p->mu);
+        force = p->force_worker;
+        pthread_mutex_unlock(&p->mu);
+    }
+    if (!p || (!force && pthread_mutex_trylock(&inproc_mutex) == 0)) {
+        if (!p)
+            pthread_mutex_lock(&inproc_mutex); /* no pool (out of memory): wait */
+        rc = recursive ? METIS_PartGraphRecursive(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
+                                                  nparts, tpwgts, NULL, options, objval, part)
+                       : METIS_PartGraphKway(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
+                                             nparts, tpwgts, NULL, options, objval, part);
+        pthread_mutex_unlock(&inproc_mutex);
+        return rc;
+    }
+    memset(&q, 0, sizeof q);
+    q.recursive = recursive;
+    q.nv = *nvtxs;
+    q.ncon = *ncon;
+    q.nparts = *nparts;
+    q.nadj = xadj[*nvtxs];
+    q.has_vwgt = vwgt != NULL;
+    q.has_adjwgt = adjwgt != NULL;
+    q.has_tp = tpwgts != NULL;
+    if (options)
+        memcpy(q.options, options, sizeof q.options);
+    else
+        METIS_SetDefaultOptions(q.options);
+    layout(&q);
+    return call_worker(ctx, p, &q, xadj, adjncy, vwgt, adjwgt, tpwgts, objval, part);
+}

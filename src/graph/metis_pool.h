@@ -1,0 +1,44 @@
+/* metis_pool.h - METIS calls that may run concurrently (not installed).
+ *
+ * Debian's libmetis 5.1 is not safe to call from several threads at once
+ * (docs/parallel.md): GKlib seeds and draws from the process-wide libc
+ * rand() stream (gk_randinit = srand, gk_randint64 = rand) and swaps the
+ * process-wide SIGABRT/SIGTERM handlers (gk_sigtrap) on every call.  Two
+ * concurrent calls interleave one random stream, so partitions stop being
+ * reproducible, and can leave gk_sigthrow installed as the SIGTERM handler.
+ *
+ * tm__metis_call therefore runs at most one METIS call in this process at a
+ * time (the first caller, no overhead), and hands every concurrent call to
+ * a worker process forked for it (its own rand() state and signal
+ * dispositions), inputs and the result passed through a shared memfd.
+ * Either way the partition is exactly the one a serial call returns. */
+#ifndef TM_METIS_POOL_H
+#define TM_METIS_POOL_H
+
+#include <stdbool.h>
+
+#include <metis.h>
+
+#include "topomap/error.h"
+
+typedef struct tm__metis_pool tm__metis_pool;
+
+/* METIS_PartGraphRecursive (recursive) or METIS_PartGraphKway, same
+ * arguments and return codes (METIS_ERROR when a worker died).  vsize and
+ * ubvec must be NULL (unused by the library). */
+int tm__metis_call(tm_ctx *ctx, bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t *xadj,
+                   idx_t *adjncy, idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts,
+                   idx_t *options, idx_t *objval, idx_t *part);
+
+/* The pool of a context (ctx.c owns it and frees it with the context). */
+tm__metis_pool *tm__metis_pool_new(void);
+void tm__metis_pool_free(tm__metis_pool *pool);
+/* Forks workers until n exist (while the process is still small: a worker
+ * shares the parent's pages copy-on-write for its whole life). */
+void tm__metis_pool_prefork(tm__metis_pool *pool, int n);
+/* Tests: send every call to a worker, even when none runs in-process. */
+void tm__metis_pool_force_worker(tm__metis_pool *pool, bool on);
+/* Workers forked so far (tests). */
+int tm__metis_pool_workers(tm__metis_pool *pool);
+
+#endif
