@@ -79,6 +79,13 @@ double tm_ctx_time_limit(const tm_ctx *ctx);
  * flag a signal handler sets); the library keeps no global flag. */
 typedef int (*tm_stop_fn)(void *userdata);
 void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *userdata);
+/* Progress of tm_map_run: called (from any thread, so fn must be
+ * thread-safe) when a strategy run has figures, with `what` naming the run
+ * and the step ("greedy#1 constructed", "topdown refined"); congestion and
+ * dilation are < 0 in hierarchy mode. */
+typedef void (*tm_progress_fn)(void *userdata, const char *what, double max_congestion,
+                               double avg_dilation, double qap_J);
+void tm_ctx_set_progress(tm_ctx *ctx, tm_progress_fn fn, void *userdata);
 /* Warnings and progress go to this callback (default: dropped). */
 void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
 /* Highest level passed to the callback (default TM_LOG_WARN). */

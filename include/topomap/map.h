@@ -176,9 +176,13 @@ void tm_map_result_release(tm_map_result *r);
  * refinement `refine` (NULL or "none": none; "ta", "nc:10", ...) and keeps
  * the best mapping by `obj` (ties broken by the other two figures, then
  * by row order).  Seed, threads and time limit come from ctx; "all" runs
- * the strategies in tm_ctx_threads() threads, in ceil(runs / threads)
- * rounds, each refinement getting time_limit / rounds seconds; without a
- * time limit the result does not depend on the thread count.  Network mode: allocated hosts that
+ * the strategies in tm_ctx_threads() threads; with a time limit the
+ * constructions run first, then every refinement in its own thread for the
+ * whole limit, side by side.  Without a time limit the result does not
+ * depend on the thread count.  When the stop predicate of ctx fires
+ * (tm_ctx_set_stop), refinements keep their best mapping so far, runs not
+ * yet started are left out of the rows, and the call succeeds with the best
+ * of the rest.  Progress goes to tm_ctx_set_progress.  Network mode: allocated hosts that
  * cannot reach each other are TM_EINPUT naming them; more tasks than slots
  * TM_EINFEASIBLE.  Unknown names or a mode the strategy does not serve are
  * TM_EUSAGE.  p->route may be NULL (ECMP is used). */

@@ -6,9 +6,17 @@
  * they execute in tm_ctx_threads() worker threads and the result does not
  * depend on the thread count (without a time limit): a job's output depends
  * only on its seed, and the winner is chosen by the objective with ties
- * broken by job order.  METIS calls inside the strategies are serialised
- * (metis_part.c); igraph is not called by any network-mode strategy, so the
- * workers only read the net's CSR snapshot and the shared read-only router. */
+ * broken by job order.  With a time limit, the constructions run first
+ * (same pool), then every refinement runs in its own thread for the whole
+ * limit, side by side, so the limit a refinement gets does not depend on
+ * the thread count either.  METIS calls inside the strategies are isolated
+ * (src/graph/metis_pool.h); igraph is not called by any network-mode
+ * strategy, so the workers only read the net's CSR snapshot and the shared
+ * read-only router.
+ *
+ * Anytime: when the context's stop predicate fires, refinements return
+ * their best mapping so far, jobs not yet started are dropped (the first
+ * always runs), and the best of the finished rows is returned as usual. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,6 +25,7 @@
 
 #include "topomap/map.h"
 #include "topomap/metrics.h"
+#include "../graph/metis_pool.h"
 #include "../util/util.h"
 
 #define GREEDY_STARTS 4
@@ -30,6 +39,8 @@ typedef struct job {
     double start[3];      /* construction: congestion, dilation, J */
     bool reverted;
     double time_s, refine_s;
+    tm_ctx *jc;           /* between the construction and refinement phases */
+    bool skipped;         /* not started: the caller asked to stop */
     tm_err err;
     char msg[512];
 } job;
@@ -44,10 +55,23 @@ typedef struct runner {
     int nrf;
     double time_limit;
     int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
+    tm_ctx *parent;   /* stop predicate, progress callback, METIS pool */
+    int phase;        /* PHASE_* */
     job *jobs;
     int nj;
     atomic_int next;
 } runner;
+
+enum { PHASE_ALL, PHASE_CONSTRUCT, PHASE_REFINE };
+
+static void report(runner *rn, const job *j, const char *step, const tm_metrics *m)
+{
+    char what[96];
+    bool net = rn->p->net != NULL;
+    snprintf(what, sizeof what, "%s %s", j->name, step);
+    tm__progress(rn->parent, what, net ? m->max_congestion : -1, net ? m->avg_dilation : -1,
+                 m->qap_J);
+}
 
 static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
 {
@@ -86,6 +110,7 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
     j->start[0] = st.max_congestion;
     j->start[1] = st.avg_dilation;
     j->start[2] = st.qap_J;
+    report(rn, j, "constructed", &st);
     /* the steps of a chain share the time limit */
     if (rn->time_limit > 0)
         tm_ctx_set_time_limit(jc, rn->time_limit / rn->nrf);
@@ -109,34 +134,54 @@ out:
     return err;
 }
 
-static void run_job(runner *rn, job *j)
+/* The construction of job j (its context stays in j->jc). */
+static void construct_job(runner *rn, job *j)
 {
-    tm_ctx *jc = NULL;
-    double t0 = tm__now(), t1;
-    if (tm_ctx_new(&jc) != TM_EOK) {
+    double t0 = tm__now();
+    if (tm_ctx_new(&j->jc) != TM_EOK) {
         j->err = TM_ENOMEM;
         snprintf(j->msg, sizeof j->msg, "out of memory");
         return;
     }
-    tm_ctx_set_seed(jc, j->seed);
-    tm_ctx_set_threads(jc, rn->job_threads);
-    tm_ctx_set_time_limit(jc, rn->time_limit);
-    j->err = j->st->run(jc, rn->p, j->seed, &j->m);
-    t1 = tm__now();
+    tm__ctx_inherit(j->jc, rn->parent);
+    tm_ctx_set_seed(j->jc, j->seed);
+    tm_ctx_set_threads(j->jc, rn->job_threads);
+    tm_ctx_set_time_limit(j->jc, rn->time_limit);
+    j->err = j->st->run(j->jc, rn->p, j->seed, &j->m);
     if (!j->err) {
         j->met = calloc(1, sizeof *j->met);
         if (!j->met)
-            j->err = tm__nomem(jc);
+            j->err = tm__nomem(j->jc);
     }
-    if (!j->err && rn->nrf > 0)
-        j->err = refine_job(jc, rn, j);
-    else if (!j->err)
-        j->err = eval_job(jc, rn, &j->m, j->met);
-    j->refine_s = rn->nrf > 0 ? tm__now() - t1 : 0;
     j->time_s = tm__now() - t0;
+}
+
+/* Refinement (or evaluation) of a constructed job; frees its context. */
+static void refine_phase(runner *rn, job *j)
+{
+    double t1 = tm__now();
+    if (!j->err && rn->nrf > 0)
+        j->err = refine_job(j->jc, rn, j);
+    else if (!j->err)
+        j->err = eval_job(j->jc, rn, &j->m, j->met);
+    if (!j->err)
+        report(rn, j, rn->nrf > 0 ? "refined" : "done", j->met);
+    j->refine_s = rn->nrf > 0 ? tm__now() - t1 : 0;
+    j->time_s += tm__now() - t1;
     if (j->err)
-        snprintf(j->msg, sizeof j->msg, "%s", tm_ctx_errmsg(jc));
-    tm_ctx_free(jc);
+        snprintf(j->msg, sizeof j->msg, "%s", tm_ctx_errmsg(j->jc));
+    tm_ctx_free(j->jc);
+    j->jc = NULL;
+}
+
+static void run_job(runner *rn, job *j)
+{
+    if (rn->phase != PHASE_REFINE)
+        construct_job(rn, j);
+    if (!j->jc)
+        return;
+    if (rn->phase != PHASE_CONSTRUCT || j->err)
+        refine_phase(rn, j);
 }
 
 static void *worker(void *arg)
@@ -146,8 +191,23 @@ static void *worker(void *arg)
         int i = atomic_fetch_add(&rn->next, 1);
         if (i >= rn->nj)
             break;
-        run_job(rn, &rn->jobs[i]);
+        /* a stop request drops the jobs not started (the first always runs) */
+        if (rn->phase != PHASE_REFINE && i > 0 && tm__stopped(rn->parent)) {
+            rn->jobs[i].skipped = true;
+            continue;
+        }
+        if (!rn->jobs[i].skipped)
+            run_job(rn, &rn->jobs[i]);
     }
+    return NULL;
+}
+
+typedef struct refine_arg { runner *rn; job *j; } refine_arg;
+
+static void *refine_one(void *arg)
+{
+    refine_arg *o = arg;
+    run_job(o->rn, o->j);
     return NULL;
 }
 
@@ -383,10 +443,11 @@ static tm_err make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy, 
     return TM_EOK;
 }
 
-static tm_err run_jobs(tm_ctx *ctx, runner *rn)
+static void run_pool(runner *rn, int nt)
 {
-    int nt = tm_ctx_threads(ctx), started = 0;
+    int started = 0;
     pthread_t tid[64];
+    atomic_store(&rn->next, 0);
     if (nt > rn->nj)
         nt = rn->nj;
     if (nt > 64)
@@ -399,6 +460,49 @@ static tm_err run_jobs(tm_ctx *ctx, runner *rn)
     worker(rn);
     for (int i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+}
+
+/* Every constructed job refined in its own thread, side by side, each for
+ * the whole time limit (a job whose thread cannot start runs here). */
+static tm_err refine_side_by_side(tm_ctx *ctx, runner *rn)
+{
+    pthread_t *tid = tm__calloc_n((size_t)rn->nj, sizeof *tid);
+    refine_arg *args = tm__calloc_n((size_t)rn->nj, sizeof *args);
+    bool *on = tm__calloc_n((size_t)rn->nj, sizeof *on);
+    if (!tid || !args || !on) {
+        free(tid), free(args), free(on);
+        for (int i = 0; i < rn->nj; i++)
+            if (rn->jobs[i].jc)
+                run_job(rn, &rn->jobs[i]); /* one after the other */
+        return TM_EOK;
+    }
+    for (int i = 0; i < rn->nj; i++) {
+        args[i] = (refine_arg){rn, &rn->jobs[i]};
+        if (rn->jobs[i].jc)
+            on[i] = pthread_create(&tid[i], NULL, refine_one, &args[i]) == 0;
+    }
+    for (int i = 0; i < rn->nj; i++) {
+        if (on[i])
+            pthread_join(tid[i], NULL);
+        else if (rn->jobs[i].jc)
+            run_job(rn, &rn->jobs[i]);
+    }
+    free(tid), free(args), free(on);
+    (void)ctx;
+    return TM_EOK;
+}
+
+static tm_err run_jobs(tm_ctx *ctx, runner *rn)
+{
+    int nt = tm_ctx_threads(ctx);
+    if (rn->time_limit > 0 && rn->nj > 1) {
+        rn->phase = PHASE_CONSTRUCT;
+        run_pool(rn, nt);
+        rn->phase = PHASE_REFINE;
+        return refine_side_by_side(ctx, rn);
+    }
+    rn->phase = PHASE_ALL;
+    run_pool(rn, nt);
     return TM_EOK;
 }
 
@@ -446,7 +550,7 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     tm_problem pr = *p;
     double t0 = tm__now(), tl = tm_ctx_time_limit(ctx);
     tm_err err = TM_EOK;
-    int nt = tm_ctx_threads(ctx);
+    int nt = tm_ctx_threads(ctx), *row_job = NULL;
 
     tm_map_result_init(out);
     err = parse_chain(ctx, p, refine, &rn);
@@ -477,18 +581,19 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
             goto out;
     }
     rn.p = &pr;
-    /* the portfolio shares the time budget: the jobs run in
-     * ceil(jobs / threads) rounds, each round gets an equal share */
+    rn.parent = ctx;
+    /* every refinement gets the whole limit (run_jobs) */
     rn.time_limit = tl;
-    if (tl > 0 && rn.nj > 1) {
-        int t = nt < 1 ? 1 : nt < rn.nj ? nt : rn.nj;
-        rn.time_limit = tl / (double)((rn.nj + t - 1) / t);
-    }
     rn.job_threads = rn.nj == 1 ? (nt < 1 ? 1 : nt) : 1;
     atomic_init(&rn.next, 0);
+    /* METIS workers forked now, while the process is small: a worker
+     * shares its parent's pages copy-on-write for its whole life */
+    if (nt > 1)
+        tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nt - 1);
     run_jobs(ctx, &rn);
     out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);
-    if (!out->rows) {
+    row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
+    if (!out->rows || !row_job) {
         err = tm__nomem(ctx);
         goto out;
     }
@@ -504,7 +609,11 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
         goto out;
     for (int i = 0; i < rn.nj; i++) {
         job *j = &rn.jobs[i];
-        tm_map_row *r = &out->rows[out->n_rows++];
+        tm_map_row *r;
+        if (j->skipped)
+            continue;
+        r = &out->rows[out->n_rows];
+        row_job[out->n_rows++] = i;
         snprintf(r->name, sizeof r->name, "%s", j->name);
         snprintf(r->refine, sizeof r->refine, "%s", rn.nrf ? refine : "");
         r->start_congestion = j->start[0];
@@ -517,11 +626,13 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
         r->refine_time_s = j->refine_s;
     }
     out->best = pick(out->rows, out->n_rows, obj);
-    out->mapping = rn.jobs[out->best].m;
-    tm_mapping_init(&rn.jobs[out->best].m);
+    out->mapping = rn.jobs[row_job[out->best]].m;
+    tm_mapping_init(&rn.jobs[row_job[out->best]].m);
     out->metrics = out->rows[out->best].metrics;
 out:
+    free(row_job);
     for (int i = 0; i < rn.nj; i++) {
+        tm_ctx_free(rn.jobs[i].jc);
         tm_mapping_release(&rn.jobs[i].m);
         if (rn.jobs[i].met)
             tm_metrics_release(rn.jobs[i].met);

@@ -185,7 +185,10 @@ static void shuffle(int32_t *a, int32_t n, tm_rng *r)
     }
 }
 
-bool tm__ls_out_of_time(const ls *L) { return L->t_end >= 0 && tm__now() > L->t_end; }
+bool tm__ls_out_of_time(const ls *L)
+{
+    return (L->t_end >= 0 && tm__now() > L->t_end) || tm__stopped(L->ctx);
+}
 
 static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
 {
@@ -336,6 +339,7 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm__qdist *o
     L.bound = bound;
     L.o = *o;
     L.t_end = tl >= 0 ? tm__now() + tl : -1.0;
+    L.ctx = ctx;
     tm__rng_seed(&r, seed, 0x5157);
     if (bound >= 0) {
         L.load = tm__calloc_n((size_t)o->n_pe, sizeof *L.load);

@@ -13,6 +13,7 @@ typedef struct ls {
     double bound;
     double j;
     double t_end; /* < 0: no limit */
+    const tm_ctx *ctx; /* its stop predicate ends the search early (NULL: none) */
     double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
                      * per-vertex contributions), or NULL */
 } ls;
@@ -23,6 +24,7 @@ double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v);
 int tm__ls_try_swap(ls *L, int32_t u, int32_t v);
 /* Exchanges the PEs of u and v, updating loads and contributions (not J). */
 void tm__ls_apply_swap(ls *L, int32_t u, int32_t v);
+/* Time limit reached or the caller asked to stop (tm_ctx_set_stop). */
 bool tm__ls_out_of_time(const ls *L);
 tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r);
 tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm_rng *r);

@@ -25,6 +25,37 @@ typedef struct sub {
     int64_t pe0;     /* first PE of this subtree */
 } sub;
 
+/* A split whose METIS tries are shared out (the top split of general
+ * mapping, where one METIS call would otherwise hold up every thread):
+ * the a-way split is done as METIS does it, by recursive bisection, but
+ * each bisection's `ncuts` tries run as several trials (tasks) of fewer
+ * tries with their own seeds, and the lowest cut wins (first trial on
+ * ties) - the same best-of-ncuts per bisection as one METIS call. */
+typedef struct split {
+    sub s;
+    tm__qgraph sg;   /* induced subgraph of the range */
+    double cc;       /* cap of one final block */
+    int32_t a;
+    int32_t *fin;    /* final block of each vertex of sg */
+    int open;        /* bisections not yet done */
+} split;
+
+typedef struct bis {
+    split *sp;
+    int32_t *verts;  /* vertices of sp->sg in this part */
+    int32_t n, b0, nb; /* final blocks [b0, b0 + nb) */
+    tm__qgraph g2;   /* induced subgraph of sp->sg on verts */
+    int32_t **part;
+    double *cut;
+    int ntrial, left;
+} bis;
+
+typedef struct task {
+    sub s;
+    bis *bs;   /* NULL: subproblem s to start; else trial `trial` of bs */
+    int trial;
+} task;
+
 typedef struct pool {
     tm_ctx *ctx;
     const tm__qgraph *g;
@@ -38,9 +69,11 @@ typedef struct pool {
     int32_t *pe;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    sub *stack;
+    task *stack;
     size_t nstack, capstack;
     int64_t pending; /* queued + running */
+    double *busy;    /* seconds each thread spent on tasks (bench, tests) */
+    int nbusy;
     tm_err err;
 } pool;
 
@@ -81,28 +114,142 @@ static uint64_t sub_seed(uint64_t seed, const sub *s)
     return x ^ (x >> 29);
 }
 
-static int push(pool *P, sub s)
+static int push(pool *P, task t)
 {
     if (tm__grow((void **)&P->stack, &P->capstack, P->nstack + 1, sizeof *P->stack) < 0)
         return -1;
-    P->stack[P->nstack++] = s;
+    P->stack[P->nstack++] = t;
     P->pending++;
     return 0;
 }
 
-/* Solves one subproblem: partition its range, reorder it by block, return
- * the children in kids[] (count in *nkids). */
-static tm_err solve(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids)
+/* METIS tries of a bisection are shared out as trials of TRIAL_CUTS
+ * tries each (only the top split of general mapping has more than that).
+ * The count depends on ncuts alone, never on the thread count. */
+#define TRIAL_CUTS 16
+
+static int n_trials(int ncuts) { return ncuts <= TRIAL_CUTS ? 1 : (ncuts + TRIAL_CUTS - 1) / TRIAL_CUTS; }
+
+static uint64_t bis_seed(uint64_t seed, const bis *b, int k)
+{
+    uint64_t x = seed ^ ((uint64_t)(b->b0 + 1) << 40) ^ ((uint64_t)b->nb << 20) ^ (uint64_t)k;
+    x *= 0x9e3779b97f4a7c15ULL;
+    return x ^ (x >> 31);
+}
+
+/* Weighted edge cut of part on g (the criterion between trials). */
+static double cut_of(const tm__qgraph *g, const int32_t *part)
+{
+    double c = 0;
+    for (int32_t u = 0; u < g->n; u++)
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+            if (part[g->adj[e]] != part[u])
+                c += g->w[e];
+    return c;
+}
+
+static void split_free(split *sp)
+{
+    if (!sp)
+        return;
+    tm__qgraph_release(&sp->sg);
+    free(sp->fin);
+    free(sp);
+}
+
+static void bis_free(bis *b)
+{
+    if (!b)
+        return;
+    tm__qgraph_release(&b->g2);
+    for (int k = 0; b->part && k < b->ntrial; k++)
+        free(b->part[k]);
+    free(b->part);
+    free(b->cut);
+    free(b->verts);
+    free(b);
+}
+
+/* Reorders the range of s by block (stable counting sort) and returns the
+ * children in kids[] (count in *nkids). */
+static tm_err finish(pool *P, const sub *s, const int32_t *part, int32_t a, sub *kids, int *nkids)
+{
+    const tm_hier *h = P->h;
+    int32_t nv = (int32_t)(s->hi - s->lo), *verts = P->ord + s->lo;
+    int32_t *tmp = tm__malloc_n((size_t)nv, sizeof *tmp);
+    int64_t *start = tm__calloc_n((size_t)a + 1, sizeof *start), lo = s->lo;
+    if (!tmp || !start) {
+        free(tmp), free(start);
+        return tm__nomem(P->ctx);
+    }
+    for (int32_t i = 0; i < nv; i++)
+        start[part[i] + 1]++;
+    for (int32_t j = 0; j < a; j++)
+        start[j + 1] += start[j];
+    for (int32_t i = 0; i < nv; i++)
+        tmp[start[part[i]]++] = verts[i];
+    memcpy(verts, tmp, (size_t)nv * sizeof *verts);
+    for (int32_t j = 0; j < a; j++) {
+        int64_t hi = s->lo + start[j];
+        if (hi > lo)
+            kids[(*nkids)++] =
+                (sub){lo, hi, s->level - 1, s->pe0 + (int64_t)j * h->group[s->level - 1]};
+        lo = hi;
+    }
+    free(tmp), free(start);
+    return TM_EOK;
+}
+
+/* A bisection of sp over verts (owned, NULL = all of sp->sg) into final
+ * blocks [b0, b0 + nb); map: scratch of size sp->sg.n, all -1. */
+static tm_err bis_new(pool *P, split *sp, int32_t *verts, int32_t n, int32_t b0, int32_t nb,
+                      int32_t *map, bis **out)
+{
+    int ncuts = P->ncuts_top;
+    bis *b = calloc(1, sizeof *b);
+    tm_err err = TM_EOK;
+    *out = NULL;
+    if (!b) {
+        free(verts);
+        return tm__nomem(P->ctx);
+    }
+    b->sp = sp;
+    b->verts = verts;
+    b->n = n;
+    b->b0 = b0;
+    b->nb = nb;
+    b->ntrial = b->left = n_trials(ncuts);
+    b->part = tm__calloc_n((size_t)b->ntrial, sizeof *b->part);
+    b->cut = tm__calloc_n((size_t)b->ntrial, sizeof *b->cut);
+    if (!b->part || !b->cut)
+        err = tm__nomem(P->ctx);
+    for (int k = 0; !err && k < b->ntrial; k++)
+        if (!(b->part[k] = tm__malloc_n((size_t)(n ? n : 1), sizeof **b->part)))
+            err = tm__nomem(P->ctx);
+    if (!err)
+        err = tm__qgraph_induced(P->ctx, &sp->sg, verts, n, map, &b->g2);
+    if (err) {
+        bis_free(b);
+        return err;
+    }
+    *out = b;
+    return TM_EOK;
+}
+
+/* Starts subproblem s: leaves and pass-through levels at once; a split
+ * with one METIS call (children in kids[]); or the first bisection of a
+ * split whose tries are shared out (*out, its trials to be queued). */
+static tm_err start(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids, bis **out)
 {
     const tm_hier *h = P->h;
     int32_t nv = (int32_t)(s->hi - s->lo), a = s->level > 0 ? h->a[s->level - 1] : 1;
-    int32_t *verts = P->ord + s->lo, *part = NULL, *tmp = NULL;
+    int32_t *verts = P->ord + s->lo, *part = NULL, *all = NULL;
+    int ncuts = s->level == h->k ? P->ncuts_top : P->ncuts;
+    split *sp = NULL;
     double *cap = NULL;
-    int64_t *start = NULL;
-    tm__qgraph sg;
     tm_err err = TM_EOK;
-    memset(&sg, 0, sizeof sg);
     *nkids = 0;
+    *out = NULL;
     if (nv <= 0)
         return TM_EOK;
     if (s->level == 0) {
@@ -114,59 +261,156 @@ static tm_err solve(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids)
         kids[(*nkids)++] = (sub){s->lo, s->hi, s->level - 1, s->pe0};
         return TM_EOK;
     }
-    part = tm__malloc_n((size_t)nv, sizeof *part);
-    tmp = tm__malloc_n((size_t)nv, sizeof *tmp);
-    cap = tm__malloc_n((size_t)a, sizeof *cap);
-    start = tm__calloc_n((size_t)a + 1, sizeof *start);
-    if (!part || !tmp || !cap || !start) {
+    sp = calloc(1, sizeof *sp);
+    if (!sp)
+        return tm__nomem(P->ctx);
+    sp->s = *s;
+    sp->a = a;
+    err = tm__qgraph_induced(P->ctx, P->g, verts, nv, map, &sp->sg);
+    if (err)
+        goto out;
+    sp->cc = child_cap(P, sp->sg.total_vw, s->level);
+    if (n_trials(ncuts) == 1) {
+        part = tm__malloc_n((size_t)nv, sizeof *part);
+        cap = tm__malloc_n((size_t)a, sizeof *cap);
+        if (!part || !cap) {
+            err = tm__nomem(P->ctx);
+            goto out;
+        }
+        for (int32_t j = 0; j < a; j++)
+            cap[j] = sp->cc;
+        err = tm__qap_partition(P->ctx, &sp->sg, a, cap, ncuts, sub_seed(P->seed, s), part);
+        if (!err)
+            err = finish(P, s, part, a, kids, nkids);
+        goto out;
+    }
+    sp->fin = tm__malloc_n((size_t)nv, sizeof *sp->fin);
+    all = tm__malloc_n((size_t)nv, sizeof *all);
+    if (!sp->fin || !all) {
+        free(all);
         err = tm__nomem(P->ctx);
         goto out;
     }
-    err = tm__qgraph_induced(P->ctx, P->g, verts, nv, map, &sg);
-    if (err)
-        goto out;
-    {
-        double c = sg.total_vw, cc = child_cap(P, c, s->level);
-        for (int32_t j = 0; j < a; j++)
-            cap[j] = cc;
-    }
-    err = tm__qap_partition(P->ctx, &sg, a, cap,
-                            s->level == h->k ? P->ncuts_top : P->ncuts,
-                            sub_seed(P->seed, s), part);
-    if (err)
-        goto out;
-    /* stable counting sort of the range by block */
     for (int32_t i = 0; i < nv; i++)
-        start[part[i] + 1]++;
-    for (int32_t j = 0; j < a; j++)
-        start[j + 1] += start[j];
-    for (int32_t i = 0; i < nv; i++)
-        tmp[start[part[i]]++] = verts[i];
-    memcpy(verts, tmp, (size_t)nv * sizeof *verts);
-    {
-        int64_t lo = s->lo;
-        for (int32_t j = 0; j < a; j++) {
-            int64_t hi = s->lo + start[j];
-            if (hi > lo)
-                kids[(*nkids)++] =
-                    (sub){lo, hi, s->level - 1, s->pe0 + (int64_t)j * h->group[s->level - 1]};
-            lo = hi;
-        }
-    }
+        all[i] = i;
+    sp->open = 1;
+    err = bis_new(P, sp, all, nv, 0, a, map, out);
+    if (!err)
+        sp = NULL; /* owned by the bisection now */
 out:
-    tm__qgraph_release(&sg);
+    split_free(sp);
     free(part);
-    free(tmp);
     free(cap);
-    free(start);
     return err;
 }
 
+/* Trial k of a bisection (no lock held): its own part vector and cut. */
+static tm_err run_trial(pool *P, bis *b, int k)
+{
+    int per = (P->ncuts_top + b->ntrial - 1) / b->ntrial;
+    int32_t n1 = b->nb / 2;
+    double cap[2];
+    tm_err err;
+    cap[0] = b->sp->cc * (double)(b->nb - n1);
+    cap[1] = b->sp->cc * (double)n1;
+    err = tm__qap_partition(P->ctx, &b->g2, 2, cap, per,
+                            bis_seed(sub_seed(P->seed, &b->sp->s), b, k), b->part[k]);
+    if (!err)
+        b->cut[k] = cut_of(&b->g2, b->part[k]);
+    return err;
+}
+
+/* Every trial of b is in: the best side assignment; final blocks, or the
+ * two next bisections (in next[], count in *nnext). */
+static tm_err bis_done(pool *P, bis *b, int32_t *map, bis **next, int *nnext)
+{
+    int best = 0;
+    int32_t nb0 = b->nb - b->nb / 2;
+    tm_err err = TM_EOK;
+    *nnext = 0;
+    for (int k = 1; k < b->ntrial; k++)
+        if (b->cut[k] < b->cut[best])
+            best = k;
+    for (int side = 0; side < 2 && !err; side++) {
+        int32_t nb = side ? b->nb / 2 : nb0, b0 = b->b0 + (side ? nb0 : 0), m = 0, *vs;
+        for (int32_t i = 0; i < b->n; i++)
+            m += b->part[best][i] == side;
+        if (nb == 1) {
+            for (int32_t i = 0; i < b->n; i++)
+                if (b->part[best][i] == side)
+                    b->sp->fin[b->verts[i]] = b0;
+            continue;
+        }
+        vs = tm__malloc_n((size_t)(m ? m : 1), sizeof *vs);
+        if (!vs)
+            return tm__nomem(P->ctx);
+        m = 0;
+        for (int32_t i = 0; i < b->n; i++)
+            if (b->part[best][i] == side)
+                vs[m++] = b->verts[i];
+        err = bis_new(P, b->sp, vs, m, b0, nb, map, &next[*nnext]);
+        if (!err)
+            (*nnext)++;
+    }
+    return err;
+}
+
+/* One task (no lock held).  *queued: up to two new bisections whose
+ * trials must be queued (count *nq). */
+static tm_err run_task(pool *P, const task *t, int32_t *map, sub *kids, int *nk, bis **queued,
+                       int *nq)
+{
+    bis *b = t->bs;
+    split *sp;
+    bool failed, last;
+    tm_err err;
+    *nk = 0;
+    *nq = 0;
+    if (!b) {
+        err = start(P, &t->s, map, kids, nk, &queued[0]);
+        *nq = queued[0] != NULL;
+        return err;
+    }
+    err = run_trial(P, b, t->trial);
+    pthread_mutex_lock(&P->mu);
+    last = --b->left == 0;
+    failed = P->err != TM_EOK;
+    pthread_mutex_unlock(&P->mu);
+    if (!last)
+        return err;
+    /* every trial is in: this thread goes on with the split */
+    sp = b->sp;
+    if (!err && !failed)
+        err = bis_done(P, b, map, queued, nq);
+    bis_free(b);
+    pthread_mutex_lock(&P->mu);
+    sp->open += *nq - 1;
+    last = sp->open == 0;
+    pthread_mutex_unlock(&P->mu);
+    if (err || failed) {
+        for (int i = 0; i < *nq; i++)
+            bis_free(queued[i]);
+        *nq = 0;
+        if (last)
+            split_free(sp);
+        return err;
+    }
+    if (last) {
+        err = finish(P, &sp->s, sp->fin, sp->a, kids, nk);
+        split_free(sp);
+    }
+    return err;
+}
+
+typedef struct wctx { pool *P; int id; } wctx;
+
 static void *worker(void *arg)
 {
-    pool *P = arg;
+    wctx *w = arg;
+    pool *P = w->P;
     int32_t *map = tm__malloc_n((size_t)P->g->n, sizeof *map);
     sub *kids = tm__malloc_n((size_t)1 << 16, sizeof *kids);
+    double busy = 0;
     pthread_mutex_lock(&P->mu);
     if (!map || !kids) {
         if (!P->err)
@@ -177,25 +421,47 @@ static void *worker(void *arg)
             map[i] = -1;
     }
     while (map && kids) {
-        sub s;
-        int nk = 0;
+        task t;
+        bis *nb[2] = {NULL, NULL};
+        int nk = 0, nq = 0;
+        double t0;
         tm_err err;
         while (P->nstack == 0 && P->pending > 0 && !P->err)
             pthread_cond_wait(&P->cv, &P->mu);
         if (P->err || P->pending == 0)
             break;
-        s = P->stack[--P->nstack];
+        t = P->stack[--P->nstack];
         pthread_mutex_unlock(&P->mu);
-        err = solve(P, &s, map, kids, &nk);
+        t0 = tm__now();
+        err = run_task(P, &t, map, kids, &nk, nb, &nq);
+        busy += tm__now() - t0;
         pthread_mutex_lock(&P->mu);
         if (err && !P->err)
             P->err = err;
         for (int i = 0; i < nk && !P->err; i++)
-            if (push(P, kids[i]) < 0)
+            if (push(P, (task){kids[i], NULL, 0}) < 0)
                 P->err = tm__nomem(P->ctx);
+        for (int i = 0; i < nq; i++) {
+            /* trials pushed last-first so that trial 0 is taken first */
+            int k;
+            for (k = nb[i]->ntrial - 1; k >= 0 && !P->err; k--)
+                if (push(P, (task){t.s, nb[i], k}) < 0)
+                    P->err = tm__nomem(P->ctx);
+            if (k >= 0) {
+                /* not fully queued: the queued ones wait as if run */
+                nb[i]->left = nb[i]->ntrial - 1 - k;
+                if (nb[i]->left == 0) {
+                    if (--nb[i]->sp->open == 0)
+                        split_free(nb[i]->sp);
+                    bis_free(nb[i]);
+                }
+            }
+        }
         P->pending--;
         pthread_cond_broadcast(&P->cv);
     }
+    if (w->id < P->nbusy)
+        P->busy[w->id] = busy;
     pthread_mutex_unlock(&P->mu);
     free(map);
     free(kids);
@@ -208,6 +474,7 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     pool P;
     int nthreads = tm_ctx_threads(ctx);
     pthread_t th[64];
+    wctx wc[64];
     int started = 0;
     tm_err err;
     for (int i = 0; i < h->k; i++)
@@ -256,25 +523,47 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
         P.ord[u] = u;
     pthread_mutex_init(&P.mu, NULL);
     pthread_cond_init(&P.cv, NULL);
-    if (push(&P, (sub){0, g->n, h->k, 0}) < 0) {
+    if (push(&P, (task){(sub){0, g->n, h->k, 0}, NULL, 0}) < 0) {
         P.err = tm__nomem(ctx);
         goto out;
     }
     if (nthreads > 64)
         nthreads = 64;
+    P.busy = tm__calloc_n((size_t)nthreads, sizeof *P.busy);
+    P.nbusy = P.busy ? nthreads : 0;
+    for (int i = 0; i < nthreads; i++)
+        wc[i] = (wctx){&P, i};
     for (int i = 1; i < nthreads; i++) {
-        if (pthread_create(&th[started], NULL, worker, &P) != 0)
+        if (pthread_create(&th[started], NULL, worker, &wc[i]) != 0)
             break;
         started++;
     }
-    worker(&P);
+    worker(&wc[0]);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    if (P.nbusy > 1) {
+        char line[600];
+        size_t len = 0;
+        for (int i = 0; i <= started && len < sizeof line - 16; i++)
+            len += (size_t)snprintf(line + len, sizeof line - len, " %.2f", P.busy[i]);
+        tm__log(ctx, TM_LOG_INFO, "multisection: %d threads, busy s:%s", started + 1, line);
+    }
 out:
+    /* after a failure: trials still queued (a bisection is freed with its
+     * last trial, a split with its last bisection) */
+    for (size_t i = 0; i < P.nstack; i++) {
+        bis *b = P.stack[i].bs;
+        if (b && --b->left == 0) {
+            if (--b->sp->open == 0)
+                split_free(b->sp);
+            bis_free(b);
+        }
+    }
     err = P.err;
     pthread_mutex_destroy(&P.mu);
     pthread_cond_destroy(&P.cv);
     free(P.stack);
     free(P.ord);
+    free(P.busy);
     return err;
 }

@@ -15,9 +15,13 @@
  *     from the child's representative PE to the representative of the
  *     group holding each partner (Scotch's dual recursive bipartitioning
  *     uses the same external-communication idea).
- * Subproblems are processed breadth first in a fixed order, so the
- * regions seen by the orientation, and the result, depend only on the
- * seed. */
+ * Subproblems are processed breadth first, one wave (queue level) at a
+ * time: the METIS partitions of a wave depend only on each job's own tasks
+ * and run in tm_ctx_threads() threads; the orientation then runs in queue
+ * order, so the regions it sees, and the result, are those of a
+ * sequential run and depend only on the seed. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +38,7 @@ typedef struct nsec {
     const tm__ptree *t;
     const tm__qdist *o;
     uint64_t seed;
-    int32_t *ord, *region, *pe, *map;
+    int32_t *ord, *region, *pe;
     job *q;
     size_t qh, qt, qcap;
 } nsec;
@@ -121,45 +125,84 @@ static void orient(const double *cost, const int64_t *size, int32_t na, int32_t 
     }
 }
 
-/* Splits the tasks ord[lo, hi) of node v among its children. */
-static tm_err split(nsec *S, const job *jb)
+/* The partition of one job (phase 1 of a wave, any thread): active
+ * children act[0..na-1] with capacities, part[i] = block of verts[i]. */
+typedef struct jpart {
+    int32_t na, *act, *part;
+    double *cap;
+} jpart;
+
+static void jpart_free(jpart *jp)
+{
+    free(jp->act), free(jp->part), free(jp->cap);
+    memset(jp, 0, sizeof *jp);
+}
+
+/* Needs a METIS split (not a leaf nor a node of single-PE children). */
+static bool needs_split(const tm__ptree *t, const job *jb)
+{
+    return t->nkid[jb->v] > 0 && t->nleaf[jb->v] != t->nkid[jb->v];
+}
+
+/* Phase 1: depends only on the job's own range, never on the other jobs
+ * of the wave, so the wave's partitions can run in parallel.  map: the
+ * caller's scratch (all -1). */
+static tm_err partition_job(const nsec *S, const job *jb, int32_t *map, jpart *jp)
 {
     const tm__ptree *t = S->t;
-    int32_t v = jb->v, nv = jb->hi - jb->lo, a = t->nkid[v], na = 0;
-    const int32_t *kids = t->kids + t->kid0[v];
-    int32_t *verts = S->ord + jb->lo, *part = NULL, *act = NULL, *perm = NULL, *tmp = NULL;
-    int64_t *tg = NULL, *start = NULL;
-    double *cap = NULL, *cost = NULL;
+    int32_t v = jb->v, nv = jb->hi - jb->lo, a = t->nkid[v];
+    int64_t *tg = tm__malloc_n((size_t)a, sizeof *tg);
     tm__qgraph sg;
     tm_err err = TM_EOK;
     memset(&sg, 0, sizeof sg);
-    part = tm__calloc_n((size_t)nv, sizeof *part);
-    tmp = tm__malloc_n((size_t)nv, sizeof *tmp);
-    act = tm__malloc_n((size_t)a, sizeof *act);
-    perm = tm__malloc_n((size_t)a, sizeof *perm);
-    tg = tm__malloc_n((size_t)a, sizeof *tg);
-    cap = tm__malloc_n((size_t)a, sizeof *cap);
-    start = tm__calloc_n((size_t)a + 1, sizeof *start);
-    if (!part || !tmp || !act || !perm || !tg || !cap || !start) {
+    jp->na = 0;
+    jp->part = tm__calloc_n((size_t)nv, sizeof *jp->part);
+    jp->act = tm__malloc_n((size_t)a, sizeof *jp->act);
+    jp->cap = tm__malloc_n((size_t)a, sizeof *jp->cap);
+    if (!tg || !jp->part || !jp->act || !jp->cap) {
         err = tm__nomem(S->ctx);
         goto out;
     }
     targets(t, v, nv, tg);
     for (int32_t j = 0; j < a; j++)
         if (tg[j] > 0) {
-            act[na] = j;
-            cap[na++] = (double)tg[j];
+            jp->act[jp->na] = j;
+            jp->cap[jp->na++] = (double)tg[j];
         }
-    if (na > 1) {
-        err = tm__qgraph_induced(S->ctx, S->g, verts, nv, S->map, &sg);
+    if (jp->na > 1) {
+        err = tm__qgraph_induced(S->ctx, S->g, S->ord + jb->lo, nv, map, &sg);
         if (!err)
-            err = tm__qap_partition(S->ctx, &sg, na, cap, 8, sub_seed(S->seed, v), part);
-        if (err)
-            goto out;
+            err = tm__qap_partition(S->ctx, &sg, jp->na, jp->cap, 8, sub_seed(S->seed, v),
+                                    jp->part);
+    }
+out:
+    tm__qgraph_release(&sg);
+    free(tg);
+    return err;
+}
+
+/* Phase 2 (in queue order): orients the blocks against the regions of
+ * the tasks placed so far, reorders the range by child and queues them. */
+static tm_err place_job(nsec *S, const job *jb, const jpart *jp)
+{
+    const tm__ptree *t = S->t;
+    int32_t v = jb->v, nv = jb->hi - jb->lo, na = jp->na;
+    const int32_t *kids = t->kids + t->kid0[v], *part = jp->part, *act = jp->act;
+    int32_t *verts = S->ord + jb->lo, *perm = NULL, *tmp = NULL;
+    int64_t *tg = NULL, *start = NULL;
+    double *cost = NULL;
+    tm_err err = TM_EOK;
+    tmp = tm__malloc_n((size_t)nv, sizeof *tmp);
+    perm = tm__malloc_n((size_t)(na ? na : 1), sizeof *perm);
+    tg = tm__malloc_n((size_t)(na ? na : 1), sizeof *tg);
+    start = tm__calloc_n((size_t)na + 1, sizeof *start);
+    if (!tmp || !perm || !tg || !start) {
+        err = tm__nomem(S->ctx);
+        goto out;
     }
     for (int32_t b = 0; b < na; b++) {
         perm[b] = b;
-        tg[b] = (int64_t)cap[b];
+        tg[b] = (int64_t)jp->cap[b];
     }
     if (na > 1 && na <= ORIENT_MAX) {
         cost = tm__malloc_n((size_t)na * (size_t)na, sizeof *cost);
@@ -189,26 +232,99 @@ static tm_err split(nsec *S, const job *jb)
         lo = hi;
     }
 out:
-    tm__qgraph_release(&sg);
-    free(part), free(tmp), free(act), free(perm), free(tg), free(cap), free(start), free(cost);
+    free(tmp), free(perm), free(tg), free(start), free(cost);
     return err;
 }
 
-static tm_err step(nsec *S, const job *jb)
+static void place_leaves(nsec *S, const job *jb)
 {
     const tm__ptree *t = S->t;
     int32_t v = jb->v, nv = jb->hi - jb->lo;
     if (t->nkid[v] == 0) {
         S->pe[S->ord[jb->lo]] = t->pe[v];
-        return TM_EOK;
+        return;
     }
-    if (t->nleaf[v] == t->nkid[v]) {
-        /* siblings that are single PEs are interchangeable */
-        for (int32_t i = 0; i < nv; i++)
-            S->pe[S->ord[jb->lo + i]] = t->pe[t->kids[t->kid0[v] + i]];
-        return TM_EOK;
+    /* siblings that are single PEs are interchangeable */
+    for (int32_t i = 0; i < nv; i++)
+        S->pe[S->ord[jb->lo + i]] = t->pe[t->kids[t->kid0[v] + i]];
+}
+
+/* Phase 1 of a wave: the partitions of jobs [w0, w1) of the queue, by
+ * tm_ctx_threads() threads taking jobs in turn. */
+typedef struct wave {
+    const nsec *S;
+    size_t w0, w1;
+    jpart *jp;
+    atomic_size_t next;
+    atomic_int err;
+} wave;
+
+static void *wave_worker(void *arg)
+{
+    wave *W = arg;
+    const nsec *S = W->S;
+    int32_t *map = tm__malloc_n((size_t)(S->g->n ? S->g->n : 1), sizeof *map);
+    if (!map) {
+        int zero = TM_EOK;
+        atomic_compare_exchange_strong(&W->err, &zero, (int)tm__nomem(S->ctx));
+        return NULL;
     }
-    return split(S, jb);
+    for (int32_t u = 0; u < S->g->n; u++)
+        map[u] = -1;
+    for (;;) {
+        size_t i = atomic_fetch_add(&W->next, 1);
+        tm_err err;
+        if (i >= W->w1 - W->w0 || atomic_load(&W->err) != TM_EOK)
+            break;
+        if (!needs_split(S->t, &S->q[W->w0 + i]))
+            continue;
+        err = partition_job(S, &S->q[W->w0 + i], map, &W->jp[i]);
+        if (err) {
+            int zero = TM_EOK;
+            atomic_compare_exchange_strong(&W->err, &zero, (int)err);
+        }
+    }
+    free(map);
+    return NULL;
+}
+
+static tm_err run_wave(nsec *S, size_t w0, size_t w1, int nthreads)
+{
+    wave W;
+    pthread_t th[64];
+    int started = 0;
+    tm_err err;
+    W.S = S;
+    W.w0 = w0;
+    W.w1 = w1;
+    W.jp = tm__calloc_n(w1 - w0, sizeof *W.jp);
+    if (!W.jp)
+        return tm__nomem(S->ctx);
+    atomic_init(&W.next, 0);
+    atomic_init(&W.err, TM_EOK);
+    if ((size_t)nthreads > w1 - w0)
+        nthreads = (int)(w1 - w0);
+    for (int i = 1; i < nthreads && i < 64; i++) {
+        if (pthread_create(&th[started], NULL, wave_worker, &W) != 0)
+            break;
+        started++;
+    }
+    wave_worker(&W);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    err = (tm_err)atomic_load(&W.err);
+    /* phase 2: queue order, as a sequential run would see the regions */
+    for (size_t i = 0; !err && i < w1 - w0; i++) {
+        job jb = S->q[w0 + i];
+        if (needs_split(S->t, &jb))
+            err = place_job(S, &jb, &W.jp[i]);
+        else
+            place_leaves(S, &jb);
+    }
+    for (size_t i = 0; i < w1 - w0; i++)
+        jpart_free(&W.jp[i]);
+    free(W.jp);
+    return err;
 }
 
 tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const tm__ptree *t,
@@ -216,6 +332,7 @@ tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const tm__ptree *t,
 {
     nsec S;
     tm_err err = TM_EOK;
+    int nthreads = tm_ctx_threads(ctx);
     memset(&S, 0, sizeof S);
     if (g->n > t->npe[t->root])
         return tm__fail(ctx, TM_EINFEASIBLE, "%d tasks but only %lld slots", g->n,
@@ -228,24 +345,24 @@ tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const tm__ptree *t,
     S.pe = pe;
     S.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.ord);
     S.region = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.region);
-    S.map = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.map);
-    if (!S.ord || !S.region || !S.map) {
+    if (!S.ord || !S.region) {
         err = tm__nomem(ctx);
         goto out;
     }
     for (int32_t u = 0; u < g->n; u++) {
         S.ord[u] = u;
         S.region[u] = t->root;
-        S.map[u] = -1;
     }
     if (g->n > 0 && push(&S, t->root, 0, g->n) < 0)
         err = tm__nomem(ctx);
+    /* breadth first, one wave (queue level) at a time */
     while (!err && S.qh < S.qt) {
-        job jb = S.q[S.qh++];
-        err = step(&S, &jb);
+        size_t w0 = S.qh, w1 = S.qt;
+        S.qh = w1;
+        err = run_wave(&S, w0, w1, nthreads);
     }
 out:
-    free(S.ord), free(S.region), free(S.map), free(S.q);
+    free(S.ord), free(S.region), free(S.q);
     return err;
 }
 

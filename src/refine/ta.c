@@ -172,8 +172,8 @@ static int32_t pick_partner(tm__ta_state *st, tm_rng *r, int32_t a)
     return (int32_t)tm__rng_below(r, (uint64_t)st->U);
 }
 
-static tm_err search(tm__ta_state *st, const tm__ta_opts *o, guard *gd, tm_rng *r,
-                     tm_mapping *best, tm__ta_stats *stats)
+static tm_err search(const tm_ctx *ctx, tm__ta_state *st, const tm__ta_opts *o, guard *gd,
+                     tm_rng *r, tm_mapping *best, tm__ta_stats *stats)
 {
     int32_t n = st->c->n;
     double t0 = tm__now(), T = o->threshold0 > 0 ? o->threshold0 : TA_T0, thr = T;
@@ -194,6 +194,8 @@ static tm_err search(tm__ta_state *st, const tm__ta_opts *o, guard *gd, tm_rng *
             double phi;
             if (best_max <= lb * (1 + 1e-12))
                 break; /* at the lower bound */
+            if (tm__stopped(ctx))
+                break; /* the caller's stop request: keep the best so far */
             if (timed) {
                 double el = tm__now() - t0;
                 if (el >= o->time_limit)
@@ -298,7 +300,7 @@ tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uin
     stats->w_before = gd.w;
     tm__rng_seed(&r, seed, 0x7461ULL); /* "ta" stream */
     if (st.U > 1 && st.nh > 1)
-        err = search(&st, opts, &gd, &r, &best, stats);
+        err = search(ctx, &st, opts, &gd, &r, &best, stats);
     else
         stats->max_after = stats->max_before, stats->sumsq_after = stats->sumsq_before,
         stats->w_after = stats->w_before;

@@ -26,6 +26,8 @@ struct tm_ctx {
     tm_log_level log_level;
     tm_stop_fn stop_fn;      /* asked by long loops: stop early, keep the best */
     void *stop_ud;
+    tm_progress_fn progress_fn;
+    void *progress_ud;
     tm__metis_pool *pool;    /* created on first use; shared by inheriting contexts */
     bool own_pool;
 };
@@ -110,6 +112,18 @@ void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *ud)
     ctx->stop_ud = ud;
 }
 
+void tm_ctx_set_progress(tm_ctx *ctx, tm_progress_fn fn, void *ud)
+{
+    ctx->progress_fn = fn;
+    ctx->progress_ud = ud;
+}
+
+void tm__progress(tm_ctx *ctx, const char *what, double c, double d, double j)
+{
+    if (ctx && ctx->progress_fn)
+        ctx->progress_fn(ctx->progress_ud, what, c, d, j);
+}
+
 bool tm__stopped(const tm_ctx *ctx) { return ctx && ctx->stop_fn && ctx->stop_fn(ctx->stop_ud); }
 
 tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx)
@@ -131,6 +145,8 @@ void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent)
 {
     child->stop_fn = parent->stop_fn;
     child->stop_ud = parent->stop_ud;
+    child->progress_fn = parent->progress_fn;
+    child->progress_ud = parent->progress_ud;
     if (!child->pool) {
         child->pool = tm__ctx_metis_pool(parent);
         child->own_pool = false;

@@ -36,10 +36,13 @@ tm_err tm__nomem(tm_ctx *ctx);
 /* The caller's stop predicate (tm_ctx_set_stop) says stop: refinements
  * return their best mapping so far, constructions finish normally. */
 bool tm__stopped(const tm_ctx *ctx);
+/* Reports figures to the caller's progress callback (tm_ctx_set_progress). */
+void tm__progress(tm_ctx *ctx, const char *what, double congestion, double dilation, double J);
 /* The context's METIS worker pool (src/graph/metis_pool.h), created on
  * first use; NULL when out of memory. */
 struct tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx);
-/* A per-job context takes the parent's stop predicate and METIS pool. */
+/* A per-job context takes the parent's stop predicate, progress callback
+ * and METIS pool. */
 void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent);
 
 /* ---- memory ------------------------------------------------------------- */

@@ -74,6 +74,15 @@ static int read_metis(const char *path, tm_comm *c)
     return 0;
 }
 
+/* Progress lines of the library (per-thread busy time of the
+ * multisection) go to stderr as comments. */
+static void log_line(void *ud, tm_log_level level, const char *msg)
+{
+    (void)ud;
+    (void)level;
+    fprintf(stderr, "# %s\n", msg);
+}
+
 int main(int argc, char **argv)
 {
     tm_ctx *ctx;
@@ -90,6 +99,10 @@ int main(int argc, char **argv)
         return 1;
     }
     tm_ctx_new(&ctx);
+    if (getenv("QAP_BENCH_LOG")) {
+        tm_ctx_set_log(ctx, log_line, NULL);
+        tm_ctx_set_log_level(ctx, TM_LOG_INFO);
+    }
     if (argc > 6 && *argv[6])
         tm_ctx_set_threads(ctx, atoi(argv[6]));
     if (argc > 8)

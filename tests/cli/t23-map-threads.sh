@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The answer for a given seed and no time limit is the same for 1, 2, 3 and
+# 8 threads: general process mapping (the parallel multisection, whose top
+# split shares its METIS tries out as trials), the network multisection
+# (waves of parallel partitions) and the portfolio of "all".
+set -eu
+. "$(dirname "$0")/lib.sh"
+# 28^3 grid, 21,952 tasks: large enough for 2 trials per top bisection
+python3 - > grid.graph <<'P'
+n = 28
+def idx(x, y, z): return x + n * (y + n * z)
+adj = [[] for _ in range(n ** 3)]
+for z in range(n):
+    for y in range(n):
+        for x in range(n):
+            for dx, dy, dz in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
+                a, b, c = x + dx, y + dy, z + dz
+                if a < n and b < n and c < n:
+                    adj[idx(x, y, z)].append(idx(a, b, c))
+                    adj[idx(a, b, c)].append(idx(x, y, z))
+print(n ** 3, sum(len(l) for l in adj) // 2)
+for l in adj:
+    print(" ".join(str(v + 1) for v in l))
+P
+python3 - > st.edges <<'P'
+n = 6
+def idx(x, y, z): return x + n * (y + n * z)
+for z in range(n):
+    for y in range(n):
+        for x in range(n):
+            for dx, dy, dz in ((1,0,0),(-1,0,0),(0,1,0),(0,-1,0),(0,0,1),(0,0,-1)):
+                a, b, c = x + dx, y + dy, z + dz
+                if 0 <= a < n and 0 <= b < n and 0 <= c < n:
+                    print(idx(x, y, z), idx(a, b, c), 1)
+P
+alloc=$(python3 -c "import random; r=random.Random(5); h=['n%04d'%i for i in range(216)]; r.shuffle(h); print(','.join(h))")
+for t in 1 2 3 8; do
+    expect_exit 0 "$TOPOMAP" map --hierarchy 4:4:4 --distances 1:10:100 --comm grid.graph \
+        --strategy topdown --refine nc:1 --imbalance 0.03 --threads $t --seed 2 --out h$t.txt
+    expect_exit 0 "$TOPOMAP" map --topology torus:6x6x6 --comm st.edges --alloc "$alloc" \
+        --strategy topdown --refine none --threads $t --seed 2 --out n$t.txt
+    expect_exit 0 "$TOPOMAP" map --topology torus:6x6x6 --comm st.edges --alloc "$alloc" \
+        --strategy all --refine ils:2+ta --threads $t --seed 2 --out a$t.txt
+done
+for t in 2 3 8; do
+    cmp h1.txt h$t.txt
+    cmp n1.txt n$t.txt
+    cmp a1.txt a$t.txt
+done
+# at most ceil(1.03 * 21952 / 64) = 354 tasks per PE
+[ "$(sort -n h1.txt | uniq -c | sort -n | tail -1 | awk '{print $1}')" -le 354 ]
