@@ -78,6 +78,31 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo,
 /* Monotonic seconds (wall clock for the time_s figures). */
 double cli_now(void);
 
+/* ---- anytime `map` (anytime.c) ------------------------------------------
+ * SIGINT / SIGTERM / SIGUSR1 stop the refinements (the best mapping so far
+ * is written, exit 0); a progress line on stderr when it is a terminal. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+typedef struct cli_anytime {
+    sigset_t set;          /* the signals taken (those not ignored at start) */
+    pthread_t th;
+    bool running, progress, shown;
+    atomic_int sig;        /* the first signal received, 0 if none */
+    atomic_bool done;
+    pthread_mutex_t mu;    /* guards the progress fields below */
+    char strategy[48], last[96];
+    double best_c, best_d, best_j, t0;
+} cli_anytime;
+/* Blocks the signals in the calling thread (call before any thread is
+ * started: threads inherit the mask), starts the watcher and sets the
+ * stop predicate and progress callback of ctx.  0, or -1 (no watcher). */
+int cli_anytime_start(cli_anytime *a, tm_ctx *ctx, const char *strategy, bool progress);
+void cli_anytime_stop(cli_anytime *a, tm_ctx *ctx);
+/* The signal that stopped the run, 0 if none. */
+int cli_anytime_signal(const cli_anytime *a);
+const char *cli_signal_name(int sig);
+
 /* Creates the context with the CLI's log callback (warnings to stderr). */
 tm_err cli_ctx_new(tm_ctx **out, bool quiet);
 

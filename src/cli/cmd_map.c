@@ -14,6 +14,7 @@ static const char usage_head[] =
     "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
     "                   [--objective O] [--seed N] [--time-limit SEC] [--threads N]\n"
     "                   [--out F] [--format openmpi|mpich|slurm|plain] [--hostnames short|full] [--json]\n"
+    "                   [--quiet]\n"
     "       topomap map --hierarchy a1:..:ak --distances d1:..:dk --comm G [--strategy S]\n"
     "                   [--refine R] [--imbalance EPS] [--out F] [--json]\n"
     "\n"
@@ -41,6 +42,10 @@ static const char usage_head[] =
     "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain\n"
     "  --hostnames full        keep domain names (default: short host names)\n"
     "  --json                  print metrics as JSON on stdout (mapping only to --out)\n"
+    "  --quiet                 no progress line (shown on stderr when it is a terminal)\n"
+    "\n"
+    "SIGINT (Ctrl-C), SIGTERM (Slurm's time limit) or SIGUSR1 stop the refinements: the best\n"
+    "mapping found so far is written and reported, exit 0 (a second signal ends at once).\n"
     "\n";
 
 static void usage(FILE *out)
@@ -63,7 +68,7 @@ typedef struct map_args {
     long seed;
     double time_limit, imbalance;
     long threads;
-    bool json, full_hostnames, refine_given;
+    bool json, full_hostnames, refine_given, quiet;
 } map_args;
 
 /* Returns -1 (and prints) on a usage error, 1 for --help, 0 otherwise. */
@@ -82,6 +87,7 @@ static int parse_args(int argc, char **argv, map_args *a)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"hostnames", required_argument, NULL, OPT_HOSTNAMES},
         {"json", no_argument, NULL, OPT_JSON},
+        {"quiet", no_argument, NULL, OPT_QUIET},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "topomap map";
@@ -130,6 +136,7 @@ static int parse_args(int argc, char **argv, map_args *a)
             break;
         case OPT_OUT: a->out = optarg; break;
         case OPT_JSON: a->json = true; break;
+        case OPT_QUIET: a->quiet = true; break;
         case OPT_FORMAT:
             if (tm_mapfmt_parse(optarg) < 0)
                 return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
@@ -277,8 +284,9 @@ int cmd_map(int argc, char **argv)
     tm_problem p = {0};
     tm_err err;
     double t0;
-    int rc = 0, pr;
+    int rc = 0, pr, sig;
     FILE *summary;
+    cli_anytime any;
 
     pr = parse_args(argc, argv, &a);
     if (pr != 0)
@@ -288,6 +296,9 @@ int cmd_map(int argc, char **argv)
     tm_map_result_init(&res);
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
+    /* before any thread exists: they all inherit the blocked signals */
+    if (cli_anytime_start(&any, ctx, a.strategy, !a.quiet) < 0)
+        fprintf(stderr, "topomap map: warning: cannot watch for signals; Ctrl-C ends at once\n");
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     tm_ctx_set_threads(ctx, (int)a.threads);
     tm_ctx_set_time_limit(ctx, a.time_limit);
@@ -323,6 +334,8 @@ int cmd_map(int argc, char **argv)
             a.refine = TM_CLI_NET_PIPELINE;
     }
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
+    cli_anytime_stop(&any, ctx);
+    sig = cli_anytime_signal(&any);
     if (!err && net)
         err = tm_mapping_check(ctx, net, &nw.alloc, &res.mapping);
     if (err)
@@ -350,6 +363,8 @@ int cmd_map(int argc, char **argv)
         for (int32_t i = 0; i < res.n_rows; i++)
             json_row(&j, net, &res.rows[i]);
         json_arr_end(&j);
+        if (sig)
+            json_str(&j, "interrupted", cli_signal_name(sig));
         json_num(&j, "mapping_time_s", res.time_s);
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
@@ -368,8 +383,13 @@ int cmd_map(int argc, char **argv)
         if (a.out)
             fprintf(summary, "written            %s\n", a.out);
     }
+    if (sig)
+        fprintf(stderr, "topomap map: interrupted by %s after %.1f s: the best mapping found "
+                "so far (%s) was %s\n", cli_signal_name(sig), cli_now() - t0,
+                res.rows[res.best].name, a.out ? "written" : "printed");
     goto out;
 fail:
+    cli_anytime_stop(&any, ctx);
     rc = cli_report(ctx, "map", err);
 out:
     tm_map_result_release(&res);
