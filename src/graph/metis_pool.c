@@ -45,6 +45,7 @@ struct tm__metis_pool {
     pthread_cond_t cv;
     worker w[MAX_WORKERS];
     int nw;
+    long calls_to_workers; /* tests: calls that did overlap */
     bool force_worker; /* tests: never run METIS in this process */
 };
 
@@ -188,9 +189,9 @@ static int spawn(tm__metis_pool *p)
     }
     pid = fork();
     if (pid == 0) {
-        /* the child: only async-signal-safe calls before METIS (the parent
-         * may have other threads); drop the other workers' sockets so each
-         * sees EOF when the parent goes */
+        /* the child: forked only where the library starts its threads,
+         * before they exist (never from a worker thread); drop the other
+         * workers' sockets so each sees EOF when the parent goes */
         for (int i = 0; i < p->nw; i++)
             close(p->w[i].sock);
         close(sv[0]);
@@ -227,6 +228,15 @@ void tm__metis_pool_force_worker(tm__metis_pool *p, bool on)
     pthread_mutex_unlock(&p->mu);
 }
 
+long tm__metis_pool_worker_calls(tm__metis_pool *p)
+{
+    long n;
+    pthread_mutex_lock(&p->mu);
+    n = p->calls_to_workers;
+    pthread_mutex_unlock(&p->mu);
+    return n;
+}
+
 int tm__metis_pool_workers(tm__metis_pool *p)
 {
     int n;
@@ -236,26 +246,21 @@ int tm__metis_pool_workers(tm__metis_pool *p)
     return n;
 }
 
-/* An idle worker (forked on demand); waits while all MAX_WORKERS are busy.
- * -1 when none can be created. */
-static int acquire(tm__metis_pool *p)
+/* An idle live worker of p, marked busy; -1 if none.  Called with p->mu. */
+static int take_idle(tm__metis_pool *p, int *live)
 {
-    int k = -1;
-    pthread_mutex_lock(&p->mu);
-    for (;;) {
-        for (int i = 0; i < p->nw && k < 0; i++)
-            if (!p->w[i].busy && !p->w[i].dead)
-                k = i;
-        if (k < 0)
-            k = spawn(p);
-        if (k >= 0 || p->nw < MAX_WORKERS)
-            break;
-        pthread_cond_wait(&p->cv, &p->mu);
+    *live = 0;
+    for (int i = 0; i < p->nw; i++) {
+        if (p->w[i].dead)
+            continue;
+        ++*live;
+        if (!p->w[i].busy) {
+            p->w[i].busy = true;
+            p->calls_to_workers++;
+            return i;
+        }
     }
-    if (k >= 0)
-        p->w[k].busy = true;
-    pthread_mutex_unlock(&p->mu);
-    return k;
+    return -1;
 }
 
 static void release(tm__metis_pool *p, int k, bool dead)
@@ -310,17 +315,12 @@ static int round_trip(worker *w)
     return r == 1 ? 0 : -1;
 }
 
-static int call_worker(tm_ctx *ctx, tm__metis_pool *p, req *q, idx_t *xadj, idx_t *adj,
+/* Runs request q in worker k (already marked busy). */
+static int call_worker(tm_ctx *ctx, tm__metis_pool *p, int k, req *q, idx_t *xadj, idx_t *adj,
                        idx_t *vw, idx_t *ew, real_t *tp, idx_t *objval, idx_t *part)
 {
-    int k = acquire(p), rc;
-    worker *w;
-    if (k < 0) {
-        tm__fail(ctx, TM_EINTERNAL, "METIS: cannot start a worker process (%s)",
-                 strerror(errno));
-        return METIS_ERROR;
-    }
-    w = &p->w[k];
+    worker *w = &p->w[k];
+    int rc;
     if (stage(w, q, xadj, adj, vw, ew, tp) < 0) {
         release(p, k, false);
         return METIS_ERROR_MEMORY;
@@ -337,27 +337,69 @@ static int call_worker(tm_ctx *ctx, tm__metis_pool *p, req *q, idx_t *xadj, idx_
     return rc;
 }
 
+static int call_inproc(bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t *xadj, idx_t *adjncy,
+                       idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts, idx_t *options,
+                       idx_t *objval, idx_t *part)
+{
+    return recursive ? METIS_PartGraphRecursive(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
+                                                nparts, tpwgts, NULL, options, objval, part)
+                     : METIS_PartGraphKway(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt, nparts,
+                                           tpwgts, NULL, options, objval, part);
+}
+
+/* Where the call runs: -1 in this process (inproc_mutex then held), else
+ * the index of a worker marked busy.  Waits while the in-process slot and
+ * every worker are busy.  Workers are never forked here: this runs in
+ * threads, and a fork while other threads allocate can leave the child
+ * with a lock held forever (seen as a hang under ThreadSanitizer). */
+static int place(tm__metis_pool *p)
+{
+    int k = -1, live;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        if (!p->force_worker && pthread_mutex_trylock(&inproc_mutex) == 0)
+            break;
+        if ((k = take_idle(p, &live)) >= 0)
+            break;
+        if (live == 0 && !p->force_worker) {
+            /* no worker to wait for: queue for the in-process slot */
+            pthread_mutex_unlock(&p->mu);
+            pthread_mutex_lock(&inproc_mutex);
+            return -1;
+        }
+        if (live == 0)
+            break; /* forced, but no worker was forked: run here after all */
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
+    if (k < 0 && p->force_worker)
+        pthread_mutex_lock(&inproc_mutex);
+    return k;
+}
+
 int tm__metis_call(tm_ctx *ctx, bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t *xadj,
                    idx_t *adjncy, idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts,
                    idx_t *options, idx_t *objval, idx_t *part)
 {
     tm__metis_pool *p = tm__ctx_metis_pool(ctx);
     req q;
-    int rc;
-    bool force = false;
-    if (p) {
-        pthread_mutex_lock(&p->mu);
-        force = p->force_worker;
-        pthread_mutex_unlock(&p->mu);
-    }
-    if (!p || (!force && pthread_mutex_trylock(&inproc_mutex) == 0)) {
-        if (!p)
-            pthread_mutex_lock(&inproc_mutex); /* no pool (out of memory): wait */
-        rc = recursive ? METIS_PartGraphRecursive(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
-                                                  nparts, tpwgts, NULL, options, objval, part)
-                       : METIS_PartGraphKway(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
-                                             nparts, tpwgts, NULL, options, objval, part);
+    int k, rc;
+    if (!p) { /* no pool (out of memory): one call at a time */
+        pthread_mutex_lock(&inproc_mutex);
+        rc = call_inproc(recursive, nvtxs, ncon, xadj, adjncy, vwgt, adjwgt, nparts, tpwgts,
+                         options, objval, part);
         pthread_mutex_unlock(&inproc_mutex);
+        return rc;
+    }
+    k = place(p);
+    if (k < 0) {
+        rc = call_inproc(recursive, nvtxs, ncon, xadj, adjncy, vwgt, adjwgt, nparts, tpwgts,
+                         options, objval, part);
+        pthread_mutex_unlock(&inproc_mutex);
+        /* a caller of this pool may wait for the in-process slot */
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
         return rc;
     }
     memset(&q, 0, sizeof q);
@@ -374,5 +416,5 @@ int tm__metis_call(tm_ctx *ctx, bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t
     else
         METIS_SetDefaultOptions(q.options);
     layout(&q);
-    return call_worker(ctx, p, &q, xadj, adjncy, vwgt, adjwgt, tpwgts, objval, part);
+    return call_worker(ctx, p, k, &q, xadj, adjncy, vwgt, adjwgt, tpwgts, objval, part);
 }

@@ -9,7 +9,7 @@
  *
  * tm__metis_call therefore runs at most one METIS call in this process at a
  * time (the first caller, no overhead), and hands every concurrent call to
- * a worker process forked for it (its own rand() state and signal
+ * an idle worker process (its own rand() state and signal
  * dispositions), inputs and the result passed through a shared memfd.
  * Either way the partition is exactly the one a serial call returns. */
 #ifndef TM_METIS_POOL_H
@@ -33,12 +33,18 @@ int tm__metis_call(tm_ctx *ctx, bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t
 /* The pool of a context (ctx.c owns it and frees it with the context). */
 tm__metis_pool *tm__metis_pool_new(void);
 void tm__metis_pool_free(tm__metis_pool *pool);
-/* Forks workers until n exist (while the process is still small: a worker
- * shares the parent's pages copy-on-write for its whole life). */
+/* Forks workers until n exist.  Call it where threads are about to start,
+ * before they exist: tm__metis_call never forks (a fork while other threads
+ * allocate can leave the child holding a lock forever), it waits for the
+ * in-process slot or an idle worker.  Without workers every call runs in
+ * this process, one at a time.  Early is also cheap: a worker shares the
+ * parent's pages copy-on-write for its whole life. */
 void tm__metis_pool_prefork(tm__metis_pool *pool, int n);
 /* Tests: send every call to a worker, even when none runs in-process. */
 void tm__metis_pool_force_worker(tm__metis_pool *pool, bool on);
 /* Workers forked so far (tests). */
 int tm__metis_pool_workers(tm__metis_pool *pool);
+/* Calls handed to a worker so far (tests). */
+long tm__metis_pool_worker_calls(tm__metis_pool *pool);
 
 #endif

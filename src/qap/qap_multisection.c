@@ -8,8 +8,8 @@
  *
  * Subproblems are independent: a small thread pool (tm_ctx_threads)
  * works on them as soon as they appear (the non-blocking layer schedule).
- * METIS itself is serialised by a mutex (qap_metis.c), so threads only
- * overlap the non-METIS work (subgraph extraction, balance correction).
+ * Concurrent METIS calls go to worker processes (src/graph/metis_pool.c),
+ * forked here before the threads start (docs/parallel.md).
  * Seeds depend on the subproblem, not on the thread, so the result is the
  * same for any thread count. */
 #include <math.h>
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "qap_int.h"
+#include "../graph/metis_pool.h"
 
 typedef struct sub {
     int64_t lo, hi;  /* range of ord[] */
@@ -533,6 +534,8 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, 
     P.nbusy = P.busy ? nthreads : 0;
     for (int i = 0; i < nthreads; i++)
         wc[i] = (wctx){&P, i};
+    if (nthreads > 1)
+        tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nthreads - 1);
     for (int i = 1; i < nthreads; i++) {
         if (pthread_create(&th[started], NULL, worker, &wc[i]) != 0)
             break;

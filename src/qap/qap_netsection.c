@@ -27,6 +27,7 @@
 
 #include "qap_int.h"
 #include "qap_ptree.h"
+#include "../graph/metis_pool.h"
 
 #define ORIENT_MAX 8 /* children above this are equidistant groups (fan-out of a switch level) */
 
@@ -355,6 +356,9 @@ tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const tm__ptree *t,
     }
     if (g->n > 0 && push(&S, t->root, 0, g->n) < 0)
         err = tm__nomem(ctx);
+    /* METIS workers forked before any thread starts (metis_pool.c) */
+    if (nthreads > 1)
+        tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nthreads - 1);
     /* breadth first, one wave (queue level) at a time */
     while (!err && S.qh < S.qt) {
         size_t w0 = S.qh, w1 = S.qt;

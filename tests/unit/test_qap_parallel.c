@@ -1,0 +1,165 @@
+/* test_qap_parallel.c - threads and stop requests in the mapping engine
+ * (docs/parallel.md): the multisection gives the same answer for 1, 2, 3
+ * and 8 threads also when its top split shares METIS tries out as trials;
+ * a stop predicate ends ils early with a valid, not worse mapping; and
+ * tm_map_run under a stop request keeps only the first run and succeeds.
+ * Part of `make test-tsan`. */
+#include <stdatomic.h>
+
+#include "test_qap_common.h"
+
+/* A 28^3 7-point grid: 21,952 tasks, 127,008 adjacency entries, enough
+ * for 18 METIS tries at the top split, shared out as 2 trials. */
+#define G 28
+#define N (G * G * G)
+
+static void grid_comm(tm_comm *c)
+{
+    int64_t k = 0;
+    memset(c, 0, sizeof *c);
+    c->n = N;
+    c->xadj = calloc((size_t)N + 1, sizeof *c->xadj);
+    c->adj = malloc((size_t)N * 6 * sizeof *c->adj);
+    c->w = malloc((size_t)N * 6 * sizeof *c->w);
+    for (int32_t u = 0; u < N; u++) {
+        int x = u % G, y = u / G % G, z = u / (G * G);
+        static const int d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        c->xadj[u] = k;
+        for (int i = 0; i < 6; i++) {
+            int a = x + d[i][0], b = y + d[i][1], e = z + d[i][2];
+            if (a < 0 || b < 0 || e < 0 || a >= G || b >= G || e >= G)
+                continue;
+            c->adj[k] = a + G * (b + G * e);
+            c->w[k++] = 1;
+        }
+    }
+    c->xadj[N] = k;
+    c->nnz = k;
+}
+
+static void general_problem(tm_comm *c, tm_hier *h, tm_problem *p)
+{
+    *h = qt_hier("4:4:4", "1:10:100");
+    grid_comm(c);
+    memset(p, 0, sizeof *p);
+    p->comm = c;
+    p->hier = h;
+    p->imbalance = 0.03;
+}
+
+static void test_multisection_threads(void **state)
+{
+    static const int threads[] = {1, 2, 3, 8};
+    tm_comm c;
+    tm_hier h;
+    tm_problem p;
+    int32_t *first = NULL;
+    (void)state;
+    general_problem(&c, &h, &p);
+    assert_true(c.n + c.nnz > 17 << 13); /* more than 16 tries at the top split */
+    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+        tm_ctx *ctx;
+        tm_mapping m;
+        assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+        tm_ctx_set_threads(ctx, threads[i]);
+        tm_mapping_init(&m);
+        assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 7, &m));
+        if (!first) {
+            first = malloc(N * sizeof *first);
+            memcpy(first, m.pe, N * sizeof *first);
+        } else {
+            assert_memory_equal(first, m.pe, N * sizeof *first);
+        }
+        tm_mapping_release(&m);
+        tm_ctx_free(ctx);
+    }
+    free(first);
+    qt_free_comm(&c);
+}
+
+typedef struct counter { atomic_int calls, fire_after; } counter;
+
+static int stop_after(void *ud)
+{
+    counter *k = ud;
+    return atomic_fetch_add(&k->calls, 1) >= atomic_load(&k->fire_after);
+}
+
+/* ils with 16n kicks would run long; a predicate that fires after a few
+ * polls ends it with a balanced mapping no worse than its start. */
+static void test_stop_predicate_ends_ils(void **state)
+{
+    tm_comm c;
+    tm_hier h;
+    tm_problem p;
+    tm_ctx *ctx;
+    tm_mapping m;
+    counter k;
+    double j0;
+    (void)state;
+    general_problem(&c, &h, &p);
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    tm_mapping_init(&m);
+    assert_tm_ok(ctx, tm_strategy_find("random")->run(ctx, &p, 3, &m));
+    j0 = tm__qap_eval(&c, &h, m.pe);
+    atomic_init(&k.calls, 0);
+    atomic_init(&k.fire_after, 5);
+    tm_ctx_set_stop(ctx, stop_after, &k);
+    assert_tm_ok(ctx, tm_refiner_find("ils")->run(ctx, &p, "1", 5, &m));
+    /* Stopped at the first poll after the predicate fired: a handful of
+     * polls, not one per kick of a full 16n-kick run. */
+    assert_true(atomic_load(&k.calls) >= 5);
+    assert_true(atomic_load(&k.calls) < 5 + 64);
+    assert_true(tm__qap_eval(&c, &h, m.pe) <= j0);
+    {
+        int32_t *load = calloc((size_t)h.n_pe, sizeof *load);
+        for (int32_t u = 0; u < N; u++)
+            assert_true(++load[m.pe[u]] <= (int32_t)ceil(1.03 * N / (double)h.n_pe));
+        free(load);
+    }
+    tm_mapping_release(&m);
+    tm_ctx_free(ctx);
+    qt_free_comm(&c);
+}
+
+static int always(void *ud)
+{
+    (void)ud;
+    return 1;
+}
+
+/* "all" stopped before it starts: the first run alone, refined not at
+ * all, and a valid result. */
+static void test_map_run_stopped(void **state)
+{
+    tm_comm c;
+    tm_hier h = qt_hier("4:4:4", "1:10:100");
+    tm_problem p = {0};
+    tm_ctx *ctx;
+    tm_map_result res;
+    (void)state;
+    qt_random_comm(&c, 64, 3, 2, false);
+    p.comm = &c;
+    p.hier = &h;
+    p.imbalance = -1;
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    tm_ctx_set_threads(ctx, 2);
+    tm_ctx_set_stop(ctx, always, NULL);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ils:10", TM_OBJ_QAP, &res));
+    assert_int_equal(res.n_rows, 1);
+    assert_int_equal(res.best, 0);
+    qt_assert_injective(&res.mapping, &h);
+    tm_map_result_release(&res);
+    tm_ctx_free(ctx);
+    qt_free_comm(&c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_multisection_threads),
+        cmocka_unit_test(test_stop_predicate_ends_ils),
+        cmocka_unit_test(test_map_run_stopped),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
