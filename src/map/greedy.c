@@ -16,7 +16,9 @@
  *   next to the previously mapped task instead of next to its partner;
  * - queues are binary heaps with lazy deletion and the task order is a
  *   sort, so there is no quadratic scan; the search stops at the first free
- *   host it settles.
+ *   host it settles, and it skips the vertices that cannot lead to a free
+ *   host within the current hop radius (closest_free: a lower bound on the
+ *   hops to the nearest free host, refreshed now and then).
  * Paths may pass only through transit vertices (design.md "Transit"). */
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +96,48 @@ typedef struct {
     uint32_t cur;
     dheap heap;
     int32_t any_free; /* lowest allocation index that may still be free */
+    /* fh[v] <= hops from v to the nearest free host: exact when computed
+     * (refresh_fh), a valid lower bound later since hosts only fill up */
+    int32_t *fh, *bfs;
+    int64_t wasted; /* links scanned by searches that found nothing */
 } gstate;
 
-/* Closest allocation index with free capacity from net vertex src; -1 if
- * none is reachable.  Leaves parent links for the path. */
-static int32_t closest_free(gstate *st, int32_t src, int *oom)
+#define FH_FAR (INT32_MAX / 4)
+
+/* fh = hop distance to the nearest free host, through transit vertices
+ * (a multi-source BFS from the free hosts: O(vertices + links)). */
+static void refresh_fh(gstate *st)
+{
+    const tm_net_csr *g = st->pp->net;
+    int32_t qh = 0, qt = 0;
+    for (int32_t v = 0; v < g->n; v++)
+        st->fh[v] = FH_FAR;
+    for (int32_t a = 0; a < st->pp->nh; a++)
+        if (st->freec[a] > 0 && st->fh[st->pp->host[a]] != 0) {
+            st->fh[st->pp->host[a]] = 0;
+            st->bfs[qt++] = st->pp->host[a];
+        }
+    while (qh < qt) {
+        int32_t v = st->bfs[qh++];
+        /* a free host starts a path; anything else must be transit */
+        if (st->fh[v] > 0 && !g->transit[v])
+            continue;
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
+            if (st->fh[g->head[j]] == FH_FAR) {
+                st->fh[g->head[j]] = st->fh[v] + 1;
+                st->bfs[qt++] = g->head[j];
+            }
+    }
+    st->wasted = 0;
+}
+
+/* One search from src that only enters vertices u with hops(u) + fh[u] <=
+ * radius.  Every vertex on a minimum-hop path to a free host at distance
+ * <= radius passes (fh is a lower bound), so when such a host exists the
+ * search settles the same vertices of those paths in the same (hops, load,
+ * id) order as an unpruned search, and returns the same host and path.
+ * Returns -1 with *scanned set when no free host is within the radius. */
+static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *scanned, int *oom)
 {
     const tm_net_csr *g = st->pp->net;
     uint32_t c = ++st->cur;
@@ -122,9 +161,12 @@ static int32_t closest_free(gstate *st, int32_t src, int *oom)
             return st->aidx[v];
         if (v != src && !g->transit[v])
             continue;
+        *scanned += g->off[v + 1] - g->off[v];
         for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
             int32_t u = g->head[j], l = g->link[j];
             dkey nk = {k.hops + 1, u, k.load + st->rho[l]};
+            if (nk.hops + st->fh[u] > radius)
+                continue;
             if (st->stamp[u] == c && (st->done[u] || !dless(&nk, &(dkey){st->hops[u], u,
                                                                             st->dist[u]})))
                 continue;
@@ -140,6 +182,36 @@ static int32_t closest_free(gstate *st, int32_t src, int *oom)
         }
     }
     return -1;
+}
+
+/* Closest allocation index with free capacity from net vertex src; -1 if
+ * none is reachable.  Leaves parent links for the path.  Radii grow from
+ * the lower bound fh[src]; when the failed searches have cost more than
+ * one BFS, fh is recomputed (so the waste stays within a factor of two). */
+static int32_t closest_free(gstate *st, int32_t src, int *oom)
+{
+    const tm_net_csr *g = st->pp->net;
+    int32_t radius = st->fh[src];
+    for (;;) {
+        int64_t scanned = 0;
+        int32_t a;
+        if (radius >= FH_FAR) {
+            refresh_fh(st);
+            if (st->fh[src] >= FH_FAR)
+                return -1; /* no free host reachable from src */
+            radius = st->fh[src];
+        }
+        a = search_within(st, src, radius, &scanned, oom);
+        if (a >= 0 || *oom)
+            return a;
+        st->wasted += scanned;
+        if (st->wasted > (int64_t)g->n + g->n_links) {
+            refresh_fh(st);
+            radius = st->fh[src];
+        } else {
+            radius++;
+        }
+    }
 }
 
 /* Adds the traffic of an edge of weight w along the path just found to t
@@ -216,9 +288,11 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
     st.plink = tm__malloc_n((size_t)nv, sizeof *st.plink);
     st.stamp = tm__calloc_n((size_t)nv, sizeof *st.stamp);
     st.done = tm__calloc_n((size_t)nv, sizeof *st.done);
+    st.fh = tm__malloc_n((size_t)nv + 1, sizeof *st.fh);
+    st.bfs = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs);
     order = tm__malloc_n((size_t)n + 1, sizeof *order);
     if (!st.aidx || !st.freec || !st.rho || !st.hops || !st.dist || !st.plink || !st.stamp ||
-        !st.done || !order)
+        !st.done || !st.fh || !st.bfs || !order)
         goto nomem;
     for (int32_t v = 0; v < nv; v++) {
         st.aidx[v] = -1;
@@ -228,6 +302,7 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
         st.aidx[pp->host[i]] = i;
         st.freec[i] = pp->cap[i];
     }
+    refresh_fh(&st);
     for (int32_t t = 0; t < n; t++) {
         place[t] = -1;
         order[t] = (tkey){tm__ugraph_wdeg(G, t), t};
@@ -279,6 +354,8 @@ out:
     free(st.plink);
     free(st.stamp);
     free(st.done);
+    free(st.fh);
+    free(st.bfs);
     free(st.heap.a);
     free(order);
     return err;

@@ -3,7 +3,9 @@
  * summed per destination host with a sparse accumulator (never an n x n
  * matrix) and routed in one tm_route_flows call, so the cost is one
  * shortest-path DAG sweep per source host (O(source hosts x links) at
- * worst), never a path search per message.
+ * worst), never a path search per message.  Stub hosts (route_stub.h: all
+ * hosts of a fat-tree or an InfiniBand fabric) are routed together with
+ * the other hosts of their switch, in one sweep from the switch.
  *
  * Threads and determinism: the source hosts are cut into chunks whose size
  * depends only on the number of source hosts, never on the thread count.
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "metrics_int.h"
+#include "../route/route_stub.h"
 #include "../util/util.h"
 
 /* Chunks per evaluation (at most; fewer when there are few hosts).  Each
@@ -33,6 +36,9 @@ typedef struct job {
     const tm_mapping *map;
     const tm_metrics_opts *opts;
     const tm__bygroup *by;
+    /* source groups: the source hosts (indices into by) of one switch,
+     * routed from grp_v[g]; a host alone (grp_v = the host) otherwise */
+    int32_t n_grp, *grp_off, *grp_si, *grp_v;
     int32_t n_links, n_vertices;
     int32_t chunk, n_chunks, window;
     /* shared state, under lock */
@@ -57,47 +63,92 @@ typedef struct worker {
     tm_route_ws *ws;
     double *acc;
     int32_t *mark, *list, *hops;
+    int32_t mark_gen; /* name_failure's marks: below every group id */
     double *vols;
 } worker;
 
-/* Routes the messages of source host number si into load. */
-static tm_err do_source(worker *wk, int32_t si, double *load, tm__msum *ps)
+/* Sums the messages of source host number si into the group accumulator
+ * (marked with gi); returns the volume that leaves the host. */
+static double gather_source(worker *wk, int32_t gi, int32_t si, int32_t *k, tm__msum *ps)
 {
-    job *jb = wk->jb;
+    const job *jb = wk->jb;
     const tm_comm *c = jb->comm;
-    const tm_mapping *map = jb->map;
-    const tm__bygroup *by = jb->by;
-    int32_t h = by->hosts[si], k = 0;
-    tm_err err;
-
-    for (int32_t t = by->off[si]; t < by->off[si + 1]; t++) {
-        int32_t u = by->tasks[t];
+    int32_t h = jb->by->hosts[si];
+    double out = 0.0;
+    for (int32_t t = jb->by->off[si]; t < jb->by->off[si + 1]; t++) {
+        int32_t u = jb->by->tasks[t];
         for (int64_t e = c->xadj[u]; e < c->xadj[u + 1]; e++) {
-            int32_t hv = map->host[c->adj[e]];
+            int32_t hv = jb->map->host[c->adj[e]];
             double w = c->w[e];
             ps->messages++;
             ps->total_volume += w;
             if (hv == h)
                 continue; /* no link; its node-internal cost is added in metrics.c */
-            if (wk->mark[hv] != si) {
-                wk->mark[hv] = si;
+            if (wk->mark[hv] != gi) {
+                wk->mark[hv] = gi;
                 wk->acc[hv] = 0.0;
-                wk->list[k++] = hv;
+                wk->list[(*k)++] = hv;
             }
             wk->acc[hv] += w;
+            out += w;
         }
     }
+    return out;
+}
+
+/* The error of a failed group route, named by its hosts: each source host
+ * of the group routed alone (only on this failure path). */
+static tm_err name_failure(worker *wk, int32_t gi, double *load)
+{
+    const job *jb = wk->jb;
+    tm__msum scratch;
+    for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
+        int32_t si = jb->grp_si[i], k = 0;
+        tm_err err;
+        memset(&scratch, 0, sizeof scratch);
+        wk->mark_gen--; /* a fresh mark for every host */
+        gather_source(wk, wk->mark_gen, si, &k, &scratch);
+        for (int32_t j = 0; j < k; j++)
+            wk->vols[j] = wk->acc[wk->list[j]];
+        err = tm_route_flows(wk->ctx, jb->route, wk->ws, jb->by->hosts[si], (size_t)k, wk->list,
+                             wk->vols, load, wk->hops);
+        if (err)
+            return err;
+    }
+    return tm__fail(wk->ctx, TM_EINTERNAL, "metrics: a group route failed but no host does");
+}
+
+/* Routes the messages of source group gi into load. */
+static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
+{
+    const job *jb = wk->jb;
+    int32_t v = jb->grp_v[gi], k = 0, first = 0;
+    tm_err err;
+    for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
+        int32_t si = jb->grp_si[i];
+        double out = gather_source(wk, gi, si, &k, ps);
+        if (v != jb->by->hosts[si] && out > 0.0)
+            tm__route_stub_hop(jb->route, jb->by->hosts[si], out, load);
+    }
+    /* a stub group's messages all take one hop more than from its switch */
+    if (v != jb->by->hosts[jb->grp_si[jb->grp_off[gi]]])
+        first = 1;
     for (int32_t i = 0; i < k; i++)
         wk->vols[i] = wk->acc[wk->list[i]];
-    err = tm_route_flows(wk->ctx, jb->route, wk->ws, h, (size_t)k, wk->list, wk->vols, load,
-                         wk->hops);
+    if (first)
+        err = tm__route_flows_from(wk->ctx, jb->route, wk->ws, v, (size_t)k, wk->list, wk->vols,
+                                   load, wk->hops);
+    else
+        err = tm_route_flows(wk->ctx, jb->route, wk->ws, v, (size_t)k, wk->list, wk->vols, load,
+                             wk->hops);
     if (err)
-        return err;
+        return first ? name_failure(wk, gi, load) : err;
     for (int32_t i = 0; i < k; i++) {
+        int32_t hops = wk->hops[i] + first;
         ps->inter_host_volume += wk->vols[i];
-        ps->sum_w_hops += wk->vols[i] * wk->hops[i];
-        if (wk->hops[i] > ps->max_dilation)
-            ps->max_dilation = wk->hops[i];
+        ps->sum_w_hops += wk->vols[i] * hops;
+        if (hops > ps->max_dilation)
+            ps->max_dilation = hops;
     }
     return TM_EOK;
 }
@@ -141,9 +192,9 @@ static void *worker_run(void *arg)
         s = ci % jb->window;
         memset(&jb->part[s], 0, sizeof jb->part[s]);
         lo = ci * jb->chunk;
-        hi = lo + jb->chunk < jb->by->n_hosts ? lo + jb->chunk : jb->by->n_hosts;
-        for (int32_t si = lo; si < hi && !err; si++)
-            err = do_source(wk, si, jb->buf[s], &jb->part[s]);
+        hi = lo + jb->chunk < jb->n_grp ? lo + jb->chunk : jb->n_grp;
+        for (int32_t gi = lo; gi < hi && !err; gi++)
+            err = do_group(wk, gi, jb->buf[s], &jb->part[s]);
 
         pthread_mutex_lock(&jb->lock);
         if (err) {
@@ -194,7 +245,58 @@ static tm_err worker_init(tm_ctx *ctx, job *jb, worker *wk)
         return tm__nomem(ctx);
     for (size_t v = 0; v < n; v++)
         wk->mark[v] = -1;
+    wk->mark_gen = -1;
     return TM_EOK;
+}
+
+/* Groups the source hosts by switch (stub hosts, route_stub.h), in order
+ * of their first host, each group's hosts in host order; every host alone
+ * when the router cannot route from a switch.  Deterministic: the chunks,
+ * and so every floating-point sum, depend only on the input. */
+static tm_err make_groups(tm_ctx *ctx, job *jb)
+{
+    const tm__bygroup *by = jb->by;
+    int32_t nh = by->n_hosts, *first = NULL, *cnt = NULL;
+    bool stub = tm__route_stub_ok(jb->route);
+    tm_err err = TM_EOK;
+    jb->grp_off = tm__malloc_n((size_t)nh + 1, sizeof *jb->grp_off);
+    jb->grp_si = tm__malloc_n((size_t)nh + 1, sizeof *jb->grp_si);
+    jb->grp_v = tm__malloc_n((size_t)nh + 1, sizeof *jb->grp_v);
+    /* group of a vertex (hosts are vertices: nh <= n_vertices) */
+    first = tm__malloc_n((size_t)jb->n_vertices + 1, sizeof *first);
+    cnt = tm__calloc_n((size_t)nh + 1, sizeof *cnt);
+    if (!jb->grp_off || !jb->grp_si || !jb->grp_v || !first || !cnt) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t v = 0; v < jb->n_vertices; v++)
+        first[v] = -1;
+    jb->n_grp = 0;
+    /* pass 1: group of each host (grp_si used as scratch), sizes */
+    for (int32_t si = 0; si < nh; si++) {
+        int32_t h = by->hosts[si], v = stub ? tm__route_stub_of(jb->route, h) : h;
+        if (first[v] < 0) {
+            first[v] = jb->n_grp;
+            jb->grp_v[jb->n_grp++] = v;
+        }
+        jb->grp_si[si] = first[v];
+        cnt[first[v]]++;
+    }
+    jb->grp_off[0] = 0;
+    for (int32_t gi = 0; gi < jb->n_grp; gi++)
+        jb->grp_off[gi + 1] = jb->grp_off[gi] + cnt[gi];
+    /* pass 2: hosts into place, in host order (cnt becomes the fill
+     * position; first[] is reused for the group of each host index) */
+    for (int32_t si = 0; si < nh; si++)
+        first[si] = jb->grp_si[si];
+    for (int32_t gi = 0; gi < jb->n_grp; gi++)
+        cnt[gi] = jb->grp_off[gi];
+    for (int32_t si = 0; si < nh; si++)
+        jb->grp_si[cnt[first[si]]++] = si;
+out:
+    free(first);
+    free(cnt);
+    return err;
 }
 
 tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
@@ -218,10 +320,12 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     jb.n_vertices = g->n;
     jb.load = load;
     jb.sum = sum;
-    jb.chunk = (by->n_hosts + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
+    if ((err = make_groups(ctx, &jb)) != TM_EOK)
+        goto out_groups;
+    jb.chunk = (jb.n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
     if (jb.chunk < TM_CHUNK_MIN)
         jb.chunk = TM_CHUNK_MIN;
-    jb.n_chunks = (by->n_hosts + jb.chunk - 1) / jb.chunk;
+    jb.n_chunks = (jb.n_grp + jb.chunk - 1) / jb.chunk;
     if (threads < 1)
         threads = 1;
     if (threads > jb.n_chunks)
@@ -271,5 +375,9 @@ out:
     free(tid);
     pthread_cond_destroy(&jb.cond);
     pthread_mutex_destroy(&jb.lock);
+out_groups:
+    free(jb.grp_off);
+    free(jb.grp_si);
+    free(jb.grp_v);
     return err;
 }

@@ -32,4 +32,5 @@ const tm__route_ops tm__route_ecmp_ops = {
     .ws_fini = tm__dag_ws_fini,
     .flows = ecmp_flows,
     .hops = tm__dag_hops,
+    .stub_sources = true,
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "route_int.h"
+#include "route_stub.h"
 #include "../util/util.h"
 
 /* Indexed by tm_route_kind. */
@@ -132,4 +133,43 @@ int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t d
     if (src == dst)
         return 0;
     return r->ops->hops(r, ws, src, dst);
+}
+
+/* ---- stub hosts (route_stub.h) ------------------------------------------- */
+
+bool tm__route_stub_ok(const tm_route *r) { return r->ops->stub_sources; }
+
+int32_t tm__route_stub_of(const tm_route *r, int32_t h)
+{
+    const tm_net_csr *g = r->g;
+    int32_t w;
+    if (g->transit[h] || g->off[h] == g->off[h + 1])
+        return h;
+    w = g->head[g->off[h]];
+    for (int32_t j = g->off[h] + 1; j < g->off[h + 1]; j++)
+        if (g->head[j] != w)
+            return h;
+    return w == h ? h : w; /* a self-loop only: no switch */
+}
+
+void tm__route_stub_hop(const tm_route *r, int32_t h, double vol, double *load)
+{
+    const tm_net_csr *g = r->g;
+    int32_t m = g->off[h + 1] - g->off[h], low = -1;
+    if (r->kind == TM_ROUTE_SINGLE) {
+        for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
+            if (low < 0 || g->link[j] < low)
+                low = g->link[j];
+        load[low] += vol;
+        return;
+    }
+    /* ECMP: every cable starts the same number of minimum-hop paths */
+    for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
+        load[g->link[j]] += vol / m;
+}
+
+tm_err tm__route_flows_from(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t v, size_t k,
+                            const int32_t *dst, const double *vol, double *load, int32_t *hops)
+{
+    return r->ops->flows(ctx, r, ws, v, k, dst, vol, load, hops);
 }

@@ -37,6 +37,10 @@ typedef struct tm__route_ops {
     tm_err (*flows)(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
                     const int32_t *dst, const double *vol, double *load, int32_t *hops);
     int32_t (*hops)(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+    /* flows() also accepts any vertex as the source, and the paths of a
+     * stub host (route_stub.h) are its cable followed by the paths from
+     * its switch: true for the minimum-hop DAG models. */
+    bool stub_sources;
 } tm__route_ops;
 
 struct tm_route {

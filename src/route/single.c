@@ -29,4 +29,5 @@ const tm__route_ops tm__route_single_ops = {
     .ws_fini = tm__dag_ws_fini,
     .flows = single_flows,
     .hops = tm__dag_hops,
+    .stub_sources = true,
 };
