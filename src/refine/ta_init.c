@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ta_int.h"
+#include "topomap/metrics.h"
 #include "../util/util.h"
 
 void tm__ta_state_release(tm__ta_state *st)
@@ -103,28 +104,21 @@ static tm_err near_lists(tm_ctx *ctx, tm__ta_state *st, const int32_t *hosts)
     return TM_EOK;
 }
 
+/* The link loads of the current mapping: the exact evaluation, which
+ * routes all hosts of a switch in one sweep (route_stub.h) and so costs a
+ * fraction of routing every task on its own. */
 tm_err tm__ta_state_full(tm__ta_state *st)
 {
-    const tm_comm *c = st->c;
     const tm_net_csr *g = st->g;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics m;
     tm_err err;
-    memset(st->load, 0, (size_t)g->n_links * sizeof *st->load);
-    for (int32_t u = 0; u < c->n; u++) {
-        size_t k = 0;
-        int32_t hu = st->cur.host[u];
-        for (int64_t j = c->xadj[u]; j < c->xadj[u + 1]; j++) {
-            if (st->cur.host[c->adj[j]] == hu)
-                continue;
-            st->bdst[k] = st->cur.host[c->adj[j]];
-            st->bvol[k++] = c->w[j];
-        }
-        if (k == 0)
-            continue;
-        err = tm_route_flows(st->ctx, st->route, st->ws, hu, k, st->bdst, st->bvol, st->load,
-                             NULL);
-        if (err)
-            return err;
-    }
+    o.keep_link_loads = true;
+    err = tm_metrics_eval(st->ctx, st->route, st->c, &st->cur, &o, &m);
+    if (err)
+        return err;
+    memcpy(st->load, m.link_load, (size_t)g->n_links * sizeof *st->load);
+    tm_metrics_release(&m);
     st->sumsq = 0;
     for (int32_t l = 0; l < g->n_links; l++) {
         st->newc[l] = st->load[l] / g->cap[l];
