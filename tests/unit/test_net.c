@@ -1,6 +1,8 @@
 /* test_net.c - the host network model: building, finalizing, CSR links,
  * transit defaults, connectivity check, info. */
 #include "test_fixtures.h"
+#include "topomap/route.h"
+#include "util/util.h"
 
 /* sw - h0, sw - h1 (two parallel cables), h2 isolated */
 static tm_net *small_net(bool isolated)
@@ -87,6 +89,64 @@ static void test_info(void **state)
     tm_net_free(net);
 }
 
+/* The host diameter (one BFS per switch of stub hosts) against the largest
+ * hop count over all host pairs (routing's per-pair BFS) on random nets:
+ * switch trees with hosts hanging off, extra and parallel cables, some
+ * hosts on two switches, some host-host cables. */
+static void test_diameter_brute_force(void **state)
+{
+    tm_rng rng;
+    (void)state;
+    tm__rng_seed(&rng, 77, 1);
+    for (int iter = 0; iter < 200; iter++) {
+        tm_net *net;
+        tm_route *r;
+        tm_route_ws *ws;
+        tm_net_info info;
+        int32_t n_sw = 1 + (int32_t)tm__rng_below(&rng, 5), n_h = 1 + (int32_t)tm__rng_below(&rng, 9);
+        int32_t want = 0, hosts[16];
+        char name[16];
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        for (int32_t i = 0; i < n_sw + n_h; i++) {
+            int32_t id;
+            snprintf(name, sizeof name, "v%d", (int)i);
+            assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, i < n_sw ? TM_VERTEX_SWITCH
+                                                                           : TM_VERTEX_HOST,
+                                                i < n_sw ? 0 : 1, &id));
+            if (i > 0)
+                assert_tm_ok(ctx, tm_net_add_cable(ctx, net, id,
+                                                   (int32_t)tm__rng_below(&rng, (uint64_t)(i < n_sw ? i : n_sw)),
+                                                   1, NULL));
+            if (i >= n_sw)
+                hosts[i - n_sw] = id;
+        }
+        for (int32_t x = (int32_t)tm__rng_below(&rng, 5); x > 0; x--) {
+            int32_t a = (int32_t)tm__rng_below(&rng, (uint64_t)(n_sw + n_h));
+            int32_t b = (int32_t)tm__rng_below(&rng, (uint64_t)(n_sw + n_h));
+            if (a != b)
+                assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, b, 1, NULL));
+        }
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+        assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+        for (int32_t i = 0; i < n_h && want >= 0; i++)
+            for (int32_t j = 0; j < n_h; j++) {
+                int32_t h = tm_route_hops(r, ws, hosts[i], hosts[j]);
+                if (h < 0) {
+                    want = -1;
+                    break;
+                }
+                want = h > want ? h : want;
+            }
+        assert_tm_ok(ctx, tm_net_info_compute(ctx, net, true, &info));
+        assert_int_equal(info.diameter, want);
+        tm_net_info_release(&info);
+        tm_route_ws_free(ws);
+        tm_route_free(r);
+        tm_net_free(net);
+    }
+}
+
 static void test_hosts_only_are_transit(void **state)
 {
     tm_net *net;
@@ -129,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_csr),
         cmocka_unit_test(test_unreachable),
         cmocka_unit_test(test_info),
+        cmocka_unit_test(test_diameter_brute_force),
         cmocka_unit_test(test_hosts_only_are_transit),
         cmocka_unit_test(test_hier_parse),
     };
