@@ -6,6 +6,7 @@
 #                   unit tests under ThreadSanitizer, then fuzz smoke runs
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
+#   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
 #   make install    PREFIX=/usr/local
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis)
@@ -62,7 +63,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo test test-unit test-cli test-asan test-tsan bench bench-map install clean fuzz fuzz-smoke \
+.PHONY: all deps demo test test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
         fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
@@ -215,6 +216,11 @@ bench: all $(BENCH_BIN)
 bench-map: all
 	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
 	tools/bench/map-scotch.sh $(BUILD)
+
+# Time and peak RSS against size (docs/performance.md); SIZES and LIMIT
+# as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.
+bench-scale: all
+	tools/bench/scale.sh $(BUILD) $(SIZES)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/topomap

@@ -42,6 +42,10 @@ fi
 # Threads on general process mapping (tools/bench/parallel.sh, docs/parallel.md).
 echo "== threads: rgg16 -> 4:16:16, topdown+nc:1, 1 vs 2 threads (tools/bench/parallel.sh) =="
 tools/bench/parallel.sh "$B" || status=1
+# Time and peak RSS against size (tools/bench/scale.sh, docs/performance.md);
+# `make bench-scale` runs the full range (SCALE_SIZES here, default 4k, 16k).
+echo "== scaling (tools/bench/scale.sh) =="
+tools/bench/scale.sh "$B" "${SCALE_SIZES:-4096 16384}" || status=1
 # Mapping strategies and threshold accepting (tools/bench/map.sh, docs/mapping.md).
 echo "== mapping (tools/bench/map.sh) =="
 tools/bench/map.sh "$B" || status=1
