@@ -23,6 +23,7 @@
 #include "test_util.h"
 
 #include <errno.h>
+#include <execinfo.h>
 #include <stdatomic.h>
 
 #include "topomap/levels.h"
@@ -63,6 +64,12 @@ static atomic_bool armed;
 static atomic_long alloc_count;
 static long fail_at;      /* 0: never fail */
 static atomic_bool failed; /* the injected failure happened */
+static bool trace_on;
+
+/* TM_OOM_TRACE=1: the call stack of the failed allocation, printed when
+ * the call still succeeds (to find and document fallbacks). */
+static void *fail_trace[16];
+static int fail_trace_n;
 
 static bool oom_tick(void)
 {
@@ -72,6 +79,8 @@ static bool oom_tick(void)
     k = atomic_fetch_add(&alloc_count, 1) + 1;
     if (fail_at > 0 && k == fail_at) {
         atomic_store(&failed, true);
+        if (trace_on)
+            fail_trace_n = backtrace(fail_trace, 16);
         errno = ENOMEM;
         return true;
     }
@@ -218,6 +227,9 @@ static int setup(void **state)
     if (tm_ctx_new(&ctx))
         return -1;
     tm_ctx_set_threads(ctx, 1);
+    trace_on = getenv("TM_OOM_TRACE") != NULL;
+    if (trace_on) /* loads libgcc's unwinder now, outside the counted runs */
+        fail_trace_n = backtrace(fail_trace, 16);
     assert_tm_ok(ctx, tm_topology_load(ctx, "fattree:k=4,n=2,slots=2", NULL, &fx_fat));
     assert_tm_ok(ctx, tm_topology_load(ctx, "torus:3x3", NULL, &fx_torus));
     assert_tm_ok(ctx, tm_topology_load(ctx, TEST_DATA("xml/explicit.xml"), NULL, &fx_xml));
@@ -303,6 +315,10 @@ static long sweep(const char *name, oom_op op, const void *arg)
                 PROBLEM("%s: allocation %ld of %ld failed, call succeeded with a different "
                          "result", name, n, k);
             fallback++;
+            if (trace_on) {
+                print_message("%s: allocation %ld of %ld failed, call succeeded:\n", name, n, k);
+                backtrace_symbols_fd(fail_trace, fail_trace_n, 2);
+            }
             continue;
         }
         if (err != TM_ENOMEM)
