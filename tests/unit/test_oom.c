@@ -193,7 +193,7 @@ typedef struct membuf {
 
 static tm_ctx *ctx;
 static tm_net *fx_fat, *fx_torus, *fx_xml; /* fattree:k=4,n=2,slots=2; torus:3x3; explicit.xml */
-static tm_comm fx_c24, fx_c9, fx_c32;      /* 24-task, 9-task, 32-task stencils */
+static tm_comm fx_c24, fx_c9, fx_c32, fx_c48; /* stencils of 24, 9, 32, 48 tasks */
 static tm_hier fx_h;                        /* 2:4:4 */
 
 /* A 2-D stencil of rx x ry tasks with volumes varying by position. */
@@ -236,6 +236,7 @@ static int setup(void **state)
     stencil(6, 4, &fx_c24);
     stencil(3, 3, &fx_c9);
     stencil(8, 4, &fx_c32);
+    stencil(8, 6, &fx_c48);
     assert_tm_ok(ctx, tm_hier_parse(ctx, "2:4:4", "1:10:100", &fx_h));
     return 0;
 }
@@ -249,6 +250,7 @@ static int teardown(void **state)
     tm_comm_release(&fx_c24);
     tm_comm_release(&fx_c9);
     tm_comm_release(&fx_c32);
+    tm_comm_release(&fx_c48);
     tm_ctx_free(ctx);
     return 0;
 }
@@ -348,6 +350,7 @@ static long sweep(const char *name, oom_op op, const void *arg)
 typedef struct comm_arg {
     const char *rel;
     tm_comm_format fmt;
+    bool shared; /* rel is under ../shared, not tests/data */
 } comm_arg;
 
 static tm_err op_comm_read(const void *arg, uint64_t *sig)
@@ -356,7 +359,7 @@ static tm_err op_comm_read(const void *arg, uint64_t *sig)
     tm_comm c;
     tm_err err;
     tm_comm_init(&c);
-    err = tm_comm_read_file(ctx, TEST_DATA(a->rel), a->fmt, &c);
+    err = tm_comm_read_file(ctx, a->shared ? SHARED_DATA(a->rel) : TEST_DATA(a->rel), a->fmt, &c);
     if (!err)
         *sig = sig_comm(&c);
     tm_comm_release(&c);
@@ -366,11 +369,16 @@ static tm_err op_comm_read(const void *arg, uint64_t *sig)
 static void test_comm_readers(void **state)
 {
     static const comm_arg args[] = {
-        {"comm/ring.graph", TM_COMM_METIS},      {"comm/ring.mtx", TM_COMM_MTX},
-        {"comm/ring.edges", TM_COMM_EDGES},      {"comm/ring.csv", TM_COMM_DENSE},
-        {"comm/ring.mat", TM_COMM_DENSE},        {"comm/ring.graphStats.txt", TM_COMM_GRAPHSTATS},
-        {"comm/ring.mpiP", TM_COMM_MPIP},        {"comm/ring.grf", TM_COMM_SCOTCH},
-        {"comm/ring.mtx", TM_COMM_AUTO},         {"cli/three.edges", TM_COMM_AUTO},
+        {"comm/ring.graph", TM_COMM_METIS, false},      {"comm/ring.mtx", TM_COMM_MTX, false},
+        {"comm/ring.edges", TM_COMM_EDGES, false},      {"comm/ring.csv", TM_COMM_DENSE, false},
+        {"comm/ring.mat", TM_COMM_DENSE, false},        {"comm/ring.graphStats.txt", TM_COMM_GRAPHSTATS, false},
+        {"comm/ring.mpiP", TM_COMM_MPIP, false},        {"comm/ring.grf", TM_COMM_SCOTCH, false},
+        {"comm/ring.mtx", TM_COMM_AUTO, false},         {"cli/three.edges", TM_COMM_AUTO, false},
+        /* real files: long enough to grow every array several times */
+        {"data/commmatrix/cnca_mpiP_cm/lulesh_64.graphStats.txt", TM_COMM_AUTO, true},
+        {"data/commmatrix/maplib/cg/comm_matrix.p2p.size.csv", TM_COMM_AUTO, true},
+        {"data/commmatrix/netloc_scotch/app.mat", TM_COMM_AUTO, true},
+        {"data/scotch/grf/m16x16.grf", TM_COMM_AUTO, true},
     };
     (void)state;
     for (size_t i = 0; i < sizeof args / sizeof *args; i++)
@@ -411,19 +419,26 @@ static void test_comm_ops(void **state)
 }
 
 typedef struct topo_arg {
-    const char *spec; /* generator spec, or NULL */
-    const char *rel;  /* file under tests/data */
-    const char *nodemap_text;
+    const char *spec; /* generator spec, file under tests/data, or (shared) under ../shared */
+    bool shared;
 } topo_arg;
 
+static tm_err analyse(const tm_net *net, uint64_t *sig);
+
+/* Loads a topology, then detects its levels, computes `topo info` and the
+ * hop-distance oracle of all hosts on it. */
 static tm_err op_topology(const void *arg, uint64_t *sig)
 {
     const topo_arg *a = arg;
     tm_topo_opts o = TM_TOPO_OPTS_INIT;
     tm_net *net = NULL;
-    tm_err err = tm_topology_load(ctx, a->spec ? a->spec : TEST_DATA(a->rel), &o, &net);
+    const char *spec = a->shared ? SHARED_DATA(a->spec)
+                       : tm_gen_is_spec(a->spec) ? a->spec : TEST_DATA(a->spec);
+    tm_err err = tm_topology_load(ctx, spec, &o, &net);
     if (!err)
-        *sig = sig_net(net);
+        err = analyse(net, sig);
+    if (!err)
+        *sig ^= sig_net(net);
     tm_net_free(net);
     return err;
 }
@@ -431,25 +446,28 @@ static tm_err op_topology(const void *arg, uint64_t *sig)
 static void test_topologies(void **state)
 {
     static const topo_arg args[] = {
-        {NULL, "ib/small.topo", NULL},
-        {NULL, "ib/quirks.topo", NULL},
-        {NULL, "ib/mixed-tokens.topo", NULL},
-        {NULL, "ib/notoken.topo", NULL},
-        {NULL, "cli/star.graphml", NULL},
-        {NULL, "xml/multigraph.graphml", NULL},
-        {NULL, "xml/explicit.xml", NULL},
-        {"torus:3x4", NULL, NULL},
-        {"mesh:3x3x2", NULL, NULL},
-        {"hypercube:3", NULL, NULL},
-        {"fattree:k=4,n=2", NULL, NULL},
-        {"clos:leaves=4,hosts_per_leaf=3,spines=2,uplinks=2", NULL, NULL},
-        {"clos3:pods=2,leaves=2,hosts_per_leaf=2", NULL, NULL},
-        {"dragonfly:h=1", NULL, NULL},
-        {"percs:supernodes=2", NULL, NULL},
+        {"ib/small.topo", false},
+        {"ib/quirks.topo", false},
+        {"ib/mixed-tokens.topo", false},
+        {"ib/notoken.topo", false},
+        {"cli/star.graphml", false},
+        {"xml/multigraph.graphml", false},
+        {"xml/explicit.xml", false},
+        {"data/ibnetdiscover/jabl_ibtopotool/3.topo", true},
+        {"data/ibnetdiscover/ibsim_net/net.2sw2path4hca2port", true},
+        {"torus:3x4", false},
+        {"mesh:3x3x2", false},
+        {"hypercube:3", false},
+        {"fattree:k=4,n=2", false},
+        {"clos:leaves=4,hosts_per_leaf=3,spines=2,uplinks=2", false},
+        {"clos3:pods=2,leaves=2,hosts_per_leaf=2", false},
+        {"dragonfly:h=1", false},
+        {"dragonfly:h=2,g=5", false},
+        {"percs:supernodes=2", false},
     };
     (void)state;
     for (size_t i = 0; i < sizeof args / sizeof *args; i++)
-        sweep(args[i].spec ? args[i].spec : args[i].rel, op_topology, &args[i]);
+        sweep(args[i].spec, op_topology, &args[i]);
 }
 
 /* ibnetdiscover with a node-name map, HCAs kept separate. */
@@ -484,11 +502,44 @@ static tm_err op_ibnet_nodemap(const void *arg, uint64_t *sig)
     return err;
 }
 
+/* The PSMN X5 fabric (100 nodes) with its node-name map, 16 slots. */
+static tm_err op_ibnet_x5(const void *arg, uint64_t *sig)
+{
+    FILE *mf = fopen(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.map"), "r");
+    FILE *in = fopen(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), "r");
+    tm_nodemap *map = NULL;
+    tm_ibnet_opts o = TM_IBNET_OPTS_INIT;
+    tm_net *net = NULL;
+    tm_err err;
+    (void)arg;
+    assert_non_null(mf);
+    assert_non_null(in);
+    err = tm_nodemap_read(ctx, mf, "X5.map", &map);
+    if (!err)
+        err = tm_net_new(ctx, &net);
+    if (!err) {
+        o.nodemap = map;
+        o.slots = 16;
+        err = tm_ibnet_read(ctx, in, "X5.topofile", &o, net);
+    }
+    if (!err)
+        err = tm_net_finalize(ctx, net);
+    if (!err)
+        err = analyse(net, sig);
+    tm_net_free(net);
+    tm_nodemap_free(map);
+    fclose(mf);
+    fclose(in);
+    return err;
+}
+
 static void test_ibnet_nodemap(void **state)
 {
     (void)state;
     sweep("ibnet + nodemap", op_ibnet_nodemap, NULL);
+    sweep("ibnet X5 + X5.map", op_ibnet_x5, NULL);
 }
+
 
 static tm_err op_writers(const void *arg, uint64_t *sig)
 {
@@ -628,9 +679,8 @@ static void test_mapfile(void **state)
 
 /* ---- network analysis, routing, metrics --------------------------------- */
 
-static tm_err op_net_analysis(const void *arg, uint64_t *sig)
+static tm_err analyse(const tm_net *net, uint64_t *sig)
 {
-    const tm_net *net = arg;
     tm_net_levels lv;
     tm_net_info info = {0};
     tm_netdist *nd = NULL;
@@ -648,7 +698,12 @@ static tm_err op_net_analysis(const void *arg, uint64_t *sig)
     if (!err) {
         uint64_t h = fnv(FNV0, lv.kind, sizeof lv.kind);
         h = fnv(h, lv.n_groups, sizeof lv.n_groups);
+        for (int l = 0; l < lv.n_levels; l++)
+            h = fnv(h, lv.group[l], (size_t)tm_net_n_vertices(net) * sizeof *lv.group[l]);
         h = fnv(h, &info.diameter, sizeof info.diameter);
+        for (int32_t c = 0; c < info.n_capclasses; c++)
+            h = fnv(h, &info.capclasses[c], sizeof info.capclasses[c]);
+        h = fnv(h, tm_netdist_kind(nd), strlen(tm_netdist_kind(nd)));
         for (int32_t i = 0; i < a.n; i++)
             for (int32_t j = 0; j < a.n; j++) {
                 int32_t d = tm_netdist_hops(nd, i, j);
@@ -661,14 +716,6 @@ static tm_err op_net_analysis(const void *arg, uint64_t *sig)
     tm_net_info_release(&info);
     tm_net_levels_release(&lv);
     return err;
-}
-
-static void test_net_analysis(void **state)
-{
-    (void)state;
-    sweep("levels+info+netdist fattree", op_net_analysis, fx_fat);
-    sweep("levels+info+netdist torus", op_net_analysis, fx_torus);
-    sweep("levels+info+netdist explicit", op_net_analysis, fx_xml);
 }
 
 typedef struct eval_arg {
@@ -751,6 +798,7 @@ typedef struct map_arg {
     const char *strategy;
     const char *refine;
     double imbalance;
+    tm_objective obj;
 } map_arg;
 
 static tm_err op_map(const void *arg, uint64_t *sig)
@@ -776,7 +824,7 @@ static tm_err op_map(const void *arg, uint64_t *sig)
         p.hier = &fx_h;
     }
     if (!err)
-        err = tm_map_run(ctx, &p, a->strategy, a->refine, TM_OBJ_CONGESTION, &res);
+        err = tm_map_run(ctx, &p, a->strategy, a->refine, a->obj, &res);
     if (!err) {
         uint64_t h = sig_mapping(FNV0, &res.mapping);
         for (int32_t i = 0; i < res.n_rows; i++)
@@ -792,13 +840,14 @@ static tm_err op_map(const void *arg, uint64_t *sig)
 static void test_map_network(void **state)
 {
     static map_arg args[] = {
-        {NULL, NULL, "identity", NULL, -1},
-        {NULL, NULL, "greedy", NULL, -1},
-        {NULL, NULL, "recursive", "nc:1", -1},
-        {NULL, NULL, "rcm", NULL, -1},
-        {NULL, NULL, "topdown", "ils:10+ta:200", -1},
-        {NULL, NULL, "grow", "np:8+ta:100", -1},
-        {NULL, NULL, "topdown-ms", NULL, -1},
+        {NULL, NULL, "identity", NULL, -1, TM_OBJ_CONGESTION},
+        {NULL, NULL, "greedy", NULL, -1, TM_OBJ_CONGESTION},
+        {NULL, NULL, "recursive", "nc:1", -1, TM_OBJ_CONGESTION},
+        {NULL, NULL, "rcm", NULL, -1, TM_OBJ_DILATION},
+        {NULL, NULL, "topdown", "ils:10+ta:200", -1, TM_OBJ_CONGESTION},
+        {NULL, NULL, "grow", "np:8+ta:100", -1, TM_OBJ_QAP},
+        {NULL, NULL, "topdown-ms", NULL, -1, TM_OBJ_CONGESTION},
+        {NULL, NULL, "all", "ta:50", -1, TM_OBJ_PARETO},
     };
     char name[96];
     (void)state;
@@ -814,18 +863,22 @@ static void test_map_network(void **state)
 static void test_map_hierarchy(void **state)
 {
     static const map_arg args[] = {
-        {NULL, &fx_c32, "topdown", "ils:10", -1},
-        {NULL, &fx_c32, "mm", "nc:2", -1},
-        {NULL, &fx_c32, "allc", "n2", -1},
-        {NULL, &fx_c32, "bottomup", "np:8", -1},
-        {NULL, &fx_c32, "random", NULL, 0.03},
-        {NULL, &fx_c32, "topdown-c", NULL, 0.03},
+        {NULL, &fx_c32, "topdown", "ils:10", -1, TM_OBJ_QAP},
+        {NULL, &fx_c32, "mm", "nc:2", -1, TM_OBJ_QAP},
+        {NULL, &fx_c32, "allc", "n2", -1, TM_OBJ_QAP},
+        {NULL, &fx_c32, "bottomup", "np:8", -1, TM_OBJ_QAP},
+        {NULL, &fx_c32, "topdown-ms", NULL, -1, TM_OBJ_QAP},
+        {NULL, &fx_c32, "all", NULL, -1, TM_OBJ_QAP},
+        /* general mapping: 48 tasks on 32 PEs */
+        {NULL, &fx_c48, "random", NULL, 0.5, TM_OBJ_QAP},
+        {NULL, &fx_c48, "topdown", "nc:1", 0.5, TM_OBJ_QAP},
+        {NULL, &fx_c48, "topdown-c", NULL, 0.5, TM_OBJ_QAP},
     };
     char name[96];
     (void)state;
     for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
-        snprintf(name, sizeof name, "map 2:4:4 %s %s", args[i].strategy,
-                 args[i].refine ? args[i].refine : "");
+        snprintf(name, sizeof name, "map 2:4:4 %s %s%s", args[i].strategy,
+                 args[i].refine ? args[i].refine : "", args[i].imbalance >= 0 ? " (48 tasks)" : "");
         sweep(name, op_map, &args[i]);
     }
 }
@@ -837,7 +890,7 @@ int main(void)
         cmocka_unit_test(test_topologies),    cmocka_unit_test(test_ibnet_nodemap),
         cmocka_unit_test(test_writers),       cmocka_unit_test(test_hwloc),
         cmocka_unit_test(test_alloc),         cmocka_unit_test(test_mapfile),
-        cmocka_unit_test(test_net_analysis),  cmocka_unit_test(test_eval),
+        cmocka_unit_test(test_eval),
         cmocka_unit_test(test_map_network),   cmocka_unit_test(test_map_hierarchy),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
