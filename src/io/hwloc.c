@@ -289,7 +289,20 @@ static tm_err check_level(rd *R, int32_t v, int height, int32_t *a, unsigned *ma
     return TM_EOK;
 }
 
+static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out);
+
 tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
+{
+    tm_xml_guard xg;
+    tm_err err;
+    tm__xml_guard_begin(&xg);
+    err = tm__xml_guard_end(&xg, ctx, name, hwloc_read(ctx, in, name, out));
+    if (err)
+        memset(out, 0, sizeof *out);
+    return err;
+}
+
+static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
 {
     xmlDocPtr doc = NULL;
     xmlNodePtr root, machine = NULL;
