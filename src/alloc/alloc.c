@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "alloc_int.h"
+#include "../net/net_int.h"
 #include "../util/util.h"
 
 void tm_alloc_init(tm_alloc *a) { memset(a, 0, sizeof *a); }
@@ -49,14 +50,12 @@ int32_t tm_alloc_resolve_host(const tm_net *net, const char *name)
     if (len == 0)
         return -1;
     if (name[len]) {
-        /* "n1.domain" -> "n1" in O(1) */
-        char *s = tm__strndup(name, len);
-        if (s) {
-            v = tm_net_find(net, s);
-            free(s);
-            if (v >= 0 && tm_net_kind(net, v) == TM_VERTEX_HOST)
-                return v;
-        }
+        /* "n1.domain" -> "n1" in O(1), without a copy: a failed
+         * allocation here used to fall through to the scan below, which
+         * calls "n1" ambiguous when the net also has "n1.x" */
+        v = tm__net_findn(net, name, len);
+        if (v >= 0 && tm_net_kind(net, v) == TM_VERTEX_HOST)
+            return v;
     }
     /* "n1" -> "n1.domain": the net's names need a scan */
     for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv; u++) {

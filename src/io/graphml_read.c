@@ -119,7 +119,7 @@ static tm_err igraph_read(tm_ctx *ctx, const char *name, char *buf, size_t len,
                           const tm_gml_doc *d, tm_net *net)
 {
     tm_igraph_guard guard;
-    tm_xml_quiet quiet;
+    tm_xml_guard xg;
     igraph_attribute_table_t *old_table;
     igraph_safelocale_t loc;
     bool have_loc = false, have_graph = false;
@@ -129,7 +129,7 @@ static tm_err igraph_read(tm_ctx *ctx, const char *name, char *buf, size_t len,
     tm_err err = TM_EOK;
 
     tm__igraph_begin(ctx, &guard);
-    tm__xml_quiet_begin(&quiet, NULL, NULL); /* igraph's libxml2 parser prints otherwise */
+    tm__xml_guard_begin(&xg); /* igraph's libxml2 parser prints otherwise */
     old_table = igraph_set_attribute_table(&igraph_cattribute_table);
     /* igraph parses numbers with the current locale. */
     rc = igraph_enter_safelocale(&loc);
@@ -158,12 +158,13 @@ out:
     if (have_loc)
         igraph_exit_safelocale(&loc);
     igraph_set_attribute_table(old_table);
-    tm__xml_quiet_end(&quiet);
+    /* igraph reports libxml2's OOM as a parse error */
+    err = tm__xml_guard_end(&xg, ctx, name, err);
     tm__igraph_end(&guard);
     return err;
 }
 
-tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
+static tm_err graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -189,4 +190,11 @@ out:
         xmlFreeDoc(doc);
     free(buf);
     return err;
+}
+
+tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
+{
+    tm_xml_guard xg;
+    tm__xml_guard_begin(&xg);
+    return tm__xml_guard_end(&xg, ctx, name, graphml_read(ctx, in, name, net));
 }

@@ -55,7 +55,8 @@ typedef struct rd {
 static bool is_type(const xmlChar *t, const char *s) { return t && strcmp((const char *)t, s) == 0; }
 
 /* "0xffffffff,,0x1" -> words (most significant first in the text; an
- * empty field is 0).  Returns -1 if malformed. */
+ * empty field is 0).  Returns -1 if malformed, -2 if out of memory (kept
+ * apart so that OOM is TM_ENOMEM, not a "malformed" TM_EINPUT). */
 static int parse_cpuset(const char *s, cpuset *cs)
 {
     int nf = 1;
@@ -67,7 +68,7 @@ static int parse_cpuset(const char *s, cpuset *cs)
         return -1;
     cs->w = tm__calloc_n((size_t)nf, sizeof *cs->w);
     if (!cs->w)
-        return -1;
+        return -2;
     cs->n = nf;
     p = s;
     for (int i = nf - 1; i >= 0; i--) {
@@ -288,7 +289,20 @@ static tm_err check_level(rd *R, int32_t v, int height, int32_t *a, unsigned *ma
     return TM_EOK;
 }
 
+static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out);
+
 tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
+{
+    tm_xml_guard xg;
+    tm_err err;
+    tm__xml_guard_begin(&xg);
+    err = tm__xml_guard_end(&xg, ctx, name, hwloc_read(ctx, in, name, out));
+    if (err)
+        memset(out, 0, sizeof *out);
+    return err;
+}
+
+static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
 {
     xmlDocPtr doc = NULL;
     xmlNodePtr root, machine = NULL;
@@ -327,7 +341,12 @@ tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
     allowed = xmlGetProp(machine, (const xmlChar *)"allowed_cpuset");
     complete = xmlGetProp(machine, (const xmlChar *)"complete_cpuset");
     if (allowed) {
-        if (parse_cpuset((const char *)allowed, &R.allowed) < 0) {
+        int rc = parse_cpuset((const char *)allowed, &R.allowed);
+        if (rc == -2) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+        if (rc < 0) {
             err = tm__fail(ctx, TM_EINPUT, "%s:%ld: malformed allowed_cpuset '%s'", name,
                            (long)xmlGetLineNo(machine), (const char *)allowed);
             goto out;
@@ -348,9 +367,14 @@ tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
         int64_t total = R.n_pu;
         if (complete) {
             cpuset cc = {0};
-            if (parse_cpuset((const char *)complete, &cc) == 0 && cs_count(&cc) > total)
+            int rc = parse_cpuset((const char *)complete, &cc);
+            if (rc == 0 && cs_count(&cc) > total)
                 total = cs_count(&cc);
             free(cc.w);
+            if (rc == -2) {
+                err = tm__nomem(ctx);
+                goto out;
+            }
         }
         if (R.n_allowed < total)
             tm__warn(ctx,

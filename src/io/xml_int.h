@@ -48,6 +48,20 @@ typedef struct tm_xml_quiet {
 void tm__xml_quiet_begin(tm_xml_quiet *q, xmlStructuredErrorFunc fn, void *data);
 void tm__xml_quiet_end(tm_xml_quiet *q);
 
+/* Around a whole XML reader.  libxml2 reports a failed allocation through
+ * those handlers, also in xmlGetProp or xmlNodeGetContent, which then just
+ * return NULL as for a missing attribute: our code would call the input
+ * malformed.  The guard notes such a report (and keeps it off stderr);
+ * tm__xml_guard_end then turns the read's result, even a success, into
+ * TM_ENOMEM "name: out of memory (libxml2)", else returns err unchanged
+ * (callers free a partly filled output on error anyway). */
+typedef struct tm_xml_guard {
+    tm_xml_quiet quiet;
+    bool nomem;
+} tm_xml_guard;
+void tm__xml_guard_begin(tm_xml_guard *g);
+tm_err tm__xml_guard_end(tm_xml_guard *g, tm_ctx *ctx, const char *name, tm_err err);
+
 /* Source line of an element (exact beyond 65535 too) or of the first
  * non-blank character of a text node. */
 long tm__xml_line(const xmlNode *n);

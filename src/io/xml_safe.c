@@ -33,6 +33,7 @@ struct err_sink {
     tm_ctx *ctx;
     const char *name;
     bool failed;
+    tm_err err; /* TM_EINPUT, or TM_ENOMEM when libxml2 ran out of memory */
 };
 
 static void record_error(struct err_sink *s, const xmlError *e, int line)
@@ -41,6 +42,12 @@ static void record_error(struct err_sink *s, const xmlError *e, int line)
     size_t n;
     if (s->failed || !e || e->level < XML_ERR_ERROR)
         return;
+    if (e->code == XML_ERR_NO_MEMORY) {
+        /* not the input's fault: the parse failed for memory */
+        s->err = tm__fail(s->ctx, TM_ENOMEM, "%s: out of memory (libxml2)", s->name);
+        s->failed = true;
+        return;
+    }
     if (e->message && !strncmp(e->message, "Excessive depth in document", 27))
         snprintf(msg, sizeof msg, "elements nested deeper than %d", TM_XML_MAX_DEPTH);
     else
@@ -112,6 +119,36 @@ void tm__xml_quiet_end(tm_xml_quiet *q)
     xmlGenericErrorContext = q->old_gctx;
 }
 
+static void note_nomem(void *data, xmlErrorPtr e)
+{
+    if (e && e->code == XML_ERR_NO_MEMORY)
+        *(bool *)data = true;
+}
+
+void tm__xml_guard_begin(tm_xml_guard *g)
+{
+    g->nomem = false;
+    xmlResetLastError();
+    tm__xml_quiet_begin(&g->quiet, note_nomem, &g->nomem);
+}
+
+tm_err tm__xml_guard_end(tm_xml_guard *g, tm_ctx *ctx, const char *name, tm_err err)
+{
+    const xmlError *last = xmlGetLastError();
+    tm__xml_quiet_end(&g->quiet);
+    /* Reports raised on a parser context go to its SAX error callback
+     * (igraph's parser) instead of our handler; libxml2 still keeps the
+     * thread's last error. */
+    if (last && last->code == XML_ERR_NO_MEMORY)
+        g->nomem = true;
+    /* Also a success: a NULL from xmlNodeGetContent may have been read as
+     * an empty text, so the result cannot be trusted.  An error already
+     * TM_ENOMEM keeps its message. */
+    if (g->nomem && err != TM_ENOMEM)
+        err = tm__fail(ctx, TM_ENOMEM, "%s: out of memory (libxml2)", name);
+    return err;
+}
+
 /* 1-based line of the byte offset off in buf. */
 static long line_at(const char *buf, size_t off)
 {
@@ -146,7 +183,7 @@ static tm_err check_tree(tm_ctx *ctx, const char *name, xmlNodePtr n, int depth)
 tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *name,
                          xmlDocPtr *out)
 {
-    struct err_sink sink = {ctx, name, false};
+    struct err_sink sink = {ctx, name, false, TM_EINPUT};
     tm_xml_quiet quiet;
     xmlParserCtxtPtr pc = NULL;
     xmlDocPtr doc = NULL;
@@ -184,7 +221,7 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
             else
                 tm__fail(ctx, TM_EINPUT, "%s:1: not well-formed XML", name);
         }
-        err = TM_EINPUT;
+        err = sink.err;
         goto out;
     }
     if (doc->intSubset && (doc->intSubset->entities || doc->intSubset->pentities)) {

@@ -524,6 +524,11 @@ int64_t tm_net_total_slots(const tm_net *net)
 }
 
 int32_t tm_net_find(const tm_net *net, const char *name) { return tm__strmap_get(&net->names, name); }
+
+int32_t tm__net_findn(const tm_net *net, const char *name, size_t len)
+{
+    return tm__strmap_getn(&net->names, name, len);
+}
 const char *tm_net_name(const tm_net *net, int32_t v) { return net->name[v]; }
 const char *tm_net_desc(const tm_net *net, int32_t v) { return net->desc[v]; }
 tm_vertex_kind tm_net_kind(const tm_net *net, int32_t v) { return (tm_vertex_kind)net->kind[v]; }

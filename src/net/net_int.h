@@ -13,6 +13,10 @@
 const igraph_t *tm__net_igraph(const tm_net *net);
 const int32_t *tm__net_igraph_cable(const tm_net *net);
 
+/* Vertex id of the first len bytes of name, or -1: tm_net_find without a
+ * NUL-terminated copy (so lookups of a prefix cannot fail for memory). */
+int32_t tm__net_findn(const tm_net *net, const char *name, size_t len);
+
 /* igraph glue: route igraph errors into ctx instead of abort(), and quiet
  * warnings.  Pair every begin with end on the same thread. */
 typedef struct tm_igraph_guard {

@@ -238,29 +238,34 @@ static int32_t rcb(builder *b, int32_t *h, int32_t n, const int32_t *hostnode)
     return kids[1] < 0 ? -1 : group_node(b, kids, 2);
 }
 
-static bool grid_coords(builder *b, const tm_net *net)
+/* Sets *ok if every host has grid coordinates.  Out of memory is an
+ * error, not "no grid": falling back to the BFS order would silently give
+ * a different mapping. */
+static tm_err grid_coords(builder *b, const tm_net *net, bool *ok)
 {
     const tm_net_grid *gr = tm_net_grid_info(net);
     int32_t nh = b->q->n_hosts;
     int64_t size = 1;
+    *ok = false;
     if (!gr || gr->ndims <= 0)
-        return false;
+        return TM_EOK;
     for (int d = 0; d < gr->ndims; d++)
         size *= gr->dims[d];
     b->coord = tm__malloc_n((size_t)nh * (size_t)gr->ndims, sizeof *b->coord);
     if (!b->coord)
-        return false;
+        return tm__nomem(b->ctx);
     for (int32_t i = 0; i < nh; i++) {
         int64_t x = (int64_t)b->q->host_vertex[i] - gr->base;
         if (x < 0 || x >= size)
-            return false;
+            return TM_EOK;
         for (int d = 0; d < gr->ndims; d++) {
             b->coord[(size_t)i * (size_t)gr->ndims + (size_t)d] = (int32_t)(x % gr->dims[d]);
             x /= gr->dims[d];
         }
     }
     b->grid = gr;
-    return true;
+    *ok = true;
+    return TM_EOK;
 }
 
 /* ---- breadth-first order (anything else) ------------------------------ */
@@ -368,6 +373,7 @@ static tm_err build_groups(builder *b, const tm_problem *p, const tm__ptree_opts
 {
     tm_net_levels lv;
     int32_t nh = b->q->n_hosts, *h = NULL, *cur = NULL;
+    bool grid = false;
     tm_err err = TM_EOK;
     tm_net_levels_init(&lv);
     if (!opts->force_bfs) {
@@ -384,10 +390,15 @@ static tm_err build_groups(builder *b, const tm_problem *p, const tm__ptree_opts
     memcpy(cur, hostnode, (size_t)nh * sizeof *cur);
     for (int32_t i = 0; i < nh; i++)
         h[i] = i;
+    if (!opts->force_bfs && lv.n_levels == 0) {
+        err = grid_coords(b, p->net, &grid);
+        if (err)
+            goto out;
+    }
     if (!opts->force_bfs && lv.n_levels > 0) {
         snprintf(b->t->kind, sizeof b->t->kind, "%s", lv.kind);
         err = from_levels(b, &lv, cur);
-    } else if (!opts->force_bfs && grid_coords(b, p->net)) {
+    } else if (!opts->force_bfs && grid) {
         snprintf(b->t->kind, sizeof b->t->kind, "grid");
         for (int d = 0; d < b->grid->ndims; d++)
             b->prio[d] = (int)((opts->dimorder >> (4 * d)) & 15u) % b->grid->ndims;

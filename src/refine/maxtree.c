@@ -12,11 +12,14 @@ tm_err tm__maxtree_init(tm_ctx *ctx, tm__maxtree *t, int32_t n, const double *le
     int32_t size = 1;
     while (size < n)
         size *= 2;
-    t->n = n;
-    t->size = size;
+    /* on failure the tree stays empty (n == 0), so argmax and release
+     * remain safe */
+    memset(t, 0, sizeof *t);
     t->v = tm__malloc_n(2 * (size_t)size, sizeof *t->v);
     if (!t->v)
         return tm__nomem(ctx);
+    t->n = n;
+    t->size = size;
     for (int32_t i = 0; i < size; i++)
         t->v[size + i] = i < n ? leaves[i] : 0.0;
     for (int32_t i = size - 1; i >= 1; i--)

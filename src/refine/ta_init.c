@@ -126,8 +126,10 @@ tm_err tm__ta_state_full(tm__ta_state *st)
     }
     tm__maxtree_release(&st->tree);
     err = tm__maxtree_init(st->ctx, &st->tree, g->n_links, st->newc);
+    if (err)
+        return err;
     st->argmax = tm__maxtree_argmax(&st->tree);
-    return err;
+    return TM_EOK;
 }
 
 static tm_err init_units(tm_ctx *ctx, tm__ta_state *st, const tm_problem *p, const tm_mapping *m,
