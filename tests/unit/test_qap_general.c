@@ -1,8 +1,8 @@
 /* test_qap_general.c - general process mapping (tasks > PEs): every final
  * PE stays within ceil((1+eps) * W / PEs) on unit and adversarial task
  * weights (SharedMap's adaptive imbalance), refiners keep the balance,
- * results do not depend on the thread count, and impossible requests are
- * TM_EINFEASIBLE. */
+ * and impossible requests are TM_EINFEASIBLE (thread-count independence:
+ * test_qap_parallel.c, run under ThreadSanitizer). */
 #include "test_qap_common.h"
 
 static double max_load(const tm_comm *c, const tm_hier *h, const tm_mapping *m)
@@ -95,31 +95,6 @@ static void test_paper_example(void **state)
     check_general("topdown", "2:2:2:2:2:2:2", "1:2:3:4:5:6:7", 800, 0, 0.03, 1);
 }
 
-static void test_threads_same_result(void **state)
-{
-    tm_hier h = qt_hier("4:4:4", "1:10:100");
-    tm_comm c;
-    tm_ctx *ctx;
-    tm_mapping m1, m2;
-    tm_problem p = {0};
-    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
-    qt_random_comm(&c, 1000, 3, 5, false);
-    p.comm = &c;
-    p.hier = &h;
-    p.imbalance = 0.03;
-    tm_mapping_init(&m1);
-    tm_mapping_init(&m2);
-    tm_ctx_set_threads(ctx, 1);
-    assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 8, &m1));
-    tm_ctx_set_threads(ctx, 3);
-    assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 8, &m2));
-    assert_memory_equal(m1.pe, m2.pe, 1000 * sizeof *m1.pe);
-    tm_mapping_release(&m1);
-    tm_mapping_release(&m2);
-    qt_free_comm(&c);
-    tm_ctx_free(ctx);
-}
-
 static void test_infeasible(void **state)
 {
     tm_hier h = qt_hier("2:2", "1:10");
@@ -153,7 +128,6 @@ int main(void)
         cmocka_unit_test(test_unit_weights),
         cmocka_unit_test(test_adversarial_weights),
         cmocka_unit_test(test_paper_example),
-        cmocka_unit_test(test_threads_same_result),
         cmocka_unit_test(test_infeasible),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

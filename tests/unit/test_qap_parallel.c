@@ -154,12 +154,40 @@ static void test_map_run_stopped(void **state)
     qt_free_comm(&c);
 }
 
+/* General mapping of a random graph: 1 and 3 threads, the same answer. */
+static void test_threads_same_result(void **state)
+{
+    (void)state;
+    tm_hier h = qt_hier("4:4:4", "1:10:100");
+    tm_comm c;
+    tm_ctx *ctx;
+    tm_mapping m1, m2;
+    tm_problem p = {0};
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    qt_random_comm(&c, 1000, 3, 5, false);
+    p.comm = &c;
+    p.hier = &h;
+    p.imbalance = 0.03;
+    tm_mapping_init(&m1);
+    tm_mapping_init(&m2);
+    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 8, &m1));
+    tm_ctx_set_threads(ctx, 3);
+    assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 8, &m2));
+    assert_memory_equal(m1.pe, m2.pe, 1000 * sizeof *m1.pe);
+    tm_mapping_release(&m1);
+    tm_mapping_release(&m2);
+    qt_free_comm(&c);
+    tm_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_multisection_threads),
         cmocka_unit_test(test_stop_predicate_ends_ils),
         cmocka_unit_test(test_map_run_stopped),
+        cmocka_unit_test(test_threads_same_result),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
