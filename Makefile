@@ -90,9 +90,11 @@ $(BUILD)/libtopomap.so: $(LIB_OBJ)
 $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/test_util.h $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+# -MMD -MP: every header a test includes (src/ internals too) is a
+# dependency (BUILD/tests/test_x.d, included at the end).
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(TEST_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -MF $@.d -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(TEST_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 # test_ofile injects I/O failures (disk full, failing fsync/rename) into
 # src/io/ofile.c by wrapping the libc calls it makes (CMocka-style --wrap).
@@ -150,9 +152,9 @@ FUZZ_JOBS    ?= 1
 FUZZ_TARGETS ?=
 FUZZ_BUILD   := build-fuzz
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -Isrc -fsanitize=fuzzer -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) \
+	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -MF $@.d -fsanitize=fuzzer -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) \
 	  -fsanitize=fuzzer $(PKG_LIBS)
 
 fuzz-build:
@@ -208,8 +210,8 @@ demo: all
 
 BENCH_BIN := $(patsubst tools/bench/%.c,$(BUILD)/%,$(wildcard tools/bench/bench_*.c))
 
-$(BUILD)/bench_%: tools/bench/bench_%.c tools/bench/bench_util.h $(BUILD)/libtopomap.a | $(DEPS_STAMP)
-	$(CC) $(CFLAGS_ALL) -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
+$(BUILD)/bench_%: tools/bench/bench_%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+	$(CC) $(CFLAGS_ALL) -MMD -MP -MF $@.d -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
 bench: all $(BENCH_BIN)
 	tools/bench/run.sh $(BUILD)
@@ -234,4 +236,5 @@ install: all
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d) \
+         $(wildcard $(BUILD)/fuzz/*.d)
