@@ -68,6 +68,9 @@ int cli_input_option(cli_inputs *in, int c, const char *arg);
 
 /* Prints "topomap <cmd>: <message>" and returns the exit code for err. */
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err);
+/* The usage error for what getopt_long returned ('?' unknown or ambiguous
+ * option, ':' missing value; call with opterr = 0 and optstring ":"). */
+int cli_getopt_error(const char *cmd, int c, char *const *argv);
 /* Prints a usage error ("topomap <cmd>: <msg>" + hint) and returns 1. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses an integer/double option value; -1 on error (message printed). */

@@ -64,7 +64,8 @@ int cmd_eval(int argc, char **argv)
     tm_mapping_init(&map);
     tm_metrics_init(&met);
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         int r = cli_input_option(&in, c, optarg);
         if (r < 0)
             return EXIT_USAGE_;
@@ -80,7 +81,7 @@ int cmd_eval(int argc, char **argv)
             if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &threads) < 0)
                 return EXIT_USAGE_;
             break;
-        default: return cli_usage_error("topomap eval", "invalid option");
+        default: return cli_getopt_error("topomap eval", c, argv);
         }
     }
     if (optind < argc)

@@ -99,7 +99,8 @@ static int parse_args(int argc, char **argv, map_args *a)
     a->time_limit = -1;
     a->imbalance = -1;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         int r = cli_input_option(&a->in, c, optarg);
         if (r < 0)
             return -1;
@@ -148,7 +149,7 @@ static int parse_args(int argc, char **argv, map_args *a)
                 return cli_usage_error(cmd, "--hostnames is 'short' or 'full'"), -1;
             a->full_hostnames = strcmp(optarg, "full") == 0;
             break;
-        default: return cli_usage_error(cmd, "invalid option"), -1;
+        default: return cli_getopt_error(cmd, c, argv), -1;
         }
     }
     if (optind < argc)

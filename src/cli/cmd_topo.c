@@ -209,7 +209,8 @@ int cmd_topo(int argc, char **argv)
     if (strcmp(sub, "info") != 0 && strcmp(sub, "export") != 0)
         return cli_usage_error("topomap topo", "unknown subcommand '%s' (info, export)", sub);
     optind = 1;
-    while ((c = getopt_long(argc - 1, argv + 1, "", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc - 1, argv + 1, ":", opts, NULL)) != -1) {
         int r = cli_input_option(&in, c, optarg);
         if (r < 0)
             return EXIT_USAGE_;
@@ -221,7 +222,7 @@ int cmd_topo(int argc, char **argv)
         case OPT_NO_DIAMETER: diameter = false; break;
         case OPT_FORMAT: format = optarg; break;
         case OPT_OUT: out = optarg; break;
-        default: return cli_usage_error("topomap topo", "invalid option");
+        default: return cli_getopt_error("topomap topo", c, argv + 1);
         }
     }
     if (optind < argc - 1)

@@ -58,6 +58,16 @@ int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
     return tm_err_exit_code(err);
 }
 
+int cli_getopt_error(const char *cmd, int c, char *const *argv)
+{
+    /* getopt's own messages are off (opterr = 0, optstring ":"): the
+     * option it stopped at is argv[optind - 1] */
+    const char *opt = optind > 0 ? argv[optind - 1] : "?";
+    if (c == ':')
+        return cli_usage_error(cmd, "option '%s' needs a value", opt);
+    return cli_usage_error(cmd, "unknown or ambiguous option '%s'", opt);
+}
+
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
