@@ -597,11 +597,13 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Not a benchmark, a guard against accidental quadratic behaviour: both
- * take a few milliseconds; the bound is generous for sanitizer builds. */
-static void test_speed(void **state)
+/* The two largest specs of the brief build completely (sizes checked); the
+ * time is printed, not asserted: timings belong to the benchmarks
+ * (docs/performance.md), a wall-clock bound would fail on a loaded machine. */
+static void test_large(void **state)
 {
     const char *specs[] = {"percs:supernodes=289", "fattree:k=16,n=3"};
+    const int hosts[] = {289 * 32, 16 * 16 * 16};
     (void)state;
     for (int i = 0; i < 2; i++) {
         tm_net *net;
@@ -609,7 +611,8 @@ static void test_speed(void **state)
         assert_tm_ok(ctx, tm_net_new(ctx, &net));
         t0 = now();
         assert_tm_ok(ctx, tm_gen_build(ctx, specs[i], NULL, net));
-        assert_true(now() - t0 < 2.0);
+        print_message("  %-22s built in %.4f s\n", specs[i], now() - t0);
+        assert_int_equal(tm_net_n_hosts(net), hosts[i]);
         tm_net_free(net);
     }
 }
@@ -623,7 +626,7 @@ int main(void)
         cmocka_unit_test(test_fattree),     cmocka_unit_test(test_clos),
         cmocka_unit_test(test_percs_small), cmocka_unit_test(test_percs_paper),
         cmocka_unit_test(test_percs_seed),  cmocka_unit_test(test_dragonfly),
-        cmocka_unit_test(test_options),     cmocka_unit_test(test_speed),
+        cmocka_unit_test(test_options),     cmocka_unit_test(test_large),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
