@@ -75,7 +75,8 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n(see '%s --help')\n", cmd);
+    /* One line, like every other error (docs/errors.md). */
+    fprintf(stderr, " (see '%s --help')\n", cmd);
     return EXIT_USAGE_;
 }
 

@@ -49,7 +49,5 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    fprintf(stderr, "topomap: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
-    return EXIT_USAGE_;
+    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, version)", argv[1]);
 }

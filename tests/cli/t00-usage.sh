@@ -39,3 +39,17 @@ for c in "map --bogus" "eval --comm" "topo info --frob"; do
         exit 1 ;;
     esac
 done
+# Every failure is exactly one line on stderr and nothing on stdout (docs/errors.md);
+# usage errors end with the --help hint on that same line.
+for c in "map --bogus" "eval --comm" "topo info --frob" "map --topology torus:4x4 --comm x --format pdf" \
+         "map --topology torus:4x4 --comm x --routing warp" "eval --topology torus:4x4" \
+         "eval --topology torus:4x4 --comm x --threads abc" "frobnicate" "topo bogus --topology torus:4x4"; do
+    expect_exit 1 "$TOPOMAP" $c
+    [ "$(wc -l < stderr.txt)" -eq 1 ] || { echo "'$c': stderr is not one line: $ERR" >&2; exit 1; }
+    [ -z "$OUT" ] || { echo "'$c': wrote to stdout: $OUT" >&2; exit 1; }
+    expect_in "--help')" "$ERR"
+done
+for c in "eval --topology nosuch.topo --comm x" "map --topology torus:4x0 --comm x"; do
+    set +e; "$TOPOMAP" $c >stdout.txt 2>stderr.txt; set -e
+    [ "$(wc -l < stderr.txt)" -eq 1 ] || { echo "'$c': stderr is not one line: $(cat stderr.txt)" >&2; exit 1; }
+done
