@@ -93,6 +93,14 @@ tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net);
  * The network must be finalized. */
 tm_err tm_net_check(tm_ctx *ctx, const tm_net *net);
 
+/* Connected parts of a finalized network: the connected components of the
+ * graph of enabled cables (igraph_connected_components), numbered
+ * 0..tm_net_n_parts(net)-1 by their smallest vertex.  A failed cable or
+ * switch (tm_net_set_cable_enabled) can split a network into parts; hosts
+ * of different parts cannot communicate.  -1 / 0 before finalize. */
+int32_t tm_net_n_parts(const tm_net *net);
+int32_t tm_net_part(const tm_net *net, int32_t v);
+
 /* Queries (valid ids only). */
 int32_t tm_net_n_vertices(const tm_net *net);
 int32_t tm_net_n_cables(const tm_net *net);
@@ -122,15 +130,25 @@ typedef struct tm_net_capclass {
     double capacity;
     int64_t cables;
 } tm_net_capclass;
+/* Cables per vertex of one kind (a parallel cable counts once per cable). */
+typedef struct tm_net_degrees {
+    int32_t count, min, max;
+    double mean;
+} tm_net_degrees;
 typedef struct tm_net_info {
     int32_t hosts, switches, cables;
     int64_t slots;
-    int32_t diameter;
+    int32_t diameter; /* largest hop distance between two hosts of one part */
     int32_t n_capclasses;
     tm_net_capclass *capclasses; /* sorted by capacity, owned */
+    tm_net_degrees host_degree, switch_degree;
+    int32_t parts;              /* connected parts that contain hosts */
+    int32_t *part_hosts;        /* hosts per such part, largest first (parts entries), owned */
+    int32_t *part_first_host;   /* a host of each part (same order), owned */
 } tm_net_info;
 /* Computes the info (BFS from every host: O(hosts * links); use
- * diameter=false to skip that on huge networks). */
+ * diameter=false to skip that on huge networks).  Degrees and parts come
+ * from igraph (see tm_net_component). */
 tm_err tm_net_info_compute(tm_ctx *ctx, const tm_net *net, bool diameter, tm_net_info *out);
 void tm_net_info_release(tm_net_info *info);
 

@@ -103,6 +103,54 @@ static void print_hierarchy(const tm_net *net, const tm_net_levels *lv)
     printf("\n");
 }
 
+static void json_degrees(json_w *j, const char *key, const tm_net_degrees *d)
+{
+    json_obj_begin(j, key);
+    json_int(j, "count", d->count);
+    json_int(j, "min", d->min);
+    json_int(j, "max", d->max);
+    json_num(j, "mean", d->mean);
+    json_obj_end(j);
+}
+
+/* Degree statistics and connected parts (both from igraph). */
+static void json_structure(json_w *j, const tm_net *net, const tm_net_info *info)
+{
+    json_obj_begin(j, "degrees");
+    json_degrees(j, "hosts", &info->host_degree);
+    json_degrees(j, "switches", &info->switch_degree);
+    json_obj_end(j);
+    json_arr_begin(j, "parts");
+    for (int32_t i = 0; i < info->parts; i++) {
+        json_obj_begin(j, NULL);
+        json_int(j, "hosts", info->part_hosts[i]);
+        json_str(j, "first_host", tm_net_name(net, info->part_first_host[i]));
+        json_obj_end(j);
+    }
+    json_arr_end(j);
+}
+
+static void print_structure(const tm_net *net, const tm_net_info *info)
+{
+    printf("degrees    hosts %d-%d cables (mean %.2f)", info->host_degree.min, info->host_degree.max,
+           info->host_degree.mean);
+    if (info->switch_degree.count > 0)
+        printf(", switches %d-%d (mean %.2f)", info->switch_degree.min, info->switch_degree.max,
+               info->switch_degree.mean);
+    printf("\n");
+    if (info->parts <= 1) {
+        printf("parts      1 (connected)\n");
+        return;
+    }
+    printf("parts      %d, not connected to each other (a failed cable or switch?); a job must "
+           "lie in one part:\n", info->parts);
+    for (int32_t i = 0; i < info->parts && i < 8; i++)
+        printf("           %d host%s, e.g. %s\n", info->part_hosts[i], info->part_hosts[i] > 1 ? "s" : "",
+               tm_net_name(net, info->part_first_host[i]));
+    if (info->parts > 8)
+        printf("           ... %d more parts\n", info->parts - 8);
+}
+
 static void print_info(const char *spec, const tm_net *net, const tm_net_info *info,
                        const tm_net_levels *lv, bool json)
 {
@@ -127,6 +175,7 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
             json_int(&j, key, info->capclasses[i].cables);
         }
         json_obj_end(&j);
+        json_structure(&j, net, info);
         if (grid->ndims > 0) {
             json_arr_begin(&j, "grid_dims");
             for (int d = 0; d < grid->ndims; d++)
@@ -144,7 +193,8 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
     printf("cables     %d\n", info->cables);
     printf("slots      %lld\n", (long long)info->slots);
     if (info->diameter >= 0)
-        printf("diameter   %d hops (between hosts)\n", info->diameter);
+        printf("diameter   %d hops (between hosts%s)\n", info->diameter,
+               info->parts > 1 ? " of one part" : "");
     else
         printf("diameter   not computed\n");
     printf("capacities");
@@ -152,6 +202,7 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
         printf("%s%g Gbit/s x %lld", i ? ", " : " ", info->capclasses[i].capacity,
                (long long)info->capclasses[i].cables);
     printf("\n");
+    print_structure(net, info);
     if (grid->ndims > 0) {
         printf("grid      ");
         for (int d = 0; d < grid->ndims; d++)

@@ -218,7 +218,7 @@ static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
     const tm_net_csr *g = tm_net_csr_get(p->net);
     const tm_alloc *al = p->alloc;
     uint8_t *seen;
-    int32_t *q, head = 0, tail = 0, bad = 0;
+    int32_t *q, head = 0, tail = 0, bad = 0, parts = 1;
     char list[600] = "";
     size_t len = 0;
     tm_err err = TM_EOK;
@@ -252,11 +252,17 @@ static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
     }
     if (bad > 10)
         snprintf(list + len, sizeof list - len, " and %d more", bad - 10);
+    for (int32_t i = 1; i < al->n && parts == 1; i++)
+        if (tm_net_part(p->net, al->host[i]) != tm_net_part(p->net, al->host[0]))
+            parts = 2;
     if (bad)
         err = tm__fail(ctx, TM_EINPUT,
                        "disconnected allocation: %d allocated host%s cannot be reached from host "
-                       "'%s': %s",
-                       bad, bad > 1 ? "s" : "", tm_net_name(p->net, al->host[0]), list);
+                       "'%s': %s%s",
+                       bad, bad > 1 ? "s" : "", tm_net_name(p->net, al->host[0]), list,
+                       parts > 1 ? " (the allocation spans connected parts of the network: "
+                                   "'topomap topo info' lists them)"
+                                 : "");
     free(seen);
     free(q);
     return err;

@@ -13,6 +13,13 @@
 const igraph_t *tm__net_igraph(const tm_net *net);
 const int32_t *tm__net_igraph_cable(const tm_net *net);
 
+/* igraph analyses (net_igraph.c).  Parts: comp[v] for every vertex,
+ * numbered by smallest vertex. */
+tm_err tm__net_components(tm_ctx *ctx, const igraph_t *graph, int32_t nv, int32_t *comp,
+                          int32_t *n_comp);
+tm_err tm__net_degree_stats(tm_ctx *ctx, const tm_net *net, tm_net_degrees *hosts,
+                            tm_net_degrees *switches);
+
 /* Vertex id of the first len bytes of name, or -1: tm_net_find without a
  * NUL-terminated copy (so lookups of a prefix cannot fail for memory). */
 int32_t tm__net_findn(const tm_net *net, const char *name, size_t len);

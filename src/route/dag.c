@@ -228,9 +228,12 @@ tm_err tm__dag_reach_all(tm_ctx *ctx, const tm_route *r, tm__dag *d, size_t k,
     for (size_t i = 0; i < k; i++) {
         int32_t h = tm__dag_reach(r->g, d, dst[i]);
         if (h < 0)
-            return tm__fail(ctx, TM_EINPUT,
-                            "host '%s' cannot reach host '%s' (no path through transit vertices)",
-                            tm_net_name(r->net, d->src), tm_net_name(r->net, dst[i]));
+            return tm__fail(ctx, TM_EINPUT, "host '%s' cannot reach host '%s' (%s)",
+                            tm_net_name(r->net, d->src), tm_net_name(r->net, dst[i]),
+                            tm_net_part(r->net, d->src) != tm_net_part(r->net, dst[i])
+                                ? "they are in different connected parts of the network: "
+                                  "'topomap topo info' lists the parts"
+                                : "no path through transit vertices");
         if (hops)
             hops[i] = h;
     }

@@ -149,7 +149,10 @@ int32_t tm__route_stub_of(const tm_route *r, int32_t h)
     for (int32_t j = g->off[h] + 1; j < g->off[h + 1]; j++)
         if (g->head[j] != w)
             return h;
-    return w == h ? h : w; /* a self-loop only: no switch */
+    /* a self-loop only: no switch; a host hanging off a host that does not
+     * forward traffic (a back-to-back cable) is routed from itself, since
+     * no path may continue through w */
+    return w == h || !g->transit[w] ? h : w;
 }
 
 void tm__route_stub_hop(const tm_route *r, int32_t h, double vol, double *load)

@@ -1,5 +1,5 @@
 /* test_net.c - the host network model: building, finalizing, CSR links,
- * transit defaults, connectivity check, info. */
+ * transit defaults, connectivity check and parts, info (degrees, diameter). */
 #include "test_fixtures.h"
 #include "topomap/route.h"
 #include "util/util.h"
@@ -60,12 +60,119 @@ static void test_csr(void **state)
     tm_net_free(net);
 }
 
+/* An isolated host is a part of its own (a failed cable): the network is
+ * accepted, and the parts say which hosts can work together. */
 static void test_unreachable(void **state)
 {
     tm_net *net = small_net(true);
+    tm_net_info info;
     (void)state;
-    assert_tm_error(ctx, tm_net_check(ctx, net), TM_EINPUT, "cannot be reached from host 'h0': h2");
+    assert_tm_ok(ctx, tm_net_check(ctx, net));
+    assert_int_equal(tm_net_n_parts(net), 2);
+    assert_int_equal(tm_net_part(net, tm_net_find(net, "sw")), 0);
+    assert_int_equal(tm_net_part(net, tm_net_find(net, "h1")), 0);
+    assert_int_equal(tm_net_part(net, tm_net_find(net, "h2")), 1);
+    assert_tm_ok(ctx, tm_net_info_compute(ctx, net, true, &info));
+    assert_int_equal(info.parts, 2);
+    assert_int_equal(info.part_hosts[0], 2);
+    assert_int_equal(info.part_hosts[1], 1);
+    assert_string_equal(tm_net_name(net, info.part_first_host[0]), "h0");
+    assert_string_equal(tm_net_name(net, info.part_first_host[1]), "h2");
+    assert_int_equal(info.diameter, 2);
+    /* h1 has two parallel cables: degree 2; the switch has 3 */
+    assert_int_equal(info.host_degree.min, 0);
+    assert_int_equal(info.host_degree.max, 2);
+    assert_true(info.host_degree.mean == 1.0);
+    assert_int_equal(info.switch_degree.count, 1);
+    assert_int_equal(info.switch_degree.max, 3);
+    tm_net_info_release(&info);
     tm_net_free(net);
+}
+
+static int32_t uf_find(int32_t *up, int32_t v)
+{
+    while (up[v] != v)
+        v = up[v] = up[up[v]];
+    return v;
+}
+
+/* Parts (igraph) and per-part diameter against a union-find over the
+ * enabled cables and hop counts of the router, on random small networks
+ * with failed cables. */
+static void test_parts_brute_force(void **state)
+{
+    tm_rng rng;
+    (void)state;
+    tm__rng_seed(&rng, 78, 1);
+    for (int iter = 0; iter < 200; iter++) {
+        tm_net *net;
+        tm_route *r;
+        tm_route_ws *ws;
+        tm_net_info info;
+        int32_t n = 2 + (int32_t)tm__rng_below(&rng, 12), up[16], root_part[16], nparts = 0;
+        int32_t deg[16] = {0}, want_diam = 0, nc;
+        char name[16];
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        for (int32_t i = 0; i < n; i++) {
+            snprintf(name, sizeof name, "v%d", (int)i);
+            assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, i % 3 == 0 ? TM_VERTEX_SWITCH
+                                                                             : TM_VERTEX_HOST,
+                                                i % 3 == 0 ? 0 : 1, NULL));
+            up[i] = i;
+            root_part[i] = -1;
+        }
+        nc = (int32_t)tm__rng_below(&rng, (uint64_t)(2 * n));
+        for (int32_t c = 0; c < nc; c++) {
+            int32_t a = (int32_t)tm__rng_below(&rng, (uint64_t)n), b = (int32_t)tm__rng_below(&rng, (uint64_t)n);
+            if (a == b)
+                continue;
+            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, b, 1, NULL));
+            if (tm__rng_below(&rng, 4) == 0) {
+                tm_net_set_cable_enabled(net, tm_net_n_cables(net) - 1, false);
+                continue;
+            }
+            deg[a]++, deg[b]++;
+            up[uf_find(up, a)] = uf_find(up, b);
+        }
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        for (int32_t v = 0; v < n; v++) {
+            int32_t root = uf_find(up, v);
+            if (root_part[root] < 0)
+                root_part[root] = nparts++;
+            assert_int_equal(tm_net_part(net, v), root_part[root]); /* numbered by smallest vertex */
+        }
+        assert_int_equal(tm_net_n_parts(net), nparts);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+        assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+        for (int32_t a = 0; a < n && want_diam >= 0; a++)
+            for (int32_t b = 0; b < n && a % 3 && want_diam >= 0; b++) {
+                int32_t h;
+                if (b % 3 == 0 || tm_net_part(net, a) != tm_net_part(net, b))
+                    continue;
+                h = tm_route_hops(r, ws, a, b);
+                want_diam = h < 0 ? -1 : h > want_diam ? h : want_diam;
+            }
+        if (tm_net_n_hosts(net) > 0) {
+            int32_t hmin = INT32_MAX, hmax = 0, smax = 0;
+            assert_tm_ok(ctx, tm_net_info_compute(ctx, net, true, &info));
+            assert_int_equal(info.diameter, want_diam);
+            for (int32_t v = 0; v < n; v++) {
+                if (v % 3) {
+                    hmin = deg[v] < hmin ? deg[v] : hmin;
+                    hmax = deg[v] > hmax ? deg[v] : hmax;
+                } else {
+                    smax = deg[v] > smax ? deg[v] : smax;
+                }
+            }
+            assert_int_equal(info.host_degree.min, hmin);
+            assert_int_equal(info.host_degree.max, hmax);
+            assert_int_equal(info.switch_degree.max, smax);
+            tm_net_info_release(&info);
+        }
+        tm_route_ws_free(ws);
+        tm_route_free(r);
+        tm_net_free(net);
+    }
 }
 
 static void test_info(void **state)
@@ -190,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_unreachable),
         cmocka_unit_test(test_info),
         cmocka_unit_test(test_diameter_brute_force),
+        cmocka_unit_test(test_parts_brute_force),
         cmocka_unit_test(test_hosts_only_are_transit),
         cmocka_unit_test(test_hier_parse),
     };
