@@ -39,6 +39,10 @@ if [ -x "$B/bench_netdist" ]; then
     echo "== hop-distance oracle (tools/bench/bench_netdist.c) =="
     "$B/bench_netdist" || status=1
 fi
+if [ -x "$B/bench_igraph_bfs" ]; then
+    echo "== hop-distance rows: igraph_distances vs CSR BFS (tools/bench/bench_igraph_bfs.c) =="
+    "$B/bench_igraph_bfs" || status=1
+fi
 # Threads on general process mapping (tools/bench/parallel.sh, docs/parallel.md).
 echo "== threads: rgg16 -> 4:16:16, topdown+nc:1, 1 vs 2 threads (tools/bench/parallel.sh) =="
 tools/bench/parallel.sh "$B" || status=1
