@@ -195,18 +195,18 @@ test: all
 # ---- demo, bench, install ---------------------------------------------------------
 DEMO_TOPO := topologies/psmn-x5/X5.topofile
 DEMO_MAP  := topologies/psmn-x5/X5.map
-DEMO_COMM := topologies/comm/cg-64.size.csv
-DEMO_JOB  := topologies/psmn-x5/job-64.hostfile
+DEMO_COMM := topologies/comm/lulesh-64.graphStats.txt
+DEMO_JOB  := topologies/psmn-x5/job-64-scattered.hostfile
 DEMO_ARGS := --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12 --comm $(DEMO_COMM)
 
-# The main job: the consecutive (batch-system) placement of a 64-rank job on
-# 16 nodes of a real InfiniBand fabric, written as an Open MPI rankfile and
-# evaluated exactly.
+# The main job: LULESH (64 ranks, a real mpiP trace) on 16 nodes scattered over
+# six leaf switches of a real InfiniBand fabric.  One run: every strategy, the
+# consecutive (batch-system) placement beside the result, the rankfile, and
+# the mpirun line that uses it.
 demo: all
-	$(BUILD)/topomap topo info --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12
-	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --strategy identity --out $(BUILD)/demo.rankfile
-	$(BUILD)/topomap eval $(DEMO_ARGS) --alloc $(DEMO_JOB) --mapping $(BUILD)/demo.rankfile
-	@echo "demo: rankfile written to $(BUILD)/demo.rankfile"
+	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --out $(BUILD)/demo.rankfile
+	@echo "run it (Open MPI 4):  mpirun --hostfile $(DEMO_JOB) --rankfile $(BUILD)/demo.rankfile -np 64 ./lulesh2.0 -s 35"
+	@echo "        (Open MPI 5:  mpirun --hostfile $(DEMO_JOB) --map-by rankfile:file=$(BUILD)/demo.rankfile -np 64 ./lulesh2.0 -s 35)"
 
 BENCH_BIN := $(patsubst tools/bench/%.c,$(BUILD)/%,$(wildcard tools/bench/bench_*.c))
 
