@@ -399,12 +399,12 @@ static int64_t write_big_graphstats(FILE *f, double *total, double first[3])
     fprintf(f, "--------------- Graph Information----------------\n");
     *total = 0;
     for (int64_t k = 0; k < m; k++) {
-        double w = 8.0 * (double)(1 + lcg(&x) % 100000);
+        long long w = 8 * (long long)(1 + lcg(&x) % 100000); /* written as a float */
         int swap = (int)(lcg(&x) & 1);
-        fprintf(f, "%d , %d = %.1f\n", e[k][swap], e[k][!swap], w);
-        *total += w;
+        fprintf(f, "%d , %d = %lld.0\n", e[k][swap], e[k][!swap], w);
+        *total += (double)w;
         if (k == 0)
-            first[0] = e[k][swap], first[1] = e[k][!swap], first[2] = w;
+            first[0] = e[k][swap], first[1] = e[k][!swap], first[2] = (double)w;
     }
     fprintf(f, "----------------Graph info end -------------------\n"
                "--------------- Connectivity Statistics----------------\n"
