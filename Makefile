@@ -106,13 +106,13 @@ $(BUILD)/tests/test_oom: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=r
     -Wl,--wrap=strdup,--wrap=strndup,--wrap=posix_memalign,--wrap=aligned_alloc
 
 # ---- tests ------------------------------------------------------------------
-SHARED ?= ../shared
-
+# Every input the tests read is in the repository (tests/data, topologies):
+# `make test` needs nothing beside the checkout.
 test-unit: $(TEST_BIN)
 	@tests/run-unit.sh $(BUILD) $(TEST_BIN)
 
 test-cli: $(BUILD)/topomap
-	@TOPOMAP=$(abspath $(BUILD)/topomap) SHARED=$(abspath $(SHARED)) tests/cli/run.sh
+	@TOPOMAP=$(abspath $(BUILD)/topomap) tests/cli/run.sh
 
 # ---- sanitizers, fuzzing, valgrind (docs/trust.md) -------------------------
 # ASan + UBSan + LeakSanitizer.  Every report also goes to a log file under
@@ -161,11 +161,11 @@ fuzz-build:
 	$(MAKE) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BUILD)/libtopomap.a
 
 fuzz: fuzz-build
-	@MAKE="$(MAKE)" SHARED=$(abspath $(SHARED)) FUZZ_JOBS=$(FUZZ_JOBS) \
+	@MAKE="$(MAKE)" FUZZ_JOBS=$(FUZZ_JOBS) \
 	  tests/fuzz/run.sh $(FUZZ_BUILD) run $(FUZZ_TIME) $(FUZZ_TARGETS)
 
 fuzz-smoke: fuzz-build
-	@MAKE="$(MAKE)" SHARED=$(abspath $(SHARED)) FUZZ_JOBS=$(FUZZ_JOBS) \
+	@MAKE="$(MAKE)" FUZZ_JOBS=$(FUZZ_JOBS) \
 	  tests/fuzz/run.sh $(FUZZ_BUILD) smoke $(FUZZ_SMOKE) $(FUZZ_TARGETS)
 
 # The CLI end-to-end tests with every topomap run under valgrind memcheck
@@ -175,7 +175,7 @@ VG_LOGS := $(abspath $(BUILD)/valgrind)
 valgrind: $(BUILD)/topomap
 	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
 	@TOPOMAP=$(abspath tests/valgrind-topomap.sh) TOPOMAP_REAL=$(abspath $(BUILD)/topomap) \
-	  VG_LOGS=$(VG_LOGS) SHARED=$(abspath $(SHARED)) tests/cli/run.sh; rc=$$?; \
+	  VG_LOGS=$(VG_LOGS) tests/cli/run.sh; rc=$$?; \
 	  bad=$$(grep -L 'ERROR SUMMARY: 0 errors' $(VG_LOGS)/vg.* 2>/dev/null); \
 	  if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \
 	  echo "valgrind: $$(ls $(VG_LOGS) | wc -l) topomap runs, 0 errors, 0 definite leaks"; exit $$rc

@@ -3,7 +3,6 @@
 # closing line "N passed, N failed" counts test binaries' cases.
 set -u
 build=$1; shift
-export SHARED=${SHARED:-$(cd "$(dirname "$0")/../.." && pwd)/shared}
 export TM_TEST_DATA=$(cd "$(dirname "$0")" && pwd)/data
 pass=0; fail=0; failed_bins=()
 for t in "$@"; do

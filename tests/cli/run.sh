@@ -6,8 +6,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 export TM_TEST_DATA="$here/../data"
 export TOPO_DIR="$here/../../topologies"
 : "${TOPOMAP:?TOPOMAP must name the binary}"
-: "${SHARED:=$here/../../../shared}"
-export SHARED
 pass=0; fail=0; failed=()
 for t in "$here"/t[0-9]*.sh; do
     [ -e "$t" ] || continue

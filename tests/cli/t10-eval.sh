@@ -37,7 +37,7 @@ expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
 [ "$(echo "$OUT" | json_get "['qap_network_J']")" = 240 ]
 # an hwloc export gives the node levels; a host slot beyond them is bad input
 expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
-    --hwloc "$SHARED/docs/samples/hwloc-v2-2pkg-4core-2pu.xml" --json
+    --hwloc "$TM_TEST_DATA/real/docs/samples/hwloc-v2-2pkg-4core-2pu.xml" --json
 expect_exit 2 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
     --node-hierarchy 1 --node-distances 5
 expect_in "node hierarchy has 1 PEs" "$ERR"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Hierarchy-mode QAP mapping end to end (docs/qap.md): the VieM strategies
-# and refiners on a shared benchmark instance, J read back by eval, general
-# process mapping within the balance bound, and the error exits.
+# and refiners on a QAP benchmark instance (rgg16_k256_shuf,
+# tests/data/PROVENANCE.md), J read back by eval, general process mapping
+# within the balance bound, and the error exits.
 set -eu
 . "$(dirname "$0")/lib.sh"
-G=$SHARED/bench/qap/rgg16_k256_shuf.graph
+G=$TM_TEST_DATA/real/bench/qap/rgg16_k256_shuf.graph
 H="--hierarchy 4:16:4 --distances 1:10:100"
 # topdown + nc:10 beats Scotch's 335,432 on this instance; the mapping is a permutation
 expect_exit 0 "$TOPOMAP" map $H --comm "$G" --strategy topdown --refine nc:10 --out pe.txt --json

@@ -23,7 +23,7 @@ expect_in "empty.graphml:1:" "$ERR"
 expect_exit 2 "$TOPOMAP" topo info --topology empty.xml
 expect_in "empty.xml:1:" "$ERR"
 # --node-name-map
-expect_exit 2 "$TOPOMAP" topo info --topology "$SHARED/data/ibnetdiscover/psmn_X5/X5.topofile" --node-name-map adir
+expect_exit 2 "$TOPOMAP" topo info --topology "$TM_TEST_DATA/real/data/ibnetdiscover/psmn_X5/X5.topofile" --node-name-map adir
 [ "$ERR" = "topomap topo: adir: is a directory" ]
 # --comm
 expect_exit 2 "$TOPOMAP" eval $T --comm adir

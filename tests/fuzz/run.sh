@@ -8,11 +8,12 @@
 #     MODE replay: only replay the regression files
 #   env: FUZZ_JOBS (targets run at once, default 1), FUZZ_MAXLEN (65536),
 #        FUZZ_REQUIRE_ALL=1 (a target whose reader is not in the library yet
-#        fails instead of being skipped), SHARED (../shared), MAKE.
+#        fails instead of being skipped), MAKE.
 #
 # Corpora are seeded at run time into BUILD/corpus/<target>/ from
 # tests/fuzz/seeds/<target>/ and the globs of tests/fuzz/seeds.conf (test
-# data and ../shared/data); crashes land in BUILD/artifacts/<target>/.
+# data, including the real inputs under tests/data/real); crashes land in
+# BUILD/artifacts/<target>/.
 # Every fuzzer runs under `nice -n 19`.  The last line per target gives
 # libFuzzer's final figures: executions, coverage (cov) and features (ft).
 set -u
@@ -21,7 +22,6 @@ shopt -s nullglob globstar
 build=$1 mode=$2 secs=$3
 shift 3
 MAKE=${MAKE:-make}
-SHARED=${SHARED:-../shared}
 jobs=${FUZZ_JOBS:-1}
 maxlen=${FUZZ_MAXLEN:-65536}
 here=tests/fuzz
@@ -35,7 +35,7 @@ fi
 mkdir -p "$build/logs" "$build/corpus" "$build/artifacts"
 
 # Seed files of a target: its seeds dir plus the globs of seeds.conf
-# ("target glob..." lines; a glob starting with shared/ is under $SHARED).
+# ("target glob..." lines, relative to the repository root).
 seed_files() {
     local t=$1 line g globs
     for g in "$here/seeds/$t"/*; do printf '%s\n' "$g"; done
@@ -43,7 +43,6 @@ seed_files() {
         case "$line" in "$t "*) ;; *) continue ;; esac
         read -ra globs <<<"${line#"$t "}"
         for g in "${globs[@]}"; do
-            case "$g" in shared/*) g="$SHARED/${g#shared/}" ;; esac
             # shellcheck disable=SC2086
             printf '%s\n' $g
         done

@@ -209,7 +209,7 @@ static void test_real_metis_round_trip(void **state)
 {
     tm_comm c, sym, back;
     (void)state;
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/commmatrix/netloc_scotch/app.mat"),
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/commmatrix/netloc_scotch/app.mat"),
                                         TM_COMM_AUTO, &c));
     assert_tm_ok(ctx, tm_comm_symmetrize(ctx, &c, &sym));
     round_trip(&sym, tm_comm_write_metis, TM_COMM_AUTO, &back);

@@ -1,7 +1,9 @@
 /* test_comm_readers.c - the communication-graph readers: hand-computed
- * valid inputs in every format and variant, every real matrix under
- * ../shared/data/commmatrix, and malformed files with their exact messages. */
+ * valid inputs in every format and variant, the real matrices under
+ * tests/data/real/data/commmatrix, a generated graphStats file of the size of
+ * CNCA's AMG2013 run, and malformed files with their exact messages. */
 #include <math.h>
+#include <unistd.h>
 
 #include "test_fixtures.h"
 #include "util/util.h"
@@ -197,14 +199,14 @@ static void test_scotch(void **state)
     assert_int_equal(c.n, 3);
     assert_true(vol(&c, 1, 0) == 1);
     tm_comm_release(&c);
-    /* the Scotch test graphs in ../shared (4x4 and 16x16 meshes) */
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/scotch/grf/m4x4_b1.grf"),
+    /* the Scotch test graphs in tests/data/real (4x4 and 16x16 meshes) */
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/scotch/grf/m4x4_b1.grf"),
                                         TM_COMM_AUTO, &c));
     assert_int_equal(c.n, 16);
     assert_int_equal(c.nnz, 48);
     assert_true(vol(&c, 0, 1) == 1 && vol(&c, 0, 4) == 1 && vol(&c, 0, 5) == 0);
     tm_comm_release(&c);
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/scotch/grf/m16x16.grf"),
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/scotch/grf/m16x16.grf"),
                                         TM_COMM_AUTO, &c));
     assert_int_equal(c.n, 256);
     assert_int_equal(c.nnz, 960);
@@ -314,7 +316,6 @@ static const real_case real_cases[] = {
     {"data/commmatrix/maplib/cg/comm_matrix.p2p.count.csv", 64, 248, 1263424.0},
     {"data/commmatrix/maplib/cg/comm_matrix.p2p.size.csv", 64, 248, 73513503744.0},
     {"data/commmatrix/netloc_scotch/app.mat", 64, 480, 4473291420.0},
-    {"data/commmatrix/cnca_mpiP_cm/amg2013_1000.graphStats.txt", 1000, 451036, 239554118393.0},
     {"data/commmatrix/cnca_mpiP_cm/cloverleaf_1152.graphStats.txt", 1152, 6770, 484124464408.0},
     {"data/commmatrix/cnca_mpiP_cm/lulesh_1000.graphStats.txt", 1000, 22936, 7147799385336.0},
     {"data/commmatrix/cnca_mpiP_cm/lulesh_64.graphStats.txt", 64, 1048, 135920072376.0},
@@ -330,7 +331,7 @@ static void test_real_files(void **state)
     for (size_t i = 0; i < sizeof real_cases / sizeof real_cases[0]; i++) {
         const real_case *rc = &real_cases[i];
         tm_comm c;
-        tm_err err = tm_comm_read_file(ctx, SHARED_DATA(rc->rel), TM_COMM_AUTO, &c);
+        tm_err err = tm_comm_read_file(ctx, REAL_DATA(rc->rel), TM_COMM_AUTO, &c);
         if (err)
             fail_msg("%s: %s", rc->rel, tm_ctx_errmsg(ctx));
         assert_tm_ok(ctx, tm_comm_check(ctx, &c));
@@ -346,13 +347,13 @@ static void test_real_semantics(void **state)
     tm_comm amg, cg;
     (void)state;
     /* amg is asymmetric and stays directed: row 0 col 1 vs row 1 col 0 */
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/commmatrix/maplib/amg/"
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/commmatrix/maplib/amg/"
                                                          "comm_matrix.p2p.size.csv"),
                                         TM_COMM_AUTO, &amg));
     assert_true(vol(&amg, 0, 1) == 17737128 && vol(&amg, 1, 0) == 17714368);
     tm_comm_release(&amg);
     /* cg: 8 nonzero diagonal entries (2.96e8 bytes) are dropped */
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/commmatrix/maplib/cg/"
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/commmatrix/maplib/cg/"
                                                          "comm_matrix.p2p.size.csv"),
                                         TM_COMM_DENSE, &cg));
     for (int32_t u = 0; u < cg.n; u++)
@@ -361,16 +362,93 @@ static void test_real_semantics(void **state)
     tm_comm_release(&cg);
 }
 
+/* A graphStats file of the size and shape of CNCA's amg2013_1000 (1000
+ * ranks, 225,518 pairs, 3.9 MB: too large to keep in the repository,
+ * tests/data/PROVENANCE.md): rank 0 talks to every rank, about 45% of the
+ * other pairs are present, pairs come in a scrambled order with either rank
+ * first, weights are floats, and the statistics sections follow the graph.
+ * Written to a temporary file and read by path, as the real file was. */
+enum { BIG_N = 1000 };
+
+static uint64_t lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *x >> 33;
+}
+
+/* Writes the pairs in a seeded random order; returns their count, the sum
+ * of the weights in *total and the first pair (i, j, w) in first[]. */
+static int64_t write_big_graphstats(FILE *f, double *total, double first[3])
+{
+    int64_t m = 0, cap = (int64_t)BIG_N * (BIG_N - 1) / 2;
+    int32_t(*e)[2] = malloc((size_t)cap * sizeof *e);
+    uint64_t x = 20170601;
+    assert_non_null(e);
+    for (int32_t i = 0; i < BIG_N; i++)
+        for (int32_t j = i + 1; j < BIG_N; j++)
+            if (i == 0 || lcg(&x) % 1000 < 450) {
+                e[m][0] = i;
+                e[m++][1] = j;
+            }
+    for (int64_t k = m - 1; k > 0; k--) { /* Fisher-Yates */
+        int64_t r = (int64_t)(lcg(&x) % (uint64_t)(k + 1));
+        int32_t t0 = e[k][0], t1 = e[k][1];
+        e[k][0] = e[r][0], e[k][1] = e[r][1];
+        e[r][0] = t0, e[r][1] = t1;
+    }
+    fprintf(f, "--------------- Graph Information----------------\n");
+    *total = 0;
+    for (int64_t k = 0; k < m; k++) {
+        long long w = 8 * (long long)(1 + lcg(&x) % 100000); /* written as a float */
+        int swap = (int)(lcg(&x) & 1);
+        fprintf(f, "%d , %d = %lld.0\n", e[k][swap], e[k][!swap], w);
+        *total += (double)w;
+        if (k == 0)
+            first[0] = e[k][swap], first[1] = e[k][!swap], first[2] = (double)w;
+    }
+    fprintf(f, "----------------Graph info end -------------------\n"
+               "--------------- Connectivity Statistics----------------\n"
+               "Average Degree:  451.036\nStandard Deviation:  109.7662093\n"
+               "----------------Connectivity Statistics end -------------------\n");
+    free(e);
+    return m;
+}
+
+static void test_large_graphstats(void **state)
+{
+    char path[] = "/tmp/tm_big_graphStats_XXXXXX";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    double total, first[3] = {0, 0, 0};
+    int64_t m;
+    tm_comm c;
+    (void)state;
+    assert_non_null(f);
+    m = write_big_graphstats(f, &total, first);
+    assert_int_equal(fclose(f), 0);
+    assert_true(m > 220000 && m < 230000);
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, path, TM_COMM_AUTO, &c));
+    unlink(path);
+    assert_tm_ok(ctx, tm_comm_check(ctx, &c));
+    assert_int_equal(c.n, BIG_N);
+    assert_int_equal(c.nnz, 2 * m);
+    assert_true(tm_comm_total_volume(&c) == total);
+    assert_int_equal(c.xadj[1] - c.xadj[0], BIG_N - 1); /* the rank-0 hub */
+    assert_true(vol(&c, (int32_t)first[0], (int32_t)first[1]) == first[2] / 2);
+    assert_true(vol(&c, (int32_t)first[1], (int32_t)first[0]) == first[2] / 2);
+    tm_comm_release(&c);
+}
+
 /* graphStats weights are Amount[i][j] + Amount[j][i] of the mpiP report
- * (PROVENANCE.md 5c); with the w/2 split both symmetrise to one graph. */
+ * (tests/data/PROVENANCE.md, CNCA); with the w/2 split both symmetrise to one graph. */
 static void test_lulesh_crosscheck(void **state)
 {
     tm_comm gs, mp, sgs, smp;
     (void)state;
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/commmatrix/cnca_mpiP_cm/"
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/commmatrix/cnca_mpiP_cm/"
                                                          "lulesh_64.graphStats.txt"),
                                         TM_COMM_AUTO, &gs));
-    assert_tm_ok(ctx, tm_comm_read_file(ctx, SHARED_DATA("data/commmatrix/cnca_mpiP_cm/"
+    assert_tm_ok(ctx, tm_comm_read_file(ctx, REAL_DATA("data/commmatrix/cnca_mpiP_cm/"
                                                          "lulesh_64.mpiP"),
                                         TM_COMM_AUTO, &mp));
     assert_true(tm_comm_total_volume(&gs) == tm_comm_total_volume(&mp));
@@ -624,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_same_graph_every_format),
         cmocka_unit_test(test_real_files),
+        cmocka_unit_test(test_large_graphstats),
         cmocka_unit_test(test_real_semantics),
         cmocka_unit_test(test_lulesh_crosscheck),
         cmocka_unit_test(test_malformed),

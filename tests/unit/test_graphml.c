@@ -30,7 +30,7 @@ static void test_igraph_written(void **state)
 {
     tm_net *net;
     (void)state;
-    assert_tm_ok(ctx, read_path(SHARED_DATA("docs/samples/igraph-written.graphml"), "iw", &net));
+    assert_tm_ok(ctx, read_path(REAL_DATA("docs/samples/igraph-written.graphml"), "iw", &net));
     assert_int_equal(tm_net_n_vertices(net), 3);
     assert_int_equal(tm_net_n_switches(net), 1);
     assert_int_equal(tm_net_n_cables(net), 3);
@@ -54,7 +54,7 @@ static void test_handwritten_selfloop(void **state)
 {
     tm_net *net;
     (void)state;
-    assert_int_equal(read_path(SHARED_DATA("docs/samples/handwritten-multigraph.graphml"),
+    assert_int_equal(read_path(REAL_DATA("docs/samples/handwritten-multigraph.graphml"),
                                "hw.graphml", &net),
                      TM_EINPUT);
     assert_string_equal(tm_ctx_errmsg(ctx), "hw.graphml:15: self-loop on node 'b'");
@@ -360,7 +360,7 @@ static void test_ibnet_round_trip(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof dumps / sizeof dumps[0]; i++) {
         tm_ibnet_opts io = TM_IBNET_OPTS_INIT;
-        FILE *f = fopen(SHARED_DATA(dumps[i]), "r");
+        FILE *f = fopen(REAL_DATA(dumps[i]), "r");
         tm_net *net, *back;
         char *text;
         if (!f)

@@ -856,7 +856,7 @@ static void test_hwloc_hostile(void **state)
     assert_string_equal(tm_ctx_errmsg(ctx), "n.xml: no cores: the topology has no PU");
     fclose(f);
     /* CRLF reads like LF */
-    f = fopen(SHARED_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "r");
+    f = fopen(REAL_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "r");
     assert_non_null(f);
     assert_tm_ok(ctx, tm__read_all(ctx, f, "x", 1 << 20, &text, &len));
     fclose(f);

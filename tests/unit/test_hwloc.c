@@ -1,5 +1,5 @@
 /* test_hwloc.c - tm_hier_from_hwloc on every real hwloc export of
- * ../shared (v1, 2.x, 3.0-dev, restricted jobs), on restricted variants of
+ * tests/data/real (v1, 2.x, 3.0-dev, restricted jobs), on restricted variants of
  * the v2 sample, and on malformed inputs (exact messages). */
 #include "test_util.h"
 
@@ -29,7 +29,7 @@ static void expect(const char *rel, const char *levels, const char *dists, bool 
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
     tm_ctx_set_log(ctx, grab_log, NULL);
     logbuf[0] = '\0';
-    assert_tm_ok(ctx, load_file(ctx, SHARED_DATA(rel), &h));
+    assert_tm_ok(ctx, load_file(ctx, REAL_DATA(rel), &h));
     assert_tm_ok(ctx, tm_hier_parse(ctx, levels, dists, &want));
     if (h.k != want.k || h.n_pe != want.n_pe)
         fail_msg("%s: got %d levels / %lld PEs", rel, h.k, (long long)h.n_pe);
@@ -71,7 +71,7 @@ static void test_real_exports(void **state)
 /* The v2 sample with another allowed_cpuset. */
 static tm_err load_variant(tm_ctx *ctx, const char *allowed, tm_hier *h)
 {
-    FILE *f = fopen(SHARED_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "r");
+    FILE *f = fopen(REAL_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "r");
     static char buf[65536], out[65536];
     size_t n;
     char *p;

@@ -1,5 +1,5 @@
 /* test_ibnet.c - InfiniBand readers and writer: every real dump of
- * ../shared (counts checked against PROVENANCE.md), the PSMN X5 fabric
+ * tests/data/real (counts checked against tests/data/PROVENANCE.md), the PSMN X5 fabric
  * against the site's Slurm topology.conf, plain / -g / -p / ibsim forms of
  * one fabric, hand-written quirks, node-name maps, writer round trips,
  * malformed inputs with their exact messages, and the load time of a
@@ -163,7 +163,7 @@ static void test_jabl_dumps(void **state)
     (void)state;
     /* 1.topo: 2 switches, 4 generic CAs (named by GUID, with warnings),
      * 12 4xSDR + 2 1xSDR port lines; the 2-port CA has both ports cabled */
-    net = read_ok(SHARED_DATA("data/ibnetdiscover/jabl_ibtopotool/1.topo"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover/jabl_ibtopotool/1.topo"), NULL);
     assert_non_null(strstr(warnings, "1.topo:50: CA \"H-0008f10403960558\" has no hostname"));
     check_net(net, 4, 2, 7, "2:2 8:5");
     assert_int_equal(cables_between(net, "H-0008f10403960558", "S-005442ba00003080", 0), 2);
@@ -172,20 +172,20 @@ static void test_jabl_dumps(void **state)
     assert_string_equal(tm_net_desc(net, find(net, "S-0008f10400410015")), "SW-6IB4 Voltaire");
     tm_net_free(net);
 
-    net = read_ok(SHARED_DATA("data/ibnetdiscover/jabl_ibtopotool/2.topo"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover/jabl_ibtopotool/2.topo"), NULL);
     check_net(net, 2, 1, 2, "8:2");
     tm_net_free(net);
 
     /* 3.topo: stderr line 1, single spaces, 3 self-loop cables dropped,
      * r-ufm101 has 2 HCAs -> one host with 2 cables */
-    net = read_ok(SHARED_DATA("data/ibnetdiscover/jabl_ibtopotool/3.topo"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover/jabl_ibtopotool/3.topo"), NULL);
     check_net(net, 5, 2, 7, "8:1 32:2 54.56:3 100:1");
     assert_int_equal(cables_between(net, "r-ufm101", "switch-de779e", 32), 2);
     assert_int_equal(cables_between(net, "S-e41d2d030003e470", "switch-de779e", 54.56), 1);
     assert_int_equal(tm_net_find(net, "r-ufm101"), 2); /* r-ufm96 < r-ufm100 < r-ufm101 */
     tm_net_free(net);
 
-    net = read_ok(SHARED_DATA("data/ibnetdiscover/jabl_ibtopotool/4.topo"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover/jabl_ibtopotool/4.topo"), NULL);
     check_net(net, 1, 1, 1, "32:1");
     assert_int_equal(find(net, "nsn33-43"), 0);
     tm_net_free(net);
@@ -196,7 +196,7 @@ static void test_synthetic_fat_tree(void **state)
     tm_net *net;
     tm_net_info info;
     (void)state;
-    net = read_ok(SHARED_DATA("data/ibnetdiscover/synthetic/k-4-n-3-Full.topo"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover/synthetic/k-4-n-3-Full.topo"), NULL);
     check_net(net, 128, 80, 384, "100:384");
     assert_string_equal(tm_net_name(net, 0), "Hca0");
     assert_string_equal(tm_net_name(net, 127), "Hca127");
@@ -213,19 +213,19 @@ static void test_ports_reports(void **state)
     (void)state;
     /* plafrim: 9 switches, 125 CA ports with hostnames; QDR 326 / DDR 64 /
      * SDR 12 port lines, i.e. 163 / 32 / 6 cables */
-    net = read_ok(SHARED_DATA("data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"), NULL);
     check_net(net, 125, 9, 201, "8:6 16:32 32:163");
     assert_int_equal(cables_between(net, "mirage001", "S-0008f10500108c9e", 32), 1);
     assert_int_equal(cables_between(net, "dancharia", "S-0008f10500108c9e", 16), 1);
     tm_net_free(net);
     /* plafrim2 subnet 0: 7 switches, 96 CA ports ('<host> qib0'), all QDR */
-    net = read_ok(SHARED_DATA("data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0000.txt"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0000.txt"), NULL);
     check_net(net, 96, 7, 155, "32:155");
     assert_true(tm_net_find(net, "miriel063") >= 0);
     assert_true(tm_net_find(net, "ibcore01") >= 0); /* one-word switch description */
     tm_net_free(net);
     /* plafrim2 subnet 1: 1 switch, 23 CA ports, 21 of them generic */
-    net = read_ok(SHARED_DATA("data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0001.txt"), NULL);
+    net = read_ok(REAL_DATA("data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0001.txt"), NULL);
     check_net(net, 23, 1, 23, "8:1 32:22");
     assert_true(tm_net_find(net, "switchIB-MLX01") >= 0);
     assert_true(tm_net_find(net, "H-f4521403007a6d21") >= 0); /* by port GUID */
@@ -244,7 +244,7 @@ static void test_ibsim_net_files(void **state)
         tm_net *net;
         char caps[32];
         snprintf(path, sizeof path, "data/ibnetdiscover/ibsim_net/%s", cases[i].file);
-        net = read_ok(SHARED_DATA(path), NULL);
+        net = read_ok(REAL_DATA(path), NULL);
         snprintf(caps, sizeof caps, "8:%d", cases[i].c); /* ibsim default 4xSDR */
         check_net(net, cases[i].h, cases[i].s, cases[i].c, caps);
         assert_true(tm_net_find(net, "Hca1") >= 0);
@@ -261,7 +261,7 @@ static void test_sample_forms_agree(void **state)
     char path[256];
     tm_net *ref;
     (void)state;
-    ref = read_ok(SHARED_DATA("docs/samples/ibnetdiscover-ibsim.txt"), NULL);
+    ref = read_ok(REAL_DATA("docs/samples/ibnetdiscover-ibsim.txt"), NULL);
     check_net(ref, 4, 3, 7, "8:6 24:1");
     assert_string_equal(tm_net_name(ref, 0), "node001");
     assert_string_equal(tm_net_name(ref, 4), "leaf1");
@@ -270,7 +270,7 @@ static void test_sample_forms_agree(void **state)
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         tm_net *net;
         snprintf(path, sizeof path, "docs/samples/%s", forms[i]);
-        net = read_ok(SHARED_DATA(path), NULL);
+        net = read_ok(REAL_DATA(path), NULL);
         assert_same_net(ref, net);
         tm_net_free(net);
     }
@@ -312,7 +312,7 @@ static void expand_hostlist(const char *s, char *out, size_t sz)
 
 static void test_psmn_x5(void **state)
 {
-    FILE *mf = fopen(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.map"), "r"), *conf;
+    FILE *mf = fopen(REAL_DATA("data/ibnetdiscover/psmn_X5/X5.map"), "r"), *conf;
     tm_nodemap *map;
     tm_ibnet_opts o = TM_IBNET_OPTS_INIT;
     tm_net *net, *plain;
@@ -326,17 +326,17 @@ static void test_psmn_x5(void **state)
     assert_null(tm_nodemap_get(map, 0x1234));
     o.nodemap = map;
     o.slots = 16;
-    net = read_ok(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), &o);
+    net = read_ok(REAL_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), &o);
     /* 11 switches, 89 CAs, 4xQDR 272 + 4xDDR 46 port lines */
     check_net(net, 89, 11, 159, "16:23 32:136");
     assert_int_equal(tm_net_slots(net, find(net, "sl390lin1")), 16);
     /* three CAs are missing from X5.map: named by GUID, as the site did */
     assert_non_null(strstr(warnings, "named H-78e7d1030024535c"));
-    plain = read_ok(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), NULL);
+    plain = read_ok(REAL_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), NULL);
     check_net(plain, 89, 11, 159, "16:23 32:136");
     tm_net_free(plain);
 
-    conf = fopen(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.topology.conf"), "r");
+    conf = fopen(REAL_DATA("data/ibnetdiscover/psmn_X5/X5.topology.conf"), "r");
     assert_non_null(conf);
     while (fgets(line, sizeof line, conf)) {
         char sw[64], list[4000], *nl;
@@ -636,7 +636,7 @@ static void test_malformed(void **state)
 
 static void test_degenerate_example(void **state)
 {
-    const char *path = SHARED_DATA("data/ibnetdiscover/topograph/example-bad.out");
+    const char *path = REAL_DATA("data/ibnetdiscover/topograph/example-bad.out");
     char p[4096], want[8192];
     tm_net *net;
     (void)state;
@@ -781,7 +781,7 @@ static void test_round_trip_real(void **state)
         "docs/samples/ibsim-2level.net"};
     (void)state;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        tm_net *net = read_ok(SHARED_DATA(files[i]), NULL), *back = round_trip(net, NULL, NULL);
+        tm_net *net = read_ok(REAL_DATA(files[i]), NULL), *back = round_trip(net, NULL, NULL);
         assert_same_net(net, back);
         for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
             if (tm_net_guid(net, v))

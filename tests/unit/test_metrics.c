@@ -736,7 +736,7 @@ static void test_approximate_cube(void **state)
 }
 
 /* ---- MapLib published values (torus 4x4x4, XYZ DOR) --------------------------
- * ../shared/data/commmatrix/maplib_mappings (PROVENANCE.md 5b): for every
+ * tests/data/real/data/commmatrix/maplib_mappings (tests/data/PROVENANCE.md): for every
  * published mapping the statistics give IeNPC = (total, avg, min, max) of
  * MapLib's per-link loads.  MapLib's conventions (found by reproducing the
  * numbers; docs/metrics.md "MapLib"): the matrix is made undirected,
@@ -860,8 +860,8 @@ static void test_maplib_torus_dor(void **state)
         int32_t m_e = 0;
         tm_comm c;
         snprintf(rel, sizeof rel, "data/commmatrix/maplib/%s/comm_matrix.p2p.size.csv", apps[a]);
-        if (!read_dense64(SHARED_DATA(rel), mat))
-            fail_msg("cannot read %s", SHARED_DATA(rel));
+        if (!read_dense64(REAL_DATA(rel), mat))
+            fail_msg("cannot read %s", REAL_DATA(rel));
         for (int i = 0; i < 64; i++) {
             diag += mat[i][i];
             for (int j = 0; j < 64; j++)
@@ -882,11 +882,11 @@ static void test_maplib_torus_dor(void **state)
             snprintf(rel, sizeof rel,
                      "data/commmatrix/maplib_mappings/size/%sMAPtorus/Mapping.p2p.size.csv.%s.torus.4x4x4.csv",
                      apps[a], algs[k]);
-            if (!read_maplib_mapping(SHARED_DATA(rel), pos))
+            if (!read_maplib_mapping(REAL_DATA(rel), pos))
                 continue;
             snprintf(rel, sizeof rel, "data/commmatrix/maplib_mappings/size/%sMAPtorus/%s", apps[a],
                      stat_file[a]);
-            snprintf(path, sizeof path, "%s", SHARED_DATA(rel));
+            snprintf(path, sizeof path, "%s", REAL_DATA(rel));
             if (!read_maplib_stats(path, algs[k], &total, &max))
                 continue;
             n_cases++;

@@ -393,7 +393,7 @@ static long sweep_ex(const char *name, oom_op op, const void *arg, const char *t
 typedef struct comm_arg {
     const char *rel;
     tm_comm_format fmt;
-    bool shared; /* rel is under ../shared, not tests/data */
+    bool real; /* rel is under tests/data/real, not tests/data */
 } comm_arg;
 
 static tm_err op_comm_read(const void *arg, uint64_t *sig)
@@ -402,7 +402,7 @@ static tm_err op_comm_read(const void *arg, uint64_t *sig)
     tm_comm c;
     tm_err err;
     tm_comm_init(&c);
-    err = tm_comm_read_file(ctx, a->shared ? SHARED_DATA(a->rel) : TEST_DATA(a->rel), a->fmt, &c);
+    err = tm_comm_read_file(ctx, a->real ? REAL_DATA(a->rel) : TEST_DATA(a->rel), a->fmt, &c);
     if (!err)
         *sig = sig_comm(&c);
     tm_comm_release(&c);
@@ -462,8 +462,8 @@ static void test_comm_ops(void **state)
 }
 
 typedef struct topo_arg {
-    const char *spec; /* generator spec, file under tests/data, or (shared) under ../shared */
-    bool shared;
+    const char *spec; /* generator spec, file under tests/data, or (real) under tests/data/real */
+    bool real;
 } topo_arg;
 
 static tm_err analyse(const tm_net *net, uint64_t *sig);
@@ -475,7 +475,7 @@ static tm_err op_topology(const void *arg, uint64_t *sig)
     const topo_arg *a = arg;
     tm_topo_opts o = TM_TOPO_OPTS_INIT;
     tm_net *net = NULL;
-    const char *spec = a->shared ? SHARED_DATA(a->spec)
+    const char *spec = a->real ? REAL_DATA(a->spec)
                        : tm_gen_is_spec(a->spec) ? a->spec : TEST_DATA(a->spec);
     tm_err err = tm_topology_load(ctx, spec, &o, &net);
     if (!err)
@@ -548,8 +548,8 @@ static tm_err op_ibnet_nodemap(const void *arg, uint64_t *sig)
 /* The PSMN X5 fabric (100 nodes) with its node-name map, 16 slots. */
 static tm_err op_ibnet_x5(const void *arg, uint64_t *sig)
 {
-    FILE *mf = fopen(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.map"), "r");
-    FILE *in = fopen(SHARED_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), "r");
+    FILE *mf = fopen(REAL_DATA("data/ibnetdiscover/psmn_X5/X5.map"), "r");
+    FILE *in = fopen(REAL_DATA("data/ibnetdiscover/psmn_X5/X5.topofile"), "r");
     tm_nodemap *map = NULL;
     tm_ibnet_opts o = TM_IBNET_OPTS_INIT;
     tm_net *net = NULL;
@@ -620,7 +620,7 @@ static void test_writers(void **state)
 
 static tm_err op_hwloc(const void *arg, uint64_t *sig)
 {
-    FILE *in = fopen(SHARED_DATA(arg), "r");
+    FILE *in = fopen(REAL_DATA(arg), "r");
     tm_hier h;
     tm_err err;
     assert_non_null(in);

@@ -13,16 +13,19 @@
 
 #include "topomap/topomap.h"
 
-/* Path of a file under tests/data (TM_TEST_DATA) or ../shared (SHARED). */
-static inline const char *tm_test_path(const char *envvar, const char *fallback, const char *rel)
+/* Path of a file under tests/data (TM_TEST_DATA, else tests/data relative to
+ * the working directory); sub is "" or "real/" (third-party inputs copied
+ * byte for byte, tests/data/PROVENANCE.md).  The repository holds every
+ * input a test reads: nothing outside the checkout is needed. */
+static inline const char *tm_test_path(const char *sub, const char *rel)
 {
     static _Thread_local char buf[4096];
-    const char *base = getenv(envvar);
-    snprintf(buf, sizeof buf, "%s/%s", base ? base : fallback, rel);
+    const char *base = getenv("TM_TEST_DATA");
+    snprintf(buf, sizeof buf, "%s/%s%s", base ? base : "tests/data", sub, rel);
     return buf;
 }
-#define TEST_DATA(rel) tm_test_path("TM_TEST_DATA", "tests/data", rel)
-#define SHARED_DATA(rel) tm_test_path("SHARED", "../shared", rel)
+#define TEST_DATA(rel) tm_test_path("", rel)
+#define REAL_DATA(rel) tm_test_path("real/", rel)
 
 /* A FILE* over a string literal. */
 static inline FILE *tm_test_memfile(const char *text)

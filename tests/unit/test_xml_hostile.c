@@ -410,7 +410,7 @@ static void test_hwloc_files_accepted(void **state)
     };
     (void)state;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        FILE *f = fopen(SHARED_DATA(files[i]), "r");
+        FILE *f = fopen(REAL_DATA(files[i]), "r");
         xmlDocPtr doc;
         if (!f)
             fail_msg("cannot open %s", files[i]);

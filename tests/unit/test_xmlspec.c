@@ -250,7 +250,7 @@ static void test_hwloc_file(void **state)
 {
     tm_net *net;
     (void)state;
-    assert_int_equal(read_path(SHARED_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "hw.xml",
+    assert_int_equal(read_path(REAL_DATA("docs/samples/hwloc-v2-2pkg-4core-2pu.xml"), "hw.xml",
                                &net),
                      TM_EINPUT);
     assert_string_equal(tm_ctx_errmsg(ctx), "hw.xml:4: this is an hwloc topology (the hardware of "
