@@ -446,7 +446,7 @@ tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
 {
     struct spec s = {ctx, name, net, tm_net_n_vertices(net), NULL, 0, 0, 1.0, 1};
     xmlDocPtr doc = NULL;
-    tm_xml_guard xg;
+    tm__xml_guard xg;
     tm_err err;
 
     tm__xml_guard_begin(&xg);

@@ -25,7 +25,7 @@ struct tm_net {
     int32_t *slots;
     uint8_t *transit_pol;
     uint64_t *guid;
-    tm_strmap names;
+    tm__strmap names;
     int32_t n_hosts;
     /* cables */
     int32_t nc;
@@ -311,7 +311,7 @@ nomem:
 static tm_err build_igraph(tm_ctx *ctx, tm_net *net)
 {
     igraph_vector_int_t edges;
-    tm_igraph_guard guard;
+    tm__igraph_guard guard;
     igraph_error_t rc;
     int32_t m = 0;
     tm_err err = TM_EOK;

@@ -41,7 +41,7 @@ static void run_all(const tm_problem *p, int32_t n, uint64_t seed)
 
 /* Random G with n tasks: random edges, some isolated tasks, duplicates and
  * zero volumes in the entry list. */
-static void random_comm(tm_rng *r, int32_t n, tm_comm *c)
+static void random_comm(tm__rng *r, int32_t n, tm_comm *c)
 {
     int m = n > 1 ? (int)tm__rng_below(r, (uint64_t)(3 * n)) : 0;
     int32_t *src = malloc(((size_t)m + 1) * sizeof *src);
@@ -60,7 +60,7 @@ static void random_comm(tm_rng *r, int32_t n, tm_comm *c)
 
 static void test_random_instances(void **state)
 {
-    tm_rng r;
+    tm__rng r;
     (void)state;
     tm__rng_seed(&r, 42, 0);
     for (int it = 0; it < 60; it++) {
@@ -304,7 +304,7 @@ static void test_multicore_blocks(void **state)
 /* Exact block sizes even when METIS is imbalanced: many random graphs. */
 static void test_metis_exact_sizes(void **state)
 {
-    tm_rng r;
+    tm__rng r;
     (void)state;
     tm__rng_seed(&r, 7, 0);
     for (int it = 0; it < 30; it++) {
@@ -395,7 +395,7 @@ static void test_edge_cases(void **state)
 static void test_map_run(void **state)
 {
     tm_net *net = fx_torus(ctx, 4, 2, 2);
-    tm_rng r;
+    tm__rng r;
     tm_alloc al;
     tm_comm c;
     tm_problem p = {0};

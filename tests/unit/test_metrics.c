@@ -456,7 +456,7 @@ static void test_threads_bit_identical(void **state)
     tm_mapping map;
     tm_metrics ref, m;
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
-    tm_rng rng;
+    tm__rng rng;
     int32_t n = 432, m_e = 0, (*e)[2] = malloc(4000 * sizeof *e), *host = malloc(432 * sizeof *host);
     int32_t *perm = malloc(432 * sizeof *perm);
     double *w = malloc(4000 * sizeof *w);
@@ -552,7 +552,7 @@ static void test_threads_bit_identical(void **state)
  * grouped evaluation must equal routing every message on its own. */
 static void test_vs_per_message(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 2024, 3);
     for (int iter = 0; iter < 60; iter++) {

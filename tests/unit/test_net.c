@@ -95,7 +95,7 @@ static void test_info(void **state)
  * hosts on two switches, some host-host cables. */
 static void test_diameter_brute_force(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 77, 1);
     for (int iter = 0; iter < 200; iter++) {

@@ -354,7 +354,7 @@ static void test_random_transit_hosts(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
         tm_net *net;
-        tm_rng rng;
+        tm__rng rng;
         int32_t nv = 90, core = 60;
         tm__rng_seed(&rng, seed, 7);
         assert_tm_ok(ctx, tm_net_new(ctx, &net));

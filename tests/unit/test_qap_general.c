@@ -21,7 +21,7 @@ static double max_load(const tm_comm *c, const tm_hier *h, const tm_mapping *m)
 /* weights: 0 unit, 1 a few heavy tasks, 2 geometric spread 1..32 */
 static void set_weights(tm_comm *c, int kind, uint64_t seed)
 {
-    tm_rng r;
+    tm__rng r;
     tm__rng_seed(&r, seed, 3);
     c->vwgt = malloc((size_t)c->n * sizeof *c->vwgt);
     for (int32_t u = 0; u < c->n; u++) {

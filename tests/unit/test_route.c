@@ -227,7 +227,7 @@ static int32_t brute_flow(const tm_net_csr *g, int32_t src, int32_t dst, double 
 /* A random multigraph: 0-3 switches, 2-7 hosts, parallel cables, random
  * transit policies and capacities, some disabled cables; maybe
  * disconnected. */
-static tm_net *random_net(tm_rng *rng)
+static tm_net *random_net(tm__rng *rng)
 {
     tm_net *net;
     int32_t n_sw = (int32_t)tm__rng_below(rng, 4), n_h = 2 + (int32_t)tm__rng_below(rng, 6);
@@ -255,7 +255,7 @@ static tm_net *random_net(tm_rng *rng)
     return net;
 }
 
-static void check_random_net(tm_rng *rng, tm_route_kind kind)
+static void check_random_net(tm__rng *rng, tm_route_kind kind)
 {
     tm_net *net = random_net(rng);
     const tm_net_csr *g = tm_net_csr_get(net);
@@ -335,7 +335,7 @@ static void check_random_net(tm_rng *rng, tm_route_kind kind)
 
 static void test_ecmp_brute_force(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 42, 0);
     for (int i = 0; i < 300; i++)
@@ -344,7 +344,7 @@ static void test_ecmp_brute_force(void **state)
 
 static void test_single_random(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 7, 1);
     for (int i = 0; i < 100; i++)
