@@ -68,11 +68,16 @@ TM_API tm_err tm_ctx_fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
 
 TM_API void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
 TM_API uint64_t tm_ctx_seed(const tm_ctx *ctx);
-/* threads <= 0 means "number of online cores". */
-TM_API void tm_ctx_set_threads(tm_ctx *ctx, int threads);
+/* Setters that can reject a value return TM_EUSAGE with a message in ctx
+ * and leave the context unchanged. */
+/* Threads in [0, TM_CTX_MAX_THREADS]; 0 means "number of online cores"
+ * (at most TM_CTX_MAX_THREADS).  Negative or larger counts: TM_EUSAGE. */
+#define TM_CTX_MAX_THREADS 1024
+TM_API tm_err tm_ctx_set_threads(tm_ctx *ctx, int threads);
 TM_API int tm_ctx_threads(const tm_ctx *ctx);
-/* Time limit in seconds for anytime algorithms; < 0 means none (default). */
-TM_API void tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
+/* Time limit in seconds for anytime algorithms; < 0 means none (default).
+ * NaN and infinities: TM_EUSAGE. */
+TM_API tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
 TM_API double tm_ctx_time_limit(const tm_ctx *ctx);
 /* Stop request for anytime algorithms: long loops (refinements, the
  * portfolio of "all") call fn(userdata) now and then and, when it returns
@@ -90,8 +95,9 @@ typedef void (*tm_progress_fn)(void *userdata, const char *what, double max_cong
 TM_API void tm_ctx_set_progress(tm_ctx *ctx, tm_progress_fn fn, void *userdata);
 /* Warnings and progress go to this callback (default: dropped). */
 TM_API void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
-/* Highest level passed to the callback (default TM_LOG_WARN). */
-TM_API void tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level);
+/* Highest level passed to the callback (default TM_LOG_WARN); a value
+ * that is not a tm_log_level: TM_EUSAGE. */
+TM_API tm_err tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level);
 
 #ifdef __cplusplus
 }

@@ -186,7 +186,9 @@ TM_API void tm_map_result_release(tm_map_result *r);
  * of the rest.  Progress goes to tm_ctx_set_progress.  Network mode: allocated hosts that
  * cannot reach each other are TM_EINPUT naming them; more tasks than slots
  * TM_EINFEASIBLE.  Unknown names or a mode the strategy does not serve are
- * TM_EUSAGE.  p->route may be NULL (ECMP is used). */
+ * TM_EUSAGE, and so are an objective outside tm_objective and a NaN or
+ * infinite p->imbalance or p->hop_distance.  p->route may be NULL (ECMP is
+ * used). */
 TM_API tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                          tm_objective obj, tm_map_result *out);
 

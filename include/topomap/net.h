@@ -75,13 +75,17 @@ TM_API tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_v
 TM_API tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
                                int32_t *cable_out);
 
-TM_API void tm_net_set_transit(tm_net *net, int32_t v, tm_transit t);
-TM_API void tm_net_set_slots(tm_net *net, int32_t v, int32_t slots);
+/* Setters that can reject a value take a context: an id out of range, an
+ * unknown transit policy, negative slots or slots on a switch, and a
+ * capacity tm_net_add_cable would refuse are TM_EUSAGE, and the net is
+ * left unchanged. */
+TM_API tm_err tm_net_set_transit(tm_ctx *ctx, tm_net *net, int32_t v, tm_transit t);
+TM_API tm_err tm_net_set_slots(tm_ctx *ctx, tm_net *net, int32_t v, int32_t slots);
 /* Optional 64-bit id (InfiniBand node GUID); 0 = none. */
 TM_API void tm_net_set_guid(tm_net *net, int32_t v, uint64_t guid);
 /* Optional free-text description (e.g. the IB node description). */
 TM_API tm_err tm_net_set_desc(tm_ctx *ctx, tm_net *net, int32_t v, const char *desc);
-TM_API void tm_net_set_capacity(tm_net *net, int32_t cable, double capacity);
+TM_API tm_err tm_net_set_capacity(tm_ctx *ctx, tm_net *net, int32_t cable, double capacity);
 /* A disabled (failed) cable keeps its id but carries no traffic. */
 TM_API void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled);
 TM_API void tm_net_set_grid(tm_net *net, const tm_net_grid *grid);

@@ -37,7 +37,7 @@ tm_err tm__gen_host(tm__gen *g, int64_t index, int32_t *id)
      * net without switches, and an XML spec may put this direct network
      * next to a switched one. */
     if (!err && g->direct)
-        tm_net_set_transit(g->net, v, TM_TRANSIT_YES);
+        err = tm_net_set_transit(g->ctx, g->net, v, TM_TRANSIT_YES);
     if (id)
         *id = v;
     return err;

@@ -78,7 +78,8 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
             if (!err && id != base + v)
                 err = tm__fail(ctx, TM_EINTERNAL, "%s: vertex numbering mismatch", name);
             if (!err && d->nodes[v].has_transit)
-                tm_net_set_transit(net, id, VAB(g, "transit", v) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+                err = tm_net_set_transit(ctx, net, id,
+                                         VAB(g, "transit", v) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
             if (!err && d->nodes[v].guid)
                 tm_net_set_guid(net, id, d->nodes[v].guid);
             /* the description is kept verbatim (not trimmed) */

@@ -282,7 +282,7 @@ static tm_err do_vertex(struct spec *s, const xmlNode *e, bool host)
             err = tm_net_add_vertex(s->ctx, s->net, nl.v[i],
                                     host ? TM_VERTEX_HOST : TM_VERTEX_SWITCH, slots, &v);
         if (!err && transit >= 0)
-            tm_net_set_transit(s->net, v, transit ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+            err = tm_net_set_transit(s->ctx, s->net, v, transit ? TM_TRANSIT_YES : TM_TRANSIT_NO);
         if (!err)
             err = note_lines(s, tm__xml_line(e));
     }

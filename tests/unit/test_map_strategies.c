@@ -3,6 +3,8 @@
  * small instances, the paper's Fig. 1 example, known small cases, and the
  * edge cases of issue 3 (more tasks than slots, empty/edgeless G, single
  * host, one task, isolated tasks, duplicate entries, zero volumes). */
+#include <math.h>
+
 #include "map_fixtures.h"
 #include "test_fixtures.h"
 #include "map/netmap.h"
@@ -407,9 +409,9 @@ static void test_map_run(void **state)
     p.net = net;
     p.alloc = &al;
     p.comm = &c;
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r1));
-    tm_ctx_set_threads(ctx, 2);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 2));
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r2));
     assert_int_equal(r1.n_rows, r2.n_rows);
     assert_true(r1.n_rows >= 7); /* identity, greedy x4, recursive, rcm */
@@ -424,7 +426,7 @@ static void test_map_run(void **state)
     check_valid(net, &al, &r1.mapping, 30);
     tm_map_result_release(&r1);
     tm_map_result_release(&r2);
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_DILATION, &r1));
     assert_int_equal(r1.n_rows, 1);
     assert_string_equal(r1.rows[0].name, "rcm");
@@ -433,6 +435,20 @@ static void test_map_run(void **state)
                     "unknown strategy 'nope'");
     assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", "zz", TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
                     "unknown refinement 'zz'");
+    /* fields a caller fills by hand are checked, not taken as congestion or NaN */
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)4, &r1), TM_EUSAGE,
+                    "unknown objective 4");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)-1, &r1), TM_EUSAGE,
+                    "unknown objective -1");
+    p.imbalance = NAN;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "must be finite");
+    p.imbalance = 0;
+    p.hop_distance = INFINITY;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "must be finite");
+    p.hop_distance = 0;
+    assert_int_equal(r1.n_rows, 0); /* left initialised */
     fx_comm_free(&c);
     fx_comm(&c, 33, 0, NULL, NULL, NULL);
     assert_tm_error(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_CONGESTION, &r1),

@@ -31,7 +31,7 @@ static tm_net *gen_net(const char *spec, int32_t slots)
     assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
     for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
         if (tm_net_kind(net, v) == TM_VERTEX_HOST)
-            tm_net_set_slots(net, v, slots);
+            assert_tm_ok(ctx, tm_net_set_slots(ctx, net, v, slots));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     return net;
 }

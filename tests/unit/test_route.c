@@ -152,7 +152,7 @@ static void test_transit_rules(void **state)
     tm_route_ws_free(ws);
     tm_route_free(r);
     /* now h1 forwards */
-    tm_net_set_transit(net, h1, TM_TRANSIT_YES);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, h1, TM_TRANSIT_YES));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
@@ -238,7 +238,8 @@ static tm_net *random_net(tm__rng *rng)
         snprintf(name, sizeof name, "%s%d", i < n_sw ? "s" : "h", (int)i);
         add_v(net, name, i >= n_sw);
         if (i >= n_sw && tm__rng_below(rng, 4) == 0)
-            tm_net_set_transit(net, i, tm__rng_below(rng, 2) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+            assert_tm_ok(ctx, tm_net_set_transit(ctx, net, i, tm__rng_below(rng, 2) ? TM_TRANSIT_YES
+                                                                                : TM_TRANSIT_NO));
     }
     for (int32_t c = 0; c < m; c++) {
         int32_t a = (int32_t)tm__rng_below(rng, (uint64_t)n), b = (int32_t)tm__rng_below(rng, (uint64_t)n);
