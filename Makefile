@@ -76,9 +76,15 @@ $(DEPS_STAMP):
 
 deps: $(DEPS_STAMP)
 
+# Library objects hide every symbol but the TM_API functions of
+# include/topomap/ (export.h): libtopomap.so exports the public API only
+# (tests/cli/t90-exports.sh).  The CLI, tests and benchmarks link
+# libtopomap.a, where hidden symbols still resolve.
+$(LIB_OBJ): VISIBILITY := -fvisibility=hidden
+
 $(BUILD)/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(VISIBILITY) -MMD -MP -c $< -o $@
 
 $(BUILD)/libtopomap.a: $(LIB_OBJ)
 	@rm -f $@
@@ -111,8 +117,10 @@ $(BUILD)/tests/test_oom: TEST_LDFLAGS = -Wl,--wrap=malloc,--wrap=calloc,--wrap=r
 test-unit: $(TEST_BIN)
 	@tests/run-unit.sh $(BUILD) $(TEST_BIN)
 
-test-cli: $(BUILD)/topomap
-	@TOPOMAP=$(abspath $(BUILD)/topomap) tests/cli/run.sh
+# TOPOMAP_LIB: tests/cli/t90-exports.sh checks the shared library's symbols.
+test-cli: $(BUILD)/topomap $(BUILD)/libtopomap.so
+	@TOPOMAP=$(abspath $(BUILD)/topomap) TOPOMAP_LIB=$(abspath $(BUILD)/libtopomap.so) \
+	  tests/cli/run.sh
 
 # ---- sanitizers, fuzzing, valgrind (docs/trust.md) -------------------------
 # ASan + UBSan + LeakSanitizer.  Every report also goes to a log file under
@@ -172,9 +180,10 @@ fuzz-smoke: fuzz-build
 # (tests/valgrind-topomap.sh wraps the binary; logs per run in
 # build/valgrind/, any error or definite leak fails).
 VG_LOGS := $(abspath $(BUILD)/valgrind)
-valgrind: $(BUILD)/topomap
+valgrind: $(BUILD)/topomap $(BUILD)/libtopomap.so
 	@rm -rf $(VG_LOGS) && mkdir -p $(VG_LOGS)
 	@TOPOMAP=$(abspath tests/valgrind-topomap.sh) TOPOMAP_REAL=$(abspath $(BUILD)/topomap) \
+	  TOPOMAP_LIB=$(abspath $(BUILD)/libtopomap.so) \
 	  VG_LOGS=$(VG_LOGS) tests/cli/run.sh; rc=$$?; \
 	  bad=$$(grep -L 'ERROR SUMMARY: 0 errors' $(VG_LOGS)/vg.* 2>/dev/null); \
 	  if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \

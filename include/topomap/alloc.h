@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/net.h"
 
 #ifdef __cplusplus
@@ -22,35 +23,36 @@ typedef struct tm_alloc {
     int32_t *slots;  /* slots usable on each */
 } tm_alloc;
 
-void tm_alloc_init(tm_alloc *a);
-void tm_alloc_release(tm_alloc *a);
-int64_t tm_alloc_total_slots(const tm_alloc *a);
+TM_API void tm_alloc_init(tm_alloc *a);
+TM_API void tm_alloc_release(tm_alloc *a);
+TM_API int64_t tm_alloc_total_slots(const tm_alloc *a);
 
 /* Expands a Slurm-style hostlist ("node[001-004,010],gpu[1-2]") into names
  * (padding follows the lower bound, brackets form a product, duplicates are
  * kept).  *names is an array of *count malloc'ed strings; free with
  * tm_hostlist_free.  `name` is the display name for errors. */
-tm_err tm_hostlist_expand(tm_ctx *ctx, const char *expr, const char *name, char ***names,
-                          size_t *count);
-void tm_hostlist_free(char **names, size_t count);
+TM_API tm_err tm_hostlist_expand(tm_ctx *ctx, const char *expr, const char *name, char ***names,
+                                 size_t *count);
+TM_API void tm_hostlist_free(char **names, size_t count);
 
 /* Resolves a host name against the net: exact match first, then the short
  * name (up to the first '.') of either side.  -1 if not found. */
-int32_t tm_alloc_resolve_host(const tm_net *net, const char *name);
+TM_API int32_t tm_alloc_resolve_host(const tm_net *net, const char *name);
 
 /* All hosts of the net in vertex order with their slots. */
-tm_err tm_alloc_all(tm_ctx *ctx, const tm_net *net, tm_alloc *out);
+TM_API tm_err tm_alloc_all(tm_ctx *ctx, const tm_net *net, tm_alloc *out);
 /* From a hostlist expression; unknown or non-host names and duplicates are
  * TM_EINPUT. */
-tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr, tm_alloc *out);
+TM_API tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr,
+                                     tm_alloc *out);
 /* From a hostfile: "host [slots=N] [max_slots=M]" per line, '#' comments;
  * a host listed twice adds its slots (Open MPI semantics).  Without slots=
  * the host's slot count in the net is used. */
-tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
-                              tm_alloc *out);
+TM_API tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                                     tm_alloc *out);
 /* The CLI's --alloc argument: an existing file is a hostfile, anything
  * else a hostlist expression; NULL means all hosts. */
-tm_err tm_alloc_parse(tm_ctx *ctx, const tm_net *net, const char *arg, tm_alloc *out);
+TM_API tm_err tm_alloc_parse(tm_ctx *ctx, const tm_net *net, const char *arg, tm_alloc *out);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,42 +40,43 @@ typedef enum {
     TM_COMM_SCOTCH      /* Scotch source graph; .grf .src */
 } tm_comm_format;
 
-void tm_comm_init(tm_comm *c);
-void tm_comm_release(tm_comm *c);
+TM_API void tm_comm_init(tm_comm *c);
+TM_API void tm_comm_release(tm_comm *c);
 
 /* Builds a valid CSR from a list of m directed entries: diagonal entries
  * and zero volumes are dropped, duplicates summed, entries sorted.
  * Negative or non-finite volumes and ids outside [0, n) are TM_EINPUT. */
-tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
-                            const int32_t *dst, const double *w, tm_comm *out);
+TM_API tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                                   const int32_t *dst, const double *w, tm_comm *out);
 /* Verifies the invariants above (TM_EINPUT with the offending entry). */
-tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c);
+TM_API tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c);
 /* Sum of all directed volumes. */
-double tm_comm_total_volume(const tm_comm *c);
+TM_API double tm_comm_total_volume(const tm_comm *c);
 /* Undirected view: w'(u,v) = w(u,v) + w(v,u), both directions present
  * (what METIS and symmetric algorithms need). */
-tm_err tm_comm_symmetrize(tm_ctx *ctx, const tm_comm *c, tm_comm *out);
-tm_err tm_comm_copy(tm_ctx *ctx, const tm_comm *c, tm_comm *out);
+TM_API tm_err tm_comm_symmetrize(tm_ctx *ctx, const tm_comm *c, tm_comm *out);
+TM_API tm_err tm_comm_copy(tm_ctx *ctx, const tm_comm *c, tm_comm *out);
 
 /* Readers.  `name` is the display name used in "name:line: ..." errors.
  * On error *out is left released (empty). */
-tm_err tm_comm_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_format fmt, tm_comm *out);
-tm_err tm_comm_read_file(tm_ctx *ctx, const char *path, tm_comm_format fmt, tm_comm *out);
-tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
-tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
-tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
-tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
-tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
-tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
-tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_format fmt,
+                           tm_comm *out);
+TM_API tm_err tm_comm_read_file(tm_ctx *ctx, const char *path, tm_comm_format fmt, tm_comm *out);
+TM_API tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
+TM_API tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out);
 /* Parses a format name ("metis", "mtx", "edges", "dense", "graphstats",
  * "mpip", "scotch", "auto"); -1 if unknown. */
-int tm_comm_format_parse(const char *s);
+TM_API int tm_comm_format_parse(const char *s);
 
 /* Writes G in METIS format (undirected: requires a symmetric graph; volumes
  * rounded to integers >= 1) or as an edge list "u v w" of directed entries. */
-tm_err tm_comm_write_metis(tm_ctx *ctx, const tm_comm *c, FILE *out);
-tm_err tm_comm_write_edges(tm_ctx *ctx, const tm_comm *c, FILE *out);
+TM_API tm_err tm_comm_write_metis(tm_ctx *ctx, const tm_comm *c, FILE *out);
+TM_API tm_err tm_comm_write_edges(tm_ctx *ctx, const tm_comm *c, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdarg.h>
 
+#include "topomap/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,9 +39,9 @@ typedef enum {
 } tm_err;
 
 /* Generic one-line text of an error code. */
-const char *tm_err_str(tm_err err);
+TM_API const char *tm_err_str(tm_err err);
 /* Exit code of the command-line tool for an error (design.md: 0..4). */
-int tm_err_exit_code(tm_err err);
+TM_API int tm_err_exit_code(tm_err err);
 
 typedef struct tm_ctx tm_ctx;
 
@@ -49,47 +51,53 @@ typedef void (*tm_log_fn)(void *userdata, tm_log_level level, const char *msg);
 
 /* Creates a context with seed 1, one thread, no log callback.  Returns
  * TM_ENOMEM on allocation failure (then *out is NULL). */
-tm_err tm_ctx_new(tm_ctx **out);
+TM_API tm_err tm_ctx_new(tm_ctx **out);
 /* Frees the context; NULL does nothing. */
-void tm_ctx_free(tm_ctx *ctx);
+TM_API void tm_ctx_free(tm_ctx *ctx);
 
 /* The message of the last failure recorded in ctx ("" if none). */
-const char *tm_ctx_errmsg(const tm_ctx *ctx);
-void tm_ctx_clear_error(tm_ctx *ctx);
+TM_API const char *tm_ctx_errmsg(const tm_ctx *ctx);
+TM_API void tm_ctx_clear_error(tm_ctx *ctx);
 /* Records a formatted message as the context's error and returns err
  * (for callers and callbacks that report through the same context). */
-tm_err tm_ctx_fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
+TM_API tm_err tm_ctx_fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
-void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
-uint64_t tm_ctx_seed(const tm_ctx *ctx);
-/* threads <= 0 means "number of online cores". */
-void tm_ctx_set_threads(tm_ctx *ctx, int threads);
-int tm_ctx_threads(const tm_ctx *ctx);
-/* Time limit in seconds for anytime algorithms; < 0 means none (default). */
-void tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
-double tm_ctx_time_limit(const tm_ctx *ctx);
+TM_API void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
+TM_API uint64_t tm_ctx_seed(const tm_ctx *ctx);
+/* Setters that can reject a value return TM_EUSAGE with a message in ctx
+ * and leave the context unchanged. */
+/* Threads in [0, TM_CTX_MAX_THREADS]; 0 means "number of online cores"
+ * (at most TM_CTX_MAX_THREADS).  Negative or larger counts: TM_EUSAGE. */
+#define TM_CTX_MAX_THREADS 1024
+TM_API tm_err tm_ctx_set_threads(tm_ctx *ctx, int threads);
+TM_API int tm_ctx_threads(const tm_ctx *ctx);
+/* Time limit in seconds for anytime algorithms; < 0 means none (default).
+ * NaN and infinities: TM_EUSAGE. */
+TM_API tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
+TM_API double tm_ctx_time_limit(const tm_ctx *ctx);
 /* Stop request for anytime algorithms: long loops (refinements, the
  * portfolio of "all") call fn(userdata) now and then and, when it returns
  * non-zero, stop and keep their best result so far; the call still
  * succeeds.  fn must be cheap and thread-safe (e.g. an atomic load of a
  * flag a signal handler sets); the library keeps no global flag. */
 typedef int (*tm_stop_fn)(void *userdata);
-void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *userdata);
+TM_API void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *userdata);
 /* Progress of tm_map_run: called (from any thread, so fn must be
  * thread-safe) when a strategy run has figures, with `what` naming the run
  * and the step ("greedy#1 constructed", "topdown refined"); congestion and
  * dilation are < 0 in hierarchy mode. */
 typedef void (*tm_progress_fn)(void *userdata, const char *what, double max_congestion,
                                double avg_dilation, double qap_J);
-void tm_ctx_set_progress(tm_ctx *ctx, tm_progress_fn fn, void *userdata);
+TM_API void tm_ctx_set_progress(tm_ctx *ctx, tm_progress_fn fn, void *userdata);
 /* Warnings and progress go to this callback (default: dropped). */
-void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
-/* Highest level passed to the callback (default TM_LOG_WARN). */
-void tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level);
+TM_API void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
+/* Highest level passed to the callback (default TM_LOG_WARN); a value
+ * that is not a tm_log_level: TM_EUSAGE. */
+TM_API tm_err tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,7 @@
 #include <stdbool.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/net.h"
 
 #ifdef __cplusplus
@@ -36,7 +37,7 @@ extern "C" {
 #endif
 
 /* True if s looks like a generator spec ("<known name>:..."). */
-bool tm_gen_is_spec(const char *s);
+TM_API bool tm_gen_is_spec(const char *s);
 /* Adds the generated network to net (not finalized).  Vertex names may get
  * a prefix (NULL = none) so an XML spec can combine several generators.
  * Malformed specs are TM_EUSAGE "generator spec '<spec>': <what is wrong>"
@@ -45,10 +46,10 @@ bool tm_gen_is_spec(const char *s);
  * TM_EINPUT; after that or TM_ENOMEM the net holds part of the network and
  * should be discarded.  Time and memory O(size of the generated network);
  * at most 2^24 vertices and 2^25 cables. */
-tm_err tm_gen_build(tm_ctx *ctx, const char *spec, const char *prefix, tm_net *net);
+TM_API tm_err tm_gen_build(tm_ctx *ctx, const char *spec, const char *prefix, tm_net *net);
 /* Help text for `topo --help`: an example spec per generator with its
  * options, two-space indented, newline-terminated lines under 90 columns. */
-const char *tm_gen_help(void);
+TM_API const char *tm_gen_help(void);
 
 #ifdef __cplusplus
 }

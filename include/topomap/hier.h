@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -31,7 +32,7 @@ typedef struct tm_hier {
  * level, a number of distances different from the number of levels, a
  * product over 2^31, more than TM_HIER_MAX_LEVELS levels.  Non-increasing
  * distances are allowed (a warning is logged). */
-tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_hier *out);
+TM_API tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_hier *out);
 
 /* Node-internal hierarchy from an hwloc XML export (v1, 2.x, 3.0-dev):
  * PEs are the cores holding an allowed PU, in document order; levels are
@@ -40,7 +41,7 @@ tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_
  * export (allowed_cpuset smaller than the machine) uses the allowed PUs
  * and logs a warning.  Malformed XML, no cores, a non-uniform tree:
  * TM_EINPUT "name:line: ...". */
-tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out);
+TM_API tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out);
 
 /* Distance between PEs p and q (0 if p == q). */
 static inline double tm_hier_dist(const tm_hier *h, int64_t p, int64_t q)

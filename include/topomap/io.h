@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/net.h"
 
 #ifdef __cplusplus
@@ -29,17 +30,18 @@ typedef struct tm_topo_opts {
 /* Loads `spec`: a generator spec ("torus:8x8x8", see gen.h) or a file
  * (.graphml; .xml topology spec; anything else is read as an ibnetdiscover
  * dump, plain or -p format).  The result is finalized and checked. */
-tm_err tm_topology_load(tm_ctx *ctx, const char *spec, const tm_topo_opts *opts, tm_net **out);
+TM_API tm_err tm_topology_load(tm_ctx *ctx, const char *spec, const tm_topo_opts *opts,
+                               tm_net **out);
 
 /* ---- ibnetdiscover -------------------------------------------------------- */
 
 /* GUID -> name map in ibnetdiscover's --node-name-map format:
  * "0x<guid> \"name\"" per line, '#' comments. */
 typedef struct tm_nodemap tm_nodemap;
-tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out);
-void tm_nodemap_free(tm_nodemap *m);
+TM_API tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out);
+TM_API void tm_nodemap_free(tm_nodemap *m);
 /* Name for a GUID, or NULL. */
-const char *tm_nodemap_get(const tm_nodemap *m, uint64_t guid);
+TM_API const char *tm_nodemap_get(const tm_nodemap *m, uint64_t guid);
 
 typedef struct tm_ibnet_opts {
     const tm_nodemap *nodemap;  /* optional */
@@ -50,27 +52,27 @@ typedef struct tm_ibnet_opts {
 
 /* Reads an ibnetdiscover dump (default topology format, -g grouping, or the
  * -p ports report; detected by content) into net. */
-tm_err tm_ibnet_read(tm_ctx *ctx, FILE *in, const char *name, const tm_ibnet_opts *opts,
-                     tm_net *net);
+TM_API tm_err tm_ibnet_read(tm_ctx *ctx, FILE *in, const char *name, const tm_ibnet_opts *opts,
+                            tm_net *net);
 /* Writes net as an ibnetdiscover topology dump that tm_ibnet_read (and
  * ibsim) read back: switches, then CAs; capacities as width x speed. */
-tm_err tm_ibnet_write(tm_ctx *ctx, const tm_net *net, FILE *out);
+TM_API tm_err tm_ibnet_write(tm_ctx *ctx, const tm_net *net, FILE *out);
 
 /* ---- GraphML, XML spec, DOT ----------------------------------------------- */
 
 /* GraphML with node attributes name, kind (host|switch), slots, transit
  * and edge attribute capacity.  Reads through igraph (main thread only). */
-tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
+TM_API tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
 /* link_load (n_links entries) may be NULL; if given, edges carry load and
  * congestion of both directions. */
-tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
+TM_API tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
 /* topomap XML topology spec (schema in docs/xml-spec.md). */
-tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
-tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
+TM_API tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
+TM_API tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
 
 /* Opens path for reading; TM_EIO "path: cannot open: reason" or "path: is
  * a directory" otherwise. */
-tm_err tm_open_input(tm_ctx *ctx, const char *path, FILE **out);
+TM_API tm_err tm_open_input(tm_ctx *ctx, const char *path, FILE **out);
 
 /* ---- atomic output files -------------------------------------------------
  * Every file topomap writes goes through this: data goes to a temporary
@@ -83,9 +85,9 @@ typedef struct tm_ofile {
     char *tmp;
     bool is_stdout;
 } tm_ofile;
-tm_err tm_ofile_open(tm_ctx *ctx, const char *path, tm_ofile *of);
-tm_err tm_ofile_commit(tm_ctx *ctx, tm_ofile *of);
-void tm_ofile_abort(tm_ofile *of);
+TM_API tm_err tm_ofile_open(tm_ctx *ctx, const char *path, tm_ofile *of);
+TM_API tm_err tm_ofile_commit(tm_ctx *ctx, tm_ofile *of);
+TM_API void tm_ofile_abort(tm_ofile *of);
 
 #ifdef __cplusplus
 }

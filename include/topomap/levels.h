@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/net.h"
 
 #ifdef __cplusplus
@@ -55,14 +56,14 @@ typedef struct tm_net_levels {
 } tm_net_levels;
 
 /* Empty result (kind "none", no levels); safe to release. */
-void tm_net_levels_init(tm_net_levels *l);
+TM_API void tm_net_levels_init(tm_net_levels *l);
 /* Frees the group arrays and re-initialises; NULL does nothing. */
-void tm_net_levels_release(tm_net_levels *l);
+TM_API void tm_net_levels_release(tm_net_levels *l);
 /* Detects the hierarchy of a finalized network (TM_EUSAGE if it is not
  * finalized).  An unrecognised structure is not an error: kind "none",
  * 0 levels.  Time O(vertices + cables) for trees and fat-trees (plus a few
  * BFS for hops); *out is initialised first and left initialised on error. */
-tm_err tm_net_levels_detect(tm_ctx *ctx, const tm_net *net, tm_net_levels *out);
+TM_API tm_err tm_net_levels_detect(tm_ctx *ctx, const tm_net *net, tm_net_levels *out);
 
 #ifdef __cplusplus
 }

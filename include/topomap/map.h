@@ -17,6 +17,7 @@
 #include "topomap/alloc.h"
 #include "topomap/comm.h"
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/hier.h"
 #include "topomap/net.h"
 #include "topomap/netdist.h"
@@ -33,21 +34,21 @@ typedef struct tm_mapping {
     int32_t *pe;    /* hierarchy mode */
 } tm_mapping;
 
-void tm_mapping_init(tm_mapping *m);
-void tm_mapping_release(tm_mapping *m);
+TM_API void tm_mapping_init(tm_mapping *m);
+TM_API void tm_mapping_release(tm_mapping *m);
 /* Allocates arrays for n tasks (network: host+slot; hierarchy: pe). */
-tm_err tm_mapping_alloc(tm_ctx *ctx, tm_mapping *m, int32_t n, bool hierarchy);
-tm_err tm_mapping_copy(tm_ctx *ctx, const tm_mapping *src, tm_mapping *dst);
+TM_API tm_err tm_mapping_alloc(tm_ctx *ctx, tm_mapping *m, int32_t n, bool hierarchy);
+TM_API tm_err tm_mapping_copy(tm_ctx *ctx, const tm_mapping *src, tm_mapping *dst);
 
 /* Consecutive placement: task i -> i-th free slot in allocation order.
  * More tasks than slots is TM_EINFEASIBLE with both numbers. */
-tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks,
-                              tm_mapping *out);
+TM_API tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks,
+                                     tm_mapping *out);
 /* Network mode: hosts are hosts, slots within [0, slots(host)), no slot
  * used twice (TM_EINPUT naming the task); with alloc != NULL also every
  * host is in the allocation (TM_EINPUT). */
-tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
-                        const tm_mapping *m);
+TM_API tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
+                               const tm_mapping *m);
 
 /* ---- files ---------------------------------------------------------------- */
 
@@ -57,23 +58,23 @@ typedef enum {
     TM_MAPFMT_SLURM,       /* SLURM_HOSTFILE for --distribution=arbitrary */
     TM_MAPFMT_PLAIN        /* line i: "host slot" (network) or PE (hierarchy) */
 } tm_mapfmt;
-int tm_mapfmt_parse(const char *s);
+TM_API int tm_mapfmt_parse(const char *s);
 
 typedef struct tm_mapwrite_opts {
     bool full_hostnames; /* default: short names (up to the first '.') */
 } tm_mapwrite_opts;
 #define TM_MAPWRITE_OPTS_INIT {false}
 
-tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_mapfmt fmt,
-                        const tm_mapwrite_opts *opts, FILE *out);
+TM_API tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_mapfmt fmt,
+                               const tm_mapwrite_opts *opts, FILE *out);
 /* Reads an Open MPI rankfile or a plain mapping (detected by content) for
  * n_tasks tasks (n_tasks < 0: as many as the file lists; then ranks must be
  * 0..N-1).  Host names are resolved with tm_alloc_resolve_host; a host the
  * topology lacks, a missing or duplicate rank and slot oversubscription are
  * TM_EINPUT with file:line.  In hierarchy mode (net == NULL) each line is a
  * PE index in [0, n_pe). */
-tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in, const char *name,
-                       int32_t n_tasks, tm_mapping *out);
+TM_API tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in,
+                              const char *name, int32_t n_tasks, tm_mapping *out);
 
 /* ---- strategies and refinement ------------------------------------------- */
 
@@ -103,7 +104,7 @@ typedef enum {
     TM_OBJ_QAP,
     TM_OBJ_PARETO  /* non-dominated rows only, nearest the ideal point (map_run.c) */
 } tm_objective;
-int tm_objective_parse(const char *s);
+TM_API int tm_objective_parse(const char *s);
 
 typedef enum { TM_MODE_NETWORK = 1, TM_MODE_HIERARCHY = 2 } tm_map_mode;
 
@@ -129,11 +130,11 @@ typedef struct tm_refiner {
 } tm_refiner;
 
 /* Registry (NULL-terminated arrays, read-only). */
-const tm_strategy *tm_strategies(void);
-const tm_refiner *tm_refiners(void);
-const tm_strategy *tm_strategy_find(const char *name);
+TM_API const tm_strategy *tm_strategies(void);
+TM_API const tm_refiner *tm_refiners(void);
+TM_API const tm_strategy *tm_strategy_find(const char *name);
 /* Finds "nc:10" by its prefix before ':'. */
-const tm_refiner *tm_refiner_find(const char *spec);
+TM_API const tm_refiner *tm_refiner_find(const char *spec);
 
 /* ---- running strategies (map_run.c) -------------------------------------- */
 
@@ -168,8 +169,8 @@ typedef struct tm_map_result {
     struct tm_metrics *consecutive;
 } tm_map_result;
 
-void tm_map_result_init(tm_map_result *r);
-void tm_map_result_release(tm_map_result *r);
+TM_API void tm_map_result_init(tm_map_result *r);
+TM_API void tm_map_result_release(tm_map_result *r);
 
 /* Runs strategy `strategy` (a registered name, or "all": every strategy
  * with in_all serving the problem's mode, greedy from several starts) and
@@ -185,9 +186,11 @@ void tm_map_result_release(tm_map_result *r);
  * of the rest.  Progress goes to tm_ctx_set_progress.  Network mode: allocated hosts that
  * cannot reach each other are TM_EINPUT naming them; more tasks than slots
  * TM_EINFEASIBLE.  Unknown names or a mode the strategy does not serve are
- * TM_EUSAGE.  p->route may be NULL (ECMP is used). */
-tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
-                  tm_objective obj, tm_map_result *out);
+ * TM_EUSAGE, and so are an objective outside tm_objective and a NaN or
+ * infinite p->imbalance or p->hop_distance.  p->route may be NULL (ECMP is
+ * used). */
+TM_API tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
+                         tm_objective obj, tm_map_result *out);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,7 @@
 
 #include "topomap/comm.h"
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/hier.h"
 #include "topomap/map.h"
 #include "topomap/net.h"
@@ -71,18 +72,18 @@ typedef struct tm_metrics_opts {
  * D = hops (design.md). */
 #define TM_HOP_DISTANCE_NODE_DEFAULT 50.0
 
-void tm_metrics_init(tm_metrics *m);
-void tm_metrics_release(tm_metrics *m);
+TM_API void tm_metrics_init(tm_metrics *m);
+TM_API void tm_metrics_release(tm_metrics *m);
 
 /* Network mode: needs a mapping with host/slot.  Uses tm_ctx_threads()
  * threads (results are bit-identical for any thread count).  *out is
  * overwritten (release it first when reusing one with link_load); on error
  * it is left empty.  Exact definitions: docs/metrics.md. */
-tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
-                       const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out);
+TM_API tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                              const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out);
 /* Hierarchy mode: J only (plus total_volume, n_tasks). */
-tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
-                            const tm_mapping *map, tm_metrics *out);
+TM_API tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
+                                   const tm_mapping *map, tm_metrics *out);
 
 #ifdef __cplusplus
 }

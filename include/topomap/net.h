@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,71 +62,77 @@ typedef struct tm_net_grid {
     bool wrap[TM_GRID_MAX_DIMS];
 } tm_net_grid;
 
-tm_err tm_net_new(tm_ctx *ctx, tm_net **out);
-void tm_net_free(tm_net *net);
+TM_API tm_err tm_net_new(tm_ctx *ctx, tm_net **out);
+TM_API void tm_net_free(tm_net *net);
 
 /* Adds a vertex.  Names must be unique and non-empty (TM_EINPUT otherwise,
  * message without file position: readers that know the line check
  * tm_net_find() first).  slots >= 0; switches have 0. */
-tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
-                         int32_t slots, int32_t *id_out);
+TM_API tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
+                                int32_t slots, int32_t *id_out);
 /* Adds a cable between distinct vertices a and b with capacity > 0.
  * Self-loops are rejected with TM_EINPUT. */
-tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
-                        int32_t *cable_out);
+TM_API tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
+                               int32_t *cable_out);
 
-void tm_net_set_transit(tm_net *net, int32_t v, tm_transit t);
-void tm_net_set_slots(tm_net *net, int32_t v, int32_t slots);
+/* Setters that can reject a value take a context: an id out of range, an
+ * unknown transit policy, negative slots or slots on a switch, and a
+ * capacity tm_net_add_cable would refuse are TM_EUSAGE, and the net is
+ * left unchanged. */
+TM_API tm_err tm_net_set_transit(tm_ctx *ctx, tm_net *net, int32_t v, tm_transit t);
+TM_API tm_err tm_net_set_slots(tm_ctx *ctx, tm_net *net, int32_t v, int32_t slots);
 /* Optional 64-bit id (InfiniBand node GUID); 0 = none. */
-void tm_net_set_guid(tm_net *net, int32_t v, uint64_t guid);
+TM_API void tm_net_set_guid(tm_net *net, int32_t v, uint64_t guid);
 /* Optional free-text description (e.g. the IB node description). */
-tm_err tm_net_set_desc(tm_ctx *ctx, tm_net *net, int32_t v, const char *desc);
-void tm_net_set_capacity(tm_net *net, int32_t cable, double capacity);
+TM_API tm_err tm_net_set_desc(tm_ctx *ctx, tm_net *net, int32_t v, const char *desc);
+TM_API tm_err tm_net_set_capacity(tm_ctx *ctx, tm_net *net, int32_t cable, double capacity);
 /* A disabled (failed) cable keeps its id but carries no traffic. */
-void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled);
-void tm_net_set_grid(tm_net *net, const tm_net_grid *grid);
+TM_API void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled);
+TM_API void tm_net_set_grid(tm_net *net, const tm_net_grid *grid);
 
 /* Builds the igraph graph and the CSR snapshot.  Must be called after the
  * last modification and before routing, metrics or mapping use the net. */
-tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net);
-/* Checks invariants and that all hosts can reach each other through
- * transit vertices; unreachable hosts are named in the message (TM_EINPUT).
- * The network must be finalized. */
-tm_err tm_net_check(tm_ctx *ctx, const tm_net *net);
+TM_API tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net);
+/* Checks invariants and that, inside each connected part, all hosts can
+ * reach each other through transit vertices; unreachable hosts are named in
+ * the message (TM_EINPUT).  Several parts are accepted.  The network must be
+ * finalized. */
+TM_API tm_err tm_net_check(tm_ctx *ctx, const tm_net *net);
 
 /* Connected parts of a finalized network: the connected components of the
  * graph of enabled cables (igraph_connected_components), numbered
  * 0..tm_net_n_parts(net)-1 by their smallest vertex.  A failed cable or
  * switch (tm_net_set_cable_enabled) can split a network into parts; hosts
  * of different parts cannot communicate.  -1 / 0 before finalize. */
-int32_t tm_net_n_parts(const tm_net *net);
-int32_t tm_net_part(const tm_net *net, int32_t v);
+TM_API int32_t tm_net_n_parts(const tm_net *net);
+TM_API int32_t tm_net_part(const tm_net *net, int32_t v);
 
 /* Queries (valid ids only). */
-int32_t tm_net_n_vertices(const tm_net *net);
-int32_t tm_net_n_cables(const tm_net *net);
-int32_t tm_net_n_hosts(const tm_net *net);
-int32_t tm_net_n_switches(const tm_net *net);
-int64_t tm_net_total_slots(const tm_net *net);
+TM_API int32_t tm_net_n_vertices(const tm_net *net);
+TM_API int32_t tm_net_n_cables(const tm_net *net);
+TM_API int32_t tm_net_n_hosts(const tm_net *net);
+TM_API int32_t tm_net_n_switches(const tm_net *net);
+TM_API int64_t tm_net_total_slots(const tm_net *net);
 /* Vertex id of a name, or -1. */
-int32_t tm_net_find(const tm_net *net, const char *name);
-const char *tm_net_name(const tm_net *net, int32_t v);
-const char *tm_net_desc(const tm_net *net, int32_t v); /* NULL if none */
-tm_vertex_kind tm_net_kind(const tm_net *net, int32_t v);
-int32_t tm_net_slots(const tm_net *net, int32_t v);
-uint64_t tm_net_guid(const tm_net *net, int32_t v);
-tm_transit tm_net_transit_policy(const tm_net *net, int32_t v);
+TM_API int32_t tm_net_find(const tm_net *net, const char *name);
+TM_API const char *tm_net_name(const tm_net *net, int32_t v);
+TM_API const char *tm_net_desc(const tm_net *net, int32_t v); /* NULL if none */
+TM_API tm_vertex_kind tm_net_kind(const tm_net *net, int32_t v);
+TM_API int32_t tm_net_slots(const tm_net *net, int32_t v);
+TM_API uint64_t tm_net_guid(const tm_net *net, int32_t v);
+TM_API tm_transit tm_net_transit_policy(const tm_net *net, int32_t v);
 /* Effective transit flag (after finalize). */
-bool tm_net_is_transit(const tm_net *net, int32_t v);
-void tm_net_cable(const tm_net *net, int32_t cable, int32_t *a, int32_t *b);
-double tm_net_capacity(const tm_net *net, int32_t cable);
-bool tm_net_cable_enabled(const tm_net *net, int32_t cable);
-const tm_net_grid *tm_net_grid_info(const tm_net *net);
+TM_API bool tm_net_is_transit(const tm_net *net, int32_t v);
+TM_API void tm_net_cable(const tm_net *net, int32_t cable, int32_t *a, int32_t *b);
+TM_API double tm_net_capacity(const tm_net *net, int32_t cable);
+TM_API bool tm_net_cable_enabled(const tm_net *net, int32_t cable);
+TM_API const tm_net_grid *tm_net_grid_info(const tm_net *net);
 /* The CSR snapshot; NULL before tm_net_finalize(). */
-const tm_net_csr *tm_net_csr_get(const tm_net *net);
+TM_API const tm_net_csr *tm_net_csr_get(const tm_net *net);
 
-/* Summary for `topo info`: hop diameter between hosts (over transit paths;
- * -1 if some hosts are unreachable), and capacity classes. */
+/* Summary for `topo info`: hop diameter between hosts of one part (over
+ * transit paths; -1 if some hosts of a part are unreachable), capacity
+ * classes, degrees, parts. */
 typedef struct tm_net_capclass {
     double capacity;
     int64_t cables;
@@ -148,9 +155,9 @@ typedef struct tm_net_info {
 } tm_net_info;
 /* Computes the info (BFS from every host: O(hosts * links); use
  * diameter=false to skip that on huge networks).  Degrees and parts come
- * from igraph (see tm_net_component). */
-tm_err tm_net_info_compute(tm_ctx *ctx, const tm_net *net, bool diameter, tm_net_info *out);
-void tm_net_info_release(tm_net_info *info);
+ * from igraph (see tm_net_part). */
+TM_API tm_err tm_net_info_compute(tm_ctx *ctx, const tm_net *net, bool diameter, tm_net_info *out);
+TM_API void tm_net_info_release(tm_net_info *info);
 
 #ifdef __cplusplus
 }

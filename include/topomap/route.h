@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/net.h"
 
 #ifdef __cplusplus
@@ -39,20 +40,20 @@ typedef struct tm_route tm_route;
 typedef struct tm_route_ws tm_route_ws;
 
 /* "ecmp", "single", "dor" -> kind; -1 if unknown. */
-int tm_route_kind_parse(const char *s);
-const char *tm_route_kind_name(tm_route_kind kind);
+TM_API int tm_route_kind_parse(const char *s);
+TM_API const char *tm_route_kind_name(tm_route_kind kind);
 
 /* Creates a router for a finalized net.  DOR on a net without grid
  * geometry is TM_EUSAGE.  The router reads the net's CSR snapshot:
  * re-finalizing the net invalidates it (make a new one). */
-tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
-void tm_route_free(tm_route *r);
-tm_route_kind tm_route_kind_of(const tm_route *r);
-const tm_net *tm_route_net(const tm_route *r);
+TM_API tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
+TM_API void tm_route_free(tm_route *r);
+TM_API tm_route_kind tm_route_kind_of(const tm_route *r);
+TM_API const tm_net *tm_route_net(const tm_route *r);
 
 /* Per-thread workspace (O(vertices + links) memory plus any cache). */
-tm_err tm_route_ws_new(tm_ctx *ctx, const tm_route *r, tm_route_ws **out);
-void tm_route_ws_free(tm_route_ws *ws);
+TM_API tm_err tm_route_ws_new(tm_ctx *ctx, const tm_route *r, tm_route_ws **out);
+TM_API void tm_route_ws_free(tm_route_ws *ws);
 
 /* Routes k flows from host src: vol[i] from src to dst[i].  Adds the
  * traffic of each flow to load[l] for every directed link l it uses (load
@@ -61,11 +62,11 @@ void tm_route_ws_free(tm_route_ws *ws);
  * loads nothing and has 0 hops.  An unreachable destination is TM_EINPUT
  * naming both hosts.  Cost: O(links) for the shortest-path DAG of src
  * (cached in ws) plus the DAG area between src and each dst. */
-tm_err tm_route_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
-                      const int32_t *dst, const double *vol, double *load, int32_t *hops);
+TM_API tm_err tm_route_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
+                             const int32_t *dst, const double *vol, double *load, int32_t *hops);
 
 /* Hop distance from host src to host dst (-1 if unreachable). */
-int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+TM_API int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
 
 #ifdef __cplusplus
 }

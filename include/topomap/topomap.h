@@ -5,6 +5,7 @@
 #define TOPOMAP_VERSION "0.1.0"
 
 #include "topomap/error.h"
+#include "topomap/export.h"
 #include "topomap/net.h"
 #include "topomap/netdist.h"
 #include "topomap/levels.h"

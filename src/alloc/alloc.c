@@ -195,7 +195,7 @@ out:
 }
 
 /* "key=value" option of a hostfile line. */
-static tm_err hostfile_option(tm_lexer *lx, const char *tok, size_t len, int64_t *slots,
+static tm_err hostfile_option(tm__lexer *lx, const char *tok, size_t len, int64_t *slots,
                               int64_t *max_slots)
 {
     const char *eq = memchr(tok, '=', len);
@@ -220,7 +220,7 @@ static tm_err hostfile_option(tm_lexer *lx, const char *tok, size_t len, int64_t
 tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
                               tm_alloc *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     size_t cap_h = 0, cap_s = 0;
     int32_t *pos = NULL, nv = tm_net_n_vertices(net), v;
     int r;

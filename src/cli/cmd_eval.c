@@ -94,8 +94,10 @@ int cmd_eval(int argc, char **argv)
                                                "(--topology)");
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
-    tm_ctx_set_threads(ctx, (int)threads);
     t0 = cli_now();
+    err = tm_ctx_set_threads(ctx, (int)threads);
+    if (err)
+        goto fail;
     if (hmode) {
         err = tm_hier_parse(ctx, in.hierarchy, in.distances, &hier);
         if (!err)

@@ -301,9 +301,12 @@ int cmd_map(int argc, char **argv)
     if (cli_anytime_start(&any, ctx, a.strategy, !a.quiet) < 0)
         fprintf(stderr, "topomap map: warning: cannot watch for signals; Ctrl-C ends at once\n");
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
-    tm_ctx_set_threads(ctx, (int)a.threads);
-    tm_ctx_set_time_limit(ctx, a.time_limit);
     t0 = cli_now();
+    err = tm_ctx_set_threads(ctx, (int)a.threads);
+    if (!err)
+        err = tm_ctx_set_time_limit(ctx, a.time_limit);
+    if (err)
+        goto fail;
     p.comm = &comm;
     p.imbalance = a.imbalance; /* < 0: one-to-one */
     if (a.in.hierarchy) {

@@ -49,7 +49,7 @@ tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t
     return err;
 }
 
-tm_err tm__reader_end(tm_err err, tm_comm *out, tm__entries *e, tm_lexer *lx)
+tm_err tm__reader_end(tm_err err, tm_comm *out, tm__entries *e, tm__lexer *lx)
 {
     if (err)
         tm_comm_release(out);
@@ -69,7 +69,7 @@ int tm__next_token(const char **p, const char **tok, size_t *len)
     return t > s;
 }
 
-tm_err tm__token_volume(const tm_lexer *lx, const char *tok, size_t len, const char *what,
+tm_err tm__token_volume(const tm__lexer *lx, const char *tok, size_t len, const char *what,
                         double *out)
 {
     const char *p = tok;
@@ -87,7 +87,7 @@ tm_err tm__token_volume(const tm_lexer *lx, const char *tok, size_t len, const c
     return TM_EOK;
 }
 
-tm_err tm__token_int(const tm_lexer *lx, const char *tok, size_t len, const char *what, int64_t lo,
+tm_err tm__token_int(const tm__lexer *lx, const char *tok, size_t len, const char *what, int64_t lo,
                      int64_t hi, int64_t *out)
 {
     const char *p = tok;

@@ -46,7 +46,7 @@ tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t
 
 /* Common exit of the readers: on error *out is released; the entries and
  * the lexer always are.  Returns err. */
-tm_err tm__reader_end(tm_err err, tm_comm *out, tm__entries *e, tm_lexer *lx);
+tm_err tm__reader_end(tm_err err, tm_comm *out, tm__entries *e, tm__lexer *lx);
 
 /* Token helpers on a line: skip blanks; read the next whitespace-delimited
  * token into [*tok, *tok + *len); returns 0 if there is none. */
@@ -54,15 +54,15 @@ int tm__next_token(const char **p, const char **tok, size_t *len);
 /* Parses a whole token as a non-negative volume ("file:line: ..." errors
  * name `what`).  Rejects signs other than a leading '+' or '-' followed by a
  * number (then "negative"), nan/inf and trailing garbage. */
-tm_err tm__token_volume(const tm_lexer *lx, const char *tok, size_t len, const char *what,
+tm_err tm__token_volume(const tm__lexer *lx, const char *tok, size_t len, const char *what,
                         double *out);
 /* Parses a whole token as an integer in [lo, hi]. */
-tm_err tm__token_int(const tm_lexer *lx, const char *tok, size_t len, const char *what, int64_t lo,
+tm_err tm__token_int(const tm__lexer *lx, const char *tok, size_t len, const char *what, int64_t lo,
                      int64_t hi, int64_t *out);
 
 /* Checks that the entries (grouped by source in reading order; lines[u] is
  * the line of vertex u) form an undirected graph; see comm_symmetric.c. */
-tm_err tm__check_symmetric(tm_lexer *lx, int32_t n, const tm__entries *e, const long *lines,
+tm_err tm__check_symmetric(tm__lexer *lx, int32_t n, const tm__entries *e, const long *lines,
                            int base);
 
 #endif

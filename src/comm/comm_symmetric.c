@@ -25,7 +25,7 @@ static const nbr *find_nbr(const nbr *row, int64_t len, int32_t v)
     return bsearch(&key, row, (size_t)len, sizeof *row, cmp_nbr);
 }
 
-tm_err tm__check_symmetric(tm_lexer *lx, int32_t n, const tm__entries *e, const long *lines,
+tm_err tm__check_symmetric(tm__lexer *lx, int32_t n, const tm__entries *e, const long *lines,
                            int base)
 {
     int64_t *off = tm__calloc_n((size_t)n + 1, sizeof *off);

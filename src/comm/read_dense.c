@@ -41,7 +41,7 @@ static int next_field(const char **p, bool csv, const char **tok, size_t *len, b
 
 tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm__entries e;
     int64_t n = -1, row = 0, col;
     int r;

@@ -10,7 +10,7 @@
 
 tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm__entries e;
     int64_t n = 0, s, d;
     double w;

@@ -16,7 +16,7 @@
 
 #include "comm_int.h"
 
-static tm_err expect_char(tm_lexer *lx, const char **p, char c, const char *after)
+static tm_err expect_char(tm__lexer *lx, const char **p, char c, const char *after)
 {
     *p = tm__skip_blank(*p);
     if (**p != c)
@@ -26,7 +26,7 @@ static tm_err expect_char(tm_lexer *lx, const char **p, char c, const char *afte
 }
 
 /* A rank token ends at a blank, ',' or '='. */
-static tm_err parse_rank(tm_lexer *lx, const char **p, int64_t *v)
+static tm_err parse_rank(tm__lexer *lx, const char **p, int64_t *v)
 {
     const char *tok = tm__skip_blank(*p);
     size_t len = strcspn(tok, " \t,=");
@@ -34,7 +34,7 @@ static tm_err parse_rank(tm_lexer *lx, const char **p, int64_t *v)
     return tm__token_int(lx, tok, len, "rank", 0, TM_COMM_MAX_TASKS - 1, v);
 }
 
-static tm_err parse_pair(tm_lexer *lx, int64_t *i, int64_t *j, double *w)
+static tm_err parse_pair(tm__lexer *lx, int64_t *i, int64_t *j, double *w)
 {
     const char *p = lx->buf, *tok;
     size_t len;
@@ -53,7 +53,7 @@ static tm_err parse_pair(tm_lexer *lx, int64_t *i, int64_t *j, double *w)
 
 tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm__entries e;
     int64_t n = 0, i, j;
     double w;

@@ -23,7 +23,7 @@ typedef struct metis_hdr {
 
 static bool is_comment(const char *s) { return *tm__skip_blank(s) == '%'; }
 
-static tm_err parse_header(tm_lexer *lx, metis_hdr *h)
+static tm_err parse_header(tm__lexer *lx, metis_hdr *h)
 {
     const char *p = lx->buf, *tok;
     size_t len;
@@ -63,7 +63,7 @@ static tm_err parse_header(tm_lexer *lx, metis_hdr *h)
 }
 
 /* Parses the line of vertex u (0-based). */
-static tm_err parse_vertex(tm_lexer *lx, const metis_hdr *h, int32_t u, tm__entries *e,
+static tm_err parse_vertex(tm__lexer *lx, const metis_hdr *h, int32_t u, tm__entries *e,
                            double *vw)
 {
     const char *p = lx->buf, *tok;
@@ -107,7 +107,7 @@ static tm_err parse_vertex(tm_lexer *lx, const metis_hdr *h, int32_t u, tm__entr
 
 tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm__entries e;
     metis_hdr h = {0};
     long *lines = NULL;

@@ -33,7 +33,7 @@ static int64_t task_assignment(const char *line)
     return v;
 }
 
-static tm_err parse_row(tm_lexer *lx, int64_t *s, int64_t *d, double *w)
+static tm_err parse_row(tm__lexer *lx, int64_t *s, int64_t *d, double *w)
 {
     const char *p = lx->buf, *tok;
     size_t len;
@@ -59,7 +59,7 @@ static tm_err parse_row(tm_lexer *lx, int64_t *s, int64_t *d, double *w)
 
 tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm__entries e;
     int64_t n = 0, s, d, t;
     long start = 0;

@@ -24,7 +24,7 @@ static bool word_is(const char *tok, size_t len, const char *w)
     return len == strlen(w) && strncasecmp(tok, w, len) == 0;
 }
 
-static tm_err parse_banner(tm_lexer *lx, mtx_hdr *h)
+static tm_err parse_banner(tm__lexer *lx, mtx_hdr *h)
 {
     const char *p = lx->buf, *tok;
     size_t len;
@@ -55,7 +55,7 @@ static tm_err parse_banner(tm_lexer *lx, mtx_hdr *h)
     return TM_EOK;
 }
 
-static tm_err parse_size(tm_lexer *lx, mtx_hdr *h)
+static tm_err parse_size(tm__lexer *lx, mtx_hdr *h)
 {
     const char *p = lx->buf, *tok;
     size_t len;
@@ -79,7 +79,7 @@ static tm_err parse_size(tm_lexer *lx, mtx_hdr *h)
     return TM_EOK;
 }
 
-static tm_err parse_entry(tm_lexer *lx, const mtx_hdr *h, int64_t *i, int64_t *j, double *w)
+static tm_err parse_entry(tm__lexer *lx, const mtx_hdr *h, int64_t *i, int64_t *j, double *w)
 {
     const char *p = lx->buf, *tok;
     size_t len;
@@ -103,7 +103,7 @@ static tm_err parse_entry(tm_lexer *lx, const mtx_hdr *h, int64_t *i, int64_t *j
 
 tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm__entries e;
     mtx_hdr h = {0};
     int64_t seen = 0, i, j;

@@ -16,7 +16,7 @@
 
 /* Whitespace-separated tokens across lines. */
 typedef struct tokens {
-    tm_lexer lx;
+    tm__lexer lx;
     const char *p;
     bool eof;
 } tokens;

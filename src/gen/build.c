@@ -12,7 +12,7 @@
 /* Adds the vertex and, if the net refuses it (a duplicate name, e.g. a
  * host pattern that collides with a switch name or with vertices already
  * in the net), says which spec produced it. */
-static tm_err add_vertex(tm_gen *g, const char *name, tm_vertex_kind kind, int32_t *id)
+static tm_err add_vertex(tm__gen *g, const char *name, tm_vertex_kind kind, int32_t *id)
 {
     tm_err err = tm_net_add_vertex(g->ctx, g->net, name, kind,
                                    kind == TM_VERTEX_HOST ? g->slots : 0, id);
@@ -21,10 +21,10 @@ static tm_err add_vertex(tm_gen *g, const char *name, tm_vertex_kind kind, int32
     return err;
 }
 
-tm_err tm__gen_host(tm_gen *g, int64_t index, int32_t *id)
+tm_err tm__gen_host(tm__gen *g, int64_t index, int32_t *id)
 {
     char name[4 * TM_GEN_MAX_NAME];
-    const tm_gen_hostfmt *f = &g->hostfmt;
+    const tm__gen_hostfmt *f = &g->hostfmt;
     int32_t v = -1;
     tm_err err;
     if (f->zero)
@@ -37,13 +37,13 @@ tm_err tm__gen_host(tm_gen *g, int64_t index, int32_t *id)
      * net without switches, and an XML spec may put this direct network
      * next to a switched one. */
     if (!err && g->direct)
-        tm_net_set_transit(g->net, v, TM_TRANSIT_YES);
+        err = tm_net_set_transit(g->ctx, g->net, v, TM_TRANSIT_YES);
     if (id)
         *id = v;
     return err;
 }
 
-tm_err tm__gen_switch(tm_gen *g, int32_t *id, const char *fmt, ...)
+tm_err tm__gen_switch(tm__gen *g, int32_t *id, const char *fmt, ...)
 {
     char name[4 * TM_GEN_MAX_NAME];
     size_t n = (size_t)snprintf(name, sizeof name, "%s", g->prefix);
@@ -54,7 +54,7 @@ tm_err tm__gen_switch(tm_gen *g, int32_t *id, const char *fmt, ...)
     return add_vertex(g, name, TM_VERTEX_SWITCH, id);
 }
 
-tm_err tm__gen_cable(tm_gen *g, int32_t a, int32_t b, double cap)
+tm_err tm__gen_cable(tm__gen *g, int32_t a, int32_t b, double cap)
 {
     return tm_net_add_cable(g->ctx, g->net, a, b, cap, NULL);
 }

@@ -25,7 +25,7 @@ typedef struct clos_shape {
 } clos_shape;
 
 /* Reads leaves, hosts_per_leaf, uplinks, spines and the capacities. */
-static tm_err read_pod(tm_gen *g, clos_shape *c)
+static tm_err read_pod(tm__gen *g, clos_shape *c)
 {
     const int64_t max = TM_GEN_MAX_VERTICES;
     double cap;
@@ -48,7 +48,7 @@ static tm_err read_pod(tm_gen *g, clos_shape *c)
 
 /* Adds the hosts, leaves and spines of all pods and the cables among
  * them; *spine_base gets the vertex id of the first spine. */
-static tm_err build_pods(tm_gen *g, const clos_shape *c, int32_t *spine_base)
+static tm_err build_pods(tm__gen *g, const clos_shape *c, int32_t *spine_base)
 {
     int64_t n_leaves = c->pods * c->leaves, n_hosts = n_leaves * c->hosts;
     int64_t n_spines = c->pods * c->spines;
@@ -82,7 +82,7 @@ static tm_err build_pods(tm_gen *g, const clos_shape *c, int32_t *spine_base)
     return TM_EOK;
 }
 
-tm_err tm__gen_clos2(tm_gen *g)
+tm_err tm__gen_clos2(tm__gen *g)
 {
     clos_shape c = {.pods = 1};
     int64_t hosts, n_v, n_c;
@@ -99,7 +99,7 @@ tm_err tm__gen_clos2(tm_gen *g)
     return build_pods(g, &c, &sbase);
 }
 
-tm_err tm__gen_clos3(tm_gen *g)
+tm_err tm__gen_clos3(tm__gen *g)
 {
     clos_shape c;
     int64_t supers, spine_up, down, hosts, n_v, n_c, n_top;

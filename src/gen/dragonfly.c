@@ -23,7 +23,7 @@ typedef struct dfly {
     double hostcap, localcap, globalcap;
 } dfly;
 
-static tm_err read_options(tm_gen *g, dfly *d)
+static tm_err read_options(tm__gen *g, dfly *d)
 {
     const int64_t max = TM_GEN_MAX_VERTICES;
     bool ga, gp, gh;
@@ -57,7 +57,7 @@ static tm_err read_options(tm_gen *g, dfly *d)
     return TM_EOK;
 }
 
-tm_err tm__gen_dragonfly(tm_gen *g)
+tm_err tm__gen_dragonfly(tm__gen *g)
 {
     dfly d;
     int64_t routers, hosts, n_c;

@@ -13,7 +13,7 @@
  */
 #include "gen_int.h"
 
-tm_err tm__gen_fattree(tm_gen *g)
+tm_err tm__gen_fattree(tm__gen *g)
 {
     int64_t k, n, hosts, per_level, n_v, n_c, weight = 1;
     int32_t hbase, sbase, id;

@@ -37,20 +37,20 @@
 #define TM_GEN_MAX_ITEMS 32
 #define TM_GEN_MAX_NAME 256
 
-typedef struct tm_gen_item {
-    const char *key; /* NUL-terminated, inside tm_gen.buf */
+typedef struct tm__gen_item {
+    const char *key; /* NUL-terminated, inside tm__gen.buf */
     const char *val;
-} tm_gen_item;
+} tm__gen_item;
 
 /* The validated host name pattern: pre + integer (width, zero-padded) + post. */
-typedef struct tm_gen_hostfmt {
+typedef struct tm__gen_hostfmt {
     char pre[TM_GEN_MAX_NAME / 2];
     char post[TM_GEN_MAX_NAME / 2];
     int width; /* minimum digits; -1: default (computed by tm__gen_plan) */
     bool zero;
-} tm_gen_hostfmt;
+} tm__gen_hostfmt;
 
-typedef struct tm_gen {
+typedef struct tm__gen {
     tm_ctx *ctx;
     tm_net *net;
     const char *spec;   /* whole spec, for messages */
@@ -59,38 +59,38 @@ typedef struct tm_gen {
     char *buf;          /* copy of the parameter text, split in place */
     const char *shape;  /* positional first item (torus/mesh/hypercube), or NULL */
     int n_items;
-    tm_gen_item items[TM_GEN_MAX_ITEMS];
+    tm__gen_item items[TM_GEN_MAX_ITEMS];
     /* common options */
     int32_t slots;
-    tm_gen_hostfmt hostfmt;
+    tm__gen_hostfmt hostfmt;
     bool direct; /* hosts forward traffic (torus, mesh, hypercube, PERCS) */
     /* plan */
     int64_t plan_vertices, plan_cables;
-} tm_gen;
+} tm__gen;
 
 /* ---- spec access (spec.c) ----------------------------------------------- */
 
 /* Records TM_EUSAGE "generator spec '<spec>': <message>". */
-tm_err tm__gen_fail(tm_gen *g, const char *fmt, ...) TM_PRINTF(2, 3);
+tm_err tm__gen_fail(tm__gen *g, const char *fmt, ...) TM_PRINTF(2, 3);
 /* Value text of option key, or NULL if not given. */
-const char *tm__gen_opt(const tm_gen *g, const char *key);
+const char *tm__gen_opt(const tm__gen *g, const char *key);
 /* Integer option in [min, max]; *out = dflt if absent.  required: absence
  * is an error.  *given (may be NULL) tells whether it was present. */
-tm_err tm__gen_int(tm_gen *g, const char *key, int64_t min, int64_t max, int64_t dflt,
+tm_err tm__gen_int(tm__gen *g, const char *key, int64_t min, int64_t max, int64_t dflt,
                    bool required, int64_t *out, bool *given);
 /* Capacity option (finite, > 0, <= TM_GEN_MAX_CAP); *out = dflt if absent. */
-tm_err tm__gen_cap(tm_gen *g, const char *key, double dflt, double *out);
+tm_err tm__gen_cap(tm__gen *g, const char *key, double dflt, double *out);
 /* Checks the planned size against the limits and fixes the default host
  * name width (at least 4 digits, enough for n_hosts - 1). */
-tm_err tm__gen_plan(tm_gen *g, int64_t n_vertices, int64_t n_cables, int64_t n_hosts);
+tm_err tm__gen_plan(tm__gen *g, int64_t n_vertices, int64_t n_cables, int64_t n_hosts);
 
 /* ---- building (build.c) ------------------------------------------------- */
 
 /* Adds host number `index` named by the host pattern (with the prefix). */
-tm_err tm__gen_host(tm_gen *g, int64_t index, int32_t *id);
+tm_err tm__gen_host(tm__gen *g, int64_t index, int32_t *id);
 /* Adds a switch named prefix + printf(fmt, ...). */
-tm_err tm__gen_switch(tm_gen *g, int32_t *id, const char *fmt, ...) TM_PRINTF(3, 4);
-tm_err tm__gen_cable(tm_gen *g, int32_t a, int32_t b, double cap);
+tm_err tm__gen_switch(tm__gen *g, int32_t *id, const char *fmt, ...) TM_PRINTF(3, 4);
+tm_err tm__gen_cable(tm__gen *g, int32_t a, int32_t b, double cap);
 /* Number of decimal digits of v >= 0, at least min. */
 int tm__gen_digits(int64_t v, int min);
 
@@ -116,13 +116,13 @@ static inline int64_t tm__gen_pow(int64_t base, int64_t exp)
 
 /* ---- generators (one file per family) ----------------------------------- */
 
-tm_err tm__gen_torus(tm_gen *g);     /* grid.c */
-tm_err tm__gen_mesh(tm_gen *g);      /* grid.c */
-tm_err tm__gen_hypercube(tm_gen *g); /* grid.c */
-tm_err tm__gen_fattree(tm_gen *g);   /* fattree.c */
-tm_err tm__gen_clos2(tm_gen *g);     /* clos.c */
-tm_err tm__gen_clos3(tm_gen *g);     /* clos.c */
-tm_err tm__gen_percs(tm_gen *g);     /* percs.c */
-tm_err tm__gen_dragonfly(tm_gen *g); /* dragonfly.c */
+tm_err tm__gen_torus(tm__gen *g);    /* grid.c */
+tm_err tm__gen_mesh(tm__gen *g);     /* grid.c */
+tm_err tm__gen_hypercube(tm__gen *g); /* grid.c */
+tm_err tm__gen_fattree(tm__gen *g);  /* fattree.c */
+tm_err tm__gen_clos2(tm__gen *g);    /* clos.c */
+tm_err tm__gen_clos3(tm__gen *g);    /* clos.c */
+tm_err tm__gen_percs(tm__gen *g);    /* percs.c */
+tm_err tm__gen_dragonfly(tm__gen *g); /* dragonfly.c */
 
 #endif

@@ -27,7 +27,7 @@ static int64_t line_cables(int64_t d, bool torus)
     return torus ? d : d - 1;
 }
 
-static tm_err parse_dims(tm_gen *g, int *ndims, int64_t dims[TM_GRID_MAX_DIMS])
+static tm_err parse_dims(tm__gen *g, int *ndims, int64_t dims[TM_GRID_MAX_DIMS])
 {
     char piece[64];
     const char *p = g->shape;
@@ -63,7 +63,7 @@ static tm_err parse_dims(tm_gen *g, int *ndims, int64_t dims[TM_GRID_MAX_DIMS])
  * MAX_DIMS of them) and records its geometry if it fits tm_net_grid (a
  * hypercube may have more dimensions; then no grid is recorded and the
  * one of an earlier generator, if any, stays).  O(V * ndims). */
-static tm_err build_grid(tm_gen *g, int ndims, const int64_t *dims, bool torus)
+static tm_err build_grid(tm__gen *g, int ndims, const int64_t *dims, bool torus)
 {
     tm_net_grid grid;
     int64_t n_v = 1, n_c = 0, stride[MAX_DIMS];
@@ -112,7 +112,7 @@ static tm_err build_grid(tm_gen *g, int ndims, const int64_t *dims, bool torus)
     return TM_EOK;
 }
 
-tm_err tm__gen_torus(tm_gen *g)
+tm_err tm__gen_torus(tm__gen *g)
 {
     int64_t dims[TM_GRID_MAX_DIMS];
     int nd;
@@ -120,7 +120,7 @@ tm_err tm__gen_torus(tm_gen *g)
     return err ? err : build_grid(g, nd, dims, true);
 }
 
-tm_err tm__gen_mesh(tm_gen *g)
+tm_err tm__gen_mesh(tm__gen *g)
 {
     int64_t dims[TM_GRID_MAX_DIMS];
     int nd;
@@ -129,7 +129,7 @@ tm_err tm__gen_mesh(tm_gen *g)
 }
 
 /* hypercube:d is the 2-ary d-cube, i.e. mesh:2x2x...x2. */
-tm_err tm__gen_hypercube(tm_gen *g)
+tm_err tm__gen_hypercube(tm__gen *g)
 {
     int64_t d, dims[MAX_DIMS];
     if (tm__str_to_i64(g->shape, &d) < 0)

@@ -41,7 +41,7 @@ typedef struct percs {
     int32_t *port_host; /* [sn][32*dlinks] host of each D port, within its supernode */
 } percs;
 
-static tm_err read_options(tm_gen *g, percs *p, bool *seeded, int64_t *seed)
+static tm_err read_options(tm__gen *g, percs *p, bool *seeded, int64_t *seed)
 {
     double cap;
     int64_t need;
@@ -74,10 +74,10 @@ static int32_t port_vertex(const percs *p, int64_t s, int64_t k)
     return p->base + (int32_t)(s * SN_HOSTS + h);
 }
 
-static tm_err shuffle_ports(tm_gen *g, percs *p, uint64_t seed)
+static tm_err shuffle_ports(tm__gen *g, percs *p, uint64_t seed)
 {
     int64_t ports = SN_HOSTS * p->dlinks;
-    tm_rng rng;
+    tm__rng rng;
     p->port_host = tm__malloc_n((size_t)(p->sn * ports), sizeof *p->port_host);
     if (!p->port_host)
         return tm__nomem(g->ctx);
@@ -96,7 +96,7 @@ static tm_err shuffle_ports(tm_gen *g, percs *p, uint64_t seed)
     return TM_EOK;
 }
 
-static tm_err add_local_cables(tm_gen *g, const percs *p)
+static tm_err add_local_cables(tm__gen *g, const percs *p)
 {
     tm_err err;
     for (int64_t s = 0; s < p->sn; s++) {
@@ -112,7 +112,7 @@ static tm_err add_local_cables(tm_gen *g, const percs *p)
     return TM_EOK;
 }
 
-static tm_err add_d_cables(tm_gen *g, const percs *p)
+static tm_err add_d_cables(tm__gen *g, const percs *p)
 {
     tm_err err;
     for (int64_t s = 0; s < p->sn; s++)
@@ -126,7 +126,7 @@ static tm_err add_d_cables(tm_gen *g, const percs *p)
     return TM_EOK;
 }
 
-tm_err tm__gen_percs(tm_gen *g)
+tm_err tm__gen_percs(tm__gen *g)
 {
     percs p = {0};
     int64_t seed, hosts, n_c;

@@ -20,7 +20,7 @@
 typedef struct gen_def {
     const char *name;
     bool shape; /* first item is a positional shape */
-    tm_err (*build)(tm_gen *g);
+    tm_err (*build)(tm__gen *g);
     const char *const *keys; /* NULL-terminated; slots and hostfmt are implied */
 } gen_def;
 
@@ -87,7 +87,7 @@ bool tm_gen_is_spec(const char *s)
     return colon && find_gen(s, (size_t)(colon - s)) != NULL;
 }
 
-tm_err tm__gen_fail(tm_gen *g, const char *fmt, ...)
+tm_err tm__gen_fail(tm__gen *g, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -98,7 +98,7 @@ tm_err tm__gen_fail(tm_gen *g, const char *fmt, ...)
                     strlen(g->spec) > 200 ? "..." : "", msg);
 }
 
-const char *tm__gen_opt(const tm_gen *g, const char *key)
+const char *tm__gen_opt(const tm__gen *g, const char *key)
 {
     for (int i = 0; i < g->n_items; i++)
         if (strcmp(g->items[i].key, key) == 0)
@@ -106,7 +106,7 @@ const char *tm__gen_opt(const tm_gen *g, const char *key)
     return NULL;
 }
 
-tm_err tm__gen_int(tm_gen *g, const char *key, int64_t min, int64_t max, int64_t dflt,
+tm_err tm__gen_int(tm__gen *g, const char *key, int64_t min, int64_t max, int64_t dflt,
                    bool required, int64_t *out, bool *given)
 {
     const char *v = tm__gen_opt(g, key);
@@ -128,7 +128,7 @@ tm_err tm__gen_int(tm_gen *g, const char *key, int64_t min, int64_t max, int64_t
     return TM_EOK;
 }
 
-tm_err tm__gen_cap(tm_gen *g, const char *key, double dflt, double *out)
+tm_err tm__gen_cap(tm__gen *g, const char *key, double dflt, double *out)
 {
     const char *v = tm__gen_opt(g, key);
     double x;
@@ -155,7 +155,7 @@ int tm__gen_digits(int64_t v, int min)
     return d > min ? d : min;
 }
 
-tm_err tm__gen_plan(tm_gen *g, int64_t n_vertices, int64_t n_cables, int64_t n_hosts)
+tm_err tm__gen_plan(tm__gen *g, int64_t n_vertices, int64_t n_cables, int64_t n_hosts)
 {
     /* Saturated counts (INT64_MAX) mean "overflowed int64": say so rather
      * than printing a meaningless number. */
@@ -182,7 +182,7 @@ tm_err tm__gen_plan(tm_gen *g, int64_t n_vertices, int64_t n_cables, int64_t n_h
  * a literal percent sign and exactly one "%d" / "%Nd" / "%0Nd".  The
  * pattern is never handed to printf: a user-controlled format string is
  * the classic way to crash a program. */
-static tm_err parse_hostfmt(tm_gen *g, const char *f, tm_gen_hostfmt *out)
+static tm_err parse_hostfmt(tm__gen *g, const char *f, tm__gen_hostfmt *out)
 {
     char *dst = out->pre;
     size_t len = 0;
@@ -245,7 +245,7 @@ static bool in_list(const char *const *list, const char *key)
     return false;
 }
 
-static tm_err unknown_option(tm_gen *g, const gen_def *def, const char *key)
+static tm_err unknown_option(tm__gen *g, const gen_def *def, const char *key)
 {
     char known[256];
     size_t len = 0;
@@ -259,7 +259,7 @@ static tm_err unknown_option(tm_gen *g, const gen_def *def, const char *key)
 }
 
 /* Splits g->buf at commas into the shape and key=value items. */
-static tm_err split_items(tm_gen *g, const gen_def *def)
+static tm_err split_items(tm__gen *g, const gen_def *def)
 {
     char *p = g->buf;
     bool first = true;
@@ -310,7 +310,7 @@ static tm_err split_items(tm_gen *g, const gen_def *def)
     return TM_EOK;
 }
 
-static tm_err parse_common(tm_gen *g)
+static tm_err parse_common(tm__gen *g)
 {
     const char *fmt = tm__gen_opt(g, "hostfmt");
     int64_t slots;
@@ -329,7 +329,7 @@ static tm_err parse_common(tm_gen *g)
 
 tm_err tm_gen_build(tm_ctx *ctx, const char *spec, const char *prefix, tm_net *net)
 {
-    tm_gen g;
+    tm__gen g;
     const gen_def *def;
     const char *colon;
     tm_err err;

@@ -40,7 +40,7 @@ static char *prop(const xmlNode *n, const char *attr)
 /* Collects the values of topomap's attributes on element e of domain dom
  * into val[] (malloc'ed, trimmed; key defaults filled in); checks every
  * <data> child. */
-static tm_err collect_data(struct tm_gml_checker *c, const xmlNode *e, unsigned dom, char *val[GA_COUNT])
+static tm_err collect_data(struct tm__gml_checker *c, const xmlNode *e, unsigned dom, char *val[GA_COUNT])
 {
     const char *what = dom == TM_GML_NODE ? "nodes" : "edges";
     int d = dom == TM_GML_NODE ? 0 : 1;
@@ -62,7 +62,7 @@ static tm_err collect_data(struct tm_gml_checker *c, const xmlNode *e, unsigned 
         else if (c->keys[ki].stamp == c->stamp)
             err = tm__xml_error(c->ctx, c->name, ch, "key '%.100s' given twice", kid);
         if (!err) {
-            struct tm_gml_key *k = &c->keys[ki];
+            struct tm__gml_key *k = &c->keys[ki];
             k->stamp = c->stamp;
             if (k->attr < 0 || !(tm__gml_known[k->attr].dom & dom)) {
                 xmlChar *txt = xmlNodeGetContent(ch);
@@ -106,7 +106,7 @@ static void free_vals(char *val[GA_COUNT])
     }
 }
 
-static tm_err check_node(struct tm_gml_checker *c, const xmlNode *n, tm_gml_doc *d)
+static tm_err check_node(struct tm__gml_checker *c, const xmlNode *n, tm__gml_doc *d)
 {
     char *val[GA_COUNT] = {0};
     char *id = NULL;
@@ -183,7 +183,7 @@ out:
     return err;
 }
 
-static tm_err check_edge(struct tm_gml_checker *c, const xmlNode *e, tm_gml_doc *d)
+static tm_err check_edge(struct tm__gml_checker *c, const xmlNode *e, tm__gml_doc *d)
 {
     char *val[GA_COUNT] = {0};
     char *src = prop(e, "source"), *dst = prop(e, "target"), *dir = prop(e, "directed");
@@ -230,7 +230,7 @@ out:
     return err;
 }
 
-static tm_err check_graph(struct tm_gml_checker *c, const xmlNode *g, tm_gml_doc *d)
+static tm_err check_graph(struct tm__gml_checker *c, const xmlNode *g, tm__gml_doc *d)
 {
     char *ed = prop(g, "edgedefault");
     tm_err err = TM_EOK;
@@ -273,9 +273,9 @@ out:
     return err;
 }
 
-tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm_gml_doc *out)
+tm_err tm__gml_check(tm_ctx *ctx, xmlDocPtr doc, const char *name, tm__gml_doc *out)
 {
-    struct tm_gml_checker c;
+    struct tm__gml_checker c;
     const xmlNode *root = xmlDocGetRootElement(doc), *graph = NULL;
     tm_err err = TM_EOK;
 
@@ -329,7 +329,7 @@ out:
     return err;
 }
 
-void tm__gml_doc_release(tm_gml_doc *d)
+void tm__gml_doc_release(tm__gml_doc *d)
 {
     for (int32_t i = 0; i < d->n_nodes; i++)
         xmlFree(d->nodes[i].id);

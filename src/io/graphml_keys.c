@@ -16,7 +16,7 @@
 #include "xml_int.h"
 #include "../util/util.h"
 
-const tm_gml_attr tm__gml_known[GA_COUNT] = {
+const tm__gml_attr tm__gml_known[GA_COUNT] = {
     [GA_NAME] = {"name", TM_GML_NODE, TM_GML_STRING},
     [GA_KIND] = {"kind", TM_GML_NODE, TM_GML_STRING},
     [GA_SLOTS] = {"slots", TM_GML_NODE, TM_GML_NUMBER},
@@ -76,7 +76,7 @@ static int type_class(const char *t)
 }
 
 /* Validates value v of attribute a found at element at. */
-tm_err tm__gml_check_value(struct tm_gml_checker *c, const xmlNode *at, int a, const char *v)
+tm_err tm__gml_check_value(struct tm__gml_checker *c, const xmlNode *at, int a, const char *v)
 {
     int32_t slots;
     double cap;
@@ -125,7 +125,7 @@ tm_err tm__gml_check_value(struct tm_gml_checker *c, const xmlNode *at, int a, c
 /* Values of attributes topomap does not use must still be readable by
  * igraph, which parses every typed value and fails without a line number:
  * numbers as C doubles (in range), booleans as true/false/yes/no/1/0. */
-tm_err tm__gml_check_other(struct tm_gml_checker *c, const xmlNode *at, int type, const char *id,
+tm_err tm__gml_check_other(struct tm__gml_checker *c, const xmlNode *at, int type, const char *id,
                           const char *v)
 {
     static const char *const bools[] = {"true", "false", "yes", "no", "1", "0"};
@@ -146,13 +146,13 @@ tm_err tm__gml_check_other(struct tm_gml_checker *c, const xmlNode *at, int type
     return TM_EOK;
 }
 
-tm_err tm__gml_check_key(struct tm_gml_checker *c, const xmlNode *k)
+tm_err tm__gml_check_key(struct tm__gml_checker *c, const xmlNode *k)
 {
     char *id = prop(k, "id"), *dom = prop(k, "for"), *an = prop(k, "attr.name");
     char *ty = prop(k, "attr.type");
     if (!an && id) /* igraph names such an attribute after the key id */
         an = prop(k, "id");
-    struct tm_gml_key key = {k, 0, type_class(ty), -1, NULL, -1};
+    struct tm__gml_key key = {k, 0, type_class(ty), -1, NULL, -1};
     tm_err err = TM_EOK;
     int r;
 

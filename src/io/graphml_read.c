@@ -44,7 +44,7 @@ static double van(const igraph_t *g, const char *attr, igraph_integer_t v)
 
 /* Copies the igraph graph into net.  The graph's vertex and edge order is
  * the document order the checker recorded in d. */
-static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const tm_gml_doc *d,
+static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const tm__gml_doc *d,
                          tm_net *net)
 {
     int32_t base = tm_net_n_vertices(net);
@@ -78,7 +78,8 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
             if (!err && id != base + v)
                 err = tm__fail(ctx, TM_EINTERNAL, "%s: vertex numbering mismatch", name);
             if (!err && d->nodes[v].has_transit)
-                tm_net_set_transit(net, id, VAB(g, "transit", v) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+                err = tm_net_set_transit(ctx, net, id,
+                                         VAB(g, "transit", v) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
             if (!err && d->nodes[v].guid)
                 tm_net_set_guid(net, id, d->nodes[v].guid);
             /* the description is kept verbatim (not trimmed) */
@@ -116,10 +117,10 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
 
 /* Runs igraph's GraphML reader on buf and copies the result into net. */
 static tm_err igraph_read(tm_ctx *ctx, const char *name, char *buf, size_t len,
-                          const tm_gml_doc *d, tm_net *net)
+                          const tm__gml_doc *d, tm_net *net)
 {
-    tm_igraph_guard guard;
-    tm_xml_guard xg;
+    tm__igraph_guard guard;
+    tm__xml_guard xg;
     igraph_attribute_table_t *old_table;
     igraph_safelocale_t loc;
     bool have_loc = false, have_graph = false;
@@ -169,7 +170,7 @@ static tm_err graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
     char *buf = NULL;
     size_t len = 0;
     xmlDocPtr doc = NULL;
-    tm_gml_doc d = {0};
+    tm__gml_doc d = {0};
     tm_err err;
 
     err = tm__read_all(ctx, in, name, TM_XML_MAX_BYTES, &buf, &len);
@@ -194,7 +195,7 @@ out:
 
 tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
 {
-    tm_xml_guard xg;
+    tm__xml_guard xg;
     tm__xml_guard_begin(&xg);
     return tm__xml_guard_end(&xg, ctx, name, graphml_read(ctx, in, name, net));
 }

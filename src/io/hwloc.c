@@ -293,7 +293,7 @@ static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out);
 
 tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
 {
-    tm_xml_guard xg;
+    tm__xml_guard xg;
     tm_err err;
     tm__xml_guard_begin(&xg);
     err = tm__xml_guard_end(&xg, ctx, name, hwloc_read(ctx, in, name, out));

@@ -16,7 +16,7 @@
 
 #include "ibnet_int.h"
 
-void tm__ib_dump_release(tm_ib_dump *d)
+void tm__ib_dump_release(tm__ib_dump *d)
 {
     for (size_t i = 0; i < d->n_nodes; i++) {
         free(d->nodes[i].id);
@@ -38,7 +38,7 @@ static void key_display(const char *key, char *buf, size_t sz)
         snprintf(buf, sz, "\"%.200s\"", key + 1);
 }
 
-tm_err tm__ib_fail_at(tm_ib_dump *d, long line, const char *fmt, ...)
+tm_err tm__ib_fail_at(tm__ib_dump *d, long line, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -49,9 +49,9 @@ tm_err tm__ib_fail_at(tm_ib_dump *d, long line, const char *fmt, ...)
 }
 
 /* Resolves peers and fills the port slot table. */
-static tm_err pair_ports(tm_ib_build *b)
+static tm_err pair_ports(tm__ib_builder *b)
 {
-    tm_ib_dump *d = b->d;
+    tm__ib_dump *d = b->d;
     size_t total = 0;
     char disp[256];
     for (size_t i = 0; i < d->n_nodes; i++) {
@@ -63,8 +63,8 @@ static tm_err pair_ports(tm_ib_build *b)
         return tm__nomem(d->ctx);
     memset(b->slot, 0xff, total * sizeof *b->slot);
     for (size_t r = 0; r < d->n_ports; r++) {
-        tm_ib_port *p = &d->ports[r];
-        const tm_ib_node *n = &d->nodes[p->node], *pn;
+        tm__ib_port *p = &d->ports[r];
+        const tm__ib_node *n = &d->nodes[p->node], *pn;
         int32_t *s = &b->slot[n->port_off + p->port];
         p->peer = tm__strmap_get(&d->keys, p->peer_key);
         if (p->peer < 0) {
@@ -77,7 +77,7 @@ static tm_err pair_ports(tm_ib_build *b)
             return tm__ib_fail_at(d, p->line, "bad port number %d for peer \"%s\" (it has ports 1-%d)",
                            p->peer_port, pn->id, pn->nports);
         if (*s >= 0) {
-            const tm_ib_port *o = &d->ports[*s];
+            const tm__ib_port *o = &d->ports[*s];
             if (o->peer_key && strcmp(o->peer_key, p->peer_key) == 0 && o->peer_port == p->peer_port)
                 return tm__ib_fail_at(d, p->line, "port %d of \"%s\" listed twice (also at line %ld)",
                                p->port, n->id, o->line);
@@ -91,12 +91,12 @@ static tm_err pair_ports(tm_ib_build *b)
 }
 
 /* Checks that both ends name each other. */
-static tm_err check_ends(tm_ib_build *b)
+static tm_err check_ends(tm__ib_builder *b)
 {
-    tm_ib_dump *d = b->d;
+    tm__ib_dump *d = b->d;
     for (size_t r = 0; r < d->n_ports; r++) {
-        const tm_ib_port *p = &d->ports[r], *q;
-        const tm_ib_node *pn = &d->nodes[p->peer];
+        const tm__ib_port *p = &d->ports[r], *q;
+        const tm__ib_node *pn = &d->nodes[p->peer];
         int32_t s = p->peer_port <= pn->nports ? b->slot[pn->port_off + p->peer_port] : -1;
         if (s < 0)
             return tm__ib_fail_at(d, p->line,
@@ -106,7 +106,7 @@ static tm_err check_ends(tm_ib_build *b)
                            p->peer_port);
         q = &d->ports[s];
         if (q->peer != p->node || q->peer_port != p->port) {
-            const tm_ib_port *late = q->line > p->line ? q : p, *early = late == q ? p : q;
+            const tm__ib_port *late = q->line > p->line ? q : p, *early = late == q ? p : q;
             return tm__ib_fail_at(d, late->line,
                            "inconsistent peers: \"%s\"[%d] -> \"%s\"[%d] here, but line %ld says "
                            "\"%s\"[%d] -> \"%s\"[%d]",
@@ -126,14 +126,14 @@ static int cmp_double(const void *a, const void *b)
 
 /* Cables: each port pair once, self-loops and excluded nodes dropped;
  * links without a width x speed token get a documented default. */
-static tm_err collect_cables(tm_ib_build *b)
+static tm_err collect_cables(tm__ib_builder *b)
 {
-    tm_ib_dump *d = b->d;
+    tm__ib_dump *d = b->d;
     size_t cap = 0, unknown = 0, loops = 0, host_loops = 0;
     long first_unknown = 0;
     for (size_t r = 0; r < d->n_ports; r++) {
-        const tm_ib_port *p = &d->ports[r];
-        const tm_ib_port *q = &d->ports[b->slot[d->nodes[p->peer].port_off + p->peer_port]];
+        const tm__ib_port *p = &d->ports[r];
+        const tm__ib_port *q = &d->ports[b->slot[d->nodes[p->peer].port_off + p->peer_port]];
         int32_t va = b->vof[p->node], vb = b->vof[p->peer];
         if ((size_t)(q - d->ports) < r)
             continue; /* added from the other end */
@@ -204,11 +204,11 @@ static tm_err collect_cables(tm_ib_build *b)
 
 /* The error for a dump without usable links, naming a node that has no
  * connected port if there is one (topograph's example-bad.out). */
-static tm_err no_links(tm_ib_build *b)
+static tm_err no_links(tm__ib_builder *b)
 {
-    tm_ib_dump *d = b->d;
+    tm__ib_dump *d = b->d;
     for (size_t i = 0; i < d->n_nodes; i++) {
-        const tm_ib_node *n = &d->nodes[i];
+        const tm__ib_node *n = &d->nodes[i];
         int32_t p;
         for (p = 1; p <= n->nports && b->slot[n->port_off + p] < 0; p++)
             ;
@@ -224,7 +224,7 @@ static tm_err no_links(tm_ib_build *b)
 
 static int cmp_vtx(const void *a, const void *b)
 {
-    const tm_ib_vtx *x = a, *y = b;
+    const tm__ib_vtx *x = a, *y = b;
     if (x->host != y->host)
         return x->host ? -1 : 1;
     return tm__ib_natural_cmp(x->name, y->name);
@@ -232,7 +232,7 @@ static int cmp_vtx(const void *a, const void *b)
 
 static int cmp_cable(const void *a, const void *b)
 {
-    const tm_ib_cable *x = a, *y = b;
+    const tm__ib_cable *x = a, *y = b;
     if (x->a != y->a)
         return x->a < y->a ? -1 : 1;
     if (x->b != y->b)
@@ -243,9 +243,9 @@ static int cmp_cable(const void *a, const void *b)
 }
 
 /* Adds the vertices in sorted order, then the cables. */
-static tm_err emit(tm_ib_build *b, tm_net *net)
+static tm_err emit(tm__ib_builder *b, tm_net *net)
 {
-    tm_ib_dump *d = b->d;
+    tm__ib_dump *d = b->d;
     int32_t slots = b->opts->slots > 0 ? b->opts->slots : 1;
     int32_t *order = NULL;
     tm_err err = TM_EOK;
@@ -257,7 +257,7 @@ static tm_err emit(tm_ib_build *b, tm_net *net)
         b->v[i].id = (int32_t)i;
     qsort(b->v, b->nv, sizeof *b->v, cmp_vtx);
     for (size_t i = 0; i < b->nv; i++) {
-        const tm_ib_node *n = &d->nodes[b->v[i].node];
+        const tm__ib_node *n = &d->nodes[b->v[i].node];
         int32_t id;
         order[b->v[i].id] = (int32_t)i;
         if (tm_net_find(net, b->v[i].name) >= 0) {
@@ -288,10 +288,10 @@ out:
     return err;
 }
 
-tm_err tm__ib_build(tm_ib_dump *d, const tm_ibnet_opts *opts, tm_net *net)
+tm_err tm__ib_build(tm__ib_dump *d, const tm_ibnet_opts *opts, tm_net *net)
 {
     tm_ibnet_opts defaults = TM_IBNET_OPTS_INIT;
-    tm_ib_build b;
+    tm__ib_builder b;
     tm_err err;
     memset(&b, 0, sizeof b);
     b.d = d;
@@ -328,7 +328,7 @@ out:
 tm_err tm_ibnet_read(tm_ctx *ctx, FILE *in, const char *name, const tm_ibnet_opts *opts,
                      tm_net *net)
 {
-    tm_ib_dump d;
+    tm__ib_dump d;
     tm_err err;
     memset(&d, 0, sizeof d);
     d.ctx = ctx;

@@ -20,7 +20,7 @@ enum { TM_IB_SW = 0, TM_IB_CA = 1, TM_IB_RT = 2 };
 /* Port numbers are 8-bit in InfiniBand (ibsim: 1-255). */
 #define TM_IB_MAX_PORTS 255
 
-typedef struct tm_ib_node {
+typedef struct tm__ib_node {
     char *id;           /* the quoted id ("S-0008f1..." or an ibsim name) */
     char *desc;         /* node description, NULL if none */
     uint64_t guid;      /* node GUID; -p: port GUID; 0 if unknown (ibsim) */
@@ -29,28 +29,28 @@ typedef struct tm_ib_node {
     int32_t port_off;   /* into the port slot table (build step) */
     int type;           /* TM_IB_SW / CA / RT */
     bool guid_id;       /* id has the S-/H-/R-<hex> form */
-} tm_ib_node;
+} tm__ib_node;
 
-typedef struct tm_ib_port {
+typedef struct tm__ib_port {
     int32_t node, port;     /* this end */
     int32_t peer, peer_port;/* other end; peer resolved in the build step */
     char *peer_key;         /* key of the peer until resolved */
     uint64_t port_guid;     /* local port GUID if printed, else 0 */
     double cap;             /* Gbit/s from width x speed; 0 = no token */
     long line;
-} tm_ib_port;
+} tm__ib_port;
 
-typedef struct tm_ib_dump {
+typedef struct tm__ib_dump {
     tm_ctx *ctx;
     const char *name;
-    tm_ib_node *nodes;
+    tm__ib_node *nodes;
     size_t n_nodes, cap_nodes;
-    tm_ib_port *ports;
+    tm__ib_port *ports;
     size_t n_ports, cap_ports;
-    tm_strmap keys;     /* node key -> node index */
+    tm__strmap keys;    /* node key -> node index */
     long last_line;
     int format;         /* 0 none yet, 1 topology/ibsim, 2 -p ports report */
-} tm_ib_dump;
+} tm__ib_dump;
 
 /* ---- ibnet_speed.c ---- */
 /* Capacity of a glued "4xEDR" token (len bytes); returns 0 on success. */
@@ -68,44 +68,44 @@ const char *tm__ib_cap_token(double cap, bool *exact, double *token_cap);
 /* Key of a node id: "g<16 hex>" for S-/H-/R-<hex> ids, "i<id>" otherwise.
  * Returns the key length or -1 if it does not fit. */
 int tm__ib_key(const char *id, size_t len, char *out, size_t outsz, uint64_t *guid, bool *guid_id);
-tm_err tm__ib_parse(tm_ib_dump *d, FILE *in);
+tm_err tm__ib_parse(tm__ib_dump *d, FILE *in);
 /* One line of the -p report (already known to start with SW/CA/RT). */
-tm_err tm__ib_ports_line(tm_ib_dump *d, const tm_lexer *lx, const char *p);
+tm_err tm__ib_ports_line(tm__ib_dump *d, const tm__lexer *lx, const char *p);
 /* Appends a node / port record (NULL on OOM, message recorded). */
-tm_ib_node *tm__ib_add_node(tm_ib_dump *d, int32_t *idx);
-tm_ib_port *tm__ib_add_port(tm_ib_dump *d);
+tm__ib_node *tm__ib_add_node(tm__ib_dump *d, int32_t *idx);
+tm__ib_port *tm__ib_add_port(tm__ib_dump *d);
 bool tm__ib_is_ports_line(const char *p);
 
 /* ---- build step (ibnet_build.c, ibnet_names.c) ---- */
-typedef struct tm_ib_vtx {
+typedef struct tm__ib_vtx {
     char *name;
     int32_t node;   /* first IB node of this vertex */
     int32_t id;     /* tm_net vertex id */
     bool host;
-} tm_ib_vtx;
+} tm__ib_vtx;
 
-typedef struct tm_ib_cable {
+typedef struct tm__ib_cable {
     int32_t a, b;
     double cap;
     long line;
-} tm_ib_cable;
+} tm__ib_cable;
 
 /* State of one build step. */
-typedef struct tm_ib_build {
-    tm_ib_dump *d;
+typedef struct tm__ib_builder {
+    tm__ib_dump *d;
     const tm_ibnet_opts *opts;
     int32_t *slot;      /* port slot table: record index or -1 */
     int32_t *vof;       /* node -> vtx index, -1 excluded */
-    tm_ib_vtx *v;
+    tm__ib_vtx *v;
     size_t nv, vcap;
-    tm_ib_cable *c;
+    tm__ib_cable *c;
     size_t nc;
-    tm_strmap names;    /* vertex name -> vtx index */
-} tm_ib_build;
+    tm__strmap names;   /* vertex name -> vtx index */
+} tm__ib_builder;
 
-tm_err tm__ib_fail_at(tm_ib_dump *d, long line, const char *fmt, ...) TM_PRINTF(3, 4);
-tm_err tm__ib_name_hosts(tm_ib_build *b);
-tm_err tm__ib_name_switches(tm_ib_build *b);
+tm_err tm__ib_fail_at(tm__ib_dump *d, long line, const char *fmt, ...) TM_PRINTF(3, 4);
+tm_err tm__ib_name_hosts(tm__ib_builder *b);
+tm_err tm__ib_name_switches(tm__ib_builder *b);
 
 /* ---- ibnet_names.c ---- */
 /* SHARP aggregation node (not a host). */
@@ -121,7 +121,7 @@ char *tm__ib_switch_name(const char *eff, const char *id);
 int tm__ib_natural_cmp(const char *a, const char *b);
 
 /* ---- ibnet_build.c ---- */
-tm_err tm__ib_build(tm_ib_dump *d, const tm_ibnet_opts *opts, tm_net *net);
-void tm__ib_dump_release(tm_ib_dump *d);
+tm_err tm__ib_build(tm__ib_dump *d, const tm_ibnet_opts *opts, tm_net *net);
+void tm__ib_dump_release(tm__ib_dump *d);
 
 #endif

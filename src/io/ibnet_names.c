@@ -148,10 +148,10 @@ int tm__ib_natural_cmp(const char *a, const char *b)
 
 /* Effective description: the node-name map's entry for the node GUID or
  * one of its port GUIDs, else the dump's description. */
-static const char *effective_desc(const tm_ib_build *b, int32_t i)
+static const char *effective_desc(const tm__ib_builder *b, int32_t i)
 {
-    const tm_ib_dump *d = b->d;
-    const tm_ib_node *n = &d->nodes[i];
+    const tm__ib_dump *d = b->d;
+    const tm__ib_node *n = &d->nodes[i];
     const char *m;
     if (!b->opts->nodemap)
         return n->desc;
@@ -166,7 +166,7 @@ static const char *effective_desc(const tm_ib_build *b, int32_t i)
     return n->desc;
 }
 
-static bool has_links(const tm_ib_build *b, const tm_ib_node *n)
+static bool has_links(const tm__ib_builder *b, const tm__ib_node *n)
 {
     for (int32_t p = 1; p <= n->nports; p++)
         if (b->slot[n->port_off + p] >= 0)
@@ -174,7 +174,7 @@ static bool has_links(const tm_ib_build *b, const tm_ib_node *n)
     return false;
 }
 
-static tm_err add_vtx(tm_ib_build *b, char *name, int32_t node, bool host, int32_t *idx)
+static tm_err add_vtx(tm__ib_builder *b, char *name, int32_t node, bool host, int32_t *idx)
 {
     if (tm__grow((void **)&b->v, &b->vcap, b->nv + 1, sizeof *b->v) < 0) {
         free(name);
@@ -188,11 +188,11 @@ static tm_err add_vtx(tm_ib_build *b, char *name, int32_t node, bool host, int32
     return TM_EOK;
 }
 
-tm_err tm__ib_name_hosts(tm_ib_build *b)
+tm_err tm__ib_name_hosts(tm__ib_builder *b)
 {
-    tm_ib_dump *d = b->d;
+    tm__ib_dump *d = b->d;
     for (size_t i = 0; i < d->n_nodes; i++) {
-        const tm_ib_node *n = &d->nodes[i];
+        const tm__ib_node *n = &d->nodes[i];
         const char *eff;
         bool generic;
         char *name;
@@ -255,10 +255,10 @@ tm_err tm__ib_name_hosts(tm_ib_build *b)
     return TM_EOK;
 }
 
-tm_err tm__ib_name_switches(tm_ib_build *b)
+tm_err tm__ib_name_switches(tm__ib_builder *b)
 {
-    tm_ib_dump *d = b->d;
-    tm_strmap cand;
+    tm__ib_dump *d = b->d;
+    tm__strmap cand;
     char **names = NULL;
     uint8_t *dup = NULL;
     tm_err err = TM_EOK;

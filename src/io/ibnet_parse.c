@@ -72,9 +72,9 @@ int tm__ib_key(const char *id, size_t len, char *out, size_t outsz, uint64_t *gu
     return (int)len + 1;
 }
 
-tm_ib_node *tm__ib_add_node(tm_ib_dump *d, int32_t *idx)
+tm__ib_node *tm__ib_add_node(tm__ib_dump *d, int32_t *idx)
 {
-    tm_ib_node *n;
+    tm__ib_node *n;
     if (d->n_nodes >= (size_t)INT32_MAX - 1 ||
         tm__grow((void **)&d->nodes, &d->cap_nodes, d->n_nodes + 1, sizeof *d->nodes) < 0) {
         tm__nomem(d->ctx);
@@ -86,9 +86,9 @@ tm_ib_node *tm__ib_add_node(tm_ib_dump *d, int32_t *idx)
     return n;
 }
 
-tm_ib_port *tm__ib_add_port(tm_ib_dump *d)
+tm__ib_port *tm__ib_add_port(tm__ib_dump *d)
 {
-    tm_ib_port *p;
+    tm__ib_port *p;
     if (d->n_ports >= (size_t)INT32_MAX - 1 ||
         tm__grow((void **)&d->ports, &d->cap_ports, d->n_ports + 1, sizeof *d->ports) < 0) {
         tm__nomem(d->ctx);
@@ -138,7 +138,7 @@ static int quoted(const char *p, const char **s, size_t *len, const char **after
     return 0;
 }
 
-static tm_err set_format(tm_ib_dump *d, const tm_lexer *lx, int format)
+static tm_err set_format(tm__ib_dump *d, const tm__lexer *lx, int format)
 {
     if (d->format && d->format != format)
         return tm__lex_error(lx, format == 2 ? "-p ports report line in a topology dump"
@@ -147,7 +147,7 @@ static tm_err set_format(tm_ib_dump *d, const tm_lexer *lx, int format)
     return TM_EOK;
 }
 
-static tm_err header_line(tm_ib_dump *d, const tm_lexer *lx, const char *p, int type,
+static tm_err header_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, int type,
                           uint64_t *pending, int32_t *cur)
 {
     char key[KEY_MAX];
@@ -157,7 +157,7 @@ static tm_err header_line(tm_ib_dump *d, const tm_lexer *lx, const char *p, int 
     int32_t idx, old;
     uint64_t guid;
     bool guid_id;
-    tm_ib_node *n;
+    tm__ib_node *n;
     int rc;
     tm_err err = set_format(d, lx, 1);
     if (err)
@@ -251,7 +251,7 @@ static int paren_guid(const char **p, uint64_t *g)
 /* The width x speed token of a port line's comment: the first token after
  * the last quoted description that is not "lid N", "lmc N" or a -f
  * "s=/w=/v=" code.  No token (old dumps) leaves *cap at 0. */
-static tm_err comment_speed(const tm_lexer *lx, const char *hash, double *cap)
+static tm_err comment_speed(const tm__lexer *lx, const char *hash, double *cap)
 {
     const char *p = strrchr(hash, '"');
     p = p ? p + 1 : hash + 1;
@@ -281,7 +281,7 @@ static tm_err comment_speed(const tm_lexer *lx, const char *hash, double *cap)
 }
 
 /* ibsim options after the peer: "w=<mask>" and "s=<mask>". */
-static tm_err ibsim_options(const tm_lexer *lx, const char *p, double *cap)
+static tm_err ibsim_options(const tm__lexer *lx, const char *p, double *cap)
 {
     unsigned long w = 0, s = 0;
     for (;;) {
@@ -309,7 +309,7 @@ static tm_err ibsim_options(const tm_lexer *lx, const char *p, double *cap)
     return TM_EOK;
 }
 
-static tm_err port_line(tm_ib_dump *d, const tm_lexer *lx, const char *p, int32_t cur)
+static tm_err port_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, int32_t cur)
 {
     char key[KEY_MAX];
     const char *peer;
@@ -317,10 +317,10 @@ static tm_err port_line(tm_ib_dump *d, const tm_lexer *lx, const char *p, int32_
     int64_t port, peer_port = 1;
     uint64_t lguid = 0, g, pguid;
     bool guid_id;
-    tm_ib_port *rec;
+    tm__ib_port *rec;
     double cap;
     tm_err err;
-    const tm_ib_node *n;
+    const tm__ib_node *n;
 
     if (cur < 0)
         return tm__lex_error(lx, "port line outside a node block");
@@ -373,7 +373,7 @@ static tm_err port_line(tm_ib_dump *d, const tm_lexer *lx, const char *p, int32_
     return TM_EOK;
 }
 
-static tm_err guid_line(const tm_lexer *lx, const char *p, uint64_t *pending)
+static tm_err guid_line(const tm__lexer *lx, const char *p, uint64_t *pending)
 {
     p = strchr(p, '=') + 1;
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
@@ -383,9 +383,9 @@ static tm_err guid_line(const tm_lexer *lx, const char *p, uint64_t *pending)
     return TM_EOK;
 }
 
-tm_err tm__ib_parse(tm_ib_dump *d, FILE *in)
+tm_err tm__ib_parse(tm__ib_dump *d, FILE *in)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm_err err = TM_EOK;
     int32_t cur = -1;
     uint64_t pending = 0;

@@ -72,13 +72,13 @@ static int parse_end(const char **p, end *e)
     return x == t + len ? 0 : -1;
 }
 
-static tm_err find_node(tm_ib_dump *d, const tm_lexer *lx, const end *e, const char *desc,
+static tm_err find_node(tm__ib_dump *d, const tm__lexer *lx, const end *e, const char *desc,
                         size_t desclen, int32_t *idx)
 {
     static const char prefix[] = {'S', 'H', 'R'};
     char key[24], id[24];
     int32_t old;
-    tm_ib_node *n;
+    tm__ib_node *n;
     int rc;
     snprintf(key, sizeof key, "g%016llx", (unsigned long long)e->guid);
     *idx = tm__strmap_get(&d->keys, key);
@@ -111,7 +111,7 @@ static tm_err find_node(tm_ib_dump *d, const tm_lexer *lx, const end *e, const c
     return TM_EOK;
 }
 
-tm_err tm__ib_ports_line(tm_ib_dump *d, const tm_lexer *lx, const char *p)
+tm_err tm__ib_ports_line(tm__ib_dump *d, const tm__lexer *lx, const char *p)
 {
     end me, peer;
     const char *w, *s, *desc, *q;
@@ -119,7 +119,7 @@ tm_err tm__ib_ports_line(tm_ib_dump *d, const tm_lexer *lx, const char *p)
     bool connected;
     double cap = 0;
     int32_t idx;
-    tm_ib_port *rec;
+    tm__ib_port *rec;
     char key[24];
     tm_err err;
 

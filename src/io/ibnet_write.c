@@ -103,7 +103,7 @@ static tm_err prepare(wr *w)
 {
     const tm_net *net = w->net;
     int32_t nv = tm_net_n_vertices(net), nc = tm_net_n_cables(net);
-    tm_strmap used;
+    tm__strmap used;
     tm_err err = TM_EOK;
     uint64_t next = 0x7000000000000000ULL;
     char key[24];

@@ -14,7 +14,7 @@
 #include "ibnet_int.h"
 
 struct tm_nodemap {
-    tm_strmap index;    /* "%016llx" -> entry */
+    tm__strmap index;   /* "%016llx" -> entry */
     char **names;
     long *lines;
     size_t n, cap;
@@ -67,7 +67,7 @@ static int parse_key(const char **p, uint64_t *guid)
     return 0;
 }
 
-static tm_err entry(tm_nodemap *m, const tm_lexer *lx, const char *p)
+static tm_err entry(tm_nodemap *m, const tm__lexer *lx, const char *p)
 {
     const char *name, *e;
     size_t len;
@@ -117,7 +117,7 @@ static tm_err entry(tm_nodemap *m, const tm_lexer *lx, const char *p)
 
 tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     tm_nodemap *m;
     tm_err err = TM_EOK;
     int rc;

@@ -78,11 +78,12 @@ tm_err tm_topology_load(tm_ctx *ctx, const char *spec, const tm_topo_opts *opts,
     if (err)
         goto fail;
     if (opts->slots > 0) {
-        for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
+        for (int32_t v = 0; v < tm_net_n_vertices(net) && !err; v++)
             if (tm_net_kind(net, v) == TM_VERTEX_HOST)
-                tm_net_set_slots(net, v, opts->slots);
+                err = tm_net_set_slots(ctx, net, v, opts->slots);
     }
-    err = tm_net_finalize(ctx, net);
+    if (!err)
+        err = tm_net_finalize(ctx, net);
     if (!err)
         err = tm_net_check(ctx, net);
     if (err) {

@@ -39,14 +39,14 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
  * Between begin and end, such errors go to `fn(data, error)` (NULL: they
  * are dropped); end restores the thread's previous handlers.  Used around
  * every libxml2 parse, including igraph's. */
-typedef struct tm_xml_quiet {
+typedef struct tm__xml_quiet {
     xmlStructuredErrorFunc old_serror;
     void *old_sctx;
     xmlGenericErrorFunc old_generic;
     void *old_gctx;
-} tm_xml_quiet;
-void tm__xml_quiet_begin(tm_xml_quiet *q, xmlStructuredErrorFunc fn, void *data);
-void tm__xml_quiet_end(tm_xml_quiet *q);
+} tm__xml_quiet;
+void tm__xml_quiet_begin(tm__xml_quiet *q, xmlStructuredErrorFunc fn, void *data);
+void tm__xml_quiet_end(tm__xml_quiet *q);
 
 /* Around a whole XML reader.  libxml2 reports a failed allocation through
  * those handlers, also in xmlGetProp or xmlNodeGetContent, which then just
@@ -55,12 +55,12 @@ void tm__xml_quiet_end(tm_xml_quiet *q);
  * tm__xml_guard_end then turns the read's result, even a success, into
  * TM_ENOMEM "name: out of memory (libxml2)", else returns err unchanged
  * (callers free a partly filled output on error anyway). */
-typedef struct tm_xml_guard {
-    tm_xml_quiet quiet;
+typedef struct tm__xml_guard {
+    tm__xml_quiet quiet;
     bool nomem;
-} tm_xml_guard;
-void tm__xml_guard_begin(tm_xml_guard *g);
-tm_err tm__xml_guard_end(tm_xml_guard *g, tm_ctx *ctx, const char *name, tm_err err);
+} tm__xml_guard;
+void tm__xml_guard_begin(tm__xml_guard *g);
+tm_err tm__xml_guard_end(tm__xml_guard *g, tm_ctx *ctx, const char *name, tm_err err);
 
 /* Source line of an element (exact beyond 65535 too) or of the first
  * non-blank character of a text node. */

@@ -100,7 +100,7 @@ static void drop_generic(void *data, const char *msg, ...)
     (void)msg;
 }
 
-void tm__xml_quiet_begin(tm_xml_quiet *q, xmlStructuredErrorFunc fn, void *data)
+void tm__xml_quiet_begin(tm__xml_quiet *q, xmlStructuredErrorFunc fn, void *data)
 {
     q->old_serror = xmlStructuredError;
     q->old_sctx = xmlStructuredErrorContext;
@@ -110,7 +110,7 @@ void tm__xml_quiet_begin(tm_xml_quiet *q, xmlStructuredErrorFunc fn, void *data)
     xmlSetGenericErrorFunc(NULL, drop_generic);
 }
 
-void tm__xml_quiet_end(tm_xml_quiet *q)
+void tm__xml_quiet_end(tm__xml_quiet *q)
 {
     xmlSetStructuredErrorFunc(q->old_sctx, q->old_serror);
     /* xmlSetGenericErrorFunc(NULL, NULL) would install the default
@@ -125,14 +125,14 @@ static void note_nomem(void *data, xmlErrorPtr e)
         *(bool *)data = true;
 }
 
-void tm__xml_guard_begin(tm_xml_guard *g)
+void tm__xml_guard_begin(tm__xml_guard *g)
 {
     g->nomem = false;
     xmlResetLastError();
     tm__xml_quiet_begin(&g->quiet, note_nomem, &g->nomem);
 }
 
-tm_err tm__xml_guard_end(tm_xml_guard *g, tm_ctx *ctx, const char *name, tm_err err)
+tm_err tm__xml_guard_end(tm__xml_guard *g, tm_ctx *ctx, const char *name, tm_err err)
 {
     const xmlError *last = xmlGetLastError();
     tm__xml_quiet_end(&g->quiet);
@@ -184,7 +184,7 @@ tm_err tm__xml_parse_mem(tm_ctx *ctx, const char *buf, size_t len, const char *n
                          xmlDocPtr *out)
 {
     struct err_sink sink = {ctx, name, false, TM_EINPUT};
-    tm_xml_quiet quiet;
+    tm__xml_quiet quiet;
     xmlParserCtxtPtr pc = NULL;
     xmlDocPtr doc = NULL;
     tm_err err = TM_EOK;

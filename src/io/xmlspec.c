@@ -282,7 +282,7 @@ static tm_err do_vertex(struct spec *s, const xmlNode *e, bool host)
             err = tm_net_add_vertex(s->ctx, s->net, nl.v[i],
                                     host ? TM_VERTEX_HOST : TM_VERTEX_SWITCH, slots, &v);
         if (!err && transit >= 0)
-            tm_net_set_transit(s->net, v, transit ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+            err = tm_net_set_transit(s->ctx, s->net, v, transit ? TM_TRANSIT_YES : TM_TRANSIT_NO);
         if (!err)
             err = note_lines(s, tm__xml_line(e));
     }
@@ -446,7 +446,7 @@ tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net)
 {
     struct spec s = {ctx, name, net, tm_net_n_vertices(net), NULL, 0, 0, 1.0, 1};
     xmlDocPtr doc = NULL;
-    tm_xml_guard xg;
+    tm__xml_guard xg;
     tm_err err;
 
     tm__xml_guard_begin(&xg);

@@ -363,7 +363,7 @@ out:
 
 tm_err tm__greedy_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place)
 {
-    tm_rng r;
+    tm__rng r;
     tm__rng_seed(&r, seed, 0x6772656564ULL); /* "greedy" stream */
     return tm__greedy_core_from(ctx, pp, (int64_t)tm__rng_below(&r, (uint64_t)pp->nh), place);
 }

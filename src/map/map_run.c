@@ -17,6 +17,7 @@
  * Anytime: when the context's stop predicate fires, refinements return
  * their best mapping so far, jobs not yet started are dropped (the first
  * always runs), and the best of the finished rows is returned as usual. */
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -113,7 +114,7 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
     report(rn, j, "constructed", &st);
     /* the steps of a chain share the time limit */
     if (rn->time_limit > 0)
-        tm_ctx_set_time_limit(jc, rn->time_limit / rn->nrf);
+        (void)tm_ctx_set_time_limit(jc, rn->time_limit / rn->nrf); /* finite, checked */
     for (int k = 0; k < rn->nrf && !err; k++)
         err = rn->rf[k]->run(jc, rn->p, rn->has_arg[k] ? rn->rarg[k] : NULL,
                              j->seed * 0x9e3779b97f4a7c15ULL + 1 + (uint64_t)k, &j->m);
@@ -145,8 +146,9 @@ static void construct_job(runner *rn, job *j)
     }
     tm__ctx_inherit(j->jc, rn->parent);
     tm_ctx_set_seed(j->jc, j->seed);
-    tm_ctx_set_threads(j->jc, rn->job_threads);
-    tm_ctx_set_time_limit(j->jc, rn->time_limit);
+    /* cannot fail: both come from the parent context, already checked */
+    (void)tm_ctx_set_threads(j->jc, rn->job_threads);
+    (void)tm_ctx_set_time_limit(j->jc, rn->time_limit);
     j->err = j->st->run(j->jc, rn->p, j->seed, &j->m);
     if (!j->err) {
         j->met = calloc(1, sizeof *j->met);
@@ -559,6 +561,13 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     int nt = tm_ctx_threads(ctx), *row_job = NULL;
 
     tm_map_result_init(out);
+    /* fields a caller fills by hand: checked here, not silently taken as
+     * congestion or as a NaN bound */
+    if ((unsigned)obj > (unsigned)TM_OBJ_PARETO)
+        return tm__fail(ctx, TM_EUSAGE, "unknown objective %d", (int)obj);
+    if (!isfinite(p->imbalance) || !isfinite(p->hop_distance))
+        return tm__fail(ctx, TM_EUSAGE, "imbalance %g and hop distance %g must be finite",
+                        p->imbalance, p->hop_distance);
     err = parse_chain(ctx, p, refine, &rn);
     if (err)
         return err;

@@ -32,9 +32,9 @@ typedef struct rec {
 } rec;
 
 typedef struct reader {
-    tm_lexer lx;
+    tm__lexer lx;
     const tm_net *net;
-    tm_strmap cache; /* name as written -> vertex (resolution may scan) */
+    tm__strmap cache; /* name as written -> vertex (resolution may scan) */
     rec *recs;
     size_t n_recs, cap;
     bool rankfile;
@@ -262,7 +262,7 @@ out:
     return err;
 }
 
-static tm_err read_pe_list(tm_lexer *lx, int64_t n_pe, int32_t n_tasks, tm_mapping *out)
+static tm_err read_pe_list(tm__lexer *lx, int64_t n_pe, int32_t n_tasks, tm_mapping *out)
 {
     int32_t *pe = NULL;
     size_t n = 0, cap = 0;

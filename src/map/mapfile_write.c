@@ -54,7 +54,7 @@ static size_t out_len(const char *name, bool full)
 static tm_err validate(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, bool full)
 {
     int32_t nv = tm_net_n_vertices(net);
-    tm_strmap seen;
+    tm__strmap seen;
     tm_err err = TM_EOK;
     tm__strmap_init(&seen);
     for (int32_t t = 0; t < m->n; t++) {

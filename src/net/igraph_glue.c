@@ -28,7 +28,7 @@ static void drop_warning(const char *reason, const char *file, int line)
     tm__log(cur_ctx, TM_LOG_DEBUG, "igraph warning: %s", reason);
 }
 
-void tm__igraph_begin(tm_ctx *ctx, tm_igraph_guard *g)
+void tm__igraph_begin(tm_ctx *ctx, tm__igraph_guard *g)
 {
     g->old_ctx = cur_ctx;
     cur_ctx = ctx;
@@ -36,7 +36,7 @@ void tm__igraph_begin(tm_ctx *ctx, tm_igraph_guard *g)
     g->old_warn = igraph_set_warning_handler(drop_warning);
 }
 
-void tm__igraph_end(tm_igraph_guard *g)
+void tm__igraph_end(tm__igraph_guard *g)
 {
     igraph_set_error_handler(g->old_err);
     igraph_set_warning_handler(g->old_warn);

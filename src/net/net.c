@@ -25,7 +25,7 @@ struct tm_net {
     int32_t *slots;
     uint8_t *transit_pol;
     uint64_t *guid;
-    tm_strmap names;
+    tm__strmap names;
     int32_t n_hosts;
     /* cables */
     int32_t nc;
@@ -196,17 +196,43 @@ tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double c
     return TM_EOK;
 }
 
-void tm_net_set_transit(tm_net *net, int32_t v, tm_transit t)
+/* Setters reject what the adders reject (TM_EUSAGE: the caller passed
+ * it), so a net never holds a value tm_net_add_* would have refused. */
+static tm_err bad_vertex(tm_ctx *ctx, const tm_net *net, int32_t v)
 {
-    net->transit_pol[v] = (uint8_t)t;
-    net->finalized = false;
+    return tm__fail(ctx, TM_EUSAGE, "vertex id %d is not in [0, %d)", v, net->nv);
 }
 
-void tm_net_set_slots(tm_net *net, int32_t v, int32_t slots)
+static tm_err bad_cable(tm_ctx *ctx, const tm_net *net, int32_t c)
 {
-    if (net->kind[v] == TM_VERTEX_HOST && slots >= 0)
-        net->slots[v] = slots;
+    return tm__fail(ctx, TM_EUSAGE, "cable id %d is not in [0, %d)", c, net->nc);
+}
+
+tm_err tm_net_set_transit(tm_ctx *ctx, tm_net *net, int32_t v, tm_transit t)
+{
+    if (v < 0 || v >= net->nv)
+        return bad_vertex(ctx, net, v);
+    if (t != TM_TRANSIT_DEFAULT && t != TM_TRANSIT_YES && t != TM_TRANSIT_NO)
+        return tm__fail(ctx, TM_EUSAGE, "vertex '%s': unknown transit policy %d",
+                        net->name[v], (int)t);
+    net->transit_pol[v] = (uint8_t)t;
     net->finalized = false;
+    return TM_EOK;
+}
+
+tm_err tm_net_set_slots(tm_ctx *ctx, tm_net *net, int32_t v, int32_t slots)
+{
+    if (v < 0 || v >= net->nv)
+        return bad_vertex(ctx, net, v);
+    if (slots < 0)
+        return tm__fail(ctx, TM_EUSAGE, "vertex '%s': negative slot count %d", net->name[v],
+                        slots);
+    if (net->kind[v] != TM_VERTEX_HOST && slots != 0)
+        return tm__fail(ctx, TM_EUSAGE, "switch '%s' cannot have slots (%d given)",
+                        net->name[v], slots);
+    net->slots[v] = slots;
+    net->finalized = false;
+    return TM_EOK;
 }
 
 void tm_net_set_guid(tm_net *net, int32_t v, uint64_t guid) { net->guid[v] = guid; }
@@ -221,15 +247,19 @@ tm_err tm_net_set_desc(tm_ctx *ctx, tm_net *net, int32_t v, const char *desc)
     return TM_EOK;
 }
 
-void tm_net_set_capacity(tm_net *net, int32_t cable, double capacity)
+tm_err tm_net_set_capacity(tm_ctx *ctx, tm_net *net, int32_t cable, double capacity)
 {
-    if (capacity > 0) {
-        net->capacity[cable] = capacity;
-        if (net->lcap) { /* capacities do not change the structure */
-            net->lcap[2 * cable] = capacity;
-            net->lcap[2 * cable + 1] = capacity;
-        }
+    if (cable < 0 || cable >= net->nc)
+        return bad_cable(ctx, net, cable);
+    if (!(capacity > 0) || capacity > 1e15) /* as tm_net_add_cable */
+        return tm__fail(ctx, TM_EUSAGE, "cable '%s' - '%s': capacity %g is not a positive number",
+                        net->name[net->ca[cable]], net->name[net->cb[cable]], capacity);
+    net->capacity[cable] = capacity;
+    if (net->lcap) { /* capacities do not change the structure */
+        net->lcap[2 * cable] = capacity;
+        net->lcap[2 * cable + 1] = capacity;
     }
+    return TM_EOK;
 }
 
 void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled)
@@ -316,7 +346,7 @@ nomem:
 static tm_err build_igraph(tm_ctx *ctx, tm_net *net)
 {
     igraph_vector_int_t edges;
-    tm_igraph_guard guard;
+    tm__igraph_guard guard;
     igraph_error_t rc;
     int32_t m = 0;
     tm_err err = TM_EOK;

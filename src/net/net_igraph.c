@@ -21,7 +21,7 @@ tm_err tm__net_components(tm_ctx *ctx, const igraph_t *graph, int32_t nv, int32_
 {
     igraph_vector_int_t membership;
     igraph_integer_t no = 0;
-    tm_igraph_guard guard;
+    tm__igraph_guard guard;
     igraph_error_t rc;
     int32_t *renum = NULL, next = 0;
     tm_err err = TM_EOK;
@@ -77,7 +77,7 @@ tm_err tm__net_degree_stats(tm_ctx *ctx, const tm_net *net, tm_net_degrees *host
 {
     const igraph_t *graph = tm__net_igraph(net);
     igraph_vector_int_t deg;
-    tm_igraph_guard guard;
+    tm__igraph_guard guard;
     igraph_error_t rc;
     tm_err err = TM_EOK;
 

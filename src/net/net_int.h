@@ -26,13 +26,13 @@ int32_t tm__net_findn(const tm_net *net, const char *name, size_t len);
 
 /* igraph glue: route igraph errors into ctx instead of abort(), and quiet
  * warnings.  Pair every begin with end on the same thread. */
-typedef struct tm_igraph_guard {
+typedef struct tm__igraph_guard {
     igraph_error_handler_t *old_err;
     igraph_warning_handler_t *old_warn;
     tm_ctx *old_ctx;
-} tm_igraph_guard;
-void tm__igraph_begin(tm_ctx *ctx, tm_igraph_guard *g);
-void tm__igraph_end(tm_igraph_guard *g);
+} tm__igraph_guard;
+void tm__igraph_begin(tm_ctx *ctx, tm__igraph_guard *g);
+void tm__igraph_end(tm__igraph_guard *g);
 /* Converts an igraph return code to tm_err, recording what igraph said. */
 tm_err tm__igraph_err(tm_ctx *ctx, igraph_error_t rc, const char *what);
 

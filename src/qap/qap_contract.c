@@ -27,7 +27,7 @@ static int by_weight(const void *a, const void *b, void *arg)
 }
 
 /* One SeC round: part[u] = supervertex of u; returns the count (-1 OOM). */
-static int32_t sec_round(const tm__qgraph *g, double maxw, tm_rng *r, int32_t *part)
+static int32_t sec_round(const tm__qgraph *g, double maxw, tm__rng *r, int32_t *part)
 {
     int32_t *order = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *order);
     double *key = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *key);
@@ -162,7 +162,7 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
     int32_t *map = NULL, *part = NULL, *cpe = NULL;
     double bound;
     bool general;
-    tm_rng r;
+    tm__rng r;
     tm_err err = tm__qap_check_problem(ctx, p, true, &general);
     if (err)
         return err;

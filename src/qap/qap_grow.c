@@ -44,7 +44,7 @@ typedef struct grow {
     int32_t *cand, *cmark;
     hent *heap;
     size_t nheap, capheap;
-    tm_rng rng;   /* tie-breaks */
+    tm__rng rng;  /* tie-breaks */
     int32_t ties;
     bool use_cn;  /* structural key: only on sparse host graphs (direct networks) */
 } grow;
@@ -366,7 +366,7 @@ tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_map
     tm__qnet_job j;
     grow G;
     double bj = 0;
-    tm_rng r;
+    tm__rng r;
     tm_err err;
     if (!p->net)
         return tm__fail(ctx, TM_EUSAGE, "strategy grow needs a network");

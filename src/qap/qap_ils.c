@@ -44,7 +44,7 @@ static bool load_ok(const ls *L, int32_t u, int32_t v)
                        L->load[L->pe[v]] - du <= L->bound * (1 + 1e-12));
 }
 
-tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
+tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
 {
     const tm__qgraph *g = L->g;
     int32_t n = g->n, *queue = NULL;

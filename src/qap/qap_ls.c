@@ -176,7 +176,7 @@ static int move_pass(ls *L, const int32_t *order)
     return nmoved;
 }
 
-static void shuffle(int32_t *a, int32_t n, tm_rng *r)
+static void shuffle(int32_t *a, int32_t n, tm__rng *r)
 {
     for (int32_t i = n - 1; i > 0; i--) {
         int32_t j = (int32_t)tm__rng_below(r, (uint64_t)i + 1), t = a[i];
@@ -201,7 +201,7 @@ static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
  * swap (u, v) changes its gain only if u, v or one of their neighbours
  * moved, and then u or v is dirty and the pair is met from its side (the
  * ball relation is symmetric), so no improving pair is missed. */
-tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r)
+tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
 {
     const tm__qgraph *g = L->g;
     int32_t n = g->n > 0 ? g->n : 0;
@@ -275,7 +275,7 @@ done:
 
 /* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
  * ordered by PE. */
-static tm_err run_blocks(tm_ctx *ctx, ls *L, int64_t block, tm_rng *r)
+static tm_err run_blocks(tm_ctx *ctx, ls *L, int64_t block, tm__rng *r)
 {
     int32_t n = L->g->n;
     int64_t n_pe = L->o.n_pe;
@@ -330,7 +330,7 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm__qdist *o
                             double *j_out)
 {
     ls L;
-    tm_rng r;
+    tm__rng r;
     tm_err err = TM_EOK;
     double tl = tm_ctx_time_limit(ctx);
     memset(&L, 0, sizeof L);

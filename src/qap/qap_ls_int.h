@@ -26,7 +26,7 @@ int tm__ls_try_swap(ls *L, int32_t u, int32_t v);
 void tm__ls_apply_swap(ls *L, int32_t u, int32_t v);
 /* Time limit reached or the caller asked to stop (tm_ctx_set_stop). */
 bool tm__ls_out_of_time(const ls *L);
-tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm_rng *r);
-tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm_rng *r);
+tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r);
+tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r);
 
 #endif

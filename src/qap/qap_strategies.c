@@ -158,7 +158,7 @@ tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_m
 {
     const tm_hier *h = p->hier;
     tm__qgraph g;
-    tm_rng r;
+    tm__rng r;
     int32_t *perm = NULL, *order = NULL;
     double *load = NULL, *key = NULL, bound;
     bool general;

@@ -141,7 +141,7 @@ static bool state_better(double m1, double w1, double s1, double m0, double w0, 
 /* The task to move: one in four moves start at a host at either end of the
  * most congested link when that host holds tasks (the bottleneck of
  * indirect networks is often a host's own link); the others are uniform. */
-static int32_t pick_task(tm__ta_state *st, tm_rng *r, int32_t n)
+static int32_t pick_task(tm__ta_state *st, tm__rng *r, int32_t n)
 {
     if (st->argmax >= 0 && tm__rng_below(r, 4) == 0) {
         int32_t l = st->argmax;
@@ -157,7 +157,7 @@ static int32_t pick_task(tm__ta_state *st, tm_rng *r, int32_t n)
 }
 
 /* Partner slot of a move from unit u1 (task a). */
-static int32_t pick_partner(tm__ta_state *st, tm_rng *r, int32_t a)
+static int32_t pick_partner(tm__ta_state *st, tm__rng *r, int32_t a)
 {
     const tm_comm *c = st->c;
     int64_t deg = c->xadj[a + 1] - c->xadj[a];
@@ -173,7 +173,7 @@ static int32_t pick_partner(tm__ta_state *st, tm_rng *r, int32_t a)
 }
 
 static tm_err search(const tm_ctx *ctx, tm__ta_state *st, const tm__ta_opts *o, guard *gd,
-                     tm_rng *r, tm_mapping *best, tm__ta_stats *stats)
+                     tm__rng *r, tm_mapping *best, tm__ta_stats *stats)
 {
     int32_t n = st->c->n;
     double t0 = tm__now(), T = o->threshold0 > 0 ? o->threshold0 : TA_T0, thr = T;
@@ -262,7 +262,7 @@ tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uin
     tm__ta_stats dummy;
     tm_netdist *own_d = NULL;
     guard gd = {NULL, 0, -1};
-    tm_rng r;
+    tm__rng r;
     double t0 = tm__now();
     tm_err err;
 

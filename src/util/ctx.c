@@ -3,6 +3,7 @@
  * limit and the log callback.  A context may be shared by threads: the
  * message buffer is guarded by a mutex (the last failure wins).
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -93,17 +94,29 @@ void tm_ctx_clear_error(tm_ctx *ctx)
 void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed) { ctx->seed = seed; }
 uint64_t tm_ctx_seed(const tm_ctx *ctx) { return ctx->seed; }
 
-void tm_ctx_set_threads(tm_ctx *ctx, int threads)
+tm_err tm_ctx_set_threads(tm_ctx *ctx, int threads)
 {
-    if (threads <= 0) {
+    if (threads < 0 || threads > TM_CTX_MAX_THREADS)
+        return tm__fail(ctx, TM_EUSAGE, "thread count %d is not in [0, %d]", threads,
+                        TM_CTX_MAX_THREADS);
+    if (threads == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = n > 0 ? (int)n : 1;
+        threads = n < 1 ? 1 : n > TM_CTX_MAX_THREADS ? TM_CTX_MAX_THREADS : (int)n;
     }
     ctx->threads = threads;
+    return TM_EOK;
 }
 int tm_ctx_threads(const tm_ctx *ctx) { return ctx->threads; }
 
-void tm_ctx_set_time_limit(tm_ctx *ctx, double s) { ctx->time_limit = s; }
+tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double s)
+{
+    /* NaN would compare false against every clock reading: no limit and
+     * no "none" either; infinity is spelt "< 0". */
+    if (!isfinite(s))
+        return tm__fail(ctx, TM_EUSAGE, "time limit %g is not a finite number of seconds", s);
+    ctx->time_limit = s;
+    return TM_EOK;
+}
 double tm_ctx_time_limit(const tm_ctx *ctx) { return ctx->time_limit; }
 
 void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *ud)
@@ -158,7 +171,14 @@ void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *ud)
     ctx->log_fn = fn;
     ctx->log_ud = ud;
 }
-void tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level) { ctx->log_level = level; }
+tm_err tm_ctx_set_log_level(tm_ctx *ctx, tm_log_level level)
+{
+    if (level < TM_LOG_WARN || level > TM_LOG_DEBUG)
+        return tm__fail(ctx, TM_EUSAGE, "log level %d is not in [%d, %d]", (int)level,
+                        (int)TM_LOG_WARN, (int)TM_LOG_DEBUG);
+    ctx->log_level = level;
+    return TM_EOK;
+}
 
 static tm_err vfail(tm_ctx *ctx, tm_err err, const char *fmt, va_list ap)
 {

@@ -8,7 +8,7 @@
 
 #include "util.h"
 
-void tm__lex_init(tm_lexer *lx, tm_ctx *ctx, FILE *in, const char *name)
+void tm__lex_init(tm__lexer *lx, tm_ctx *ctx, FILE *in, const char *name)
 {
     memset(lx, 0, sizeof *lx);
     lx->ctx = ctx;
@@ -16,14 +16,14 @@ void tm__lex_init(tm_lexer *lx, tm_ctx *ctx, FILE *in, const char *name)
     lx->name = name ? name : "<input>";
 }
 
-void tm__lex_release(tm_lexer *lx)
+void tm__lex_release(tm__lexer *lx)
 {
     free(lx->buf);
     lx->buf = NULL;
     lx->cap = 0;
 }
 
-tm_err tm__lex_error(const tm_lexer *lx, const char *fmt, ...)
+tm_err tm__lex_error(const tm__lexer *lx, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -35,7 +35,7 @@ tm_err tm__lex_error(const tm_lexer *lx, const char *fmt, ...)
     return tm__fail(lx->ctx, TM_EINPUT, "%s:%ld: %s", lx->name, lx->line > 0 ? lx->line : 1, msg);
 }
 
-int tm__lex_next(tm_lexer *lx)
+int tm__lex_next(tm__lexer *lx)
 {
     size_t len = 0;
     int c;

@@ -13,7 +13,7 @@ static uint64_t splitmix64(uint64_t *x)
     return z ^ (z >> 31);
 }
 
-void tm__rng_seed(tm_rng *r, uint64_t seed, uint64_t stream)
+void tm__rng_seed(tm__rng *r, uint64_t seed, uint64_t stream)
 {
     uint64_t x = seed ^ (stream * 0xd1342543de82ef95ULL + 0x632be59bd9b4e019ULL);
     for (int i = 0; i < 4; i++)
@@ -22,7 +22,7 @@ void tm__rng_seed(tm_rng *r, uint64_t seed, uint64_t stream)
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-uint64_t tm__rng_next(tm_rng *r)
+uint64_t tm__rng_next(tm__rng *r)
 {
     uint64_t *s = r->s;
     uint64_t res = rotl(s[1] * 5, 7) * 9;
@@ -36,7 +36,7 @@ uint64_t tm__rng_next(tm_rng *r)
     return res;
 }
 
-uint64_t tm__rng_below(tm_rng *r, uint64_t n)
+uint64_t tm__rng_below(tm__rng *r, uint64_t n)
 {
     /* Lemire's nearly-divisionless method. */
     __uint128_t m = (__uint128_t)tm__rng_next(r) * n;
@@ -51,4 +51,4 @@ uint64_t tm__rng_below(tm_rng *r, uint64_t n)
     return (uint64_t)(m >> 64);
 }
 
-double tm__rng_unit(tm_rng *r) { return (double)(tm__rng_next(r) >> 11) * 0x1.0p-53; }
+double tm__rng_unit(tm__rng *r) { return (double)(tm__rng_next(r) >> 11) * 0x1.0p-53; }

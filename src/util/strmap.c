@@ -15,9 +15,9 @@ static uint64_t fnv1a(const char *s, size_t n)
     return h;
 }
 
-void tm__strmap_init(tm_strmap *m) { memset(m, 0, sizeof *m); }
+void tm__strmap_init(tm__strmap *m) { memset(m, 0, sizeof *m); }
 
-void tm__strmap_release(tm_strmap *m)
+void tm__strmap_release(tm__strmap *m)
 {
     for (size_t i = 0; i < m->cap; i++)
         free(m->keys[i]);
@@ -26,7 +26,7 @@ void tm__strmap_release(tm_strmap *m)
     memset(m, 0, sizeof *m);
 }
 
-static size_t probe(const tm_strmap *m, const char *key, size_t len)
+static size_t probe(const tm__strmap *m, const char *key, size_t len)
 {
     size_t mask = m->cap - 1, i = (size_t)fnv1a(key, len) & mask;
     while (m->keys[i] && !(strncmp(m->keys[i], key, len) == 0 && m->keys[i][len] == '\0'))
@@ -34,9 +34,9 @@ static size_t probe(const tm_strmap *m, const char *key, size_t len)
     return i;
 }
 
-static int rehash(tm_strmap *m, size_t ncap)
+static int rehash(tm__strmap *m, size_t ncap)
 {
-    tm_strmap n = {0};
+    tm__strmap n = {0};
     n.keys = calloc(ncap, sizeof *n.keys);
     n.vals = calloc(ncap, sizeof *n.vals);
     if (!n.keys || !n.vals) {
@@ -59,7 +59,7 @@ static int rehash(tm_strmap *m, size_t ncap)
     return 0;
 }
 
-int tm__strmap_put(tm_strmap *m, const char *key, int32_t val, int32_t *old)
+int tm__strmap_put(tm__strmap *m, const char *key, int32_t val, int32_t *old)
 {
     size_t len = strlen(key), i;
     if ((m->count + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 64) < 0)
@@ -78,7 +78,7 @@ int tm__strmap_put(tm_strmap *m, const char *key, int32_t val, int32_t *old)
     return 1;
 }
 
-int32_t tm__strmap_getn(const tm_strmap *m, const char *key, size_t len)
+int32_t tm__strmap_getn(const tm__strmap *m, const char *key, size_t len)
 {
     size_t i;
     if (!m->cap)
@@ -87,7 +87,7 @@ int32_t tm__strmap_getn(const tm_strmap *m, const char *key, size_t len)
     return m->keys[i] ? m->vals[i] : -1;
 }
 
-int32_t tm__strmap_get(const tm_strmap *m, const char *key)
+int32_t tm__strmap_get(const tm__strmap *m, const char *key)
 {
     return tm__strmap_getn(m, key, strlen(key));
 }

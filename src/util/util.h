@@ -62,31 +62,31 @@ char *tm__strndup(const char *s, size_t n);
 /* ---- deterministic PRNG (xoshiro256**, seeded by splitmix64) ------------
  * One generator per thread or task; never rand(): METIS re-seeds the
  * process-wide rand() stream on every call. */
-typedef struct tm_rng { uint64_t s[4]; } tm_rng;
-void tm__rng_seed(tm_rng *r, uint64_t seed, uint64_t stream);
-uint64_t tm__rng_next(tm_rng *r);
+typedef struct tm__rng { uint64_t s[4]; } tm__rng;
+void tm__rng_seed(tm__rng *r, uint64_t seed, uint64_t stream);
+uint64_t tm__rng_next(tm__rng *r);
 /* Uniform in [0, n) without modulo bias; n > 0. */
-uint64_t tm__rng_below(tm_rng *r, uint64_t n);
+uint64_t tm__rng_below(tm__rng *r, uint64_t n);
 /* Uniform double in [0, 1). */
-double tm__rng_unit(tm_rng *r);
+double tm__rng_unit(tm__rng *r);
 
 /* ---- string -> int32 hash map (open addressing, FNV-1a) ----------------
  * Keys are copied into the map.  Why hand-written: igraph has no string
  * map and a dependency on GLib for one table is not worth it. */
-typedef struct tm_strmap {
+typedef struct tm__strmap {
     char **keys;
     int32_t *vals;
     size_t cap;   /* power of two or 0 */
     size_t count;
-} tm_strmap;
-void tm__strmap_init(tm_strmap *m);
-void tm__strmap_release(tm_strmap *m);
+} tm__strmap;
+void tm__strmap_init(tm__strmap *m);
+void tm__strmap_release(tm__strmap *m);
 /* Inserts key -> val.  Returns 1 if inserted, 0 if the key existed (then
  * *old is set to its value if old != NULL and nothing changes), -1 on OOM. */
-int tm__strmap_put(tm_strmap *m, const char *key, int32_t val, int32_t *old);
+int tm__strmap_put(tm__strmap *m, const char *key, int32_t val, int32_t *old);
 /* Value of key, or -1 if absent. */
-int32_t tm__strmap_get(const tm_strmap *m, const char *key);
-int32_t tm__strmap_getn(const tm_strmap *m, const char *key, size_t len);
+int32_t tm__strmap_get(const tm__strmap *m, const char *key);
+int32_t tm__strmap_getn(const tm__strmap *m, const char *key, size_t len);
 
 /* ---- name tables (CLI words -> enum values) ----------------------------- */
 typedef struct tm__name_val {
@@ -115,7 +115,7 @@ const char *tm__skip_blank(const char *p);
  * rejects NUL bytes and lines longer than TM_LEX_MAX_LINE with a
  * "name:line: ..." error. */
 #define TM_LEX_MAX_LINE (16u * 1024u * 1024u)
-typedef struct tm_lexer {
+typedef struct tm__lexer {
     tm_ctx *ctx;
     FILE *in;
     const char *name;  /* display name for errors */
@@ -123,14 +123,14 @@ typedef struct tm_lexer {
     char *buf;
     size_t cap;
     size_t len;
-} tm_lexer;
-void tm__lex_init(tm_lexer *lx, tm_ctx *ctx, FILE *in, const char *name);
-void tm__lex_release(tm_lexer *lx);
+} tm__lexer;
+void tm__lex_init(tm__lexer *lx, tm_ctx *ctx, FILE *in, const char *name);
+void tm__lex_release(tm__lexer *lx);
 /* Next line into lx->buf (NUL-terminated, lx->len bytes).  Returns 1 on a
  * line, 0 at end of file, or -(tm_err) on error (message recorded). */
-int tm__lex_next(tm_lexer *lx);
+int tm__lex_next(tm__lexer *lx);
 /* Records "name:line: <fmt>" as a TM_EINPUT error and returns TM_EINPUT. */
-tm_err tm__lex_error(const tm_lexer *lx, const char *fmt, ...) TM_PRINTF(2, 3);
+tm_err tm__lex_error(const tm__lexer *lx, const char *fmt, ...) TM_PRINTF(2, 3);
 
 /* Reads a whole stream into a NUL-terminated buffer, at most max bytes
  * (TM_EINPUT "name: file larger than N bytes" beyond). */

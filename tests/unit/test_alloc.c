@@ -236,7 +236,7 @@ static void test_hostfile_errors(void **state)
 static void test_hostlist_fuzz(void **state)
 {
     static const char alphabet[] = "n01239[]-, .x";
-    tm_rng r;
+    tm__rng r;
     char expr[24];
     (void)state;
     tm__rng_seed(&r, 7, 0);

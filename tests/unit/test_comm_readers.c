@@ -624,7 +624,7 @@ static const char *const fuzz_seeds[] = {
     "0\n3 4\n0 011\n5 1 2 2\n6 2 2 1 3 3\n7 1 3 2\n",
 };
 
-static void mutate(tm_rng *r, char *buf, size_t *len, size_t cap)
+static void mutate(tm__rng *r, char *buf, size_t *len, size_t cap)
 {
     static const char alphabet[] = "0123456789 ,.-+e\n\r%#:=x\t\0";
     int k = 1 + (int)tm__rng_below(r, 4);
@@ -657,7 +657,7 @@ static void mutate(tm_rng *r, char *buf, size_t *len, size_t cap)
 
 static void test_fuzz_readers(void **state)
 {
-    tm_rng r;
+    tm__rng r;
     char buf[512];
     (void)state;
     tm__rng_seed(&r, 42, 0);

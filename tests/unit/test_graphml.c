@@ -271,8 +271,8 @@ static tm_net *sample_net(void)
     assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h1, sw, 100, NULL));
     assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h1, sw, 0.1, &c));
     tm_net_set_cable_enabled(net, c, false);
-    tm_net_set_transit(net, h1, TM_TRANSIT_YES);
-    tm_net_set_transit(net, sw, TM_TRANSIT_NO);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, h1, TM_TRANSIT_YES));
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, sw, TM_TRANSIT_NO));
     tm_net_set_guid(net, sw, 0x0002c90300a1b2c3ULL);
     tm_net_set_guid(net, h1, 0xffffffffffffffffULL);
     assert_tm_ok(ctx, tm_net_set_desc(ctx, net, sw, "  MF0;core-sw:SX6036/U1 <a&b>\tx\r\ny  "));

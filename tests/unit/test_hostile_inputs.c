@@ -86,7 +86,7 @@ static char *crlf(const char *text)
 static void test_lexer_nul_byte(void **state)
 {
     static const char text[] = "a\nb\nc\0d\n";
-    tm_lexer lx;
+    tm__lexer lx;
     FILE *f = mem(text, sizeof text - 1);
     (void)state;
     tm__lex_init(&lx, ctx, f, "in.txt");
@@ -101,7 +101,7 @@ static void test_lexer_nul_byte(void **state)
 static void test_lexer_crlf_and_utf8(void **state)
 {
     static const char text[] = "n\xc5\x93ud-\xc3\xa9t\xc3\xa9\r\n\r\nlast\r";
-    tm_lexer lx;
+    tm__lexer lx;
     FILE *f = mem(text, sizeof text - 1);
     (void)state;
     tm__lex_init(&lx, ctx, f, "in.txt");
@@ -122,7 +122,7 @@ static void test_lexer_long_line(void **state)
 {
     size_t len;
     char *s = repeat("ok\n", 'x', TM_LEX_MAX_LINE + 1, "\n", &len);
-    tm_lexer lx;
+    tm__lexer lx;
     FILE *f = mem(s, len);
     (void)state;
     tm__lex_init(&lx, ctx, f, "in.txt");
@@ -136,7 +136,7 @@ static void test_lexer_long_line(void **state)
 
 static void test_lexer_empty_and_directory(void **state)
 {
-    tm_lexer lx;
+    tm__lexer lx;
     FILE *f = mem("", 0);
     (void)state;
     tm__lex_init(&lx, ctx, f, "empty.txt");

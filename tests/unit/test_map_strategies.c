@@ -3,6 +3,8 @@
  * small instances, the paper's Fig. 1 example, known small cases, and the
  * edge cases of issue 3 (more tasks than slots, empty/edgeless G, single
  * host, one task, isolated tasks, duplicate entries, zero volumes). */
+#include <math.h>
+
 #include "map_fixtures.h"
 #include "test_fixtures.h"
 #include "map/netmap.h"
@@ -41,7 +43,7 @@ static void run_all(const tm_problem *p, int32_t n, uint64_t seed)
 
 /* Random G with n tasks: random edges, some isolated tasks, duplicates and
  * zero volumes in the entry list. */
-static void random_comm(tm_rng *r, int32_t n, tm_comm *c)
+static void random_comm(tm__rng *r, int32_t n, tm_comm *c)
 {
     int m = n > 1 ? (int)tm__rng_below(r, (uint64_t)(3 * n)) : 0;
     int32_t *src = malloc(((size_t)m + 1) * sizeof *src);
@@ -60,7 +62,7 @@ static void random_comm(tm_rng *r, int32_t n, tm_comm *c)
 
 static void test_random_instances(void **state)
 {
-    tm_rng r;
+    tm__rng r;
     (void)state;
     tm__rng_seed(&r, 42, 0);
     for (int it = 0; it < 60; it++) {
@@ -304,7 +306,7 @@ static void test_multicore_blocks(void **state)
 /* Exact block sizes even when METIS is imbalanced: many random graphs. */
 static void test_metis_exact_sizes(void **state)
 {
-    tm_rng r;
+    tm__rng r;
     (void)state;
     tm__rng_seed(&r, 7, 0);
     for (int it = 0; it < 30; it++) {
@@ -395,7 +397,7 @@ static void test_edge_cases(void **state)
 static void test_map_run(void **state)
 {
     tm_net *net = fx_torus(ctx, 4, 2, 2);
-    tm_rng r;
+    tm__rng r;
     tm_alloc al;
     tm_comm c;
     tm_problem p = {0};
@@ -407,9 +409,9 @@ static void test_map_run(void **state)
     p.net = net;
     p.alloc = &al;
     p.comm = &c;
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r1));
-    tm_ctx_set_threads(ctx, 2);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 2));
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ta:2000", TM_OBJ_CONGESTION, &r2));
     assert_int_equal(r1.n_rows, r2.n_rows);
     assert_true(r1.n_rows >= 7); /* identity, greedy x4, recursive, rcm */
@@ -424,7 +426,7 @@ static void test_map_run(void **state)
     check_valid(net, &al, &r1.mapping, 30);
     tm_map_result_release(&r1);
     tm_map_result_release(&r2);
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_DILATION, &r1));
     assert_int_equal(r1.n_rows, 1);
     assert_string_equal(r1.rows[0].name, "rcm");
@@ -433,6 +435,20 @@ static void test_map_run(void **state)
                     "unknown strategy 'nope'");
     assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", "zz", TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
                     "unknown refinement 'zz'");
+    /* fields a caller fills by hand are checked, not taken as congestion or NaN */
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)4, &r1), TM_EUSAGE,
+                    "unknown objective 4");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)-1, &r1), TM_EUSAGE,
+                    "unknown objective -1");
+    p.imbalance = NAN;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "must be finite");
+    p.imbalance = 0;
+    p.hop_distance = INFINITY;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "must be finite");
+    p.hop_distance = 0;
+    assert_int_equal(r1.n_rows, 0); /* left initialised */
     fx_comm_free(&c);
     fx_comm(&c, 33, 0, NULL, NULL, NULL);
     assert_tm_error(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_CONGESTION, &r1),

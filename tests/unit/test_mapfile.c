@@ -289,7 +289,7 @@ static void test_fuzz_read(void **state)
     };
     static const char alphabet[] = "0123456789 =-,:+#\nranksltn.";
     tm_net *net = make_net(false);
-    tm_rng r;
+    tm__rng r;
     char buf[256];
     (void)state;
     tm__rng_seed(&r, 3, 0);

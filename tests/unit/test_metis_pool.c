@@ -34,7 +34,7 @@ static tm_ctx *shared_ctx;
 /* A w x h grid with random extra chords and random weights (seeded). */
 static void make_graph(graph *g, int w, int h, uint64_t seed)
 {
-    tm_rng r;
+    tm__rng r;
     int n = w * h, cap = n * 8, m = 0;
     idx_t *deg = calloc((size_t)n, sizeof *deg);
     int *eu = malloc((size_t)cap * sizeof *eu), *ev = malloc((size_t)cap * sizeof *ev);

@@ -371,7 +371,7 @@ static void test_empty(void **state)
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     make_comm(&c, 0, 0, NULL, NULL);
     set_map(&map, 0, host, NULL);
-    tm_ctx_set_threads(ctx, 4);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 4));
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
     assert_int_equal(m.n_tasks, 0);
     assert_int_equal(m.hosts_used, 0);
@@ -386,7 +386,7 @@ static void test_empty(void **state)
     assert_int_equal(m.messages, 0);
     assert_int_equal(m.links_used, 0);
     tm_metrics_release(&m);
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     map_release(&map);
     free_comm(&c);
     tm_route_free(r);
@@ -418,10 +418,10 @@ static void test_errors(void **state)
     set_map(&map, 2, host, NULL);
     assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m), TM_EINPUT,
                     "host 'a' cannot reach host 'b'");
-    tm_ctx_set_threads(ctx, 3);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 3));
     assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m), TM_EINPUT,
                     "host 'a' cannot reach host 'b'");
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     {
         tm_metrics_opts o = TM_METRICS_OPTS_INIT;
         o.approximate = true;
@@ -456,7 +456,7 @@ static void test_threads_bit_identical(void **state)
     tm_mapping map;
     tm_metrics ref, m;
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
-    tm_rng rng;
+    tm__rng rng;
     int32_t n = 432, m_e = 0, (*e)[2] = malloc(4000 * sizeof *e), *host = malloc(432 * sizeof *host);
     int32_t *perm = malloc(432 * sizeof *perm);
     double *w = malloc(4000 * sizeof *w);
@@ -505,12 +505,12 @@ static void test_threads_bit_identical(void **state)
     o.keep_link_loads = true;
     for (int kind = 0; kind < 3; kind++) {
         assert_tm_ok(ctx, tm_route_new(ctx, net, (tm_route_kind)kind, &r));
-        tm_ctx_set_threads(ctx, 1);
+        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
         assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &ref));
         assert_true(ref.max_congestion > 0);
         assert_int_equal(ref.hosts_used, 216);
         for (int th = 2; th <= 8; th += th < 3 ? 1 : 5) {
-            tm_ctx_set_threads(ctx, th);
+            assert_tm_ok(ctx, tm_ctx_set_threads(ctx, th));
             assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
             assert_memory_equal(m.link_load, ref.link_load, (size_t)ref.n_links * sizeof(double));
             assert_memory_equal(&m.max_congestion, &ref.max_congestion, sizeof(double));
@@ -535,7 +535,7 @@ static void test_threads_bit_identical(void **state)
         tm_metrics_release(&ref);
         tm_route_free(r);
     }
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     map_release(&map);
     free_comm(&c);
     tm_net_free(net);
@@ -552,7 +552,7 @@ static void test_threads_bit_identical(void **state)
  * grouped evaluation must equal routing every message on its own. */
 static void test_vs_per_message(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 2024, 3);
     for (int iter = 0; iter < 60; iter++) {
@@ -618,9 +618,9 @@ static void test_vs_per_message(void **state)
                 tot += c.w[x];
             }
         o.keep_link_loads = true;
-        tm_ctx_set_threads(ctx, 1 + (int)tm__rng_below(&rng, 3));
+        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1 + (int)tm__rng_below(&rng, 3)));
         assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
-        tm_ctx_set_threads(ctx, 1);
+        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
         for (int32_t l = 0; l < m.n_links; l++) {
             double cg = want[l] / tm_net_csr_get(net)->cap[l];
             assert_near(m.link_load[l], want[l]);

@@ -1,5 +1,7 @@
 /* test_net.c - the host network model: building, finalizing, CSR links,
  * transit defaults, connectivity check and parts, info (degrees, diameter). */
+#include <math.h>
+
 #include "test_fixtures.h"
 #include "topomap/route.h"
 #include "util/util.h"
@@ -202,7 +204,7 @@ static void test_info(void **state)
  * hosts on two switches, some host-host cables. */
 static void test_diameter_brute_force(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 77, 1);
     for (int iter = 0; iter < 200; iter++) {
@@ -268,10 +270,75 @@ static void test_hosts_only_are_transit(void **state)
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_true(tm_net_is_transit(net, b));
     assert_tm_ok(ctx, tm_net_check(ctx, net));
-    tm_net_set_transit(net, b, TM_TRANSIT_NO);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, b, TM_TRANSIT_NO));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_tm_error(ctx, tm_net_check(ctx, net), TM_EINPUT, "cannot be reached");
     tm_net_free(net);
+}
+
+/* Setters refuse what the adders refuse, with a message, and change
+ * nothing (they used to ignore such values silently). */
+static void test_setters_reject(void **state)
+{
+    tm_net *net = small_net(false);
+    int32_t sw = tm_net_find(net, "sw"), h0 = tm_net_find(net, "h0");
+    (void)state;
+    assert_tm_error(ctx, tm_net_set_slots(ctx, net, h0, -1), TM_EUSAGE,
+                    "vertex 'h0': negative slot count -1");
+    assert_tm_error(ctx, tm_net_set_slots(ctx, net, sw, 4), TM_EUSAGE,
+                    "switch 'sw' cannot have slots (4 given)");
+    assert_tm_error(ctx, tm_net_set_slots(ctx, net, 3, 1), TM_EUSAGE, "vertex id 3 is not in [0, 3)");
+    assert_tm_error(ctx, tm_net_set_slots(ctx, net, -1, 1), TM_EUSAGE, "vertex id -1");
+    assert_int_equal(tm_net_slots(net, h0), 2);
+    assert_tm_ok(ctx, tm_net_set_slots(ctx, net, sw, 0));
+    assert_tm_ok(ctx, tm_net_set_slots(ctx, net, h0, 5));
+    assert_int_equal(tm_net_slots(net, h0), 5);
+
+    assert_tm_error(ctx, tm_net_set_transit(ctx, net, h0, (tm_transit)3), TM_EUSAGE,
+                    "vertex 'h0': unknown transit policy 3");
+    assert_tm_error(ctx, tm_net_set_transit(ctx, net, 7, TM_TRANSIT_YES), TM_EUSAGE, "vertex id 7");
+    assert_int_equal(tm_net_transit_policy(net, h0), TM_TRANSIT_DEFAULT);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net)); /* set_slots un-finalized it */
+
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, 0), TM_EUSAGE,
+                    "cable 'sw' - 'h0': capacity 0 is not a positive number");
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, -5), TM_EUSAGE, "capacity -5");
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, NAN), TM_EUSAGE, "capacity nan");
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, 1e16), TM_EUSAGE, "capacity 1e+16");
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 3, 1), TM_EUSAGE, "cable id 3 is not in [0, 3)");
+    assert_true(tm_net_capacity(net, 0) == 100.0);
+    /* a valid change keeps the snapshot usable (capacities are not structure) */
+    assert_tm_ok(ctx, tm_net_set_capacity(ctx, net, 0, 40));
+    assert_true(tm_net_csr_get(net)->cap[0] == 40.0 && tm_net_csr_get(net)->cap[1] == 40.0);
+    tm_net_free(net);
+}
+
+/* Context setters: out-of-range values are TM_EUSAGE and leave the
+ * previous setting in place. */
+static void test_ctx_setters_reject(void **state)
+{
+    tm_ctx *c;
+    (void)state;
+    assert_int_equal(tm_ctx_new(&c), TM_EOK);
+    assert_tm_ok(c, tm_ctx_set_threads(c, 3));
+    assert_tm_error(c, tm_ctx_set_threads(c, -1), TM_EUSAGE, "thread count -1 is not in [0, 1024]");
+    assert_tm_error(c, tm_ctx_set_threads(c, TM_CTX_MAX_THREADS + 1), TM_EUSAGE, "1025");
+    assert_int_equal(tm_ctx_threads(c), 3);
+    assert_tm_ok(c, tm_ctx_set_threads(c, TM_CTX_MAX_THREADS));
+    assert_tm_ok(c, tm_ctx_set_threads(c, 0)); /* online cores */
+    assert_in_range(tm_ctx_threads(c), 1, TM_CTX_MAX_THREADS);
+
+    assert_tm_ok(c, tm_ctx_set_time_limit(c, 2.5));
+    assert_tm_error(c, tm_ctx_set_time_limit(c, NAN), TM_EUSAGE, "time limit nan");
+    assert_tm_error(c, tm_ctx_set_time_limit(c, INFINITY), TM_EUSAGE, "not a finite");
+    assert_tm_error(c, tm_ctx_set_time_limit(c, -INFINITY), TM_EUSAGE, "not a finite");
+    assert_true(tm_ctx_time_limit(c) == 2.5);
+    assert_tm_ok(c, tm_ctx_set_time_limit(c, -1)); /* none */
+
+    assert_tm_ok(c, tm_ctx_set_log_level(c, TM_LOG_DEBUG));
+    assert_tm_error(c, tm_ctx_set_log_level(c, (tm_log_level)0), TM_EUSAGE, "log level 0");
+    assert_tm_error(c, tm_ctx_set_log_level(c, (tm_log_level)4), TM_EUSAGE, "log level 4");
+    tm_ctx_free(c);
 }
 
 static void test_hier_parse(void **state)
@@ -299,6 +366,8 @@ int main(void)
         cmocka_unit_test(test_diameter_brute_force),
         cmocka_unit_test(test_parts_brute_force),
         cmocka_unit_test(test_hosts_only_are_transit),
+        cmocka_unit_test(test_setters_reject),
+        cmocka_unit_test(test_ctx_setters_reject),
         cmocka_unit_test(test_hier_parse),
     };
     return cmocka_run_group_tests_name("net", tests, setup, teardown);

@@ -309,7 +309,7 @@ static void test_two_switches(void **state)
     tm_netdist_free(d);
     check_net(net, false);
     /* b made transit: a s0 b s2 c */
-    tm_net_set_transit(net, h[1], TM_TRANSIT_YES);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, h[1], TM_TRANSIT_YES));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_tm_ok(ctx, tm_netdist_new(ctx, net, h, 4, &d));
     assert_int_equal(tm_netdist_hops(d, 0, 2), 4);
@@ -336,7 +336,7 @@ static void test_non_transit_switch(void **state)
     add_c(net, h[0], s0);
     add_c(net, h[1], s0);
     add_c(net, h[2], s1);
-    tm_net_set_transit(net, s0, TM_TRANSIT_NO);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, s0, TM_TRANSIT_NO));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_tm_ok(ctx, tm_netdist_new(ctx, net, h, 3, &d));
     assert_int_equal(tm_netdist_hops(d, 0, 1), -1);
@@ -354,7 +354,7 @@ static void test_random_transit_hosts(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 6; seed++) {
         tm_net *net;
-        tm_rng rng;
+        tm__rng rng;
         int32_t nv = 90, core = 60;
         tm__rng_seed(&rng, seed, 7);
         assert_tm_ok(ctx, tm_net_new(ctx, &net));
@@ -380,7 +380,8 @@ static void test_random_transit_hosts(void **state)
         for (int32_t v = nv - 6; v < nv - 1; v++) /* a second component: a path */
             add_c(net, v, v + 1);
         for (int k = 0; k < 5; k++)
-            tm_net_set_transit(net, (int32_t)tm__rng_below(&rng, (uint64_t)nv), TM_TRANSIT_NO);
+            assert_tm_ok(ctx, tm_net_set_transit(ctx, net, (int32_t)tm__rng_below(&rng, (uint64_t)nv),
+                                                 TM_TRANSIT_NO));
         assert_tm_ok(ctx, tm_net_finalize(ctx, net));
         check_net(net, false);
         tm_net_free(net);
@@ -449,7 +450,7 @@ static void test_grid_rejected(void **state)
     tm_net_free(net);
     /* a host that does not forward */
     net = gen("torus:5x4");
-    tm_net_set_transit(net, 6, TM_TRANSIT_NO);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, 6, TM_TRANSIT_NO));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     check_net(net, false);
     tm_net_free(net);

@@ -250,7 +250,7 @@ static int setup(void **state)
     (void)state;
     if (tm_ctx_new(&ctx))
         return -1;
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     /* the context's METIS pool is made on first use (tm_map_run's job
      * contexts share it) and then kept: make it now, outside the counted
      * runs, so that every run allocates the same */

@@ -14,7 +14,7 @@
 static inline void qt_random_comm(tm_comm *c, int32_t n, int deg, uint64_t seed, bool weights)
 {
     double *dense = calloc((size_t)n * n, sizeof *dense);
-    tm_rng r;
+    tm__rng r;
     int64_t k = 0;
     tm__rng_seed(&r, seed, 1);
     for (int32_t u = 0; u < n; u++) {

@@ -47,7 +47,7 @@ static void test_fast_gain(void **state)
         tm__qgraph g;
         tm__qdist o;
         tm_ctx *ctx;
-        tm_rng r;
+        tm__rng r;
         int32_t *pe = malloc((size_t)h.n_pe * sizeof *pe);
         assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
         qt_random_comm(&c, (int32_t)h.n_pe, 3, 7 + t, false);

@@ -21,7 +21,7 @@ static double max_load(const tm_comm *c, const tm_hier *h, const tm_mapping *m)
 /* weights: 0 unit, 1 a few heavy tasks, 2 geometric spread 1..32 */
 static void set_weights(tm_comm *c, int kind, uint64_t seed)
 {
-    tm_rng r;
+    tm__rng r;
     tm__rng_seed(&r, seed, 3);
     c->vwgt = malloc((size_t)c->n * sizeof *c->vwgt);
     for (int32_t u = 0; u < c->n; u++) {
@@ -44,7 +44,7 @@ static void check_general(const char *strategy, const char *a, const char *d, in
     tm_problem p = {0};
     double w = 0, bound;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
-    tm_ctx_set_threads(ctx, threads);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, threads));
     qt_random_comm(&c, n, 3, 99 + (uint64_t)kind, false);
     set_weights(&c, kind, (uint64_t)n);
     for (int32_t u = 0; u < n; u++)

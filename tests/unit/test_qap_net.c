@@ -11,7 +11,7 @@
 #include "qap/qap_int.h"
 #include "qap/qap_ptree.h"
 
-static void random_comm(tm_rng *r, int32_t n, int m, tm_comm *c)
+static void random_comm(tm__rng *r, int32_t n, int m, tm_comm *c)
 {
     int32_t *s = malloc((size_t)m * sizeof *s), *d = malloc((size_t)m * sizeof *d);
     double *w = malloc((size_t)m * sizeof *w);
@@ -31,13 +31,13 @@ static tm_net *gen_net(const char *spec, int32_t slots)
     assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
     for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
         if (tm_net_kind(net, v) == TM_VERTEX_HOST)
-            tm_net_set_slots(net, v, slots);
+            assert_tm_ok(ctx, tm_net_set_slots(ctx, net, v, slots));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     return net;
 }
 
 /* Random injective placement of c->n tasks on the PEs of q. */
-static void random_pe(tm_rng *r, const tm__qnet *q, int32_t n, int32_t *pe)
+static void random_pe(tm__rng *r, const tm__qnet *q, int32_t n, int32_t *pe)
 {
     int32_t *perm = malloc((size_t)q->n_pe * sizeof *perm);
     for (int32_t i = 0; i < q->n_pe; i++)
@@ -98,7 +98,7 @@ static void test_oracle_and_gains(void **state)
         tm__qgraph g;
         tm__qdist o;
         tm_mapping m;
-        tm_rng r;
+        tm__rng r;
         int32_t *hosts = malloc((size_t)tm_net_n_vertices(net) * sizeof *hosts);
         int32_t *pe;
         {
@@ -178,7 +178,7 @@ static void test_netsection_valid(void **state)
         tm_hier nh;
         tm_problem p = {0};
         tm_mapping m;
-        tm_rng r;
+        tm__rng r;
         tm__qnet q;
         fx_alloc(&al, net, 0, NULL);
         p.net = net;
@@ -278,7 +278,7 @@ static void test_grow_rebuilds_torus(void **state)
         tm_net *net;
         tm_alloc al;
         tm_comm c;
-        tm_rng r;
+        tm__rng r;
         tm_problem p = {0};
         tm_map_result res;
         int32_t *lab = malloc((size_t)n * sizeof *lab), *src = malloc((size_t)n * 6 * sizeof *src);
@@ -347,7 +347,7 @@ static void test_pick_and_chain(void **state)
     tm_net *net = gen_net("torus:4x4x4", 1);
     tm_alloc al;
     tm_comm c;
-    tm_rng r;
+    tm__rng r;
     tm_problem p = {0};
     static const tm_objective objs[] = {TM_OBJ_CONGESTION, TM_OBJ_DILATION, TM_OBJ_QAP,
                                         TM_OBJ_PARETO};
@@ -381,7 +381,7 @@ static void test_chain_errors(void **state)
     tm_net *net = gen_net("torus:3x3", 1);
     tm_alloc al;
     tm_comm c;
-    tm_rng r;
+    tm__rng r;
     tm_problem p = {0};
     tm_map_result res;
     (void)state;

@@ -61,7 +61,7 @@ static void test_multisection_threads(void **state)
         tm_ctx *ctx;
         tm_mapping m;
         assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
-        tm_ctx_set_threads(ctx, threads[i]);
+        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, threads[i]));
         tm_mapping_init(&m);
         assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 7, &m));
         if (!first) {
@@ -143,7 +143,7 @@ static void test_map_run_stopped(void **state)
     p.hier = &h;
     p.imbalance = -1;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
-    tm_ctx_set_threads(ctx, 2);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 2));
     tm_ctx_set_stop(ctx, always, NULL);
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "ils:10", TM_OBJ_QAP, &res));
     assert_int_equal(res.n_rows, 1);
@@ -170,9 +170,9 @@ static void test_threads_same_result(void **state)
     p.imbalance = 0.03;
     tm_mapping_init(&m1);
     tm_mapping_init(&m2);
-    tm_ctx_set_threads(ctx, 1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 8, &m1));
-    tm_ctx_set_threads(ctx, 3);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 3));
     assert_tm_ok(ctx, tm_strategy_find("topdown")->run(ctx, &p, 8, &m2));
     assert_memory_equal(m1.pe, m2.pe, 1000 * sizeof *m1.pe);
     tm_mapping_release(&m1);

@@ -152,7 +152,7 @@ static void test_transit_rules(void **state)
     tm_route_ws_free(ws);
     tm_route_free(r);
     /* now h1 forwards */
-    tm_net_set_transit(net, h1, TM_TRANSIT_YES);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, h1, TM_TRANSIT_YES));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
@@ -227,7 +227,7 @@ static int32_t brute_flow(const tm_net_csr *g, int32_t src, int32_t dst, double 
 /* A random multigraph: 0-3 switches, 2-7 hosts, parallel cables, random
  * transit policies and capacities, some disabled cables; maybe
  * disconnected. */
-static tm_net *random_net(tm_rng *rng)
+static tm_net *random_net(tm__rng *rng)
 {
     tm_net *net;
     int32_t n_sw = (int32_t)tm__rng_below(rng, 4), n_h = 2 + (int32_t)tm__rng_below(rng, 6);
@@ -238,7 +238,8 @@ static tm_net *random_net(tm_rng *rng)
         snprintf(name, sizeof name, "%s%d", i < n_sw ? "s" : "h", (int)i);
         add_v(net, name, i >= n_sw);
         if (i >= n_sw && tm__rng_below(rng, 4) == 0)
-            tm_net_set_transit(net, i, tm__rng_below(rng, 2) ? TM_TRANSIT_YES : TM_TRANSIT_NO);
+            assert_tm_ok(ctx, tm_net_set_transit(ctx, net, i, tm__rng_below(rng, 2) ? TM_TRANSIT_YES
+                                                                                : TM_TRANSIT_NO));
     }
     for (int32_t c = 0; c < m; c++) {
         int32_t a = (int32_t)tm__rng_below(rng, (uint64_t)n), b = (int32_t)tm__rng_below(rng, (uint64_t)n);
@@ -255,7 +256,7 @@ static tm_net *random_net(tm_rng *rng)
     return net;
 }
 
-static void check_random_net(tm_rng *rng, tm_route_kind kind)
+static void check_random_net(tm__rng *rng, tm_route_kind kind)
 {
     tm_net *net = random_net(rng);
     const tm_net_csr *g = tm_net_csr_get(net);
@@ -335,7 +336,7 @@ static void check_random_net(tm_rng *rng, tm_route_kind kind)
 
 static void test_ecmp_brute_force(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 42, 0);
     for (int i = 0; i < 300; i++)
@@ -344,7 +345,7 @@ static void test_ecmp_brute_force(void **state)
 
 static void test_single_random(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 7, 1);
     for (int i = 0; i < 100; i++)

@@ -115,7 +115,8 @@ int main(int argc, char **argv)
     p.route = route;
     p.alloc = &al;
     p.comm = &comm;
-    tm_ctx_set_threads(ctx, threads);
+    if ((err = tm_ctx_set_threads(ctx, threads)))
+        die(ctx, err);
     printf("<!-- %s: %d hosts allocated, %lld slots, %d tasks, %lld messages -->\n", label, al.n,
            (long long)tm_alloc_total_slots(&al), comm.n, (long long)comm.nnz);
     for (size_t s = 0; s < sizeof names / sizeof *names; s++) {
@@ -153,7 +154,8 @@ int main(int argc, char **argv)
     if (all_limit != 0) {
         tm_map_result res;
         const tm_metrics *bm;
-        tm_ctx_set_time_limit(ctx, all_limit);
+        if ((err = tm_ctx_set_time_limit(ctx, all_limit)))
+            die(ctx, err);
         tm_map_result_init(&res);
         if ((err = tm_map_run(ctx, &p, "all", "ta", TM_OBJ_CONGESTION, &res)))
             die(ctx, err);

@@ -211,7 +211,8 @@ int main(int argc, char **argv)
     }
     if (kind < 0 || tm_ctx_new(&ctx))
         return 1;
-    tm_ctx_set_threads(ctx, threads);
+    if (tm_ctx_set_threads(ctx, threads))
+        goto fail;
     tb = now();
     if (tm_net_new(ctx, &net) || tm_gen_build(ctx, spec, NULL, net) || tm_net_finalize(ctx, net) ||
         tm_route_new(ctx, net, (tm_route_kind)kind, &r))

@@ -103,10 +103,11 @@ int main(int argc, char **argv)
         tm_ctx_set_log(ctx, log_line, NULL);
         tm_ctx_set_log_level(ctx, TM_LOG_INFO);
     }
-    if (argc > 6 && *argv[6])
-        tm_ctx_set_threads(ctx, atoi(argv[6]));
-    if (argc > 8)
-        tm_ctx_set_time_limit(ctx, atof(argv[8]));
+    if ((argc > 6 && *argv[6] && tm_ctx_set_threads(ctx, atoi(argv[6]))) ||
+        (argc > 8 && tm_ctx_set_time_limit(ctx, atof(argv[8])))) {
+        fprintf(stderr, "%s\n", tm_ctx_errmsg(ctx));
+        return 1;
+    }
     if (read_metis(argv[1], &c) < 0) {
         fprintf(stderr, "%s: cannot read\n", argv[1]);
         return 2;
