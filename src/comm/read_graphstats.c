@@ -1,6 +1,6 @@
 /*
  * read_graphstats.c - reader for the graphStats.txt files of CNCA's
- * comm-patterns-clustering (shared/data PROVENANCE.md 5c): after a line
+ * comm-patterns-clustering (tests/data/PROVENANCE.md, cnca_mpiP_cm): after a line
  * containing "Graph Information" come lines "i , j = w" (0-based ranks, one
  * line per unordered pair) up to a line starting with '-' ("Graph info end");
  * the statistics after it are ignored.

@@ -1,6 +1,6 @@
 /*
  * read_mpip.c - reader for mpiP reports with the communication-matrix
- * extension of CNCA's patched mpiP (shared/data PROVENANCE.md 5c): between
+ * extension of CNCA's patched mpiP (tests/data/PROVENANCE.md, cnca_mpiP_cm): between
  * "Start Communication Matrix" and "End Communication Matrix" come
  * "Statistics of rank: N" subheadings, "Source Target Total Amount Total
  * Count" header lines and tab-separated rows "src dst amount count".
