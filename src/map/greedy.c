@@ -25,6 +25,7 @@
 
 #include "netmap.h"
 #include "map_int.h"
+#include "../graph/heap.h"
 #include "../util/util.h"
 
 /* ---- Dijkstra with lexicographic (hops, load) keys ------------------------ */
@@ -35,11 +36,6 @@ typedef struct {
     double load;
 } dkey;
 
-typedef struct {
-    dkey *a;
-    size_t n, cap;
-} dheap;
-
 static bool dless(const dkey *x, const dkey *y)
 {
     if (x->hops != y->hops)
@@ -49,39 +45,8 @@ static bool dless(const dkey *x, const dkey *y)
     return x->v < y->v;
 }
 
-static int dpush(dheap *h, dkey k)
-{
-    size_t i;
-    if (tm__grow((void **)&h->a, &h->cap, h->n + 1, sizeof *h->a))
-        return -1;
-    i = h->n++;
-    while (i > 0 && dless(&k, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->a[i] = k;
-    return 0;
-}
-
-static dkey dpop(dheap *h)
-{
-    dkey top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && dless(&h->a[c + 1], &h->a[c]))
-            c++;
-        if (!dless(&h->a[c], &last))
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n > 0)
-        h->a[i] = last;
-    return top;
-}
+/* min-heap on (hops, load, vertex): a total order */
+TM__HEAP_DEFINE(dheap, dkey, dless)
 
 typedef struct {
     const tm__placeprob *pp;
@@ -141,18 +106,18 @@ static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *s
 {
     const tm_net_csr *g = st->pp->net;
     uint32_t c = ++st->cur;
-    st->heap.n = 0;
+    dkey k;
+    dheap_clear(&st->heap);
     st->stamp[src] = c;
     st->hops[src] = 0;
     st->dist[src] = 0;
     st->plink[src] = -1;
     st->done[src] = 0;
-    if (dpush(&st->heap, (dkey){0, src, 0})) {
+    if (dheap_push(&st->heap, (dkey){0, src, 0})) {
         *oom = 1;
         return -1;
     }
-    while (st->heap.n > 0) {
-        dkey k = dpop(&st->heap);
+    while (dheap_pop(&st->heap, &k)) {
         int32_t v = k.v;
         if (st->done[v])
             continue;
@@ -175,7 +140,7 @@ static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *s
             st->hops[u] = nk.hops;
             st->dist[u] = nk.load;
             st->plink[u] = l;
-            if (dpush(&st->heap, nk)) {
+            if (dheap_push(&st->heap, nk)) {
                 *oom = 1;
                 return -1;
             }
@@ -318,7 +283,7 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
         err = pick_host(ctx, &st, s, &a);
         if (err)
             goto out;
-        q.n = 0;
+        tm__pq_clear(&q);
         it = (tm__pq_item){0, 0, m, -1};
         do {
             int32_t u = it.aux;
@@ -356,7 +321,7 @@ out:
     free(st.done);
     free(st.fh);
     free(st.bfs);
-    free(st.heap.a);
+    dheap_release(&st.heap);
     free(order);
     return err;
 }

@@ -12,6 +12,7 @@
 
 #include "topomap/map.h"
 #include "topomap/net.h"
+#include "../graph/heap.h" /* tm__pq */
 
 /* Undirected weighted graph in CSR form: both directions present, no
  * self-loops, no duplicates, weights > 0. */
@@ -83,23 +84,5 @@ tm_err tm__landmarks(tm_ctx *ctx, const tm_net_csr *g, const int32_t *cand, int3
  * correction moves vertices while that reduces the excess. */
 tm_err tm__metis_part(tm_ctx *ctx, const tm__ugraph *g, const int32_t *vwgt, int32_t k,
                       const int64_t *target, uint64_t seed, int32_t *part);
-
-/* ---- binary max-heap of (key, tiebreak, id) with lazy deletion (pq.c) ----
- * Larger key first; equal keys: smaller tiebreak first, then smaller id,
- * so every order is deterministic. */
-typedef struct tm__pq_item {
-    double key;
-    int64_t tie;
-    int32_t id;
-    int32_t aux;
-} tm__pq_item;
-typedef struct tm__pq {
-    tm__pq_item *a;
-    size_t n, cap;
-} tm__pq;
-void tm__pq_init(tm__pq *q);
-void tm__pq_release(tm__pq *q);
-int tm__pq_push(tm__pq *q, tm__pq_item it); /* 0 ok, -1 out of memory */
-bool tm__pq_pop(tm__pq *q, tm__pq_item *it);
 
 #endif

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "qap_int.h"
+#include "../graph/heap.h"
 
 /* Starts (each from a random task, with random tie-breaks): on tori with a
  * ring of 4 (where C4 looks like a square locally) some starts embed a
@@ -27,6 +28,12 @@
 #define HADJ_MAX 32 /* nearest hosts kept per host */
 
 typedef struct hent { double key; int32_t u; } hent;
+
+/* Lazy max-heap of (key, task) on the key alone: equal keys leave in the
+ * order the heap's shape gives them (deterministic), which the results of
+ * `grow` depend on, so no tie-break is added. */
+static inline bool hent_first(const hent *x, const hent *y) { return x->key > y->key; }
+TM__HEAP_DEFINE(hheap, hent, hent_first)
 
 typedef struct grow {
     tm_ctx *ctx;
@@ -42,48 +49,11 @@ typedef struct grow {
     int32_t *cnt, *stamp, *list; /* scratch: common-neighbour counts */
     int32_t cur;
     int32_t *cand, *cmark;
-    hent *heap;
-    size_t nheap, capheap;
+    hheap heap;
     tm_rng rng;   /* tie-breaks */
     int32_t ties;
     bool use_cn;  /* structural key: only on sparse host graphs (direct networks) */
 } grow;
-
-/* ---- lazy max-heap of (key, task) ---------------------------------------- */
-
-static int heap_push(grow *G, double key, int32_t u)
-{
-    size_t i;
-    if (tm__grow((void **)&G->heap, &G->capheap, G->nheap + 1, sizeof *G->heap) < 0)
-        return -1;
-    i = G->nheap++;
-    while (i > 0 && G->heap[(i - 1) / 2].key < key) {
-        G->heap[i] = G->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    G->heap[i] = (hent){key, u};
-    return 0;
-}
-
-static hent heap_pop(grow *G)
-{
-    hent top = G->heap[0], last = G->heap[--G->nheap];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= G->nheap)
-            break;
-        if (c + 1 < G->nheap && G->heap[c + 1].key > G->heap[c].key)
-            c++;
-        if (G->heap[c].key <= last.key)
-            break;
-        G->heap[i] = G->heap[c];
-        i = c;
-    }
-    if (G->nheap > 0)
-        G->heap[i] = last;
-    return top;
-}
 
 static double task_key(const grow *G, int32_t u) { return G->vol[u] + 1e-6 * G->c2[u]; }
 
@@ -288,7 +258,7 @@ static int place(grow *G, int32_t u, int32_t p)
         for (int64_t f = g->xadj[x]; f < g->xadj[x + 1]; f++)
             if (G->pe[g->adj[f]] < 0 && g->adj[f] != u)
                 G->c2[g->adj[f]]++;
-        if (heap_push(G, task_key(G, x), x) < 0)
+        if (hheap_push(&G->heap, (hent){task_key(G, x), x}) < 0)
             return -1;
     }
     return 0;
@@ -306,13 +276,13 @@ static tm_err grow_once(grow *G, int32_t seed_task)
         G->vol[u] = 0;
         G->c2[u] = 0;
     }
-    G->nheap = 0;
-    if (g->n > 0 && heap_push(G, 0, seed_task) < 0)
+    hheap_clear(&G->heap);
+    if (g->n > 0 && hheap_push(&G->heap, (hent){0, seed_task}) < 0)
         return tm__nomem(G->ctx);
     while (placed < g->n) {
         int32_t u = -1, p;
-        while (G->nheap > 0 && u < 0) {
-            hent h = heap_pop(G);
+        hent h;
+        while (u < 0 && hheap_pop(&G->heap, &h)) {
             if (G->pe[h.u] < 0 && h.key >= task_key(G, h.u) - 1e-12)
                 u = h.u;
         }
@@ -333,7 +303,8 @@ static void grow_free(grow *G)
 {
     free(G->hoff), free(G->hadj), free(G->pe), free(G->free_n), free(G->pe_used);
     free(G->vol), free(G->c2), free(G->cnt), free(G->stamp), free(G->list);
-    free(G->cand), free(G->cmark), free(G->heap);
+    free(G->cand), free(G->cmark);
+    hheap_release(&G->heap);
 }
 
 static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__qgraph *g,
