@@ -25,6 +25,7 @@
 
 #include "netmap.h"
 #include "map_int.h"
+#include "../graph/bfs.h"
 #include "../graph/heap.h"
 #include "../util/util.h"
 
@@ -63,7 +64,9 @@ typedef struct {
     int32_t any_free; /* lowest allocation index that may still be free */
     /* fh[v] <= hops from v to the nearest free host: exact when computed
      * (refresh_fh), a valid lower bound later since hosts only fill up */
-    int32_t *fh, *bfs;
+    int32_t *fh;
+    tm__bfs bfs; /* over bfs_dist, bfs_queue: computes fh */
+    int32_t *bfs_dist, *bfs_queue;
     int64_t wasted; /* links scanned by searches that found nothing */
 } gstate;
 
@@ -74,25 +77,15 @@ typedef struct {
 static void refresh_fh(gstate *st)
 {
     const tm_net_csr *g = st->pp->net;
-    int32_t qh = 0, qt = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        st->fh[v] = FH_FAR;
+    int32_t nsrc = 0;
+    /* the sources go to fh as scratch, overwritten below */
     for (int32_t a = 0; a < st->pp->nh; a++)
-        if (st->freec[a] > 0 && st->fh[st->pp->host[a]] != 0) {
-            st->fh[st->pp->host[a]] = 0;
-            st->bfs[qt++] = st->pp->host[a];
-        }
-    while (qh < qt) {
-        int32_t v = st->bfs[qh++];
-        /* a free host starts a path; anything else must be transit */
-        if (st->fh[v] > 0 && !g->transit[v])
-            continue;
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-            if (st->fh[g->head[j]] == FH_FAR) {
-                st->fh[g->head[j]] = st->fh[v] + 1;
-                st->bfs[qt++] = g->head[j];
-            }
-    }
+        if (st->freec[a] > 0)
+            st->fh[nsrc++] = st->pp->host[a];
+    tm__bfs_start(&st->bfs, st->fh, nsrc);
+    tm__bfs_run(&st->bfs);
+    for (int32_t v = 0; v < g->n; v++)
+        st->fh[v] = st->bfs.dist[v] < 0 ? FH_FAR : st->bfs.dist[v];
     st->wasted = 0;
 }
 
@@ -254,10 +247,11 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
     st.stamp = tm__calloc_n((size_t)nv, sizeof *st.stamp);
     st.done = tm__calloc_n((size_t)nv, sizeof *st.done);
     st.fh = tm__malloc_n((size_t)nv + 1, sizeof *st.fh);
-    st.bfs = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs);
+    st.bfs_dist = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_dist);
+    st.bfs_queue = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_queue);
     order = tm__malloc_n((size_t)n + 1, sizeof *order);
     if (!st.aidx || !st.freec || !st.rho || !st.hops || !st.dist || !st.plink || !st.stamp ||
-        !st.done || !st.fh || !st.bfs || !order)
+        !st.done || !st.fh || !st.bfs_dist || !st.bfs_queue || !order)
         goto nomem;
     for (int32_t v = 0; v < nv; v++) {
         st.aidx[v] = -1;
@@ -267,6 +261,7 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
         st.aidx[pp->host[i]] = i;
         st.freec[i] = pp->cap[i];
     }
+    tm__bfs_init(&st.bfs, net, st.bfs_dist, st.bfs_queue);
     refresh_fh(&st);
     for (int32_t t = 0; t < n; t++) {
         place[t] = -1;
@@ -320,7 +315,8 @@ out:
     free(st.stamp);
     free(st.done);
     free(st.fh);
-    free(st.bfs);
+    free(st.bfs_dist);
+    free(st.bfs_queue);
     dheap_release(&st.heap);
     free(order);
     return err;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "qap_int.h"
+#include "../graph/bfs.h"
 #include "../graph/heap.h"
 
 /* Starts (each from a random task, with random tie-breaks): on tori with a
@@ -59,35 +60,22 @@ static double task_key(const grow *G, int32_t u) { return G->vol[u] + 1e-6 * G->
 
 /* ---- host graph: each host's nearest allocated hosts ----------------------- */
 
-/* Breadth-first from host a over transit vertices, stopping after the
- * first level that holds other allocated hosts: cheap (the ball up to the
- * nearest hosts) and exactly "the nearest allocated hosts". */
-static int32_t nearest_hosts(const tm__qnet *q, const tm_net_csr *g, int32_t a, int32_t *queue,
-                             int32_t *dist, uint32_t *seen, uint32_t mark, int32_t *out)
+/* Breadth-first from host a (src/graph/bfs.h), stopping after the first
+ * level that holds other allocated hosts: cheap (the ball up to the
+ * nearest hosts) and exactly "the nearest allocated hosts", in the order
+ * the search reaches them. */
+static int32_t nearest_hosts(const tm__qnet *q, tm__bfs *b, int32_t a, int32_t *out)
 {
-    int32_t head = 0, tail = 0, k = 0, found_at = -1, src = q->host_vertex[a];
-    queue[tail++] = src;
-    dist[src] = 0;
-    seen[src] = mark;
-    while (head < tail) {
-        int32_t v = queue[head++];
-        if (found_at >= 0 && dist[v] >= found_at)
+    int32_t k = 0, src = q->host_vertex[a];
+    tm__bfs_start(b, &src, 1);
+    while (k == 0) {
+        int32_t from = b->tail;
+        if (tm__bfs_level(b) == 0)
             break;
-        if (v != src && !g->transit[v])
-            continue;
-        for (int32_t e = g->off[v]; e < g->off[v + 1]; e++) {
-            int32_t w = g->head[e], b;
-            if (seen[w] == mark)
-                continue;
-            seen[w] = mark;
-            dist[w] = dist[v] + 1;
-            queue[tail++] = w;
-            b = q->aidx[w];
-            if (b >= 0) {
-                found_at = dist[w];
-                if (k < HADJ_MAX)
-                    out[k++] = b;
-            }
+        for (int32_t i = from; i < b->tail; i++) {
+            int32_t h = q->aidx[b->queue[i]];
+            if (h >= 0 && k < HADJ_MAX)
+                out[k++] = h;
         }
     }
     return k;
@@ -100,19 +88,19 @@ static tm_err host_graph(grow *G, const tm_net *net)
     int32_t nh = q->n_hosts;
     int32_t *queue = tm__malloc_n((size_t)g->n, sizeof *queue);
     int32_t *dist = tm__malloc_n((size_t)g->n, sizeof *dist);
-    uint32_t *seen = tm__calloc_n((size_t)g->n, sizeof *seen);
+    tm__bfs b;
     tm_err err = TM_EOK;
     G->hoff = tm__malloc_n((size_t)nh + 1, sizeof *G->hoff);
     G->hadj = tm__malloc_n((size_t)nh * HADJ_MAX + 1, sizeof *G->hadj);
-    if (!queue || !dist || !seen || !G->hoff || !G->hadj) {
+    if (!queue || !dist || !G->hoff || !G->hadj) {
         err = tm__nomem(G->ctx);
         goto out;
     }
+    tm__bfs_init(&b, g, dist, queue);
     G->hoff[0] = 0;
     G->use_cn = true;
     for (int32_t a = 0; a < nh; a++) {
-        int32_t k = nearest_hosts(q, g, a, queue, dist, seen, (uint32_t)a + 1,
-                                  G->hadj + G->hoff[a]);
+        int32_t k = nearest_hosts(q, &b, a, G->hadj + G->hoff[a]);
         G->hoff[a + 1] = G->hoff[a] + k;
         /* common-neighbour counts separate orthogonal from opposite
          * partners on grids (degree 2d); among the dozens of hosts of a
@@ -121,7 +109,7 @@ static tm_err host_graph(grow *G, const tm_net *net)
             G->use_cn = false;
     }
 out:
-    free(queue), free(dist), free(seen);
+    free(queue), free(dist);
     return err;
 }
 
