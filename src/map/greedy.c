@@ -226,7 +226,7 @@ static tm_err pick_host(tm_ctx *ctx, gstate *st, int32_t from_vertex, int32_t *a
 
 tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, int32_t *place)
 {
-    const tm__ugraph *G = pp->g;
+    const tm__sgraph *G = pp->g;
     const tm_net_csr *net = pp->net;
     int32_t n = G->n, nv = net->n, s, mapped = 0, nxt = 0;
     gstate st = {0};
@@ -265,7 +265,7 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
     refresh_fh(&st);
     for (int32_t t = 0; t < n; t++) {
         place[t] = -1;
-        order[t] = (tkey){tm__ugraph_wdeg(G, t), t};
+        order[t] = (tkey){tm__sgraph_wdeg(G, t), t};
     }
     qsort(order, (size_t)n, sizeof *order, cmp_tkey);
     s = pp->host[start % pp->nh];

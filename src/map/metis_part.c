@@ -23,7 +23,7 @@
 
 /* Integer edge weights for METIS: exact when the volumes are integers and
  * their sum fits, otherwise scaled so the total stays far below 2^31. */
-static void scale_weights(const tm__ugraph *g, idx_t *out)
+static void scale_weights(const tm__sgraph *g, idx_t *out)
 {
     int64_t m = g->xadj[g->n];
     double total = 0, scale = 1.0;
@@ -58,7 +58,7 @@ static int cmp_vkey(const void *a, const void *b)
 
 /* Moves least-cumulative-weight vertices until every block has its target
  * size (unit weights). */
-static tm_err rebalance(tm_ctx *ctx, const tm__ugraph *g, int32_t k, const int64_t *target,
+static tm_err rebalance(tm_ctx *ctx, const tm__sgraph *g, int32_t k, const int64_t *target,
                         int32_t *part)
 {
     int64_t *size = tm__calloc_n((size_t)k, sizeof *size);
@@ -79,7 +79,7 @@ static tm_err rebalance(tm_ctx *ctx, const tm__ugraph *g, int32_t k, const int64
     if (!bad)
         goto out;
     for (int32_t v = 0; v < g->n; v++)
-        keys[v] = (vkey){v, tm__ugraph_wdeg(g, v)};
+        keys[v] = (vkey){v, tm__sgraph_wdeg(g, v)};
     qsort(keys, (size_t)g->n, sizeof *keys, cmp_vkey);
     for (int32_t i = 0; i < g->n; i++) {
         int32_t v = keys[i].v, from = part[v], best = -1;
@@ -135,7 +135,7 @@ static void fill_in_order(int32_t n, const int32_t *vwgt, int32_t k, const int64
     }
 }
 
-tm_err tm__metis_part(tm_ctx *ctx, const tm__ugraph *g, const int32_t *vwgt, int32_t k,
+tm_err tm__metis_part(tm_ctx *ctx, const tm__sgraph *g, const int32_t *vwgt, int32_t k,
                       const int64_t *target, uint64_t seed, int32_t *part)
 {
     idx_t nv = g->n, ncon = 1, nparts = 0, objval = 0;

@@ -2,7 +2,8 @@
  * recursive, rcm), the multicore partitioning step and the `all` pipeline:
  * an undirected weighted task graph, the "placement problem" a strategy core
  * solves (unit vertices onto allocated hosts with capacities), and the METIS
- * wrappers (isolated per call, src/graph/metis_pool.h). */
+ * wrappers (isolated per call, src/graph/metis_pool.h).  The task graph is
+ * src/graph/sgraph.h (without vertex weights, positive volumes only). */
 #ifndef TM_NETMAP_H
 #define TM_NETMAP_H
 
@@ -12,29 +13,8 @@
 
 #include "topomap/map.h"
 #include "topomap/net.h"
-#include "../graph/heap.h" /* tm__pq */
-
-/* Undirected weighted graph in CSR form: both directions present, no
- * self-loops, no duplicates, weights > 0. */
-typedef struct tm__ugraph {
-    int32_t n;
-    int64_t *xadj; /* n+1 */
-    int32_t *adj;
-    double *w;
-} tm__ugraph;
-
-void tm__ugraph_release(tm__ugraph *g);
-/* w'(u,v) = w(u,v) + w(v,u) over the directed entries of comm. */
-tm_err tm__ugraph_from_comm(tm_ctx *ctx, const tm_comm *comm, tm__ugraph *out);
-/* Quotient graph of g under part[] (k blocks): inter-block weights summed. */
-tm_err tm__ugraph_quotient(tm_ctx *ctx, const tm__ugraph *g, const int32_t *part, int32_t k,
-                           tm__ugraph *out);
-/* Subgraph of g induced by verts[0..cnt-1] (local ids = positions);
- * local[] is scratch of g->n entries, all -1 on entry and on return. */
-tm_err tm__ugraph_induced(tm_ctx *ctx, const tm__ugraph *g, const int32_t *verts, int32_t cnt,
-                          int32_t *local, tm__ugraph *out);
-/* Sum of the weights at v (its "cumulative edge weight"). */
-double tm__ugraph_wdeg(const tm__ugraph *g, int32_t v);
+#include "../graph/heap.h"   /* tm__pq */
+#include "../graph/sgraph.h" /* tm__sgraph */
 
 /* What a strategy core solves: place the n unit vertices of g onto the
  * nh allocated hosts, at most cap[i] on host i (sum cap >= g->n).  place[v]
@@ -44,7 +24,7 @@ typedef struct tm__placeprob {
     int32_t nh;
     const int32_t *host; /* net vertex of allocation index i */
     const int32_t *cap;  /* capacity of allocation index i */
-    const tm__ugraph *g;
+    const tm__sgraph *g;
 } tm__placeprob;
 
 typedef tm_err (*tm__core_fn)(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed,
@@ -82,7 +62,7 @@ tm_err tm__landmarks(tm_ctx *ctx, const tm_net_csr *g, const int32_t *cand, int3
  * weight from over-full to under-full blocks.  vwgt may be NULL (unit
  * weights; then sizes are exact); with vwgt the targets are weights and the
  * correction moves vertices while that reduces the excess. */
-tm_err tm__metis_part(tm_ctx *ctx, const tm__ugraph *g, const int32_t *vwgt, int32_t k,
+tm_err tm__metis_part(tm_ctx *ctx, const tm__sgraph *g, const int32_t *vwgt, int32_t k,
                       const int64_t *target, uint64_t seed, int32_t *part);
 
 #endif

@@ -38,7 +38,7 @@ TM__HEAP_DEFINE(hheap, hent, hent_first)
 
 typedef struct grow {
     tm_ctx *ctx;
-    const tm__qgraph *g;
+    const tm__sgraph *g;
     const tm__qnet *q;
     tm__qdist o;
     int32_t *hoff, *hadj;       /* host graph (allocation indices) */
@@ -126,7 +126,7 @@ static int32_t host_cn(const grow *G, int32_t a, int32_t b)
  * G->list[0..return) with counts in G->cnt. */
 static int32_t task_cn(grow *G, int32_t u)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t n = 0;
     G->cur++;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
@@ -149,7 +149,7 @@ static int32_t task_cn(grow *G, int32_t u)
 /* (J to placed partners, structural mismatch) of task u on PE p. */
 static void cost(grow *G, int32_t u, int32_t p, int32_t ncn, double *c1, double *c2)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t hp = G->q->pe_host[p];
     *c1 = 0;
     *c2 = 0;
@@ -198,7 +198,7 @@ static int32_t best_pe_on(grow *G, int32_t u, int32_t a, int32_t ncn, double *b1
 
 static int32_t choose_pe(grow *G, int32_t u)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t ncn = G->use_cn ? task_cn(G, u) : 0, nc = 0, best = -1;
     double b1 = 0, b2 = 0;
     G->cur++;
@@ -234,7 +234,7 @@ static int32_t choose_pe(grow *G, int32_t u)
 
 static int place(grow *G, int32_t u, int32_t p)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     G->pe[u] = p;
     G->pe_used[p] = 1;
     G->free_n[G->q->pe_host[p]]--;
@@ -254,7 +254,7 @@ static int place(grow *G, int32_t u, int32_t p)
 
 static tm_err grow_once(grow *G, int32_t seed_task)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t placed = 0, next_any = 0;
     memset(G->pe_used, 0, (size_t)G->q->n_pe);
     for (int32_t a = 0; a < G->q->n_hosts; a++)
@@ -295,7 +295,7 @@ static void grow_free(grow *G)
     hheap_release(&G->heap);
 }
 
-static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__qgraph *g,
+static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__sgraph *g,
                         const tm__qnet *q)
 {
     size_t n = (size_t)(g->n ? g->n : 1), nh = (size_t)q->n_hosts;

@@ -40,7 +40,7 @@ static void to_idx(const double *x, int64_t n, idx_t *out)
     }
 }
 
-static tm_err run_metis(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+static tm_err run_metis(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                         int ncuts, uint64_t seed, int32_t *part)
 {
     idx_t nv = g->n, ncon = 1, np = nparts, objval = 0, options[METIS_NOPTIONS];
@@ -103,7 +103,7 @@ out:
 }
 
 /* Tiny blocks: heaviest vertex first into the block with most room. */
-static void assign_small(const tm__qgraph *g, int32_t nparts, const double *cap, int32_t *part,
+static void assign_small(const tm__sgraph *g, int32_t nparts, const double *cap, int32_t *part,
                          double *load)
 {
     for (int32_t j = 0; j < nparts; j++)
@@ -137,7 +137,7 @@ static int heavier_first(const void *a, const void *b, void *arg)
  * slack): first-fit decreasing, each task into its current block if it
  * fits, else into the block with the most room.  Returns TM_EINFEASIBLE
  * (no message) if that fails too. */
-static tm_err repack(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+static tm_err repack(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                      int32_t *part, double *load)
 {
     int32_t *ord = tm__malloc_n((size_t)g->n, sizeof *ord);
@@ -188,7 +188,7 @@ static tm_err repack(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const dou
 
 /* Moves vertices out of blocks above their cap, each time the vertex and
  * target with the best cut gain among targets that have room. */
-static tm_err correct(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+static tm_err correct(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                       int32_t *part, double *load)
 {
     double *conn = tm__calloc_n((size_t)nparts, sizeof *conn);
@@ -268,7 +268,7 @@ out:
     return err;
 }
 
-tm_err tm__qap_partition(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+tm_err tm__qap_partition(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                          int ncuts, uint64_t seed, int32_t *part)
 {
     double *load;
