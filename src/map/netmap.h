@@ -1,9 +1,9 @@
 /* netmap.h - internals shared by the network-mode strategies (greedy,
  * recursive, rcm), the multicore partitioning step and the `all` pipeline:
- * an undirected weighted task graph, the "placement problem" a strategy core
- * solves (unit vertices onto allocated hosts with capacities), and the METIS
- * wrappers (isolated per call, src/graph/metis_pool.h).  The task graph is
- * src/graph/sgraph.h (without vertex weights, positive volumes only). */
+ * the "placement problem" a strategy core solves (unit vertices onto
+ * allocated hosts with capacities).  The task graph (src/graph/sgraph.h,
+ * without vertex weights, positive volumes only), the METIS partitioning
+ * (src/graph/partition.h) and the heap (src/graph/heap.h) are src/graph's. */
 #ifndef TM_NETMAP_H
 #define TM_NETMAP_H
 
@@ -13,8 +13,9 @@
 
 #include "topomap/map.h"
 #include "topomap/net.h"
-#include "../graph/heap.h"   /* tm__pq */
-#include "../graph/sgraph.h" /* tm__sgraph */
+#include "../graph/heap.h"      /* tm__pq */
+#include "../graph/partition.h" /* tm__metis_part */
+#include "../graph/sgraph.h"    /* tm__sgraph */
 
 /* What a strategy core solves: place the n unit vertices of g onto the
  * nh allocated hosts, at most cap[i] on host i (sum cap >= g->n).  place[v]
@@ -54,15 +55,5 @@ tm_err tm__rcm_order(tm_ctx *ctx, int32_t n, const int64_t *xadj, const int32_t 
  * out[l * ncand + i] (landmarks.c). */
 tm_err tm__landmarks(tm_ctx *ctx, const tm_net_csr *g, const int32_t *cand, int32_t ncand,
                      int32_t nl, float *out);
-
-/* ---- METIS (metis_part.c) ----------------------------------------------
- * Partitions g into k blocks with exact sizes target[0..k-1] (sum = g->n):
- * METIS k-way (or recursive bisection for k == 2), then METIS's (1+eps)
- * imbalance is corrected by moving the vertices of least cumulative edge
- * weight from over-full to under-full blocks.  vwgt may be NULL (unit
- * weights; then sizes are exact); with vwgt the targets are weights and the
- * correction moves vertices while that reduces the excess. */
-tm_err tm__metis_part(tm_ctx *ctx, const tm__sgraph *g, const int32_t *vwgt, int32_t k,
-                      const int64_t *target, uint64_t seed, int32_t *part);
 
 #endif

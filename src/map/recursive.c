@@ -8,7 +8,7 @@
  * may exceed the tasks (more slots than tasks) and hosts may have different
  * slot counts, so G is bisected into exactly n1 = round(n C1 / (C1 + C2))
  * (clamped so both halves fit) and n - n1 tasks; METIS's imbalance is
- * corrected by moving least-cumulative-weight vertices (metis_part.c), which
+ * corrected by moving least-cumulative-weight vertices (src/graph/part_exact.c), which
  * makes the paper's "if sum C1 == |G1|" matching hold by construction.
  * Non-transit hosts without slots can carry no traffic and are dropped from H. */
 #include <stdlib.h>

@@ -41,7 +41,7 @@ tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm
         }
         for (int32_t b = 0; b < nb; b++)
             cap[b] = h->a[l - 1];
-        err = tm__qap_partition(ctx, &lv[l - 1], nb, cap, 1, seed + (uint64_t)l, part[l]);
+        err = tm__metis_part_caps(ctx, &lv[l - 1], nb, cap, 1, seed + (uint64_t)l, part[l]);
         if (err)
             goto out;
         free(counter);

@@ -1,7 +1,8 @@
 /* qap_int.h - internals of the hierarchical QAP mapper (src/qap/): the
- * symmetric task graph, the fast distance oracle, the serialised METIS
- * wrapper with exact-balance correction, and the strategy/refiner entry
- * points registered in src/map/registry.c.  Not installed. */
+ * fast distance oracle and the strategy/refiner entry points registered
+ * in src/map/registry.c.  The task graph (src/graph/sgraph.h) and the
+ * METIS partitioning under caps (src/graph/partition.h) are src/graph's.
+ * Not installed. */
 #ifndef TM_QAP_INT_H
 #define TM_QAP_INT_H
 
@@ -10,6 +11,7 @@
 
 #include "topomap/map.h"
 #include "topomap/netdist.h"
+#include "../graph/partition.h" /* tm__metis_part_caps */
 #include "../graph/sgraph.h"
 #include "../net/netdist_int.h"
 #include "../util/util.h"
@@ -112,14 +114,6 @@ double tm__qap_eval(const tm_comm *c, const tm_hier *h, const int32_t *pe);
 /* Same on the symmetric view (equal to the above). */
 double tm__qap_eval_sym(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe);
 
-/* Partitions the vertices of g (an induced subgraph already built by the
- * caller) into nparts blocks with block j's weight at most cap[j]: METIS
- * (serialised by the library's METIS lock, since METIS re-seeds rand() and
- * swaps signal handlers) followed by a greedy correction that moves the
- * best-gain vertices out of overloaded blocks.  TM_EINFEASIBLE when the
- * correction cannot satisfy the caps. */
-tm_err tm__qap_partition(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
-                         int ncuts, uint64_t seed, int32_t *part);
 /* Multisection along the hierarchy (Top-Down, one-to-one and general):
  * pe[u] for every task; bound = max weight per PE. */
 tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,

@@ -280,7 +280,7 @@ static tm_err start(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids, 
         }
         for (int32_t j = 0; j < a; j++)
             cap[j] = sp->cc;
-        err = tm__qap_partition(P->ctx, &sp->sg, a, cap, ncuts, sub_seed(P->seed, s), part);
+        err = tm__metis_part_caps(P->ctx, &sp->sg, a, cap, ncuts, sub_seed(P->seed, s), part);
         if (!err)
             err = finish(P, s, part, a, kids, nkids);
         goto out;
@@ -314,7 +314,7 @@ static tm_err run_trial(pool *P, bis *b, int k)
     tm_err err;
     cap[0] = b->sp->cc * (double)(b->nb - n1);
     cap[1] = b->sp->cc * (double)n1;
-    err = tm__qap_partition(P->ctx, &b->g2, 2, cap, per,
+    err = tm__metis_part_caps(P->ctx, &b->g2, 2, cap, per,
                             bis_seed(sub_seed(P->seed, &b->sp->s), b, k), b->part[k]);
     if (!err)
         b->cut[k] = cut_of(&b->g2, b->part[k]);

@@ -1,7 +1,7 @@
 /* qap_netsection.c - Top-Down multisection on a real network: the tasks
  * are split along the PE tree of qap_ptree.c (network groups, hosts,
  * node-internal levels) with METIS and exact-capacity correction
- * (tm__qap_partition), one-to-one, then the `topdown` / `topdown-ms`
+ * (tm__metis_part_caps), one-to-one, then the `topdown` / `topdown-ms`
  * strategies of network mode.
  *
  * Unlike VieM's uniform hierarchy, the groups of a real allocation have
@@ -173,7 +173,7 @@ static tm_err partition_job(const nsec *S, const job *jb, int32_t *map, jpart *j
     if (jp->na > 1) {
         err = tm__sgraph_induced(S->ctx, S->g, S->ord + jb->lo, nv, map, &sg);
         if (!err)
-            err = tm__qap_partition(S->ctx, &sg, jp->na, jp->cap, 8, sub_seed(S->seed, v),
+            err = tm__metis_part_caps(S->ctx, &sg, jp->na, jp->cap, 8, sub_seed(S->seed, v),
                                     jp->part);
     }
 out:
