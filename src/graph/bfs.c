@@ -26,12 +26,14 @@ void tm__bfs_start(tm__bfs *b, const int32_t *src, int32_t nsrc)
 int32_t tm__bfs_level(tm__bfs *b)
 {
     const tm_net_csr *g = b->g;
-    int32_t *dist = b->dist, *queue = b->queue, before = b->tail, level;
-    if (b->head == b->tail)
+    /* locals: dist and queue are int32_t too, so the fields could alias */
+    int32_t *dist = b->dist, *queue = b->queue, head = b->head, tail = b->tail, before = tail;
+    int32_t level;
+    if (head == tail)
         return 0;
-    level = dist[queue[b->head]];
-    while (b->head < b->tail && dist[queue[b->head]] == level) {
-        int32_t u = queue[b->head++];
+    level = dist[queue[head]];
+    while (head < tail && dist[queue[head]] == level) {
+        int32_t u = queue[head++];
         /* a source starts paths; anything else must be transit */
         if (level > 0 && !g->transit[u])
             continue;
@@ -39,11 +41,13 @@ int32_t tm__bfs_level(tm__bfs *b)
             int32_t v = g->head[j];
             if (dist[v] < 0) {
                 dist[v] = level + 1;
-                queue[b->tail++] = v;
+                queue[tail++] = v;
             }
         }
     }
-    return b->tail - before;
+    b->head = head;
+    b->tail = tail;
+    return tail - before;
 }
 
 int32_t tm__bfs_run(tm__bfs *b)
