@@ -197,6 +197,12 @@ tm_err tm_comm_copy(tm_ctx *ctx, const tm_comm *c, tm_comm *out)
     return TM_EOK;
 }
 
+/* Not built on the strategies' symmetric graph (src/graph/sgraph.h),
+ * although the rows come out the same: this is public API on any
+ * caller-built tm_comm (unsorted rows, duplicates, bad ids, negative or
+ * non-finite volumes are all possible here), so it goes through
+ * tm_comm_from_entries, the comm module's validating constructor, and
+ * returns exact-size public arrays; sgraph assumes a checked tm_comm. */
 tm_err tm_comm_symmetrize(tm_ctx *ctx, const tm_comm *c, tm_comm *out)
 {
     int64_t m = 2 * c->nnz;

@@ -25,6 +25,8 @@
 
 #include "netmap.h"
 #include "map_int.h"
+#include "../graph/bfs.h"
+#include "../graph/heap.h"
 #include "../util/util.h"
 
 /* ---- Dijkstra with lexicographic (hops, load) keys ------------------------ */
@@ -35,11 +37,6 @@ typedef struct {
     double load;
 } dkey;
 
-typedef struct {
-    dkey *a;
-    size_t n, cap;
-} dheap;
-
 static bool dless(const dkey *x, const dkey *y)
 {
     if (x->hops != y->hops)
@@ -49,39 +46,8 @@ static bool dless(const dkey *x, const dkey *y)
     return x->v < y->v;
 }
 
-static int dpush(dheap *h, dkey k)
-{
-    size_t i;
-    if (tm__grow((void **)&h->a, &h->cap, h->n + 1, sizeof *h->a))
-        return -1;
-    i = h->n++;
-    while (i > 0 && dless(&k, &h->a[(i - 1) / 2])) {
-        h->a[i] = h->a[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->a[i] = k;
-    return 0;
-}
-
-static dkey dpop(dheap *h)
-{
-    dkey top = h->a[0], last = h->a[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= h->n)
-            break;
-        if (c + 1 < h->n && dless(&h->a[c + 1], &h->a[c]))
-            c++;
-        if (!dless(&h->a[c], &last))
-            break;
-        h->a[i] = h->a[c];
-        i = c;
-    }
-    if (h->n > 0)
-        h->a[i] = last;
-    return top;
-}
+/* min-heap on (hops, load, vertex): a total order */
+TM__HEAP_DEFINE(dheap, dkey, dless)
 
 typedef struct {
     const tm__placeprob *pp;
@@ -98,7 +64,9 @@ typedef struct {
     int32_t any_free; /* lowest allocation index that may still be free */
     /* fh[v] <= hops from v to the nearest free host: exact when computed
      * (refresh_fh), a valid lower bound later since hosts only fill up */
-    int32_t *fh, *bfs;
+    int32_t *fh;
+    tm__bfs bfs; /* over bfs_dist, bfs_queue: computes fh */
+    int32_t *bfs_dist, *bfs_queue;
     int64_t wasted; /* links scanned by searches that found nothing */
 } gstate;
 
@@ -109,25 +77,15 @@ typedef struct {
 static void refresh_fh(gstate *st)
 {
     const tm_net_csr *g = st->pp->net;
-    int32_t qh = 0, qt = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        st->fh[v] = FH_FAR;
+    int32_t nsrc = 0;
+    /* the sources go to fh as scratch, overwritten below */
     for (int32_t a = 0; a < st->pp->nh; a++)
-        if (st->freec[a] > 0 && st->fh[st->pp->host[a]] != 0) {
-            st->fh[st->pp->host[a]] = 0;
-            st->bfs[qt++] = st->pp->host[a];
-        }
-    while (qh < qt) {
-        int32_t v = st->bfs[qh++];
-        /* a free host starts a path; anything else must be transit */
-        if (st->fh[v] > 0 && !g->transit[v])
-            continue;
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-            if (st->fh[g->head[j]] == FH_FAR) {
-                st->fh[g->head[j]] = st->fh[v] + 1;
-                st->bfs[qt++] = g->head[j];
-            }
-    }
+        if (st->freec[a] > 0)
+            st->fh[nsrc++] = st->pp->host[a];
+    tm__bfs_start(&st->bfs, st->fh, nsrc);
+    tm__bfs_run(&st->bfs);
+    for (int32_t v = 0; v < g->n; v++)
+        st->fh[v] = st->bfs.dist[v] < 0 ? FH_FAR : st->bfs.dist[v];
     st->wasted = 0;
 }
 
@@ -141,18 +99,18 @@ static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *s
 {
     const tm_net_csr *g = st->pp->net;
     uint32_t c = ++st->cur;
-    st->heap.n = 0;
+    dkey k;
+    dheap_clear(&st->heap);
     st->stamp[src] = c;
     st->hops[src] = 0;
     st->dist[src] = 0;
     st->plink[src] = -1;
     st->done[src] = 0;
-    if (dpush(&st->heap, (dkey){0, src, 0})) {
+    if (dheap_push(&st->heap, (dkey){0, src, 0})) {
         *oom = 1;
         return -1;
     }
-    while (st->heap.n > 0) {
-        dkey k = dpop(&st->heap);
+    while (dheap_pop(&st->heap, &k)) {
         int32_t v = k.v;
         if (st->done[v])
             continue;
@@ -175,7 +133,7 @@ static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *s
             st->hops[u] = nk.hops;
             st->dist[u] = nk.load;
             st->plink[u] = l;
-            if (dpush(&st->heap, nk)) {
+            if (dheap_push(&st->heap, nk)) {
                 *oom = 1;
                 return -1;
             }
@@ -268,7 +226,7 @@ static tm_err pick_host(tm_ctx *ctx, gstate *st, int32_t from_vertex, int32_t *a
 
 tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, int32_t *place)
 {
-    const tm__ugraph *G = pp->g;
+    const tm__sgraph *G = pp->g;
     const tm_net_csr *net = pp->net;
     int32_t n = G->n, nv = net->n, s, mapped = 0, nxt = 0;
     gstate st = {0};
@@ -289,10 +247,11 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
     st.stamp = tm__calloc_n((size_t)nv, sizeof *st.stamp);
     st.done = tm__calloc_n((size_t)nv, sizeof *st.done);
     st.fh = tm__malloc_n((size_t)nv + 1, sizeof *st.fh);
-    st.bfs = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs);
+    st.bfs_dist = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_dist);
+    st.bfs_queue = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_queue);
     order = tm__malloc_n((size_t)n + 1, sizeof *order);
     if (!st.aidx || !st.freec || !st.rho || !st.hops || !st.dist || !st.plink || !st.stamp ||
-        !st.done || !st.fh || !st.bfs || !order)
+        !st.done || !st.fh || !st.bfs_dist || !st.bfs_queue || !order)
         goto nomem;
     for (int32_t v = 0; v < nv; v++) {
         st.aidx[v] = -1;
@@ -302,10 +261,11 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
         st.aidx[pp->host[i]] = i;
         st.freec[i] = pp->cap[i];
     }
+    tm__bfs_init(&st.bfs, net, st.bfs_dist, st.bfs_queue);
     refresh_fh(&st);
     for (int32_t t = 0; t < n; t++) {
         place[t] = -1;
-        order[t] = (tkey){tm__ugraph_wdeg(G, t), t};
+        order[t] = (tkey){tm__sgraph_wdeg(G, t), t};
     }
     qsort(order, (size_t)n, sizeof *order, cmp_tkey);
     s = pp->host[start % pp->nh];
@@ -318,7 +278,7 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
         err = pick_host(ctx, &st, s, &a);
         if (err)
             goto out;
-        q.n = 0;
+        tm__pq_clear(&q);
         it = (tm__pq_item){0, 0, m, -1};
         do {
             int32_t u = it.aux;
@@ -355,8 +315,9 @@ out:
     free(st.stamp);
     free(st.done);
     free(st.fh);
-    free(st.bfs);
-    free(st.heap.a);
+    free(st.bfs_dist);
+    free(st.bfs_queue);
+    dheap_release(&st.heap);
     free(order);
     return err;
 }

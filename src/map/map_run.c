@@ -26,6 +26,7 @@
 
 #include "topomap/map.h"
 #include "topomap/metrics.h"
+#include "../graph/bfs.h"
 #include "../graph/metis_pool.h"
 #include "../util/util.h"
 
@@ -219,34 +220,24 @@ static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
 {
     const tm_net_csr *g = tm_net_csr_get(p->net);
     const tm_alloc *al = p->alloc;
-    uint8_t *seen;
-    int32_t *q, head = 0, tail = 0, bad = 0, parts = 1;
+    int32_t *dist, *q, bad = 0, parts = 1;
+    tm__bfs b;
     char list[600] = "";
     size_t len = 0;
     tm_err err = TM_EOK;
     if (al->n <= 1)
         return TM_EOK;
-    seen = tm__calloc_n((size_t)g->n, 1);
+    dist = tm__malloc_n((size_t)g->n, sizeof *dist);
     q = tm__malloc_n((size_t)g->n, sizeof *q);
-    if (!seen || !q) {
-        free(seen);
+    if (!dist || !q) {
+        free(dist);
         free(q);
         return tm__nomem(ctx);
     }
-    q[tail++] = al->host[0];
-    seen[al->host[0]] = 1;
-    while (head < tail) {
-        int32_t v = q[head++];
-        if (v != al->host[0] && !g->transit[v])
-            continue;
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-            if (!seen[g->head[j]]) {
-                seen[g->head[j]] = 1;
-                q[tail++] = g->head[j];
-            }
-    }
+    tm__bfs_init(&b, g, dist, q);
+    tm__bfs_from(&b, al->host[0]);
     for (int32_t i = 1; i < al->n; i++) {
-        if (seen[al->host[i]])
+        if (dist[al->host[i]] >= 0)
             continue;
         if (bad++ < 10 && len < sizeof list - 80)
             len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", bad > 1 ? ", " : "",
@@ -265,7 +256,7 @@ static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
                        parts > 1 ? " (the allocation spans connected parts of the network: "
                                    "'topomap topo info' lists them)"
                                  : "");
-    free(seen);
+    free(dist);
     free(q);
     return err;
 }

@@ -19,7 +19,7 @@
  * slots (which share caches/sockets when slots are numbered by core): grow
  * from the task of largest internal weight, always adding the task with the
  * largest connection to those already placed. */
-static tm_err order_in_host(tm_ctx *ctx, const tm__ugraph *g, const int32_t *tasks, int32_t cnt,
+static tm_err order_in_host(tm_ctx *ctx, const tm__sgraph *g, const int32_t *tasks, int32_t cnt,
                             int32_t *local, double *gain, int32_t *out)
 {
     tm__pq q, seeds; /* q: (connection to placed, task); seeds: (internal weight, task) */
@@ -73,7 +73,7 @@ out:
 
 /* hostof[t] = allocation index of task t -> mapping with slots numbered in
  * the intra-host order. */
-static tm_err assign_slots(tm_ctx *ctx, const tm__ugraph *g, int32_t nh, const int32_t *hosts,
+static tm_err assign_slots(tm_ctx *ctx, const tm__sgraph *g, int32_t nh, const int32_t *hosts,
                            const int32_t *hostof, tm_mapping *out)
 {
     int32_t n = g->n;
@@ -126,7 +126,7 @@ tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core
     int32_t *hosts = NULL, *caps = NULL, *ones = NULL, *part = NULL, *bplace = NULL;
     int32_t *hostof = NULL;
     int64_t *target = NULL;
-    tm__ugraph g = {0}, q = {0};
+    tm__sgraph g = {0}, q = {0};
     tm__placeprob pp;
     tm_err err;
     int64_t slots = 0;
@@ -151,7 +151,7 @@ tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core
         caps[nh++] = al->slots[i];
         uniform = uniform == -1 || uniform == al->slots[i] ? al->slots[i] : 0;
     }
-    err = tm__ugraph_from_comm(ctx, p->comm, &g);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_POSITIVE, &g);
     if (err)
         goto out;
     pp.net = tm_net_csr_get(p->net);
@@ -174,7 +174,7 @@ tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core
             ones[i] = 1;
         err = tm__metis_part(ctx, &g, NULL, k, target, seed, part);
         if (!err)
-            err = tm__ugraph_quotient(ctx, &g, part, k, &q);
+            err = tm__sgraph_contract(ctx, &g, part, k, TM__SG_SORTED_ROWS, &q);
         if (err)
             goto out;
         pp.cap = ones;
@@ -198,8 +198,8 @@ nomem:
 out:
     if (err)
         tm_mapping_release(out);
-    tm__ugraph_release(&g);
-    tm__ugraph_release(&q);
+    tm__sgraph_release(&g);
+    tm__sgraph_release(&q);
     free(hosts);
     free(caps);
     free(ones);

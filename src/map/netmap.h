@@ -1,8 +1,9 @@
 /* netmap.h - internals shared by the network-mode strategies (greedy,
  * recursive, rcm), the multicore partitioning step and the `all` pipeline:
- * an undirected weighted task graph, the "placement problem" a strategy core
- * solves (unit vertices onto allocated hosts with capacities), and the METIS
- * wrappers (isolated per call, src/graph/metis_pool.h). */
+ * the "placement problem" a strategy core solves (unit vertices onto
+ * allocated hosts with capacities).  The task graph (src/graph/sgraph.h,
+ * without vertex weights, positive volumes only), the METIS partitioning
+ * (src/graph/partition.h) and the heap (src/graph/heap.h) are src/graph's. */
 #ifndef TM_NETMAP_H
 #define TM_NETMAP_H
 
@@ -12,28 +13,9 @@
 
 #include "topomap/map.h"
 #include "topomap/net.h"
-
-/* Undirected weighted graph in CSR form: both directions present, no
- * self-loops, no duplicates, weights > 0. */
-typedef struct tm__ugraph {
-    int32_t n;
-    int64_t *xadj; /* n+1 */
-    int32_t *adj;
-    double *w;
-} tm__ugraph;
-
-void tm__ugraph_release(tm__ugraph *g);
-/* w'(u,v) = w(u,v) + w(v,u) over the directed entries of comm. */
-tm_err tm__ugraph_from_comm(tm_ctx *ctx, const tm_comm *comm, tm__ugraph *out);
-/* Quotient graph of g under part[] (k blocks): inter-block weights summed. */
-tm_err tm__ugraph_quotient(tm_ctx *ctx, const tm__ugraph *g, const int32_t *part, int32_t k,
-                           tm__ugraph *out);
-/* Subgraph of g induced by verts[0..cnt-1] (local ids = positions);
- * local[] is scratch of g->n entries, all -1 on entry and on return. */
-tm_err tm__ugraph_induced(tm_ctx *ctx, const tm__ugraph *g, const int32_t *verts, int32_t cnt,
-                          int32_t *local, tm__ugraph *out);
-/* Sum of the weights at v (its "cumulative edge weight"). */
-double tm__ugraph_wdeg(const tm__ugraph *g, int32_t v);
+#include "../graph/heap.h"      /* tm__pq */
+#include "../graph/partition.h" /* tm__metis_part */
+#include "../graph/sgraph.h"    /* tm__sgraph */
 
 /* What a strategy core solves: place the n unit vertices of g onto the
  * nh allocated hosts, at most cap[i] on host i (sum cap >= g->n).  place[v]
@@ -43,7 +25,7 @@ typedef struct tm__placeprob {
     int32_t nh;
     const int32_t *host; /* net vertex of allocation index i */
     const int32_t *cap;  /* capacity of allocation index i */
-    const tm__ugraph *g;
+    const tm__sgraph *g;
 } tm__placeprob;
 
 typedef tm_err (*tm__core_fn)(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed,
@@ -73,33 +55,5 @@ tm_err tm__rcm_order(tm_ctx *ctx, int32_t n, const int64_t *xadj, const int32_t 
  * out[l * ncand + i] (landmarks.c). */
 tm_err tm__landmarks(tm_ctx *ctx, const tm_net_csr *g, const int32_t *cand, int32_t ncand,
                      int32_t nl, float *out);
-
-/* ---- METIS (metis_part.c) ----------------------------------------------
- * Partitions g into k blocks with exact sizes target[0..k-1] (sum = g->n):
- * METIS k-way (or recursive bisection for k == 2), then METIS's (1+eps)
- * imbalance is corrected by moving the vertices of least cumulative edge
- * weight from over-full to under-full blocks.  vwgt may be NULL (unit
- * weights; then sizes are exact); with vwgt the targets are weights and the
- * correction moves vertices while that reduces the excess. */
-tm_err tm__metis_part(tm_ctx *ctx, const tm__ugraph *g, const int32_t *vwgt, int32_t k,
-                      const int64_t *target, uint64_t seed, int32_t *part);
-
-/* ---- binary max-heap of (key, tiebreak, id) with lazy deletion (pq.c) ----
- * Larger key first; equal keys: smaller tiebreak first, then smaller id,
- * so every order is deterministic. */
-typedef struct tm__pq_item {
-    double key;
-    int64_t tie;
-    int32_t id;
-    int32_t aux;
-} tm__pq_item;
-typedef struct tm__pq {
-    tm__pq_item *a;
-    size_t n, cap;
-} tm__pq;
-void tm__pq_init(tm__pq *q);
-void tm__pq_release(tm__pq *q);
-int tm__pq_push(tm__pq *q, tm__pq_item it); /* 0 ok, -1 out of memory */
-bool tm__pq_pop(tm__pq *q, tm__pq_item *it);
 
 #endif

@@ -161,7 +161,7 @@ out:
 tm_err tm__rcm_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place)
 {
     const tm_net_csr *net = pp->net;
-    const tm__ugraph *G = pp->g;
+    const tm__sgraph *G = pp->g;
     int32_t nv = net->n, unit = 0;
     int64_t *hx = tm__malloc_n((size_t)nv + 1, sizeof *hx);
     int32_t *horder = tm__malloc_n((size_t)nv + 1, sizeof *horder);

@@ -8,7 +8,7 @@
  * may exceed the tasks (more slots than tasks) and hosts may have different
  * slot counts, so G is bisected into exactly n1 = round(n C1 / (C1 + C2))
  * (clamped so both halves fit) and n - n1 tasks; METIS's imbalance is
- * corrected by moving least-cumulative-weight vertices (metis_part.c), which
+ * corrected by moving least-cumulative-weight vertices (src/graph/part_exact.c), which
  * makes the paper's "if sum C1 == |G1|" matching hold by construction.
  * Non-transit hosts without slots can carry no traffic and are dropped from H. */
 #include <stdlib.h>
@@ -21,7 +21,7 @@
 /* H as an undirected graph: kept vertices only, parallel cables merged
  * (capacities summed). */
 static tm_err host_graph(tm_ctx *ctx, const tm__placeprob *pp, const int32_t *capv,
-                         int32_t *keep_ids, int32_t *nkeep, int32_t *local, tm__ugraph *out)
+                         int32_t *keep_ids, int32_t *nkeep, int32_t *local, tm__sgraph *out)
 {
     const tm_net_csr *g = pp->net;
     int32_t k = 0;
@@ -45,7 +45,7 @@ static tm_err host_graph(tm_ctx *ctx, const tm__placeprob *pp, const int32_t *ca
     if (!mark || !pos || !out->xadj || !out->adj || !out->w) {
         free(mark);
         free(pos);
-        tm__ugraph_release(out);
+        tm__sgraph_release(out);
         return tm__nomem(ctx);
     }
     for (int32_t v = 0; v < g->n; v++)
@@ -85,7 +85,7 @@ typedef struct {
 
 typedef struct {
     const tm__placeprob *pp;
-    const tm__ugraph *H;
+    const tm__sgraph *H;
     const int32_t *hcap;   /* per kept H vertex */
     const int32_t *haidx;  /* per kept H vertex: allocation index or -1 */
     int32_t *tasks, *hv, *tmp, *glocal, *hlocal, *part;
@@ -133,7 +133,7 @@ static double lm_dist(const float *x, const float *y, int32_t nl)
 static bool orient(const rstate *rs, work w, const int32_t *part, const float *p0,
                    const float *p1, const int32_t *place)
 {
-    const tm__ugraph *g = rs->pp->g;
+    const tm__sgraph *g = rs->pp->g;
     const float *ph[2] = {p0, p1};
     double same = 0, swap = 0;
     int32_t nh = rs->pp->nh;
@@ -198,7 +198,7 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
     int32_t nh = w.h_hi - w.h_lo, nt = w.t_hi - w.t_lo, with_cap = 0, last = -1;
     int64_t W = 0, c1 = 0, c2, n1, tg[2];
     float p0[NLANDMARKS], p1[NLANDMARKS];
-    tm__ugraph hs = {0}, gs = {0};
+    tm__sgraph hs = {0}, gs = {0};
     tm_err err;
     *nhalves = 0;
     for (int32_t i = w.h_lo; i < w.h_hi; i++) {
@@ -215,7 +215,7 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
             place[rs->tasks[i]] = rs->haidx[last];
         return TM_EOK;
     }
-    err = tm__ugraph_induced(ctx, rs->H, rs->hv + w.h_lo, nh, rs->hlocal, &hs);
+    err = tm__sgraph_induced(ctx, rs->H, rs->hv + w.h_lo, nh, rs->hlocal, &hs);
     if (err)
         return err;
     for (int32_t i = 0; i < nh; i++)
@@ -256,7 +256,7 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
         profile(rs, w.h_lo, split, p0);
         profile(rs, split, w.h_hi, p1);
     }
-    err = tm__ugraph_induced(ctx, rs->pp->g, rs->tasks + w.t_lo, nt, rs->glocal, &gs);
+    err = tm__sgraph_induced(ctx, rs->pp->g, rs->tasks + w.t_lo, nt, rs->glocal, &gs);
     if (err)
         goto out;
     tg[0] = n1;
@@ -284,8 +284,8 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
             rs->itemof[rs->tasks[i]] = halves[h].id;
     *nhalves = 2;
 out:
-    tm__ugraph_release(&hs);
-    tm__ugraph_release(&gs);
+    tm__sgraph_release(&hs);
+    tm__sgraph_release(&gs);
     return err;
 }
 
@@ -299,7 +299,7 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
     int32_t *hcap = tm__malloc_n((size_t)nv, sizeof *hcap);
     int32_t *haidx = tm__malloc_n((size_t)nv, sizeof *haidx);
     work *stack = NULL;
-    tm__ugraph H = {0};
+    tm__sgraph H = {0};
     rstate rs = {0};
     size_t big = (size_t)(nv > n ? nv : n) + 1;
     tm_err err;
@@ -375,7 +375,7 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
                 stack[top++] = halves[i];
     }
 out:
-    tm__ugraph_release(&H);
+    tm__sgraph_release(&H);
     free(capv);
     free(aidxv);
     free(keep);

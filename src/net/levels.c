@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "levels_int.h"
+#include "../graph/bfs.h"
 
 /* Hosts used as BFS sources for hops[]: a handful spread over the host
  * order catches pairs of every common level on regular networks while
@@ -110,27 +111,6 @@ tm_err tm__lv_push(tm__lv *s, const char *name, const int32_t *key)
     return TM_EOK;
 }
 
-/* BFS from src in which only src and transit vertices are expanded (the
- * routing rule: a non-transit host may end a path, not lie inside one). */
-static void bfs(const tm_net_csr *g, int32_t src, int32_t *dist, int32_t *queue)
-{
-    int32_t qh = 0, qt = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        dist[v] = -1;
-    dist[src] = 0;
-    queue[qt++] = src;
-    while (qh < qt) {
-        int32_t u = queue[qh++];
-        if (u != src && !g->transit[u])
-            continue;
-        for (int32_t j = g->off[u]; j < g->off[u + 1]; j++)
-            if (dist[g->head[j]] < 0) {
-                dist[g->head[j]] = dist[u] + 1;
-                queue[qt++] = g->head[j];
-            }
-    }
-}
-
 /* Lowest level at which hosts a and b share a group (n_levels if none). */
 static int common_level(const tm_net_levels *o, int32_t a, int32_t b)
 {
@@ -167,12 +147,14 @@ static tm_err sample_hops(tm__lv *s)
     int32_t *queue = tm__malloc_n((size_t)g->n, sizeof *queue);
     int32_t n_src = s->n_hosts < HOP_SOURCES ? s->n_hosts : HOP_SOURCES, rank = 0, next = 0;
     double h[TM_NET_MAX_LEVELS + 1];
+    tm__bfs b;
 
     if (!dist || !queue) {
         free(dist);
         free(queue);
         return tm__nomem(s->ctx);
     }
+    tm__bfs_init(&b, g, dist, queue);
     for (int l = 0; l <= TM_NET_MAX_LEVELS; l++)
         h[l] = HOPS_UNSET;
     /* source i is the host of rank i * n_hosts / n_src in vertex order */
@@ -182,7 +164,7 @@ static tm_err sample_hops(tm__lv *s)
         next++;
         if (all_mixed(h, o->n_levels))
             break; /* nothing left to learn (grids after the first sweep) */
-        bfs(g, src, dist, queue);
+        tm__bfs_from(&b, src);
         for (int32_t v = 0; v < g->n; v++)
             if (g->is_host[v] && v != src && dist[v] > 0)
                 note_hops(h, common_level(o, src, v), dist[v]);

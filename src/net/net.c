@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "net_int.h"
+#include "../graph/bfs.h"
 #include "../util/util.h"
 
 struct tm_net {
@@ -400,36 +401,13 @@ tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net)
     return TM_EOK;
 }
 
-/* BFS from src over the CSR where only transit vertices (and src) are
- * expanded; dist[] (all -1 on entry outside src's part) gets hop counts.
- * Returns the number of hosts reached.  Hand-written rather than igraph_bfs because a non-transit host
- * may end a path but not lie inside one, which igraph's "restricted" set
- * cannot express. */
-static int32_t bfs_hosts(const tm_net_csr *g, int32_t src, int32_t *dist, int32_t *queue,
-                         int32_t *ecc)
+/* Hosts reached by a search from src (the transit rule of
+ * src/graph/bfs.h); b->dist keeps the hop counts. */
+static int32_t bfs_hosts(tm__bfs *b, int32_t src)
 {
-    int32_t qh = 0, qt = 0, reached = 0, far = 0;
-    dist[src] = 0;
-    queue[qt++] = src;
-    while (qh < qt) {
-        int32_t u = queue[qh++];
-        if (g->is_host[u]) {
-            reached++;
-            if (dist[u] > far)
-                far = dist[u];
-        }
-        if (u != src && !g->transit[u])
-            continue;
-        for (int32_t j = g->off[u]; j < g->off[u + 1]; j++) {
-            int32_t v = g->head[j];
-            if (dist[v] < 0) {
-                dist[v] = dist[u] + 1;
-                queue[qt++] = v;
-            }
-        }
-    }
-    if (ecc)
-        *ecc = far;
+    int32_t reached = 0, n = tm__bfs_from(b, src);
+    for (int32_t i = 0; i < n; i++)
+        reached += b->g->is_host[b->queue[i]];
     return reached;
 }
 
@@ -456,8 +434,10 @@ static int32_t host_diameter(const tm_net_csr *g, const int32_t *part, const int
                              int32_t *dist, int32_t *queue)
 {
     int32_t diam = 0;
+    tm__bfs b;
+    tm__bfs_init(&b, g, dist, queue);
     for (int32_t v = 0; v < g->n; v++) {
-        int32_t far = -1, own = 0, reached = 0, qh = 0, qt = 0;
+        int32_t far = -1, own = 0, reached = 0, nvis;
         bool any = false;
         /* sources: every non-stub host, and every vertex with stub hosts */
         if (g->is_host[v] && stub_of(g, v) != v)
@@ -466,12 +446,9 @@ static int32_t host_diameter(const tm_net_csr *g, const int32_t *part, const int
             any = g->is_host[g->head[j]] && stub_of(g, g->head[j]) == v;
         if (!g->is_host[v] && !any)
             continue;
-        for (int32_t u = 0; u < g->n; u++)
-            dist[u] = -1;
-        dist[v] = 0;
-        queue[qt++] = v;
-        while (qh < qt) {
-            int32_t u = queue[qh++];
+        nvis = tm__bfs_from(&b, v);
+        for (int32_t i = 0; i < nvis; i++) {
+            int32_t u = queue[i];
             if (g->is_host[u]) {
                 reached++;
                 if (u != v && stub_of(g, u) == v)
@@ -479,13 +456,6 @@ static int32_t host_diameter(const tm_net_csr *g, const int32_t *part, const int
                 else if (u != v && dist[u] > far)
                     far = dist[u];
             }
-            if (u != v && !g->transit[u])
-                continue;
-            for (int32_t j = g->off[u]; j < g->off[u + 1]; j++)
-                if (dist[g->head[j]] < 0) {
-                    dist[g->head[j]] = dist[u] + 1;
-                    queue[qt++] = g->head[j];
-                }
         }
         if (reached < part_hosts[part[v]])
             return -1;
@@ -535,6 +505,7 @@ tm_err tm_net_check(tm_ctx *ctx, const tm_net *net)
 {
     const tm_net_csr *g = &net->csr;
     int32_t *dist = NULL, *queue = NULL, *hosts_in = NULL;
+    tm__bfs b;
     tm_err err = TM_EOK;
 
     if (!net->finalized)
@@ -551,15 +522,14 @@ tm_err tm_net_check(tm_ctx *ctx, const tm_net *net)
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int32_t v = 0; v < g->n; v++) {
-        dist[v] = -1;
+    tm__bfs_init(&b, g, dist, queue);
+    for (int32_t v = 0; v < g->n; v++)
         hosts_in[net->part[v]] += g->is_host[v];
-    }
     for (int32_t v = 0; v < g->n && !err; v++) {
         int32_t reached;
         if (!g->is_host[v] || hosts_in[net->part[v]] < 0)
             continue;
-        reached = bfs_hosts(g, v, dist, queue, NULL);
+        reached = bfs_hosts(&b, v); /* dist of v's part is valid until the next search */
         if (reached < hosts_in[net->part[v]])
             err = unreachable_error(ctx, net, dist, v, hosts_in[net->part[v]] - reached);
         hosts_in[net->part[v]] = -1; /* part done */

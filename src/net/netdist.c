@@ -425,36 +425,18 @@ static tm_err make_rows(tm_ctx *ctx, tm_netdist *d, const tm_net_csr *g, size_t 
     d->have_mu = true;
     for (int32_t s = 0; s < d->n_slots; s++)
         d->slot_of[s] = -1;
-    for (int32_t v = 0; v < g->n; v++)
-        d->dist[v] = -1;
+    tm__bfs_init(&d->bfs, g, d->dist, d->queue);
     return TM_EOK;
 }
 
-/* Row ci of D into row[], by one BFS from the class vertex (the same
- * transit rule as bfs_hosts in net.c).  d->dist is all -1 before and
- * after: only the visited vertices are reset. */
+/* Row ci of D into row[], by one BFS from the class vertex (the
+ * transit rule of src/graph/bfs.h, as every router counts hops); a
+ * search costs the area it visits, not a reset of all vertices. */
 static void bfs_row(tm_netdist *d, int32_t ci, int32_t *row)
 {
-    const tm_net_csr *g = d->g;
-    int32_t src = d->cls_vertex[ci], qh = 0, qt = 0;
-    d->dist[src] = 0;
-    d->queue[qt++] = src;
-    while (qh < qt) {
-        int32_t u = d->queue[qh++];
-        if (u != src && !g->transit[u])
-            continue;
-        for (int32_t e = g->off[u]; e < g->off[u + 1]; e++) {
-            int32_t w = g->head[e];
-            if (d->dist[w] < 0) {
-                d->dist[w] = d->dist[u] + 1;
-                d->queue[qt++] = w;
-            }
-        }
-    }
+    tm__bfs_from(&d->bfs, d->cls_vertex[ci]);
     for (int32_t c = 0; c < d->n_cls; c++)
         row[c] = d->dist[d->cls_vertex[c]];
-    for (int32_t q = 0; q < qt; q++)
-        d->dist[d->queue[q]] = -1;
 }
 
 /* D(ci, cj) from the cache, computing row ci on a miss.  D is symmetric

@@ -20,6 +20,7 @@
 #include <stdbool.h>
 
 #include "topomap/netdist.h"
+#include "../graph/bfs.h"
 
 typedef enum { TM__ND_TABLE, TM__ND_GRID, TM__ND_ROWS } tm__netdist_kind;
 
@@ -45,6 +46,7 @@ struct tm_netdist {
     int32_t *slot_of;    /* cache slot -> class whose row it holds, or -1 */
     int32_t *rows;       /* n_slots x n_cls, -1 = unreachable */
     int32_t *dist, *queue;
+    tm__bfs bfs;         /* over dist and queue */
     pthread_mutex_t mu;
     bool have_mu;
 };

@@ -11,7 +11,7 @@
 tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
 {
     const tm_hier *h = p->hier;
-    tm__qgraph lv[TM_HIER_MAX_LEVELS + 1];
+    tm__sgraph lv[TM_HIER_MAX_LEVELS + 1];
     int32_t *part[TM_HIER_MAX_LEVELS + 1], *sib[TM_HIER_MAX_LEVELS + 1];
     int32_t *counter = NULL;
     double *cap = NULL;
@@ -22,7 +22,7 @@ tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm
     memset(lv, 0, sizeof lv);
     memset(part, 0, sizeof part);
     memset(sib, 0, sizeof sib);
-    err = tm__qgraph_build(ctx, p->comm, &lv[0]);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &lv[0]);
     if (err)
         return err;
     for (int32_t u = 0; u < lv[0].n; u++)
@@ -41,7 +41,7 @@ tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm
         }
         for (int32_t b = 0; b < nb; b++)
             cap[b] = h->a[l - 1];
-        err = tm__qap_partition(ctx, &lv[l - 1], nb, cap, 1, seed + (uint64_t)l, part[l]);
+        err = tm__metis_part_caps(ctx, &lv[l - 1], nb, cap, 1, seed + (uint64_t)l, part[l]);
         if (err)
             goto out;
         free(counter);
@@ -53,7 +53,7 @@ tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm
         for (int32_t i = 0; i < ni; i++)
             sib[l][i] = counter[part[l][i]]++;
         if (l < h->k) {
-            err = tm__qgraph_contract(ctx, &lv[l - 1], part[l], nb, &lv[l]);
+            err = tm__sgraph_contract(ctx, &lv[l - 1], part[l], nb, 0, &lv[l]);
             /* each block takes one slot of the next level */
             for (int32_t b = 0; !err && b < nb; b++)
                 lv[l].vw[b] = 1.0;
@@ -76,7 +76,7 @@ tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm
     }
 out:
     for (int l = 0; l <= h->k; l++) {
-        tm__qgraph_release(&lv[l]);
+        tm__sgraph_release(&lv[l]);
         free(part[l]);
         free(sib[l]);
     }

@@ -27,7 +27,7 @@ static int by_weight(const void *a, const void *b, void *arg)
 }
 
 /* One SeC round: part[u] = supervertex of u; returns the count (-1 OOM). */
-static int32_t sec_round(const tm__qgraph *g, double maxw, tm__rng *r, int32_t *part)
+static int32_t sec_round(const tm__sgraph *g, double maxw, tm__rng *r, int32_t *part)
 {
     int32_t *order = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *order);
     double *key = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *key);
@@ -68,7 +68,7 @@ static int32_t sec_round(const tm__qgraph *g, double maxw, tm__rng *r, int32_t *
 /* After expansion: moves tasks off PEs above `bound`, each time the task
  * and target with the smallest increase of J among the PEs of the task's
  * neighbours that have room, else the nearest PE with room. */
-static tm_err rebalance(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+static tm_err rebalance(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
                         int32_t *pe)
 {
     double *load = tm__calloc_n((size_t)h->n_pe, sizeof *load);
@@ -158,7 +158,7 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
                                      tm_mapping *out)
 {
     const tm_hier *h = p->hier;
-    tm__qgraph cur, next;
+    tm__sgraph cur, next;
     int32_t *map = NULL, *part = NULL, *cpe = NULL;
     double bound;
     bool general;
@@ -169,7 +169,7 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
     if (!general)
         return tm__strategy_topdown(ctx, p, seed, out);
     memset(&next, 0, sizeof next);
-    err = tm__qgraph_build(ctx, p->comm, &cur);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &cur);
     if (err)
         return err;
     bound = tm__qap_bound(&cur, h, p->imbalance);
@@ -190,12 +190,12 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         }
         if (nc > cur.n - cur.n / 20)
             break; /* less than 5% progress: the weights block further merging */
-        err = tm__qgraph_contract(ctx, &cur, part, nc, &next);
+        err = tm__sgraph_contract(ctx, &cur, part, nc, 0, &next);
         if (err)
             goto out;
         for (int32_t u = 0; u < p->comm->n; u++)
             map[u] = part[map[u]];
-        tm__qgraph_release(&cur);
+        tm__sgraph_release(&cur);
         cur = next;
         memset(&next, 0, sizeof next);
     }
@@ -221,15 +221,15 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         goto out;
     for (int32_t u = 0; u < p->comm->n; u++)
         out->pe[u] = cpe[map[u]];
-    tm__qgraph_release(&cur);
-    err = tm__qgraph_build(ctx, p->comm, &cur);
+    tm__sgraph_release(&cur);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &cur);
     if (!err)
         err = rebalance(ctx, &cur, h, bound, out->pe);
     if (err)
         tm_mapping_release(out);
 out:
-    tm__qgraph_release(&cur);
-    tm__qgraph_release(&next);
+    tm__sgraph_release(&cur);
+    tm__sgraph_release(&next);
     free(map);
     free(part);
     free(cpe);

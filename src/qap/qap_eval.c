@@ -12,7 +12,7 @@ double tm__qap_eval(const tm_comm *c, const tm_hier *h, const int32_t *pe)
     return j;
 }
 
-double tm__qap_eval_sym(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe)
+double tm__qap_eval_sym(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe)
 {
     double j = 0.0;
     for (int32_t u = 0; u < g->n; u++)

@@ -138,7 +138,7 @@ static int64_t free_find(const freepe *F, int l, int64_t g)
 static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *out)
 {
     const tm_hier *h = p->hier;
-    tm__qgraph g;
+    tm__sgraph g;
     tm__qdist o;
     heap H;
     freepe F;
@@ -150,7 +150,7 @@ static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *ou
     if (err)
         return err;
     memset(&H, 0, sizeof H);
-    err = tm__qgraph_build(ctx, p->comm, &g);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &g);
     if (err)
         return err;
     tm__qdist_init(&o, h);
@@ -160,7 +160,7 @@ static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *ou
     if (allc) {
         inv = tm__malloc_n((size_t)h->n_pe, sizeof *inv);
         if (!inv) {
-            tm__qgraph_release(&g);
+            tm__sgraph_release(&g);
             return tm__nomem(ctx);
         }
         for (int64_t q = 0; q < h->n_pe; q++)
@@ -256,7 +256,7 @@ out:
     free(inv);
     free(H.a);
     free(H.pos);
-    tm__qgraph_release(&g);
+    tm__sgraph_release(&g);
     return err;
 }
 

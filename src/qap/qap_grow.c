@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "qap_int.h"
+#include "../graph/bfs.h"
+#include "../graph/heap.h"
 
 /* Starts (each from a random task, with random tie-breaks): on tori with a
  * ring of 4 (where C4 looks like a square locally) some starts embed a
@@ -28,9 +30,15 @@
 
 typedef struct hent { double key; int32_t u; } hent;
 
+/* Lazy max-heap of (key, task) on the key alone: equal keys leave in the
+ * order the heap's shape gives them (deterministic), which the results of
+ * `grow` depend on, so no tie-break is added. */
+static inline bool hent_first(const hent *x, const hent *y) { return x->key > y->key; }
+TM__HEAP_DEFINE(hheap, hent, hent_first)
+
 typedef struct grow {
     tm_ctx *ctx;
-    const tm__qgraph *g;
+    const tm__sgraph *g;
     const tm__qnet *q;
     tm__qdist o;
     int32_t *hoff, *hadj;       /* host graph (allocation indices) */
@@ -42,82 +50,32 @@ typedef struct grow {
     int32_t *cnt, *stamp, *list; /* scratch: common-neighbour counts */
     int32_t cur;
     int32_t *cand, *cmark;
-    hent *heap;
-    size_t nheap, capheap;
-    tm__rng rng;  /* tie-breaks */
+    hheap heap;
+    tm__rng rng;   /* tie-breaks */
     int32_t ties;
     bool use_cn;  /* structural key: only on sparse host graphs (direct networks) */
 } grow;
-
-/* ---- lazy max-heap of (key, task) ---------------------------------------- */
-
-static int heap_push(grow *G, double key, int32_t u)
-{
-    size_t i;
-    if (tm__grow((void **)&G->heap, &G->capheap, G->nheap + 1, sizeof *G->heap) < 0)
-        return -1;
-    i = G->nheap++;
-    while (i > 0 && G->heap[(i - 1) / 2].key < key) {
-        G->heap[i] = G->heap[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    G->heap[i] = (hent){key, u};
-    return 0;
-}
-
-static hent heap_pop(grow *G)
-{
-    hent top = G->heap[0], last = G->heap[--G->nheap];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= G->nheap)
-            break;
-        if (c + 1 < G->nheap && G->heap[c + 1].key > G->heap[c].key)
-            c++;
-        if (G->heap[c].key <= last.key)
-            break;
-        G->heap[i] = G->heap[c];
-        i = c;
-    }
-    if (G->nheap > 0)
-        G->heap[i] = last;
-    return top;
-}
 
 static double task_key(const grow *G, int32_t u) { return G->vol[u] + 1e-6 * G->c2[u]; }
 
 /* ---- host graph: each host's nearest allocated hosts ----------------------- */
 
-/* Breadth-first from host a over transit vertices, stopping after the
- * first level that holds other allocated hosts: cheap (the ball up to the
- * nearest hosts) and exactly "the nearest allocated hosts". */
-static int32_t nearest_hosts(const tm__qnet *q, const tm_net_csr *g, int32_t a, int32_t *queue,
-                             int32_t *dist, uint32_t *seen, uint32_t mark, int32_t *out)
+/* Breadth-first from host a (src/graph/bfs.h), stopping after the first
+ * level that holds other allocated hosts: cheap (the ball up to the
+ * nearest hosts) and exactly "the nearest allocated hosts", in the order
+ * the search reaches them. */
+static int32_t nearest_hosts(const tm__qnet *q, tm__bfs *b, int32_t a, int32_t *out)
 {
-    int32_t head = 0, tail = 0, k = 0, found_at = -1, src = q->host_vertex[a];
-    queue[tail++] = src;
-    dist[src] = 0;
-    seen[src] = mark;
-    while (head < tail) {
-        int32_t v = queue[head++];
-        if (found_at >= 0 && dist[v] >= found_at)
+    int32_t k = 0, src = q->host_vertex[a];
+    tm__bfs_start(b, &src, 1);
+    while (k == 0) {
+        int32_t from = b->tail;
+        if (tm__bfs_level(b) == 0)
             break;
-        if (v != src && !g->transit[v])
-            continue;
-        for (int32_t e = g->off[v]; e < g->off[v + 1]; e++) {
-            int32_t w = g->head[e], b;
-            if (seen[w] == mark)
-                continue;
-            seen[w] = mark;
-            dist[w] = dist[v] + 1;
-            queue[tail++] = w;
-            b = q->aidx[w];
-            if (b >= 0) {
-                found_at = dist[w];
-                if (k < HADJ_MAX)
-                    out[k++] = b;
-            }
+        for (int32_t i = from; i < b->tail; i++) {
+            int32_t h = q->aidx[b->queue[i]];
+            if (h >= 0 && k < HADJ_MAX)
+                out[k++] = h;
         }
     }
     return k;
@@ -130,19 +88,19 @@ static tm_err host_graph(grow *G, const tm_net *net)
     int32_t nh = q->n_hosts;
     int32_t *queue = tm__malloc_n((size_t)g->n, sizeof *queue);
     int32_t *dist = tm__malloc_n((size_t)g->n, sizeof *dist);
-    uint32_t *seen = tm__calloc_n((size_t)g->n, sizeof *seen);
+    tm__bfs b;
     tm_err err = TM_EOK;
     G->hoff = tm__malloc_n((size_t)nh + 1, sizeof *G->hoff);
     G->hadj = tm__malloc_n((size_t)nh * HADJ_MAX + 1, sizeof *G->hadj);
-    if (!queue || !dist || !seen || !G->hoff || !G->hadj) {
+    if (!queue || !dist || !G->hoff || !G->hadj) {
         err = tm__nomem(G->ctx);
         goto out;
     }
+    tm__bfs_init(&b, g, dist, queue);
     G->hoff[0] = 0;
     G->use_cn = true;
     for (int32_t a = 0; a < nh; a++) {
-        int32_t k = nearest_hosts(q, g, a, queue, dist, seen, (uint32_t)a + 1,
-                                  G->hadj + G->hoff[a]);
+        int32_t k = nearest_hosts(q, &b, a, G->hadj + G->hoff[a]);
         G->hoff[a + 1] = G->hoff[a] + k;
         /* common-neighbour counts separate orthogonal from opposite
          * partners on grids (degree 2d); among the dozens of hosts of a
@@ -151,7 +109,7 @@ static tm_err host_graph(grow *G, const tm_net *net)
             G->use_cn = false;
     }
 out:
-    free(queue), free(dist), free(seen);
+    free(queue), free(dist);
     return err;
 }
 
@@ -168,7 +126,7 @@ static int32_t host_cn(const grow *G, int32_t a, int32_t b)
  * G->list[0..return) with counts in G->cnt. */
 static int32_t task_cn(grow *G, int32_t u)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t n = 0;
     G->cur++;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
@@ -191,7 +149,7 @@ static int32_t task_cn(grow *G, int32_t u)
 /* (J to placed partners, structural mismatch) of task u on PE p. */
 static void cost(grow *G, int32_t u, int32_t p, int32_t ncn, double *c1, double *c2)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t hp = G->q->pe_host[p];
     *c1 = 0;
     *c2 = 0;
@@ -240,7 +198,7 @@ static int32_t best_pe_on(grow *G, int32_t u, int32_t a, int32_t ncn, double *b1
 
 static int32_t choose_pe(grow *G, int32_t u)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t ncn = G->use_cn ? task_cn(G, u) : 0, nc = 0, best = -1;
     double b1 = 0, b2 = 0;
     G->cur++;
@@ -276,7 +234,7 @@ static int32_t choose_pe(grow *G, int32_t u)
 
 static int place(grow *G, int32_t u, int32_t p)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     G->pe[u] = p;
     G->pe_used[p] = 1;
     G->free_n[G->q->pe_host[p]]--;
@@ -288,7 +246,7 @@ static int place(grow *G, int32_t u, int32_t p)
         for (int64_t f = g->xadj[x]; f < g->xadj[x + 1]; f++)
             if (G->pe[g->adj[f]] < 0 && g->adj[f] != u)
                 G->c2[g->adj[f]]++;
-        if (heap_push(G, task_key(G, x), x) < 0)
+        if (hheap_push(&G->heap, (hent){task_key(G, x), x}) < 0)
             return -1;
     }
     return 0;
@@ -296,7 +254,7 @@ static int place(grow *G, int32_t u, int32_t p)
 
 static tm_err grow_once(grow *G, int32_t seed_task)
 {
-    const tm__qgraph *g = G->g;
+    const tm__sgraph *g = G->g;
     int32_t placed = 0, next_any = 0;
     memset(G->pe_used, 0, (size_t)G->q->n_pe);
     for (int32_t a = 0; a < G->q->n_hosts; a++)
@@ -306,13 +264,13 @@ static tm_err grow_once(grow *G, int32_t seed_task)
         G->vol[u] = 0;
         G->c2[u] = 0;
     }
-    G->nheap = 0;
-    if (g->n > 0 && heap_push(G, 0, seed_task) < 0)
+    hheap_clear(&G->heap);
+    if (g->n > 0 && hheap_push(&G->heap, (hent){0, seed_task}) < 0)
         return tm__nomem(G->ctx);
     while (placed < g->n) {
         int32_t u = -1, p;
-        while (G->nheap > 0 && u < 0) {
-            hent h = heap_pop(G);
+        hent h;
+        while (u < 0 && hheap_pop(&G->heap, &h)) {
             if (G->pe[h.u] < 0 && h.key >= task_key(G, h.u) - 1e-12)
                 u = h.u;
         }
@@ -333,10 +291,11 @@ static void grow_free(grow *G)
 {
     free(G->hoff), free(G->hadj), free(G->pe), free(G->free_n), free(G->pe_used);
     free(G->vol), free(G->c2), free(G->cnt), free(G->stamp), free(G->list);
-    free(G->cand), free(G->cmark), free(G->heap);
+    free(G->cand), free(G->cmark);
+    hheap_release(&G->heap);
 }
 
-static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__qgraph *g,
+static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__sgraph *g,
                         const tm__qnet *q)
 {
     size_t n = (size_t)(g->n ? g->n : 1), nh = (size_t)q->n_hosts;

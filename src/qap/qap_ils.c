@@ -46,7 +46,7 @@ static bool load_ok(const ls *L, int32_t u, int32_t v)
 
 tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     int32_t n = g->n, *queue = NULL;
     uint32_t *inq = NULL, stamp = 0;
     swaplog lg = {0};

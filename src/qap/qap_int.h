@@ -1,7 +1,8 @@
 /* qap_int.h - internals of the hierarchical QAP mapper (src/qap/): the
- * symmetric task graph, the fast distance oracle, the serialised METIS
- * wrapper with exact-balance correction, and the strategy/refiner entry
- * points registered in src/map/registry.c.  Not installed. */
+ * fast distance oracle and the strategy/refiner entry points registered
+ * in src/map/registry.c.  The task graph (src/graph/sgraph.h) and the
+ * METIS partitioning under caps (src/graph/partition.h) are src/graph's.
+ * Not installed. */
 #ifndef TM_QAP_INT_H
 #define TM_QAP_INT_H
 
@@ -10,29 +11,15 @@
 
 #include "topomap/map.h"
 #include "topomap/netdist.h"
+#include "../graph/partition.h" /* tm__metis_part_caps */
+#include "../graph/sgraph.h"
 #include "../net/netdist_int.h"
 #include "../util/util.h"
 
-/* Undirected view of G: w(u,v) = w(u->v) + w(v->u), both directions
- * stored, sorted rows, no self-loops.  vw[u] = task weight (1 if G has
- * none).  J(G) = 0.5 * sum over entries of w * dist. */
-typedef struct tm__qgraph {
-    int32_t n;
-    int64_t *xadj;
-    int32_t *adj;
-    double *w;
-    double *vw;
-    double total_vw;
-} tm__qgraph;
-
-tm_err tm__qgraph_build(tm_ctx *ctx, const tm_comm *c, tm__qgraph *g);
-void tm__qgraph_release(tm__qgraph *g);
-
-/* Quotient graph of g under part[] (nparts blocks): vertex weights are
- * summed, parallel edges merged, internal edges dropped.  Rows are not
- * sorted (nothing here needs it). */
-tm_err tm__qgraph_contract(tm_ctx *ctx, const tm__qgraph *g, const int32_t *part, int32_t nparts,
-                           tm__qgraph *q);
+/* The task graph is src/graph/sgraph.h, built with vertex weights
+ * (TM__SG_VERTEX_WEIGHTS: vw[u] = task weight, 1 if G has none);
+ * quotients are contracted with unsorted rows.  J(G) = 0.5 * sum over
+ * entries of w * dist. */
 
 /* Network-mode PE space (qap_net.c): the PEs are the slots of the
  * allocated hosts, numbered host by host in allocation order (PE =
@@ -111,7 +98,7 @@ void tm__qnet_release(tm__qnet *q);
  * graph with unit task weights (one task per slot) and a PE array. */
 typedef struct tm__qnet_job {
     tm__qnet q;
-    tm__qgraph g;
+    tm__sgraph g;
     tm__qdist o;
     int32_t *pe;
 } tm__qnet_job;
@@ -125,27 +112,15 @@ void tm__qnet_from_pe(const tm__qnet *q, const int32_t *pe, tm_mapping *m);
 /* J = sum over directed entries of G of w * dist(pe[u], pe[v]). */
 double tm__qap_eval(const tm_comm *c, const tm_hier *h, const int32_t *pe);
 /* Same on the symmetric view (equal to the above). */
-double tm__qap_eval_sym(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe);
-
-/* Partitions the vertices of g (an induced subgraph already built by the
- * caller) into nparts blocks with block j's weight at most cap[j]: METIS
- * (serialised by the library's METIS lock, since METIS re-seeds rand() and
- * swaps signal handlers) followed by a greedy correction that moves the
- * best-gain vertices out of overloaded blocks.  TM_EINFEASIBLE when the
- * correction cannot satisfy the caps. */
-tm_err tm__qap_partition(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
-                         int ncuts, uint64_t seed, int32_t *part);
-/* Induced subgraph of g on verts[0..nv-1] (renumbered 0..nv-1). */
-tm_err tm__qgraph_induced(tm_ctx *ctx, const tm__qgraph *g, const int32_t *verts, int32_t nv,
-                          int32_t *map_scratch, tm__qgraph *out);
+double tm__qap_eval_sym(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe);
 
 /* Multisection along the hierarchy (Top-Down, one-to-one and general):
  * pe[u] for every task; bound = max weight per PE. */
-tm_err tm__qap_multisection(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
                             uint64_t seed, int32_t *pe);
 /* Largest task weight one PE may carry, or a negative number when the
  * problem is one-to-one (then 1 per PE). */
-double tm__qap_bound(const tm__qgraph *g, const tm_hier *h, double eps);
+double tm__qap_bound(const tm__sgraph *g, const tm_hier *h, double eps);
 
 /* Checks tasks vs PEs; sets *general when a many-to-one mapping is needed
  * and allowed (tasks > PEs and p->imbalance >= 0). */
@@ -153,18 +128,18 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
 
 /* Swap local search on J; nbh "nc" (arg = depth D), "np" (arg = block
  * size), "n2".  pe[] is improved in place; never worse. */
-tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm__qdist *o, double bound,
+tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o, double bound,
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out);
 
 /* Change of J if tasks u and v exchanged their PEs (the fast gain). */
-double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
+double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
                           int32_t v);
 
 /* Network mode: Top-Down multisection along the network's PE tree
  * (qap_ptree.c, qap_netsection.c), one task per slot. */
 struct tm__ptree;
-tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const struct tm__ptree *t,
+tm_err tm__qap_netsection(tm_ctx *ctx, const tm__sgraph *g, const struct tm__ptree *t,
                           const tm__qdist *o, uint64_t seed, int32_t *pe);
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out);

@@ -22,7 +22,7 @@
 
 static double contrib(const ls *L, int32_t u)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     double c = 0.0;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
         c += g->w[e] * tm__qd(&L->o, L->pe[u], L->pe[g->adj[e]]);
@@ -33,7 +33,7 @@ static double contrib(const ls *L, int32_t u)
  * contributions follow in O(deg u). */
 static void moved(ls *L, int32_t u, int32_t from)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     if (!L->c)
         return;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
@@ -65,7 +65,7 @@ void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
 
 double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
     double d = 0.0;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
@@ -85,7 +85,7 @@ double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v)
     return d;
 }
 
-double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
+double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
                           int32_t v)
 {
     ls L;
@@ -99,7 +99,7 @@ double tm__qap_swap_delta(const tm__qgraph *g, const tm__qdist *o, const int32_t
 /* Tries to swap u and v; returns 1 if the swap improved J and was done. */
 int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
     double d = 0.0, eps = -1e-9 * (1.0 + fabs(L->j) * 1e-6);
     if (pu == pv || u == v)
@@ -143,7 +143,7 @@ int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
  * such moves possible; swaps alone cannot use it). */
 static int move_pass(ls *L, const int32_t *order)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     int nmoved = 0;
     for (int32_t i = 0; i < g->n; i++) {
         int32_t u = order[i], pu = L->pe[u], bq = -1;
@@ -190,7 +190,7 @@ bool tm__ls_out_of_time(const ls *L)
     return (L->t_end >= 0 && tm__now() > L->t_end) || tm__stopped(L->ctx);
 }
 
-static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
+static void mark(const tm__sgraph *g, uint8_t *dirty, int32_t u)
 {
     dirty[u] = 1;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
@@ -203,7 +203,7 @@ static void mark(const tm__qgraph *g, uint8_t *dirty, int32_t u)
  * ball relation is symmetric), so no improving pair is missed. */
 tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
 {
-    const tm__qgraph *g = L->g;
+    const tm__sgraph *g = L->g;
     int32_t n = g->n > 0 ? g->n : 0;
     int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
     int32_t *queue = tm__malloc_n((size_t)n, sizeof *queue);
@@ -325,7 +325,7 @@ done:
     return TM_EOK;
 }
 
-tm_err tm__qap_local_search(tm_ctx *ctx, const tm__qgraph *g, const tm__qdist *o, double bound,
+tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o, double bound,
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out)
 {

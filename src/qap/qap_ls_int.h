@@ -6,7 +6,7 @@
 #include "qap_int.h"
 
 typedef struct ls {
-    const tm__qgraph *g;
+    const tm__sgraph *g;
     tm__qdist o;
     int32_t *pe;
     double *load; /* per PE; NULL when one-to-one */

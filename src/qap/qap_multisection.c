@@ -34,7 +34,7 @@ typedef struct sub {
  * ties) - the same best-of-ncuts per bisection as one METIS call. */
 typedef struct split {
     sub s;
-    tm__qgraph sg;   /* induced subgraph of the range */
+    tm__sgraph sg;   /* induced subgraph of the range */
     double cc;       /* cap of one final block */
     int32_t a;
     int32_t *fin;    /* final block of each vertex of sg */
@@ -45,7 +45,7 @@ typedef struct bis {
     split *sp;
     int32_t *verts;  /* vertices of sp->sg in this part */
     int32_t n, b0, nb; /* final blocks [b0, b0 + nb) */
-    tm__qgraph g2;   /* induced subgraph of sp->sg on verts */
+    tm__sgraph g2;   /* induced subgraph of sp->sg on verts */
     int32_t **part;
     double *cut;
     int ntrial, left;
@@ -59,7 +59,7 @@ typedef struct task {
 
 typedef struct pool {
     tm_ctx *ctx;
-    const tm__qgraph *g;
+    const tm__sgraph *g;
     const tm_hier *h;
     double bound;
     bool integral;
@@ -78,7 +78,7 @@ typedef struct pool {
     tm_err err;
 } pool;
 
-double tm__qap_bound(const tm__qgraph *g, const tm_hier *h, double eps)
+double tm__qap_bound(const tm__sgraph *g, const tm_hier *h, double eps)
 {
     double b = (1.0 + eps) * g->total_vw / (double)h->n_pe;
     bool integral = true;
@@ -139,7 +139,7 @@ static uint64_t bis_seed(uint64_t seed, const bis *b, int k)
 }
 
 /* Weighted edge cut of part on g (the criterion between trials). */
-static double cut_of(const tm__qgraph *g, const int32_t *part)
+static double cut_of(const tm__sgraph *g, const int32_t *part)
 {
     double c = 0;
     for (int32_t u = 0; u < g->n; u++)
@@ -153,7 +153,7 @@ static void split_free(split *sp)
 {
     if (!sp)
         return;
-    tm__qgraph_release(&sp->sg);
+    tm__sgraph_release(&sp->sg);
     free(sp->fin);
     free(sp);
 }
@@ -162,7 +162,7 @@ static void bis_free(bis *b)
 {
     if (!b)
         return;
-    tm__qgraph_release(&b->g2);
+    tm__sgraph_release(&b->g2);
     for (int k = 0; b->part && k < b->ntrial; k++)
         free(b->part[k]);
     free(b->part);
@@ -228,7 +228,7 @@ static tm_err bis_new(pool *P, split *sp, int32_t *verts, int32_t n, int32_t b0,
         if (!(b->part[k] = tm__malloc_n((size_t)(n ? n : 1), sizeof **b->part)))
             err = tm__nomem(P->ctx);
     if (!err)
-        err = tm__qgraph_induced(P->ctx, &sp->sg, verts, n, map, &b->g2);
+        err = tm__sgraph_induced(P->ctx, &sp->sg, verts, n, map, &b->g2);
     if (err) {
         bis_free(b);
         return err;
@@ -267,7 +267,7 @@ static tm_err start(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids, 
         return tm__nomem(P->ctx);
     sp->s = *s;
     sp->a = a;
-    err = tm__qgraph_induced(P->ctx, P->g, verts, nv, map, &sp->sg);
+    err = tm__sgraph_induced(P->ctx, P->g, verts, nv, map, &sp->sg);
     if (err)
         goto out;
     sp->cc = child_cap(P, sp->sg.total_vw, s->level);
@@ -280,7 +280,7 @@ static tm_err start(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids, 
         }
         for (int32_t j = 0; j < a; j++)
             cap[j] = sp->cc;
-        err = tm__qap_partition(P->ctx, &sp->sg, a, cap, ncuts, sub_seed(P->seed, s), part);
+        err = tm__metis_part_caps(P->ctx, &sp->sg, a, cap, ncuts, sub_seed(P->seed, s), part);
         if (!err)
             err = finish(P, s, part, a, kids, nkids);
         goto out;
@@ -314,7 +314,7 @@ static tm_err run_trial(pool *P, bis *b, int k)
     tm_err err;
     cap[0] = b->sp->cc * (double)(b->nb - n1);
     cap[1] = b->sp->cc * (double)n1;
-    err = tm__qap_partition(P->ctx, &b->g2, 2, cap, per,
+    err = tm__metis_part_caps(P->ctx, &b->g2, 2, cap, per,
                             bis_seed(sub_seed(P->seed, &b->sp->s), b, k), b->part[k]);
     if (!err)
         b->cut[k] = cut_of(&b->g2, b->part[k]);
@@ -469,7 +469,7 @@ static void *worker(void *arg)
     return NULL;
 }
 
-tm_err tm__qap_multisection(tm_ctx *ctx, const tm__qgraph *g, const tm_hier *h, double bound,
+tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
                             uint64_t seed, int32_t *pe)
 {
     pool P;

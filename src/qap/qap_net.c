@@ -131,7 +131,7 @@ tm_err tm__qnet_job_init(tm_ctx *ctx, const tm_problem *p, tm__qnet_job *j)
     err = tm__qnet_build(ctx, p, &j->q);
     if (err)
         return err;
-    err = tm__qgraph_build(ctx, p->comm, &j->g);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &j->g);
     if (!err) {
         for (int32_t u = 0; u < j->g.n; u++)
             j->g.vw[u] = 1.0; /* one task per slot */
@@ -149,7 +149,7 @@ tm_err tm__qnet_job_init(tm_ctx *ctx, const tm_problem *p, tm__qnet_job *j)
 void tm__qnet_job_release(tm__qnet_job *j)
 {
     free(j->pe);
-    tm__qgraph_release(&j->g);
+    tm__sgraph_release(&j->g);
     tm__qnet_release(&j->q);
     memset(j, 0, sizeof *j);
 }

@@ -1,7 +1,7 @@
 /* qap_netsection.c - Top-Down multisection on a real network: the tasks
  * are split along the PE tree of qap_ptree.c (network groups, hosts,
  * node-internal levels) with METIS and exact-capacity correction
- * (tm__qap_partition), one-to-one, then the `topdown` / `topdown-ms`
+ * (tm__metis_part_caps), one-to-one, then the `topdown` / `topdown-ms`
  * strategies of network mode.
  *
  * Unlike VieM's uniform hierarchy, the groups of a real allocation have
@@ -35,7 +35,7 @@ typedef struct job { int32_t v, lo, hi; } job;
 
 typedef struct nsec {
     tm_ctx *ctx;
-    const tm__qgraph *g;
+    const tm__sgraph *g;
     const tm__ptree *t;
     const tm__qdist *o;
     uint64_t seed;
@@ -84,7 +84,7 @@ static uint64_t sub_seed(uint64_t seed, int32_t v)
 static void orient_costs(const nsec *S, int32_t v, const int32_t *verts, int32_t nv,
                          const int32_t *part, const int32_t *act, int32_t na, double *cost)
 {
-    const tm__qgraph *g = S->g;
+    const tm__sgraph *g = S->g;
     const tm__ptree *t = S->t;
     const int32_t *kids = t->kids + t->kid0[v];
     memset(cost, 0, (size_t)na * (size_t)na * sizeof *cost);
@@ -153,7 +153,7 @@ static tm_err partition_job(const nsec *S, const job *jb, int32_t *map, jpart *j
     const tm__ptree *t = S->t;
     int32_t v = jb->v, nv = jb->hi - jb->lo, a = t->nkid[v];
     int64_t *tg = tm__malloc_n((size_t)a, sizeof *tg);
-    tm__qgraph sg;
+    tm__sgraph sg;
     tm_err err = TM_EOK;
     memset(&sg, 0, sizeof sg);
     jp->na = 0;
@@ -171,13 +171,13 @@ static tm_err partition_job(const nsec *S, const job *jb, int32_t *map, jpart *j
             jp->cap[jp->na++] = (double)tg[j];
         }
     if (jp->na > 1) {
-        err = tm__qgraph_induced(S->ctx, S->g, S->ord + jb->lo, nv, map, &sg);
+        err = tm__sgraph_induced(S->ctx, S->g, S->ord + jb->lo, nv, map, &sg);
         if (!err)
-            err = tm__qap_partition(S->ctx, &sg, jp->na, jp->cap, 8, sub_seed(S->seed, v),
+            err = tm__metis_part_caps(S->ctx, &sg, jp->na, jp->cap, 8, sub_seed(S->seed, v),
                                     jp->part);
     }
 out:
-    tm__qgraph_release(&sg);
+    tm__sgraph_release(&sg);
     free(tg);
     return err;
 }
@@ -328,7 +328,7 @@ static tm_err run_wave(nsec *S, size_t w0, size_t w1, int nthreads)
     return err;
 }
 
-tm_err tm__qap_netsection(tm_ctx *ctx, const tm__qgraph *g, const tm__ptree *t,
+tm_err tm__qap_netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t,
                           const tm__qdist *o, uint64_t seed, int32_t *pe)
 {
     nsec S;
@@ -377,7 +377,7 @@ out:
  * hierarchy-mode topdown does.  `ils`: each trial is followed by ils:10,
  * whose J counts. */
 static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
-                         const tm__qgraph *g, uint64_t seed, bool ils, int32_t *best_pe)
+                         const tm__sgraph *g, uint64_t seed, bool ils, int32_t *best_pe)
 {
     const tm_net_grid *gr = tm_net_grid_info(p->net);
     int n_orders = tm__ptree_n_orders(p->net);

@@ -39,9 +39,9 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
 }
 
 /* One-to-one problems ignore task weights: each task takes one PE. */
-static tm_err build_graph(tm_ctx *ctx, const tm_problem *p, bool general, tm__qgraph *g)
+static tm_err build_graph(tm_ctx *ctx, const tm_problem *p, bool general, tm__sgraph *g)
 {
-    tm_err err = tm__qgraph_build(ctx, p->comm, g);
+    tm_err err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, g);
     if (err || general)
         return err;
     for (int32_t u = 0; u < g->n; u++)
@@ -50,7 +50,7 @@ static tm_err build_graph(tm_ctx *ctx, const tm_problem *p, bool general, tm__qg
     return TM_EOK;
 }
 
-static double problem_bound(const tm_problem *p, const tm__qgraph *g, bool general)
+static double problem_bound(const tm_problem *p, const tm__sgraph *g, bool general)
 {
     return general ? tm__qap_bound(g, p->hier, p->imbalance) : 1.0;
 }
@@ -60,7 +60,7 @@ static double problem_bound(const tm_problem *p, const tm__qgraph *g, bool gener
  * trial costs about as much as one partitioning of G.  The budget shrinks
  * with the graph size (about 2^19 entries in total, 1..4 trials; at least
  * 2 for general mapping). */
-static int topdown_trials(const tm__qgraph *g, bool general)
+static int topdown_trials(const tm__sgraph *g, bool general)
 {
     int64_t size = g->n + g->xadj[g->n];
     int64_t t = size > 0 ? ((int64_t)1 << 19) / size : 4;
@@ -77,7 +77,7 @@ static int topdown_trials(const tm__qgraph *g, bool general)
 static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int ntrials,
                            bool ils, tm_mapping *out)
 {
-    tm__qgraph g;
+    tm__sgraph g;
     tm__qdist o;
     int32_t *trial = NULL;
     double best = 0, bound;
@@ -120,7 +120,7 @@ out:
     if (err)
         tm_mapping_release(out);
     free(trial);
-    tm__qgraph_release(&g);
+    tm__sgraph_release(&g);
     return err;
 }
 
@@ -157,7 +157,7 @@ static int by_weight_desc(const void *a, const void *b, void *arg)
 tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
 {
     const tm_hier *h = p->hier;
-    tm__qgraph g;
+    tm__sgraph g;
     tm__rng r;
     int32_t *perm = NULL, *order = NULL;
     double *load = NULL, *key = NULL, bound;
@@ -222,7 +222,7 @@ out:
     free(load);
     free(order);
     free(key);
-    tm__qgraph_release(&g);
+    tm__sgraph_release(&g);
     return err;
 }
 
@@ -256,7 +256,7 @@ static tm_err refine_net(tm_ctx *ctx, const tm_problem *p, const char *nbh, int 
 static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth, uint64_t seed,
                      tm_mapping *m)
 {
-    tm__qgraph g;
+    tm__sgraph g;
     bool general = false;
     double bound = -1.0, j0 = 0, j1 = 0;
     uint8_t *used = NULL;
@@ -281,7 +281,7 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
         used[m->pe[u]] = 1;
     }
     free(used);
-    err = tm__qgraph_build(ctx, p->comm, &g);
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &g);
     if (err)
         return err;
     if (general) {
@@ -306,7 +306,7 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
     if (!err)
         tm__log(ctx, TM_LOG_INFO, "refine %s: J %.0f -> %.0f", nbh, j0, j1);
 out:
-    tm__qgraph_release(&g);
+    tm__sgraph_release(&g);
     return err;
 }
 

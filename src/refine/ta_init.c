@@ -7,6 +7,7 @@
 
 #include "ta_int.h"
 #include "topomap/metrics.h"
+#include "../graph/bfs.h"
 #include "../util/util.h"
 
 void tm__ta_state_release(tm__ta_state *st)
@@ -73,34 +74,32 @@ static tm_err near_lists(tm_ctx *ctx, tm__ta_state *st, const int32_t *hosts)
 {
     const tm_net_csr *g = st->g;
     int32_t *q = tm__malloc_n((size_t)g->n + 1, sizeof *q);
-    uint32_t *seen = tm__calloc_n((size_t)g->n + 1, sizeof *seen);
+    int32_t *dist = tm__malloc_n((size_t)g->n + 1, sizeof *dist);
+    tm__bfs b;
     st->near = tm__malloc_n((size_t)st->nh * TM__TA_NEAR + 1, sizeof *st->near);
-    if (!q || !seen || !st->near) {
+    if (!q || !dist || !st->near) {
         free(q);
-        free(seen);
+        free(dist);
         return tm__nomem(ctx);
     }
+    tm__bfs_init(&b, g, dist, q);
     for (int32_t i = 0; i < st->nh; i++) {
-        int32_t head = 0, tail = 0, found = 0, *nr = st->near + (size_t)i * TM__TA_NEAR;
-        q[tail++] = hosts[i];
-        seen[hosts[i]] = (uint32_t)i + 1;
-        while (head < tail && found < TM__TA_NEAR) {
-            int32_t v = q[head++];
-            if (v != hosts[i] && st->aidx[v] >= 0)
-                nr[found++] = st->aidx[v];
-            if (v != hosts[i] && !g->transit[v])
-                continue;
-            for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-                if (seen[g->head[j]] != (uint32_t)i + 1) {
-                    seen[g->head[j]] = (uint32_t)i + 1;
-                    q[tail++] = g->head[j];
-                }
+        int32_t found = 0, *nr = st->near + (size_t)i * TM__TA_NEAR;
+        /* level by level: the first allocated hosts in BFS order */
+        tm__bfs_start(&b, &hosts[i], 1);
+        while (found < TM__TA_NEAR) {
+            int32_t from = b.tail;
+            if (tm__bfs_level(&b) == 0)
+                break;
+            for (int32_t k = from; k < b.tail && found < TM__TA_NEAR; k++)
+                if (st->aidx[q[k]] >= 0)
+                    nr[found++] = st->aidx[q[k]];
         }
         while (found < TM__TA_NEAR)
             nr[found++] = -1;
     }
     free(q);
-    free(seen);
+    free(dist);
     return TM_EOK;
 }
 

@@ -11,7 +11,13 @@
  * within a few hops, and the cost of a source then is the area it touches,
  * not the whole network.  Hand-written rather than igraph_bfs because
  * igraph cannot stop and resume a BFS, cannot express "may end but not
- * cross a vertex", and must not be called from worker threads.
+ * cross a vertex", and must not be called from worker threads.  Not the
+ * library's BFS (src/graph/bfs.h) either, though the transit rule is the
+ * same: the sweep also accumulates sigma over every predecessor one level
+ * up (also those reached earlier in the level), keeps its state per
+ * cached DAG, and answers a destination one level ahead ("peek") without
+ * expanding the level, all of which would make the shared search slower
+ * for its other users.
  *
  * A workspace caches a few DAGs (LRU) so that refinement, which routes
  * single messages with +-vol again and again, pays the BFS once per source.

@@ -312,14 +312,14 @@ static void test_metis_exact_sizes(void **state)
     for (int it = 0; it < 30; it++) {
         int32_t n = 5 + (int32_t)tm__rng_below(&r, 60), k = 1 + (int32_t)tm__rng_below(&r, 7);
         tm_comm c;
-        tm__ugraph g;
+        tm__sgraph g;
         int64_t tg[8], rest = n;
         int32_t *part = malloc((size_t)n * sizeof *part);
         int64_t sz[8] = {0};
         if (k > n)
             k = n;
         random_comm(&r, n, &c);
-        assert_tm_ok(ctx, tm__ugraph_from_comm(ctx, &c, &g));
+        assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_POSITIVE, &g));
         for (int32_t b = 0; b < k; b++) {
             tg[b] = b == k - 1 ? rest : (int64_t)tm__rng_below(&r, (uint64_t)rest + 1);
             rest -= tg[b];
@@ -331,7 +331,7 @@ static void test_metis_exact_sizes(void **state)
         }
         for (int32_t b = 0; b < k; b++)
             assert_int_equal(sz[b], tg[b]);
-        tm__ugraph_release(&g);
+        tm__sgraph_release(&g);
         fx_comm_free(&c);
         free(part);
     }

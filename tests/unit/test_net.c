@@ -103,7 +103,7 @@ static int32_t uf_find(int32_t *up, int32_t v)
  * with failed cables. */
 static void test_parts_brute_force(void **state)
 {
-    tm_rng rng;
+    tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 78, 1);
     for (int iter = 0; iter < 200; iter++) {

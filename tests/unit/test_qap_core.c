@@ -44,14 +44,14 @@ static void test_fast_gain(void **state)
     for (size_t t = 0; t < 3; t++) {
         tm_hier h = qt_hier(hs[t][0], hs[t][1]);
         tm_comm c;
-        tm__qgraph g;
+        tm__sgraph g;
         tm__qdist o;
         tm_ctx *ctx;
         tm__rng r;
         int32_t *pe = malloc((size_t)h.n_pe * sizeof *pe);
         assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
         qt_random_comm(&c, (int32_t)h.n_pe, 3, 7 + t, false);
-        assert_tm_ok(ctx, tm__qgraph_build(ctx, &c, &g));
+        assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
         tm__qdist_init(&o, &h);
         tm__rng_seed(&r, 42, t);
         for (int32_t u = 0; u < c.n; u++)
@@ -79,7 +79,7 @@ static void test_fast_gain(void **state)
             }
         }
         free(pe);
-        tm__qgraph_release(&g);
+        tm__sgraph_release(&g);
         qt_free_comm(&c);
         tm_ctx_free(ctx);
     }

@@ -95,7 +95,7 @@ static void test_oracle_and_gains(void **state)
         tm_comm c;
         tm_problem p = {0};
         tm__qnet q;
-        tm__qgraph g;
+        tm__sgraph g;
         tm__qdist o;
         tm_mapping m;
         tm__rng r;
@@ -121,7 +121,7 @@ static void test_oracle_and_gains(void **state)
             p.hier = &nh;
         }
         assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
-        assert_tm_ok(ctx, tm__qgraph_build(ctx, &c, &g));
+        assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
         tm__qdist_init_net(&o, &q);
         pe = malloc((size_t)c.n * sizeof *pe);
         tm_mapping_init(&m);
@@ -156,7 +156,7 @@ static void test_oracle_and_gains(void **state)
         tm_mapping_release(&m);
         free(pe);
         free(hosts);
-        tm__qgraph_release(&g);
+        tm__sgraph_release(&g);
         tm__qnet_release(&q);
         tm_route_free(route);
         fx_comm_free(&c);

@@ -1,4 +1,4 @@
-/* qap_metis.c - block partitioning for the multisection strategies: METIS
+/* part_caps.c - block partitioning for the multisection strategies: METIS
  * k-way / recursive bisection with target weights, then a greedy
  * correction that enforces hard per-block caps (METIS only promises its
  * imbalance approximately, but Top-Down needs exactly a_i PEs' worth per
@@ -7,95 +7,54 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <metis.h>
+#include "partition.h"
+#include "../util/util.h"
 
-#include "qap_int.h"
-#include "../map/netmap.h"
-#include "../graph/metis_pool.h"
-
-/* METIS re-seeds the process-wide rand() stream and installs signal
- * handlers during a call, so concurrent calls are unsafe: every METIS call
- * of the library goes through tm__metis_call (src/graph/metis_pool.h). */
-
-#define INT_LIMIT (1 << 28)
-
-/* Integer weights for METIS: exact when the doubles are integers and
- * small, otherwise scaled so the total stays below INT_LIMIT (min 1). */
-static void to_idx(const double *x, int64_t n, idx_t *out)
-{
-    double sum = 0.0, scale = 1.0;
-    bool integral = true;
-    for (int64_t i = 0; i < n; i++) {
-        sum += x[i];
-        if (x[i] != floor(x[i]))
-            integral = false;
-    }
-    if (!integral || sum > INT_LIMIT)
-        scale = sum > 0 ? (double)INT_LIMIT / sum : 1.0;
-    if (!integral && scale > 1000.0)
-        scale = 1000.0;
-    for (int64_t i = 0; i < n; i++) {
-        double v = floor(x[i] * scale + 0.5);
-        out[i] = v < 1 ? 1 : (idx_t)v;
-    }
-}
-
-static tm_err run_metis(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+/* METIS recursive bisection (on the benchmark quotient graphs it gives
+ * 3-10% lower J than k-way after the exact-balance correction,
+ * docs/qap.md) with target fractions cap[j] / sum(cap) and the imbalance
+ * the caps leave over the total weight. */
+static tm_err run_metis(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                         int ncuts, uint64_t seed, int32_t *part)
 {
-    idx_t nv = g->n, ncon = 1, np = nparts, objval = 0, options[METIS_NOPTIONS];
-    int64_t m = g->xadj[g->n];
-    idx_t *xadj = tm__malloc_n((size_t)nv + 1, sizeof *xadj);
-    idx_t *adj = tm__malloc_n((size_t)(m ? m : 1), sizeof *adj);
-    idx_t *ew = tm__malloc_n((size_t)(m ? m : 1), sizeof *ew);
+    idx_t nv = g->n;
     idx_t *vw = tm__malloc_n((size_t)nv, sizeof *vw);
     idx_t *pt = tm__malloc_n((size_t)nv, sizeof *pt);
     real_t *tp = tm__malloc_n((size_t)nparts, sizeof *tp);
-    double capsum = 0.0;
+    double capsum = 0.0, slack;
+    long uf;
     tm_err err = TM_EOK;
     int rc;
-    if (!xadj || !adj || !ew || !vw || !pt || !tp) {
+    if (!vw || !pt || !tp) {
         err = tm__nomem(ctx);
         goto out;
     }
-    if (m > INT32_MAX) {
-        err = tm__fail(ctx, TM_EINFEASIBLE, "task graph too large for METIS (%lld entries)",
-                       (long long)m);
-        goto out;
-    }
-    for (idx_t i = 0; i <= nv; i++)
-        xadj[i] = (idx_t)g->xadj[i];
-    for (int64_t i = 0; i < m; i++)
-        adj[i] = g->adj[i];
-    to_idx(g->w, m, ew);
-    to_idx(g->vw, nv, vw);
+    tm__metis_weights(g->vw, nv, TM__METIS_W_TOTAL_2P28, vw);
     for (int32_t j = 0; j < nparts; j++)
         capsum += cap[j];
     for (int32_t j = 0; j < nparts; j++)
         tp[j] = (real_t)(cap[j] / capsum);
-    METIS_SetDefaultOptions(options);
-    options[METIS_OPTION_NUMBERING] = 0;
-    options[METIS_OPTION_SEED] = (idx_t)(seed & 0x3fffffff);
-    {
-        double slack = g->total_vw > 0 ? capsum / g->total_vw - 1.0 : 0.0;
-        long uf = lround(slack * 1000.0);
-        options[METIS_OPTION_UFACTOR] = (idx_t)(uf < 1 ? 1 : uf > 500 ? 500 : uf);
-    }
-    /* recursive bisection: on the benchmark quotient graphs it gives 3-10%
-     * lower J than k-way after the exact-balance correction (docs/qap.md) */
-    options[METIS_OPTION_NCUTS] = ncuts;
-    rc = tm__metis_call(ctx, true, &nv, &ncon, xadj, adj, vw, ew, &np, tp, options, &objval, pt);
+    slack = g->total_vw > 0 ? capsum / g->total_vw - 1.0 : 0.0;
+    uf = lround(slack * 1000.0);
+    err = tm__metis_graph(ctx, g,
+                          &(tm__metis_in){.recursive = true,
+                                          .wpolicy = TM__METIS_W_TOTAL_2P28,
+                                          .vwgt = vw,
+                                          .nparts = nparts,
+                                          .tpwgts = tp,
+                                          .seed = seed,
+                                          .ufactor = uf < 1 ? 1 : uf > 500 ? 500 : (int)uf,
+                                          .ncuts = ncuts},
+                          pt, &rc);
+    if (err)
+        goto out;
     if (rc != METIS_OK) {
-        err = rc == METIS_ERROR_MEMORY ? tm__nomem(ctx)
-                                       : tm__fail(ctx, TM_EINTERNAL, "METIS failed (%d)", rc);
+        err = tm__fail(ctx, TM_EINTERNAL, "METIS failed (%d)", rc);
         goto out;
     }
     for (idx_t i = 0; i < nv; i++)
         part[i] = (int32_t)pt[i];
 out:
-    free(xadj);
-    free(adj);
-    free(ew);
     free(vw);
     free(pt);
     free(tp);
@@ -103,7 +62,7 @@ out:
 }
 
 /* Tiny blocks: heaviest vertex first into the block with most room. */
-static void assign_small(const tm__qgraph *g, int32_t nparts, const double *cap, int32_t *part,
+static void assign_small(const tm__sgraph *g, int32_t nparts, const double *cap, int32_t *part,
                          double *load)
 {
     for (int32_t j = 0; j < nparts; j++)
@@ -137,7 +96,7 @@ static int heavier_first(const void *a, const void *b, void *arg)
  * slack): first-fit decreasing, each task into its current block if it
  * fits, else into the block with the most room.  Returns TM_EINFEASIBLE
  * (no message) if that fails too. */
-static tm_err repack(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+static tm_err repack(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                      int32_t *part, double *load)
 {
     int32_t *ord = tm__malloc_n((size_t)g->n, sizeof *ord);
@@ -188,7 +147,7 @@ static tm_err repack(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const dou
 
 /* Moves vertices out of blocks above their cap, each time the vertex and
  * target with the best cut gain among targets that have room. */
-static tm_err correct(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+static tm_err correct(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                       int32_t *part, double *load)
 {
     double *conn = tm__calloc_n((size_t)nparts, sizeof *conn);
@@ -268,7 +227,7 @@ out:
     return err;
 }
 
-tm_err tm__qap_partition(tm_ctx *ctx, const tm__qgraph *g, int32_t nparts, const double *cap,
+tm_err tm__metis_part_caps(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                          int ncuts, uint64_t seed, int32_t *part)
 {
     double *load;

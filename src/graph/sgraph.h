@@ -1,0 +1,71 @@
+/* sgraph.h - the symmetric weighted task graph every strategy works on
+ * (not installed): the undirected view of a communication graph, its
+ * induced subgraphs and its quotient graphs under a partition.  One type
+ * for the network-mode strategies (src/map/) and the QAP strategies
+ * (src/qap/).
+ *
+ * CSR with both directions stored, no self-loops, no duplicate entries;
+ * rows sorted by target unless built by an unsorted contraction.
+ * w(u,v) = w(u->v) + w(v->u) of the communication graph.  Vertex weights
+ * are optional: vw == NULL means "not kept" (a graph built without
+ * TM__SG_VERTEX_WEIGHTS, or derived from one); then total_vw is 0.
+ *
+ * Why not tm_comm_symmetrize (public, src/comm/comm.c): it validates an
+ * arbitrary caller-built tm_comm entry by entry and returns exact-size
+ * public arrays without task weights as doubles, induced subgraphs or
+ * quotients; the builders here assume a checked tm_comm (tm_map and the
+ * readers check it) and add what the strategies need. */
+#ifndef TM_GRAPH_SGRAPH_H
+#define TM_GRAPH_SGRAPH_H
+
+#include <stdint.h>
+
+#include "topomap/comm.h"
+
+typedef struct tm__sgraph {
+    int32_t n;
+    int64_t *xadj; /* n+1 */
+    int32_t *adj;
+    double *w;
+    double *vw;      /* n vertex weights, or NULL */
+    double total_vw; /* sum of vw (0 without vw) */
+} tm__sgraph;
+
+/* Options of tm__sgraph_from_comm and tm__sgraph_contract. */
+enum {
+    /* from_comm: keep vw (the comm's task weights, 1 when it has none);
+     * the QAP strategies balance weights, the network strategies place
+     * unit tasks and do without */
+    TM__SG_VERTEX_WEIGHTS = 1,
+    /* from_comm: drop entries whose volume is not > 0 (they carry nothing
+     * between hosts; the network strategies never see them, the QAP
+     * strategies keep them as zero-weight edges, which METIS sees) */
+    TM__SG_POSITIVE = 2,
+    /* contract: rows sorted by block id, as the network strategies' METIS
+     * input always was; without it rows list the blocks in the order they
+     * are first reached (members in vertex order, their rows in order),
+     * which is what the QAP strategies always gave METIS.  The row order
+     * changes METIS's partitions, so each keeps its own. */
+    TM__SG_SORTED_ROWS = 4,
+};
+
+void tm__sgraph_release(tm__sgraph *g);
+/* The undirected view of c: rows sorted, parallel entries summed in the
+ * order they are met (vertex order, then row order).  flags:
+ * TM__SG_VERTEX_WEIGHTS, TM__SG_POSITIVE.  TM_EINPUT when a summed volume
+ * overflows. */
+tm_err tm__sgraph_from_comm(tm_ctx *ctx, const tm_comm *c, unsigned flags, tm__sgraph *out);
+/* Subgraph of g induced by verts[0..cnt-1] (local ids = positions), rows
+ * in g's order, vw kept when g has it.  local[] is scratch of g->n
+ * entries, all -1 on entry and on return. */
+tm_err tm__sgraph_induced(tm_ctx *ctx, const tm__sgraph *g, const int32_t *verts, int32_t cnt,
+                          int32_t *local, tm__sgraph *out);
+/* Quotient graph of g under part[] (k blocks): internal edges dropped,
+ * the weights between two blocks summed in vertex order, vertex weights
+ * summed when g has them.  flags: TM__SG_SORTED_ROWS. */
+tm_err tm__sgraph_contract(tm_ctx *ctx, const tm__sgraph *g, const int32_t *part, int32_t k,
+                           unsigned flags, tm__sgraph *out);
+/* Sum of the weights at v (its "cumulative edge weight"). */
+double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v);
+
+#endif
