@@ -2,7 +2,7 @@
  * topomap/comm.h - the communication graph G of an application.
  *
  * Tasks 0..n-1.  Every directed adjacency entry (u -> v, w) is a message of
- * volume w from u to v (design.md "Communication graph").  In memory G is a
+ * volume w from u to v (docs/design.md "Communication graph").  In memory G is a
  * plain CSR: for task u, entries xadj[u]..xadj[u+1]-1 of adj/w, sorted by
  * target, without duplicates, without self-loops (intra-task traffic is
  * ignored) and with w > 0 and finite.  tm_comm_check() verifies this.

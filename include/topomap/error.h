@@ -40,7 +40,7 @@ typedef enum {
 
 /* Generic one-line text of an error code. */
 TM_API const char *tm_err_str(tm_err err);
-/* Exit code of the command-line tool for an error (design.md: 0..4). */
+/* Exit code of the command-line tool for an error (docs/design.md: 0..4). */
 TM_API int tm_err_exit_code(tm_err err);
 
 typedef struct tm_ctx tm_ctx;

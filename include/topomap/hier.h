@@ -1,6 +1,6 @@
 /*
  * topomap/hier.h - a processing-element hierarchy a1:a2:...:ak with
- * distances d1:...:dk (VieM semantics, design.md "QAP cost J"): PEs are
+ * distances d1:...:dk (VieM semantics, docs/design.md "QAP cost J"): PEs are
  * numbered 0..prod(a)-1 and distinct PEs p, q are at distance d_i for the
  * smallest i with p / (a1*...*ai) == q / (a1*...*ai).  Distances come from
  * an O(k) oracle; no PE x PE matrix exists anywhere.

@@ -1,5 +1,5 @@
 /*
- * topomap/metrics.h - the exact quality figures of a mapping (design.md
+ * topomap/metrics.h - the exact quality figures of a mapping (docs/design.md
  * "Definitions"): congestion per directed link (traffic / capacity) under
  * the router's model, its maximum and where, average dilation (volume-
  * weighted hops), the QAP cost J, and a link-load histogram.
@@ -69,7 +69,7 @@ typedef struct tm_metrics_opts {
  * with d_top the node hierarchy's largest distance.  50 per hop makes the
  * usual host-switch-host path (2 hops) cost 100, VieM's inter-node
  * distance for 1:10:100-like node levels.  Without a node hierarchy
- * D = hops (design.md). */
+ * D = hops (docs/design.md). */
 #define TM_HOP_DISTANCE_NODE_DEFAULT 50.0
 
 TM_API void tm_metrics_init(tm_metrics *m);

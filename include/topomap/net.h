@@ -27,7 +27,7 @@ extern "C" {
 
 typedef enum { TM_VERTEX_HOST = 0, TM_VERTEX_SWITCH = 1 } tm_vertex_kind;
 
-/* Transit policy of a vertex (design.md "Transit"). */
+/* Transit policy of a vertex (docs/design.md "Transit"). */
 typedef enum {
     TM_TRANSIT_DEFAULT = 0, /* switches: yes; hosts: yes iff the net has no switches */
     TM_TRANSIT_YES = 1,

@@ -1,7 +1,7 @@
 /*
  * cli.h - shared pieces of the command-line tool: the options every
  * subcommand understands, loading of the inputs they name, error
- * reporting with design.md's exit codes, and a tiny JSON writer.
+ * reporting with docs/design.md's exit codes, and a tiny JSON writer.
  * Only cli/ prints.
  */
 #ifndef TM_CLI_H
@@ -12,7 +12,7 @@
 
 #include "topomap/topomap.h"
 
-/* Exit codes (design.md). */
+/* Exit codes (docs/design.md). */
 enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXIT_INTERNAL_ = 4 };
 
 /* Inputs shared by topo/eval/map. */
@@ -152,7 +152,7 @@ void json_null(json_w *j, const char *key);
 void json_end(json_w *j);
 
 /* ---- reporting metrics (report.c) --------------------------------------- */
-/* Writes the metric keys of design.md into an open JSON object. */
+/* Writes the metric keys of docs/design.md into an open JSON object. */
 void cli_json_metrics(json_w *j, const tm_net *net, const tm_metrics *m, bool hierarchy);
 /* Human-readable block of the same figures. */
 void cli_print_metrics(FILE *out, const tm_net *net, const tm_metrics *m, bool hierarchy);

@@ -12,7 +12,7 @@ static const char usage_text[] =
     "\n"
     "Computes, for the mapping M of the tasks of G onto the network T, the exact maximum\n"
     "link congestion (traffic / capacity, and which links), the average dilation (hops per\n"
-    "unit of volume) and the QAP cost J (design.md).  Without --mapping the consecutive\n"
+    "unit of volume) and the QAP cost J (docs/design.md).  Without --mapping the consecutive\n"
     "placement of the allocation is evaluated (what a batch system does).\n"
     "\n"
     "  --topology T      ibnetdiscover dump, .graphml, .xml spec or generator spec (topo --help)\n"
@@ -30,7 +30,7 @@ static const char usage_text[] =
     "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
     "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
     "  --threads N       threads (default: all cores; results do not depend on it)\n"
-    "  --json            one JSON object (keys in design.md)\n";
+    "  --json            one JSON object (keys in docs/design.md)\n";
 
 int cmd_eval(int argc, char **argv)
 {

@@ -2,7 +2,7 @@
  * read_dense.c - reader for dense N x N matrices, one row per line, values
  * separated by commas (CSV as MapLib writes) or by blanks (as netloc's
  * app.mat, with its trailing space).  Entry (i,j) is the volume from task i
- * to task j; zeros and the diagonal are dropped (design.md).  N is the number
+ * to task j; zeros and the diagonal are dropped (docs/design.md).  N is the number
  * of values in the first row; blank lines and '#' lines are skipped; a
  * single trailing comma is tolerated.  Rows are streamed, so only the
  * nonzeros are stored.

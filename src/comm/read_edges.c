@@ -2,7 +2,7 @@
  * read_edges.c - reader for plain edge lists: one directed message
  * "src dst [volume]" per line, 0-based task ids, volume 1 when omitted,
  * '#' starts a comment.  The task count is the largest id + 1.  Repeated
- * pairs add up; "u u w" is intra-task traffic and ignored (design.md).
+ * pairs add up; "u u w" is intra-task traffic and ignored (docs/design.md).
  */
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * Lines starting with '%' are comments; an empty line is a vertex without
  * neighbours.  Each listed neighbour is one directed entry, so an edge {u,v}
  * (listed on both lines, as METIS requires) means w from u to v and w from v
- * to u (design.md).  With ncon > 1 only the first vertex weight is kept.
+ * to u (docs/design.md).  With ncon > 1 only the first vertex weight is kept.
  * Edge weights may be non-integers (METIS itself only reads integers).
  */
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * "Statistics of rank: N" subheadings, "Source Target Total Amount Total
  * Count" header lines and tab-separated rows "src dst amount count".
  * Each row is a directed message of `amount` bytes (the count is checked
- * but not used); self-pairs are intra-task and dropped (design.md).
+ * but not used); self-pairs are intra-task and dropped (docs/design.md).
  * The task count is the largest rank of the matrix or of the report's
  * "@ MPI Task Assignment : <rank> <host>" lines, plus one, so ranks that
  * never communicate are still tasks.

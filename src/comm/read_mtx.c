@@ -4,7 +4,7 @@
  * '%' comments, the size line "rows cols entries", then 1-based "i j [v]"
  * lines.  Entry (i,j) is the volume from task i-1 to task j-1; a symmetric
  * file's off-diagonal entry counts in both directions; pattern means 1;
- * diagonal entries are ignored (design.md).  Skew-symmetric, hermitian,
+ * diagonal entries are ignored (docs/design.md).  Skew-symmetric, hermitian,
  * complex and dense "array" files are rejected: they do not describe
  * non-negative volumes.  A symmetric file may store either triangle, but
  * not both (that would count each pair twice).

@@ -1,6 +1,6 @@
 /* bfs.h - breadth-first search over a network under the transit rule
  * (not installed): a path may pass through a vertex only if it is transit
- * or a source (design.md "Transit"), so a non-transit host ends paths but
+ * or a source (docs/design.md "Transit"), so a non-transit host ends paths but
  * never lies inside one.  Every hop-count search of the library over
  * tm_net_csr goes through here (net.c, levels.c, netdist.c, map_run.c,
  * landmarks.c, greedy.c, qap_grow.c, ta_init.c); only the routing DAG

@@ -1,7 +1,7 @@
 /*
  * ibnet_speed.c - InfiniBand link width x speed <-> capacity in Gbit/s.
  *
- * Capacity = lanes x per-lane data rate after line encoding (design.md):
+ * Capacity = lanes x per-lane data rate after line encoding (docs/design.md):
  * SDR 2, DDR 4, QDR 8, FDR10 10, FDR 13.64, EDR 25, HDR 50, NDR 100,
  * XDR 200, so 4xQDR = 32 and 4xEDR = 100.
  */

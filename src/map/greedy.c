@@ -19,7 +19,7 @@
  *   host it settles, and it skips the vertices that cannot lead to a free
  *   host within the current hop radius (closest_free: a lower bound on the
  *   hops to the nearest free host, refreshed now and then).
- * Paths may pass only through transit vertices (design.md "Transit"). */
+ * Paths may pass only through transit vertices (docs/design.md "Transit"). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * metrics.c - the public metrics API (design.md "Definitions"): checks the
+ * metrics.c - the public metrics API (docs/design.md "Definitions"): checks the
  * inputs, groups the tasks by host, gets the link loads from the exact
  * engine (exact.c) or the paper's approximation (approx.c), and derives
  * every figure from the loads:

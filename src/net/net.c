@@ -7,7 +7,7 @@
  *  - csr.off/head/link list, for every vertex, its out-links over enabled
  *    cables, in cable order (deterministic);
  *  - link 2c is a(c) -> b(c), link 2c+1 is b(c) -> a(c);
- *  - transit[v] is the effective transit flag (design.md "Transit").
+ *  - transit[v] is the effective transit flag (docs/design.md "Transit").
  */
 #include <stdlib.h>
 #include <string.h>

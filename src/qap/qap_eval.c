@@ -1,4 +1,4 @@
-/* qap_eval.c - the hierarchy-mode objective J of design.md: the sum over
+/* qap_eval.c - the hierarchy-mode objective J of docs/design.md: the sum over
  * directed entries (u -> v, w) of G of w * dist(pe[u], pe[v]).  Used by the
  * strategies and tests to cross-check the fast incremental gains. */
 #include "qap_int.h"

@@ -3,7 +3,7 @@
  * the ECMP and single-path routers (Brandes-style accumulation).
  *
  * BFS from the source host over the CSR expands only the source and transit
- * vertices (design.md "Transit"): a non-transit host can end a path but not
+ * vertices (docs/design.md "Transit"): a non-transit host can end a path but not
  * lie inside one.  sigma[v] counts the minimum-hop paths src -> v as
  * sequences of directed links, so parallel cables are distinct paths.
  * The BFS is grown lazily, one level at a time, only as far as the farthest

@@ -58,7 +58,7 @@ static inline void fz_die(const char *what, tm_err err, const tm_ctx *ctx)
 }
 
 /* Every failure carries a message; TM_EINPUT from a file reader starts
- * with the display name (design.md: "file:line: what is wrong").  The
+ * with the display name (docs/design.md: "file:line: what is wrong").  The
  * prefix check is skipped for string parsers (want_prefix = 0). */
 static inline void fz_check_err(const tm_ctx *ctx, tm_err err, int want_prefix)
 {
