@@ -45,6 +45,23 @@ static tm_err check_name(tm_ctx *ctx, const tm_net *net, int32_t v)
     return TM_EOK;
 }
 
+/* Every name the file will hold, before anything is written. */
+static tm_err check_names(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *t)
+{
+    const tm_net_csr *g = tm_net_csr_get(net);
+    tm_err err;
+    for (int32_t i = 0; i < t->n_switches; i++) {
+        int32_t s = t->order[i];
+        if ((err = check_name(ctx, net, s)))
+            return err;
+        for (int32_t j = g->off[s]; j < g->off[s + 1] && t->level[s] == 0; j++)
+            if (tm_net_kind(net, g->head[j]) == TM_VERTEX_HOST &&
+                (err = check_name(ctx, net, g->head[j])))
+                return err;
+    }
+    return TM_EOK;
+}
+
 /* The children of switch order[i] as one compressed hostlist in *out. */
 static tm_err children_list(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *t, int32_t i,
                             line_buf *lb, char **out)
@@ -52,7 +69,6 @@ static tm_err children_list(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree
     const tm_net_csr *g = tm_net_csr_get(net);
     int32_t s = t->order[i];
     size_t n = 0;
-    tm_err err;
     lb->min_cap = HUGE_VAL;
     for (int32_t j = g->off[s]; j < g->off[s + 1]; j++) {
         int32_t v = g->head[j];
@@ -63,8 +79,6 @@ static tm_err children_list(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree
         if (lb->mark[v] == i + 1)
             continue; /* parallel cables */
         lb->mark[v] = i + 1;
-        if ((err = check_name(ctx, net, v)))
-            return err;
         lb->names[n++] = tm_net_name(net, v);
     }
     return tm_hostlist_compress(ctx, lb->names, n, out);
@@ -165,9 +179,8 @@ tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_op
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int32_t i = 0; i < t.n_switches; i++)
-        if ((err = check_name(ctx, net, t.order[i])))
-            goto out;
+    if ((err = check_names(ctx, net, &t)))
+        goto out;
     if ((err = tm__slurm_tree_has_root(ctx, net, &t, &has_root)))
         goto out;
     write_header(out, &t, o->yaml, has_root);
