@@ -34,6 +34,13 @@ TM_API int64_t tm_alloc_total_slots(const tm_alloc *a);
 TM_API tm_err tm_hostlist_expand(tm_ctx *ctx, const char *expr, const char *name, char ***names,
                                  size_t *count);
 TM_API void tm_hostlist_free(char **names, size_t count);
+/* The inverse: count names as one hostlist expression in Slurm's compressed
+ * form ("sl390lin[1-5,7-11],node[001-004],login"), sorted and without
+ * duplicates as `scontrol show hostlistsorted` prints it (rules in
+ * src/alloc/hostlist_compress.c).  *out is malloc'ed ("" for no names).
+ * A name that is empty or contains brackets, commas or blanks is
+ * TM_EINPUT. */
+TM_API tm_err tm_hostlist_compress(tm_ctx *ctx, const char *const *names, size_t count, char **out);
 
 /* Resolves a host name against the net: exact match first, then the short
  * name (up to the first '.') of either side.  -1 if not found. */

@@ -9,6 +9,7 @@
 static const char usage_text[] =
     "usage: topomap topo info   --topology T [--json] [--no-diameter]\n"
     "       topomap topo export --topology T --format graphml|dot|ibnetdiscover [--out F]\n"
+    "       topomap topo export --topology T --format slurm|slurm-yaml [--link-speed] [--out F]\n"
     "\n"
     "T is a file or a generator spec:\n"
     "  ibnetdiscover dump (plain, -g or -p output)   use --node-name-map F for GUID->host names,\n"
@@ -21,7 +22,17 @@ static const char usage_text[] =
     "  --slots N        slots (processes) per host, overriding the input\n"
     "  --json           machine-readable output (info)\n"
     "  --no-diameter    skip the all-hosts BFS (large networks)\n"
-    "  --out F          output file, written atomically (default: stdout)\n";
+    "  --out F          output file, written atomically (default: stdout)\n"
+    "  --link-speed     slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
+    "                   cables, whole Gbit/s; Slurm documents it as unused)\n"
+    "\n"
+    "formats: graphml, dot, ibnetdiscover (dump that topomap and ibsim read back),\n"
+    "  slurm (topology.conf for Slurm's topology/tree: switches with hosts list them\n"
+    "  as Nodes=, upper switches list the switches one level down as Switches=),\n"
+    "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md\n";
+
+/* Options only `topo` has (ids clear of the shared enum in cli.h). */
+enum { OPT_LINK_SPEED = 1024 };
 
 static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
 
@@ -212,7 +223,13 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
     print_hierarchy(net, lv);
 }
 
-static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const char *out_path)
+static bool is_slurm(const char *format)
+{
+    return strcmp(format, "slurm") == 0 || strcmp(format, "slurm-yaml") == 0;
+}
+
+static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const char *out_path,
+                      bool link_speed)
 {
     tm_ofile of;
     tm_err err = tm_ofile_open(ctx, out_path ? out_path : "-", &of);
@@ -222,7 +239,12 @@ static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const 
         err = tm_graphml_write(ctx, net, NULL, of.fp);
     else if (strcmp(format, "dot") == 0)
         err = tm_dot_write(ctx, net, NULL, of.fp);
-    else
+    else if (is_slurm(format)) {
+        tm_slurm_opts so = TM_SLURM_OPTS_INIT;
+        so.yaml = strcmp(format, "slurm-yaml") == 0;
+        so.link_speed = link_speed;
+        err = tm_slurm_topology_write(ctx, net, &so, of.fp);
+    } else
         err = tm_ibnet_write(ctx, net, of.fp);
     if (err) {
         tm_ofile_abort(&of);
@@ -240,10 +262,11 @@ int cmd_topo(int argc, char **argv)
         {"no-diameter", no_argument, NULL, OPT_NO_DIAMETER},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"out", required_argument, NULL, OPT_OUT},
+        {"link-speed", no_argument, NULL, OPT_LINK_SPEED},
         {NULL, 0, NULL, 0},
     };
     cli_inputs in = {0};
-    bool json = false, diameter = true;
+    bool json = false, diameter = true, link_speed = false;
     const char *format = NULL, *out = NULL, *sub;
     tm_ctx *ctx = NULL;
     tm_net *net = NULL;
@@ -273,6 +296,7 @@ int cmd_topo(int argc, char **argv)
         case OPT_NO_DIAMETER: diameter = false; break;
         case OPT_FORMAT: format = optarg; break;
         case OPT_OUT: out = optarg; break;
+        case OPT_LINK_SPEED: link_speed = true; break;
         default: return cli_getopt_error("topomap topo", c, argv + 1);
         }
     }
@@ -283,9 +307,15 @@ int cmd_topo(int argc, char **argv)
     if (strcmp(sub, "export") == 0) {
         if (!format)
             return cli_usage_error("topomap topo export", "--format is required");
-        if (strcmp(format, "graphml") && strcmp(format, "dot") && strcmp(format, "ibnetdiscover"))
-            return cli_usage_error("topomap topo export",
-                                   "unknown --format '%s' (graphml, dot, ibnetdiscover)", format);
+        if (strcmp(format, "graphml") && strcmp(format, "dot") && strcmp(format, "ibnetdiscover") &&
+            !is_slurm(format))
+            return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
+                                   "ibnetdiscover, slurm, slurm-yaml)", format);
+        if (link_speed && strcmp(format, "slurm") != 0)
+            return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
+                                   "(topology.yaml has no link speed)");
+    } else if (link_speed) {
+        return cli_usage_error("topomap topo info", "--link-speed is an option of 'topo export'");
     }
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
@@ -295,7 +325,7 @@ int cmd_topo(int argc, char **argv)
         goto out;
     }
     if (strcmp(sub, "export") == 0) {
-        rc = run_export(ctx, net, format, out);
+        rc = run_export(ctx, net, format, out, link_speed);
         goto out;
     }
     err = tm_net_info_compute(ctx, net, diameter, &info);

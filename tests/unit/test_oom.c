@@ -609,11 +609,35 @@ static tm_err op_writers(const void *arg, uint64_t *sig)
     return err;
 }
 
+/* Slurm topology.conf (with LinkSpeed) and topology.yaml: the tree levels
+ * and the hostlist compression allocate. */
+static tm_err op_slurm(const void *arg, uint64_t *sig)
+{
+    tm_slurm_opts o = TM_SLURM_OPTS_INIT;
+    membuf mb = {0};
+    tm_err err = TM_EOK;
+    if (!(mb.f = open_memstream(&mb.buf, &mb.len)))
+        err = TM_EIO;
+    o.link_speed = true;
+    if (!err)
+        err = tm_slurm_topology_write(ctx, arg, &o, mb.f);
+    o.yaml = true;
+    if (!err)
+        err = tm_slurm_topology_write(ctx, arg, &o, mb.f);
+    if (mb.f)
+        fclose(mb.f);
+    if (!err)
+        *sig = fnv(FNV0, mb.buf, mb.len);
+    free(mb.buf);
+    return err;
+}
+
 static void test_writers(void **state)
 {
     (void)state;
     sweep("writers fattree", op_writers, fx_fat);
     sweep("writers explicit.xml", op_writers, fx_xml);
+    sweep("slurm topology fattree", op_slurm, fx_fat);
 }
 
 /* ---- hwloc, allocations, mappings --------------------------------------- */

@@ -1,0 +1,347 @@
+/* test_slurm.c - Slurm hostlist compression (tm_hostlist_compress) and the
+ * Slurm topology writer (tm_slurm_topology_write) on hand-checked
+ * networks.  The comparison with a real site's topology.conf (PSMN X5) is
+ * in tests/cli/t05-topo-slurm.sh. */
+#include "test_fixtures.h"
+#include "util/util.h"
+
+static void expect_compress(const char *const *names, size_t n, const char *want)
+{
+    char *got = NULL;
+    assert_tm_ok(ctx, tm_hostlist_compress(ctx, names, n, &got));
+    if (strcmp(got, want) != 0)
+        fail_msg("compressed to '%s', expected '%s'", got, want);
+    free(got);
+}
+
+#define COMPRESS(want, ...)                                                            \
+    do {                                                                               \
+        const char *const names_[] = {__VA_ARGS__};                                    \
+        expect_compress(names_, sizeof names_ / sizeof *names_, want);                 \
+    } while (0)
+
+static void test_compress(void **state)
+{
+    (void)state;
+    COMPRESS("node[001-004]", "node003", "node001", "node004", "node002");
+    COMPRESS("sl390lin[1-5,7-11]", "sl390lin1", "sl390lin2", "sl390lin3", "sl390lin4",
+             "sl390lin5", "sl390lin7", "sl390lin8", "sl390lin9", "sl390lin10", "sl390lin11");
+    COMPRESS("n7", "n7");                               /* one name: no brackets */
+    COMPRESS("alpha,login", "login", "alpha");          /* no numeric suffix */
+    COMPRESS("a[9-10],b[1-2]", "b2", "a10", "a9", "b1", "a9"); /* duplicates dropped */
+    /* padding: kept, and joined only where the width prints the names back */
+    COMPRESS("n[08-11]", "n10", "n08", "n11", "n09");
+    COMPRESS("n[9-10]", "n10", "n9");
+    COMPRESS("n[99-100]", "n99", "n100");
+    COMPRESS("n[1-2,01-02]", "n02", "n1", "n01", "n2");
+    COMPRESS("n[1,010]", "n010", "n1");
+    /* prefixes in natural order, names without a suffix first */
+    COMPRESS("r9n[1-2],r10n1", "r10n1", "r9n2", "r9n1");
+    COMPRESS("node,node1", "node1", "node");
+    COMPRESS("a01b1,a1b[1-2]", "a1b2", "a01b1", "a1b1");
+    COMPRESS("S-0002c[90200417670,90200417672]", "S-0002c90200417672", "S-0002c90200417670");
+    /* more than 18 digits: not a number tm_hostlist_expand reads back */
+    COMPRESS("x1234567890123456789", "x1234567890123456789");
+    COMPRESS("x1,y", "y", "x1");
+    {
+        char *got = NULL;
+        assert_tm_ok(ctx, tm_hostlist_compress(ctx, NULL, 0, &got));
+        assert_string_equal(got, "");
+        free(got);
+        const char *const bad[] = {"n1", "n[2]"};
+        assert_tm_error(ctx, tm_hostlist_compress(ctx, bad, 2, &got), TM_EINPUT, "'n[2]'");
+        assert_null(got);
+    }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Random name sets (prefixes, padding, gaps, duplicates) compress to an
+ * expression that expands back to the same set. */
+static void test_compress_roundtrip(void **state)
+{
+    static const char *const prefixes[] = {"n", "node", "r1n", "r10n", "gpu-", "x"};
+    tm__rng r;
+    (void)state;
+    tm__rng_seed(&r, 14, 3);
+    for (int iter = 0; iter < 300; iter++) {
+        size_t n = 1 + (size_t)tm__rng_below(&r, 40), count, uniq = 0;
+        char *names[40], **back, *expr;
+        for (size_t i = 0; i < n; i++) {
+            char buf[64];
+            const char *p = prefixes[tm__rng_below(&r, 6)];
+            int width = (int)tm__rng_below(&r, 4); /* 0: no padding */
+            unsigned v = (unsigned)tm__rng_below(&r, 120);
+            if (tm__rng_below(&r, 10) == 0)
+                snprintf(buf, sizeof buf, "%sname", p);
+            else
+                snprintf(buf, sizeof buf, "%s%0*u", p, width, v);
+            names[i] = strdup(buf);
+        }
+        assert_tm_ok(ctx, tm_hostlist_compress(ctx, (const char *const *)names, n, &expr));
+        assert_tm_ok(ctx, tm_hostlist_expand(ctx, expr, "rt", &back, &count));
+        qsort(names, n, sizeof *names, cmp_str);
+        for (size_t i = 0; i < n; i++)
+            if (uniq == 0 || strcmp(names[i], names[uniq - 1]) != 0)
+                names[uniq++] = names[i];
+            else
+                free(names[i]);
+        qsort(back, count, sizeof *back, cmp_str);
+        if (count != uniq) {
+            for (size_t i = 0; i < uniq; i++)
+                fprintf(stderr, "%s ", names[i]);
+            fail_msg("'%s' expands to %zu names, expected %zu", expr, count, uniq);
+        }
+        for (size_t i = 0; i < uniq; i++)
+            if (strcmp(names[i], back[i]) != 0)
+                fail_msg("'%s': '%s' != '%s'", expr, back[i], names[i]);
+        for (size_t i = 0; i < uniq; i++)
+            free(names[i]);
+        tm_hostlist_free(back, count);
+        free(expr);
+    }
+}
+
+/* The writer's output as a string (caller frees). */
+static char *slurm_text(tm_net *net, bool yaml, bool link_speed)
+{
+    tm_slurm_opts o = TM_SLURM_OPTS_INIT;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    o.yaml = yaml;
+    o.link_speed = link_speed;
+    assert_tm_ok(ctx, tm_slurm_topology_write(ctx, net, &o, f));
+    fclose(f);
+    return buf;
+}
+
+/* The lines that are not comments. */
+static void expect_body(const char *text, const char *want)
+{
+    char body[4096] = "";
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p + 1) : strlen(p);
+        if (*p != '#')
+            strncat(body, p, n);
+        p += n;
+    }
+    if (strcmp(body, want) != 0)
+        fail_msg("got:\n%s\nexpected:\n%s", body, want);
+}
+
+static void test_fattree(void **state)
+{
+    tm_net *net;
+    char *s;
+    (void)state;
+    /* 2-level 2-ary tree: two leaf switches of two hosts, two spines */
+    assert_tm_ok(ctx, tm_topology_load(ctx, "fattree:k=2,n=2", NULL, &net));
+    s = slurm_text(net, false, false);
+    expect_body(s, "SwitchName=sw-l1-000 Nodes=n[0000-0001]\n"
+                   "SwitchName=sw-l1-001 Nodes=n[0002-0003]\n"
+                   "SwitchName=sw-l2-000 Switches=sw-l1-[000-001]\n"
+                   "SwitchName=sw-l2-001 Switches=sw-l1-[000-001]\n");
+    assert_non_null(strstr(s, "# 4 switches on 2 levels (2 leaf switches"));
+    free(s);
+    s = slurm_text(net, true, false);
+    expect_body(s, "- topology: default\n"
+                   "  cluster_default: true\n"
+                   "  tree:\n"
+                   "    switches:\n"
+                   "      - switch: sw-l1-000\n        nodes: n[0000-0001]\n"
+                   "      - switch: sw-l1-001\n        nodes: n[0002-0003]\n"
+                   "      - switch: sw-l2-000\n        children: sw-l1-[000-001]\n"
+                   "      - switch: sw-l2-001\n        children: sw-l1-[000-001]\n");
+    free(s);
+    tm_net_free(net);
+}
+
+static int32_t vtx(tm_net *net, const char *name, tm_vertex_kind kind)
+{
+    int32_t id;
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, kind, kind == TM_VERTEX_HOST, &id));
+    return id;
+}
+
+static int32_t cable(tm_net *net, const char *a, const char *b, double cap)
+{
+    int32_t c;
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, tm_net_find(net, a), tm_net_find(net, b), cap, &c));
+    return c;
+}
+
+/* Three leaves, two middle switches joined by a cable of their own, a top
+ * switch, an isolated switch pair and a host hanging off another host. */
+static tm_net *irregular_tree(int32_t *l3_m2)
+{
+    static const char *const hosts[] = {"a1", "a2", "a3", "b01", "b02", "c", "h9"};
+    static const char *const sws[] = {"L1", "L2", "L3", "M1", "M2", "T", "X1", "X2"};
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    for (size_t i = 0; i < 7; i++)
+        vtx(net, hosts[i], TM_VERTEX_HOST);
+    for (size_t i = 0; i < 8; i++)
+        vtx(net, sws[i], TM_VERTEX_SWITCH);
+    cable(net, "a1", "L1", 10);
+    cable(net, "a2", "L1", 10);
+    cable(net, "a3", "L1", 10);
+    cable(net, "L1", "a3", 5); /* parallel, slower: LinkSpeed 5 */
+    cable(net, "b01", "L2", 25);
+    cable(net, "b02", "L2", 25);
+    cable(net, "c", "L3", 12.5);
+    cable(net, "L1", "M1", 100);
+    cable(net, "L1", "M2", 100);
+    cable(net, "L2", "M1", 100);
+    cable(net, "L2", "M2", 100);
+    *l3_m2 = cable(net, "M2", "L3", 40);
+    cable(net, "M1", "M2", 100); /* same level: not a tree edge */
+    cable(net, "M1", "T", 200);
+    cable(net, "T", "M2", 200);
+    cable(net, "M2", "T", 200);
+    cable(net, "X1", "X2", 1);
+    cable(net, "h9", "a1", 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+static void test_irregular(void **state)
+{
+    int32_t l3_m2;
+    tm_net *net = irregular_tree(&l3_m2);
+    char *s;
+    (void)state;
+    s = slurm_text(net, false, true);
+    expect_body(s, "SwitchName=L1 Nodes=a[1-3] LinkSpeed=5\n"
+                   "SwitchName=L2 Nodes=b[01-02] LinkSpeed=25\n"
+                   "SwitchName=L3 Nodes=c LinkSpeed=13\n"
+                   "SwitchName=M1 Switches=L[1-2] LinkSpeed=100\n"
+                   "SwitchName=M2 Switches=L[1-3] LinkSpeed=40\n"
+                   "SwitchName=T Switches=M[1-2] LinkSpeed=200\n");
+    assert_non_null(strstr(s, "# 6 switches on 3 levels (3 leaf switches"));
+    assert_non_null(strstr(s, "), 6 hosts.\n"));
+    assert_non_null(strstr(s, "# Not written: 1 hosts cabled to no switch.\n"));
+    assert_non_null(strstr(s, "# Not written: 2 switches that reach no host.\n"));
+    assert_null(strstr(s, "No switch has every leaf"));
+    free(s);
+    /* a failed cable: L3 hangs off no upper switch any more */
+    tm_net_set_cable_enabled(net, l3_m2, false);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    s = slurm_text(net, false, false);
+    expect_body(s, "SwitchName=L1 Nodes=a[1-3]\n"
+                   "SwitchName=L2 Nodes=b[01-02]\n"
+                   "SwitchName=L3 Nodes=c\n"
+                   "SwitchName=M1 Switches=L[1-2]\n"
+                   "SwitchName=M2 Switches=L[1-2]\n"
+                   "SwitchName=T Switches=M[1-2]\n");
+    assert_non_null(strstr(s, "# No switch has every leaf switch below it.\n"));
+    free(s);
+    tm_net_free(net);
+}
+
+/* Switches that all carry hosts (a dragonfly's routers) are all leaves. */
+static void test_all_leaves(void **state)
+{
+    tm_net *net;
+    char *s;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    vtx(net, "h1", TM_VERTEX_HOST);
+    vtx(net, "h2", TM_VERTEX_HOST);
+    vtx(net, "r1", TM_VERTEX_SWITCH);
+    vtx(net, "r2", TM_VERTEX_SWITCH);
+    cable(net, "h1", "r1", 1);
+    cable(net, "h2", "r2", 1);
+    cable(net, "r1", "r2", 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    s = slurm_text(net, false, false);
+    expect_body(s, "SwitchName=r1 Nodes=h1\nSwitchName=r2 Nodes=h2\n");
+    assert_non_null(strstr(s, "# No switch has every leaf switch below it.\n"));
+    free(s);
+    tm_net_free(net);
+}
+
+static void expect_write_error(tm_net *net, tm_err err, const char *msg)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_tm_error(ctx, tm_slurm_topology_write(ctx, net, NULL, f), err, msg);
+    fclose(f);
+    assert_int_equal(len, 0); /* nothing written before the error */
+    free(buf);
+}
+
+static void test_errors(void **state)
+{
+    tm_net *net;
+    char longname[80];
+    (void)state;
+    /* a torus has no switches: Slurm's tree cannot describe it */
+    assert_tm_ok(ctx, tm_topology_load(ctx, "torus:3x3", NULL, &net));
+    expect_write_error(net, TM_EINFEASIBLE, "the network has no switches: Slurm's topology/tree");
+    tm_net_free(net);
+
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    vtx(net, "h1", TM_VERTEX_HOST);
+    vtx(net, "sw#1", TM_VERTEX_SWITCH);
+    cable(net, "h1", "sw#1", 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    expect_write_error(net, TM_EINFEASIBLE, "switch name 'sw#1' cannot be written");
+    tm_net_free(net);
+
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    vtx(net, "h 1", TM_VERTEX_HOST);
+    memset(longname, 's', 65);
+    longname[65] = '\0';
+    vtx(net, longname, TM_VERTEX_SWITCH);
+    cable(net, "h 1", longname, 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    expect_write_error(net, TM_EINFEASIBLE, "longer than Slurm's limit of 64 characters");
+    tm_net_free(net);
+
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    vtx(net, "h 1", TM_VERTEX_HOST);
+    vtx(net, "s1", TM_VERTEX_SWITCH);
+    cable(net, "h 1", "s1", 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    expect_write_error(net, TM_EINFEASIBLE, "host name 'h 1' cannot be written");
+    tm_net_free(net);
+}
+
+/* YAML scalars that would read as something else are quoted. */
+static void test_yaml_quoting(void **state)
+{
+    tm_net *net;
+    char *s;
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    vtx(net, "yes", TM_VERTEX_HOST);
+    vtx(net, "1sw", TM_VERTEX_SWITCH);
+    cable(net, "yes", "1sw", 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    s = slurm_text(net, true, false);
+    assert_non_null(strstr(s, "      - switch: \"1sw\"\n        nodes: \"yes\"\n"));
+    free(s);
+    tm_net_free(net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_compress),
+        cmocka_unit_test(test_compress_roundtrip),
+        cmocka_unit_test(test_fattree),
+        cmocka_unit_test(test_irregular),
+        cmocka_unit_test(test_all_leaves),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_yaml_quoting),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
