@@ -21,29 +21,11 @@
 #include <string.h>
 
 #include "topomap/topomap.h"
+#include "../../src/graph/bfs.h"
 #include "bench_util.h"
 
 #define REPS 3
 #define SRC 256
-
-static void csr_bfs(const tm_net_csr *g, int32_t src, int32_t *dist, int32_t *queue)
-{
-    int32_t qh = 0, qt = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        dist[v] = -1;
-    dist[src] = 0;
-    queue[qt++] = src;
-    while (qh < qt) {
-        int32_t u = queue[qh++];
-        if (u != src && !g->transit[u])
-            continue;
-        for (int32_t e = g->off[u]; e < g->off[u + 1]; e++)
-            if (dist[g->head[e]] < 0) {
-                dist[g->head[e]] = dist[u] + 1;
-                queue[qt++] = g->head[e];
-            }
-    }
-}
 
 /* The directed split graph; sink[v] = vertex that represents "arrive at v". */
 static int split_graph(const tm_net_csr *g, igraph_t *out, igraph_integer_t *sink)
@@ -79,6 +61,7 @@ static int run(const char *spec)
     tm_net *net;
     const tm_net_csr *g;
     int32_t nh = 0, *hosts, src[SRC], ns, *dist, *queue;
+    tm__bfs bfs;
     igraph_integer_t *sink;
     igraph_vector_int_t from, to;
     double tb[REPS], ta[REPS], tr[REPS], tc[REPS];
@@ -93,6 +76,7 @@ static int run(const char *spec)
     sink = malloc((size_t)g->n * sizeof *sink);
     dist = malloc((size_t)g->n * sizeof *dist);
     queue = malloc((size_t)g->n * sizeof *queue);
+    tm__bfs_init(&bfs, g, dist, queue);
     for (int32_t v = 0; v < g->n; v++)
         if (g->is_host[v])
             hosts[nh++] = v;
@@ -122,12 +106,12 @@ static int run(const char *spec)
         /* check the last row and, below, every row against the CSR BFS */
         t0 = now();
         for (int32_t i = 0; i < ns; i++)
-            csr_bfs(g, src[i], dist, queue);
+            tm__bfs_from(&bfs, src[i]); /* the library's BFS */
         tc[r] = now() - t0;
         if (r == 0) {
             igraph_distances(&sg, &res, igraph_vss_vector(&from), igraph_vss_vector(&to), IGRAPH_OUT);
             for (int32_t i = 0; i < ns; i++) {
-                csr_bfs(g, src[i], dist, queue);
+                tm__bfs_from(&bfs, src[i]); /* the library's BFS */
                 for (int32_t k = 0; k < nh; k++) {
                     double d = MATRIX(res, i, k);
                     int32_t want = dist[hosts[k]];
