@@ -18,7 +18,7 @@
 # target (tools/install-deps.sh --bench installs it).  The tori are cubes,
 # so Scotch's domain numbering and ours differ at most by an axis
 # permutation, an automorphism that changes no metric.
-# Real fabrics (PSMN X5, PlaFRIM from ../shared/data, SHARED to change):
+# Real fabrics (PSMN X5, PlaFRIM from tests/data/real, REAL to change):
 # Scotch's target is the fabric itself (amk_grf -l of its hosts, host load
 # = slots per host).  Helpers: tools/bench/scotch_util.py.
 # Prints one markdown table (also BUILD/bench-map/summary.md).
@@ -40,9 +40,9 @@ comm ps16 stencil:16x16x16 -
 comm ps16r stencil:16x16x16 - 7
 comm g27-712 grid27:40x40x40 712 7
 comm rgg-500 rgg:50000,12 500 7
-SHARED=${SHARED:-../shared}
-X5=$SHARED/data/ibnetdiscover/psmn_X5
-PLAFRIM=$SHARED/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt
+REAL=${REAL:-tests/data/real}  # copies of the real fabrics (tests/data/PROVENANCE.md)
+X5=$REAL/data/ibnetdiscover/psmn_X5
+PLAFRIM=$REAL/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt
 
 U=tools/bench/scotch_util.py
 

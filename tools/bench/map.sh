@@ -11,11 +11,11 @@
 # BUILD/bench/results.md).  Environment: TA_LIMIT (seconds per TA run,
 # default 3; PERCS P=1792 always uses 10 as in the speed target),
 # ALL_LIMIT (default 6), REPS (default 5), THREADS (default 2),
-# SHARED (default ../shared).  Runs in a few minutes on 2 cores.
+# REAL (default tests/data/real).  Runs in a few minutes on 2 cores.
 set -eu
 
 BUILD=${1:-build}
-SHARED=${SHARED:-../shared}
+REAL=${REAL:-tests/data/real}  # copies of the real fabrics (tests/data/PROVENANCE.md)
 TA_LIMIT=${TA_LIMIT:-3}
 ALL_LIMIT=${ALL_LIMIT:-6}
 REPS=${REPS:-5}
@@ -66,16 +66,16 @@ run() { # label args...
         --comm "$OUT/g7-1792.edges" --ta-limit 10 --all-limit "$ALL_LIMIT"
     run "fat-tree 3328 (ibnetdiscover), 256 hosts x 8" --topology "$FT" --slots 8 \
         --stride 13:256 --comm "$OUT/rgg-2048.edges" --ta-limit "$TA_LIMIT" --all-limit "$ALL_LIMIT"
-    if [ -f "$SHARED/data/ibnetdiscover/psmn_X5/X5.topofile" ]; then
+    if [ -f "$REAL/data/ibnetdiscover/psmn_X5/X5.topofile" ]; then
         # the X5 dump has no host names; the map gives them (see PROVENANCE.md)
         run "PSMN X5 (real), 89 x 8" \
-            --topology "$SHARED/data/ibnetdiscover/psmn_X5/X5.topofile" --slots 8 \
-            --node-name-map "$SHARED/data/ibnetdiscover/psmn_X5/X5.map" \
+            --topology "$REAL/data/ibnetdiscover/psmn_X5/X5.topofile" --slots 8 \
+            --node-name-map "$REAL/data/ibnetdiscover/psmn_X5/X5.map" \
             --comm "$OUT/g27-712.edges" --ta-limit "$TA_LIMIT" --all-limit "$ALL_LIMIT"
     fi
-    if [ -f "$SHARED/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt" ]; then
+    if [ -f "$REAL/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt" ]; then
         run "PlaFRIM (real), 125 x 4" --slots 4 \
-            --topology "$SHARED/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt" \
+            --topology "$REAL/data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt" \
             --comm "$OUT/rgg-500.edges" --ta-limit "$TA_LIMIT" --all-limit "$ALL_LIMIT"
     fi
 } | tee "$OUT/results.md"
