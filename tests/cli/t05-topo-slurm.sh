@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # topo export --format slurm|slurm-yaml: PSMN X5 against the site's own topology.conf
-# (tests/data/slurm/X5.topology.conf), checked the way Slurm's topology/tree reads it.
+# (tests/data/real/data/ibnetdiscover/psmn_X5/X5.topology.conf), checked the way Slurm's
+# topology/tree reads it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 x5=("--topology" "$TOPO_DIR/psmn-x5/X5.topofile" "--node-name-map" "$TOPO_DIR/psmn-x5/X5.map")
-site="$TM_TEST_DATA/slurm/X5.topology.conf"
+site="$TM_TEST_DATA/real/data/ibnetdiscover/psmn_X5/X5.topology.conf"
 
 expect_exit 0 "$TOPOMAP" topo export "${x5[@]}" --format slurm --out x5.conf
 [ -z "$OUT" ]
