@@ -32,7 +32,15 @@ static const char usage_text[] =
     "  --threads N       threads (default: all cores; results do not depend on it)\n"
     "  --json            one JSON object (keys in docs/design.md)\n";
 
-int cmd_eval(int argc, char **argv)
+typedef struct eval_args {
+    cli_inputs in;
+    const char *mapping_path, *loads_path;
+    bool json, approx, hmode;
+    long threads;
+} eval_args;
+
+/* Options into *a; returns -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, eval_args *a)
 {
     static const struct option opts[] = {
         CLI_INPUT_OPTIONS,
@@ -43,42 +51,23 @@ int cmd_eval(int argc, char **argv)
         {"threads", required_argument, NULL, OPT_THREADS},
         {NULL, 0, NULL, 0},
     };
-    cli_inputs in = {0};
-    const char *mapping_path = NULL, *loads_path = NULL;
-    bool json = false, approx = false;
-    long threads = 0;
-    tm_ctx *ctx = NULL;
-    cli_network nw;
-    tm_comm comm;
-    tm_mapping map;
-    tm_metrics met;
-    tm_hier hier;
-    tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
-    tm_err err = TM_EOK;
-    bool hmode;
-    int c, rc = 0;
-    double t0;
-
-    tm_comm_init(&comm);
-    cli_network_init(&nw);
-    tm_mapping_init(&map);
-    tm_metrics_init(&met);
+    int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        int r = cli_input_option(&in, c, optarg);
+        int r = cli_input_option(&a->in, c, optarg);
         if (r < 0)
             return EXIT_USAGE_;
         if (r > 0)
             continue;
         switch (c) {
         case OPT_HELP: fputs(usage_text, stdout); return 0;
-        case OPT_MAPPING: mapping_path = optarg; break;
-        case OPT_JSON: json = true; break;
-        case OPT_APPROX: approx = true; break;
-        case OPT_EXPORT_LOADS: loads_path = optarg; break;
+        case OPT_MAPPING: a->mapping_path = optarg; break;
+        case OPT_JSON: a->json = true; break;
+        case OPT_APPROX: a->approx = true; break;
+        case OPT_EXPORT_LOADS: a->loads_path = optarg; break;
         case OPT_THREADS:
-            if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &threads) < 0)
+            if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &a->threads) < 0)
                 return EXIT_USAGE_;
             break;
         default: return cli_getopt_error("topomap eval", c, argv);
@@ -86,83 +75,117 @@ int cmd_eval(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error("topomap eval", "unexpected argument '%s'", argv[optind]);
-    hmode = in.hierarchy != NULL;
-    if (cli_check_inputs("topomap eval", &in) < 0)
+    a->hmode = a->in.hierarchy != NULL;
+    if (cli_check_inputs("topomap eval", &a->in) < 0)
         return EXIT_USAGE_;
-    if (hmode && (loads_path || approx))
+    if (a->hmode && (a->loads_path || a->approx))
         return cli_usage_error("topomap eval", "--export-loads and --approx need a network "
                                                "(--topology)");
-    if (cli_ctx_new(&ctx, false))
-        return EXIT_INTERNAL_;
-    t0 = cli_now();
-    err = tm_ctx_set_threads(ctx, (int)threads);
+    return -1;
+}
+
+/* Hierarchy mode: the given mapping, or identity (PE i for task i). */
+static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mapping *map,
+                        tm_metrics *met)
+{
+    tm_hier hier;
+    tm_err err = tm_hier_parse(ctx, a->in.hierarchy, a->in.distances, &hier);
+    if (!err)
+        err = cli_load_comm(ctx, &a->in, comm);
     if (err)
-        goto fail;
-    if (hmode) {
-        err = tm_hier_parse(ctx, in.hierarchy, in.distances, &hier);
-        if (!err)
-            err = cli_load_comm(ctx, &in, &comm);
-        if (err)
-            goto fail;
-        if (mapping_path) {
-            err = cli_read_mapping(ctx, NULL, hier.n_pe, mapping_path, comm.n, &map);
-        } else {
-            tm_problem p = {0};
-            p.comm = &comm;
-            p.hier = &hier;
-            err = tm_strategy_find("identity")->run(ctx, &p, 0, &map);
-        }
-        if (!err)
-            err = tm_metrics_eval_hier(ctx, &hier, &comm, &map, &met);
-        if (err)
-            goto fail;
+        return err;
+    if (a->mapping_path) {
+        err = cli_read_mapping(ctx, NULL, hier.n_pe, a->mapping_path, comm->n, map);
     } else {
-        err = cli_network_load(ctx, &in, &nw);
-        if (!err)
-            err = cli_load_comm(ctx, &in, &comm);
-        if (err)
-            goto fail;
-        if (mapping_path)
-            err = cli_read_mapping(ctx, nw.net, 0, mapping_path, comm.n, &map);
-        else
-            err = tm_mapping_consecutive(ctx, &nw.alloc, comm.n, &map);
-        if (!err)
-            err = tm_mapping_check(ctx, nw.net, in.alloc ? &nw.alloc : NULL, &map);
-        if (err)
-            goto fail;
-        mo.keep_link_loads = loads_path != NULL;
-        mo.approximate = approx;
-        mo.node_hier = nw.have_node_hier ? &nw.node_hier : NULL;
-        mo.hop_distance = in.hop_distance;
-        err = tm_metrics_eval(ctx, nw.route, &comm, &map, &mo, &met);
-        if (!err && loads_path)
-            err = cli_export_loads(ctx, nw.net, &met, loads_path);
-        if (err)
-            goto fail;
+        tm_problem p = {0};
+        p.comm = comm;
+        p.hier = &hier;
+        err = tm_strategy_find("identity")->run(ctx, &p, 0, map);
     }
-    if (json) {
+    return err ? err : tm_metrics_eval_hier(ctx, &hier, comm, map, met);
+}
+
+/* Network mode: the given mapping, or the consecutive placement of the
+ * allocation (what a batch system does), checked against the allocation. */
+static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm *comm,
+                       tm_mapping *map, tm_metrics *met)
+{
+    tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
+    tm_err err = cli_network_load(ctx, &a->in, nw);
+    if (!err)
+        err = cli_load_comm(ctx, &a->in, comm);
+    if (err)
+        return err;
+    if (a->mapping_path)
+        err = cli_read_mapping(ctx, nw->net, 0, a->mapping_path, comm->n, map);
+    else
+        err = tm_mapping_consecutive(ctx, &nw->alloc, comm->n, map);
+    if (!err)
+        err = tm_mapping_check(ctx, nw->net, a->in.alloc ? &nw->alloc : NULL, map);
+    if (err)
+        return err;
+    mo.keep_link_loads = a->loads_path != NULL;
+    mo.approximate = a->approx;
+    mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
+    mo.hop_distance = a->in.hop_distance;
+    err = tm_metrics_eval(ctx, nw->route, comm, map, &mo, met);
+    if (!err && a->loads_path)
+        err = cli_export_loads(ctx, nw->net, met, a->loads_path);
+    return err;
+}
+
+static void report(const eval_args *a, const cli_network *nw, const tm_metrics *met, double t0)
+{
+    if (a->json) {
         json_w j;
         json_begin(&j, stdout);
         json_obj_begin(&j, NULL);
-        json_str(&j, "mode", hmode ? "hierarchy" : "network");
-        json_str(&j, "mapping", mapping_path ? mapping_path : "consecutive");
-        if (!hmode)
-            json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw.route)));
-        cli_json_metrics(&j, nw.net, &met, hmode);
+        json_str(&j, "mode", a->hmode ? "hierarchy" : "network");
+        json_str(&j, "mapping", a->mapping_path ? a->mapping_path : "consecutive");
+        if (!a->hmode)
+            json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
+        cli_json_metrics(&j, nw->net, met, a->hmode);
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
         json_end(&j);
-    } else {
-        printf("mapping            %s\n", mapping_path ? mapping_path : "consecutive (allocation order)");
-        if (!hmode)
-            printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw.route)));
-        cli_print_metrics(stdout, nw.net, &met, hmode);
-        printf("time               %.3f s\n", cli_now() - t0);
+        return;
     }
-    goto out;
-fail:
-    rc = cli_report(ctx, "eval", err);
-out:
+    printf("mapping            %s\n",
+           a->mapping_path ? a->mapping_path : "consecutive (allocation order)");
+    if (!a->hmode)
+        printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw->route)));
+    cli_print_metrics(stdout, nw->net, met, a->hmode);
+    printf("time               %.3f s\n", cli_now() - t0);
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    eval_args a = {0};
+    tm_ctx *ctx = NULL;
+    cli_network nw;
+    tm_comm comm;
+    tm_mapping map;
+    tm_metrics met;
+    tm_err err;
+    int rc = parse_args(argc, argv, &a);
+    double t0;
+
+    if (rc >= 0)
+        return rc;
+    if (cli_ctx_new(&ctx, false))
+        return EXIT_INTERNAL_;
+    tm_comm_init(&comm);
+    cli_network_init(&nw);
+    tm_mapping_init(&map);
+    tm_metrics_init(&met);
+    t0 = cli_now();
+    err = tm_ctx_set_threads(ctx, (int)a.threads);
+    if (!err)
+        err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
+                      : eval_net(ctx, &a, &nw, &comm, &map, &met);
+    rc = err ? cli_report(ctx, "eval", err) : 0;
+    if (!err)
+        report(&a, &nw, &met, t0);
     tm_metrics_release(&met);
     tm_mapping_release(&map);
     tm_comm_release(&comm);

@@ -273,12 +273,92 @@ static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, c
     return tm_ofile_commit(ctx, &of);
 }
 
+/* Loads the inputs of either mode into *p (hier, nw and comm own them). */
+static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *comm, tm_hier *hier,
+                           tm_problem *p)
+{
+    tm_err err;
+    p->comm = comm;
+    p->imbalance = a->imbalance; /* < 0: one-to-one */
+    if (a->in.hierarchy) {
+        err = tm_hier_parse(ctx, a->in.hierarchy, a->in.distances, hier);
+        if (!err)
+            err = cli_load_comm(ctx, &a->in, comm);
+        if (err)
+            return err;
+        if (comm->n > hier->n_pe && a->imbalance < 0)
+            return tm_ctx_fail(ctx, TM_EINFEASIBLE,
+                               "%d tasks but only %lld PEs (one-to-one mapping); give "
+                               "--imbalance for general process mapping",
+                               comm->n, (long long)hier->n_pe);
+        p->hier = hier;
+        return TM_EOK;
+    }
+    /* more tasks than slots is refused by tm_map_run (exit 3) */
+    err = cli_network_load(ctx, &a->in, nw);
+    if (!err)
+        err = cli_load_comm(ctx, &a->in, comm);
+    if (err)
+        return err;
+    p->net = nw->net;
+    p->route = nw->route;
+    p->alloc = &nw->alloc;
+    p->hier = nw->have_node_hier ? &nw->node_hier : NULL;
+    p->hop_distance = a->in.hop_distance;
+    if (!a->refine_given)
+        a->refine = TM_CLI_NET_PIPELINE;
+    return TM_EOK;
+}
+
+static void report_json(const map_args *a, const tm_net *net, const tm_map_result *res, int sig,
+                        double t0)
+{
+    json_w j;
+    json_begin(&j, stdout);
+    json_obj_begin(&j, NULL);
+    json_str(&j, "mode", net ? "network" : "hierarchy");
+    json_str(&j, "strategy", a->strategy);
+    json_str(&j, "refine", a->refine ? a->refine : "none");
+    json_int(&j, "seed", a->seed);
+    json_str(&j, "objective", objective_name(a->objective));
+    if (a->out)
+        json_str(&j, "out", a->out);
+    json_str(&j, "best", res->rows[res->best].name);
+    cli_json_metrics(&j, net, res->metrics, net == NULL);
+    json_vs_consecutive(&j, net, res);
+    json_arr_begin(&j, "strategies");
+    for (int32_t i = 0; i < res->n_rows; i++)
+        json_row(&j, net, &res->rows[i]);
+    json_arr_end(&j);
+    if (sig)
+        json_str(&j, "interrupted", cli_signal_name(sig));
+    json_num(&j, "mapping_time_s", res->time_s);
+    json_num(&j, "time_s", cli_now() - t0);
+    json_obj_end(&j);
+    json_end(&j);
+}
+
+static void report_text(const map_args *a, const tm_net *net, const tm_map_result *res)
+{
+    /* The mapping went to stdout unless --out was given: keep the summary
+     * out of its way. */
+    FILE *summary = a->out ? stdout : stderr;
+    if (res->n_rows > 1)
+        print_rows(summary, res, net != NULL);
+    fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
+            a->refine ? " + " : "", a->refine ? a->refine : "");
+    cli_print_metrics(summary, net, res->metrics, net == NULL);
+    print_vs_consecutive(summary, res, net != NULL);
+    fprintf(summary, "mapping time       %.3f s\n", res->time_s);
+    if (a->out)
+        fprintf(summary, "written            %s\n", a->out);
+}
+
 int cmd_map(int argc, char **argv)
 {
     map_args a;
     tm_ctx *ctx = NULL;
     cli_network nw;
-    const tm_net *net = NULL;
     tm_comm comm;
     tm_map_result res;
     tm_hier hier;
@@ -286,7 +366,6 @@ int cmd_map(int argc, char **argv)
     tm_err err;
     double t0;
     int rc = 0, pr, sig;
-    FILE *summary;
     cli_anytime any;
 
     pr = parse_args(argc, argv, &a);
@@ -305,88 +384,23 @@ int cmd_map(int argc, char **argv)
     err = tm_ctx_set_threads(ctx, (int)a.threads);
     if (!err)
         err = tm_ctx_set_time_limit(ctx, a.time_limit);
+    if (!err)
+        err = load_problem(ctx, &a, &nw, &comm, &hier, &p);
     if (err)
         goto fail;
-    p.comm = &comm;
-    p.imbalance = a.imbalance; /* < 0: one-to-one */
-    if (a.in.hierarchy) {
-        err = tm_hier_parse(ctx, a.in.hierarchy, a.in.distances, &hier);
-        if (!err)
-            err = cli_load_comm(ctx, &a.in, &comm);
-        if (err)
-            goto fail;
-        if (comm.n > hier.n_pe && a.imbalance < 0) {
-            err = tm_ctx_fail(ctx, TM_EINFEASIBLE,
-                              "%d tasks but only %lld PEs (one-to-one mapping); give --imbalance "
-                              "for general process mapping", comm.n, (long long)hier.n_pe);
-            goto fail;
-        }
-        p.hier = &hier;
-    } else {
-        /* more tasks than slots is refused by tm_map_run (exit 3) */
-        err = cli_network_load(ctx, &a.in, &nw);
-        if (!err)
-            err = cli_load_comm(ctx, &a.in, &comm);
-        if (err)
-            goto fail;
-        net = p.net = nw.net;
-        p.route = nw.route;
-        p.alloc = &nw.alloc;
-        p.hier = nw.have_node_hier ? &nw.node_hier : NULL;
-        p.hop_distance = a.in.hop_distance;
-        if (!a.refine_given)
-            a.refine = TM_CLI_NET_PIPELINE;
-    }
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     cli_anytime_stop(&any, ctx);
     sig = cli_anytime_signal(&any);
-    if (!err && net)
-        err = tm_mapping_check(ctx, net, &nw.alloc, &res.mapping);
+    if (!err && p.net)
+        err = tm_mapping_check(ctx, p.net, &nw.alloc, &res.mapping);
+    if (!err && (a.out || !a.json))
+        err = write_mapping(ctx, &a, p.net, &res.mapping);
     if (err)
         goto fail;
-    if (a.out || !a.json) {
-        err = write_mapping(ctx, &a, net, &res.mapping);
-        if (err)
-            goto fail;
-    }
-    if (a.json) {
-        json_w j;
-        json_begin(&j, stdout);
-        json_obj_begin(&j, NULL);
-        json_str(&j, "mode", net ? "network" : "hierarchy");
-        json_str(&j, "strategy", a.strategy);
-        json_str(&j, "refine", a.refine ? a.refine : "none");
-        json_int(&j, "seed", a.seed);
-        json_str(&j, "objective", objective_name(a.objective));
-        if (a.out)
-            json_str(&j, "out", a.out);
-        json_str(&j, "best", res.rows[res.best].name);
-        cli_json_metrics(&j, net, res.metrics, net == NULL);
-        json_vs_consecutive(&j, net, &res);
-        json_arr_begin(&j, "strategies");
-        for (int32_t i = 0; i < res.n_rows; i++)
-            json_row(&j, net, &res.rows[i]);
-        json_arr_end(&j);
-        if (sig)
-            json_str(&j, "interrupted", cli_signal_name(sig));
-        json_num(&j, "mapping_time_s", res.time_s);
-        json_num(&j, "time_s", cli_now() - t0);
-        json_obj_end(&j);
-        json_end(&j);
-    } else {
-        /* The mapping went to stdout unless --out was given: keep the
-         * summary out of its way. */
-        summary = a.out ? stdout : stderr;
-        if (res.n_rows > 1)
-            print_rows(summary, &res, net != NULL);
-        fprintf(summary, "strategy           %s%s%s\n", res.rows[res.best].name,
-                a.refine ? " + " : "", a.refine ? a.refine : "");
-        cli_print_metrics(summary, net, res.metrics, net == NULL);
-        print_vs_consecutive(summary, &res, net != NULL);
-        fprintf(summary, "mapping time       %.3f s\n", res.time_s);
-        if (a.out)
-            fprintf(summary, "written            %s\n", a.out);
-    }
+    if (a.json)
+        report_json(&a, p.net, &res, sig, t0);
+    else
+        report_text(&a, p.net, &res);
     if (sig)
         fprintf(stderr, "topomap map: interrupted by %s after %.1f s: the best mapping found "
                 "so far (%s) was %s\n", cli_signal_name(sig), cli_now() - t0,
