@@ -107,126 +107,151 @@ static tm_err relabel(tokens *t, label *lab, int32_t n, tm__entries *e, const in
     return TM_EOK;
 }
 
-tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
-{
+/* The reader's state: the header, the entries read so far and, per vertex
+ * and arc, what the messages and the relabelling need. */
+typedef struct grf {
     tokens t;
     tm__entries e;
-    int64_t ver, n, m, base, flags, deg, x, *end = NULL;
-    long *lines = NULL, *arc_line = NULL, hdr_line;
-    double *vw = NULL, w;
-    label *lab = NULL;
-    size_t cap_end = 0, cap_al = 0;
+    int64_t n, m, base;
+    long hdr_line;       /* line of the arc count */
     bool labels, eload, vload;
+    long *lines;         /* line of each vertex */
+    double *vw;          /* vertex loads */
+    label *lab;          /* vertex labels (labels only) */
+    int64_t *end;        /* arc ends as labels (labels only) */
+    long *arc_line;      /* line of each arc (labels only) */
+    size_t cap_end, cap_al;
+} grf;
+
+/* "version vertnbr arcnbr baseval flags" and the vertex arrays. */
+static tm_err read_header(grf *g)
+{
+    int64_t ver, flags;
+    tm_err err;
+    if ((err = read_int(&g->t, "version number", 0, 0, &ver)) ||
+        (err = read_int(&g->t, "vertex count", 1, TM_COMM_MAX_TASKS, &g->n)) ||
+        (err = read_int(&g->t, "arc count", 0, g->n * (g->n - 1), &g->m)))
+        return err;
+    g->hdr_line = g->t.lx.line;
+    if ((err = read_int(&g->t, "base value", 0, 1, &g->base)) ||
+        (err = read_int(&g->t, "flags", 0, 111, &flags)))
+        return err;
+    if (flags % 10 > 1 || flags / 10 % 10 > 1)
+        return tm__lex_error(&g->t.lx, "flags %03lld must be three digits 0/1 (labels, edge "
+                             "loads, vertex loads)", (long long)flags);
+    g->labels = flags / 100 == 1;
+    g->eload = flags / 10 % 10 == 1;
+    g->vload = flags % 10 == 1;
+    /* n is bounded and every vertex needs at least one token */
+    g->lines = tm__malloc_n((size_t)g->n, sizeof *g->lines);
+    g->vw = tm__malloc_n((size_t)g->n, sizeof *g->vw);
+    g->lab = g->labels ? tm__malloc_n((size_t)g->n, sizeof *g->lab) : NULL;
+    if (!g->lines || !g->vw || (g->labels && !g->lab))
+        return tm__nomem(g->t.lx.ctx);
+    return TM_EOK;
+}
+
+/* One arc "[load] end" of vertex u. */
+static tm_err read_arc(grf *g, int32_t u)
+{
+    int64_t x;
+    double w = 1;
+    tm_err err;
+    if (g->eload && (err = read_num(&g->t, "edge load", &w)))
+        return err;
+    if ((err = read_int(&g->t, "arc end", g->labels ? 0 : g->base,
+                        g->labels ? INT64_MAX : g->base + g->n - 1, &x)))
+        return err;
+    if (!g->labels && x - g->base == u)
+        return tm__lex_error(&g->t.lx, "vertex %lld has an arc to itself (self loop)",
+                             (long long)x);
+    if (tm__entries_push(&g->e, u, g->labels ? 0 : (int32_t)(x - g->base), w) < 0 ||
+        (g->labels &&
+         (tm__grow((void **)&g->end, &g->cap_end, g->e.len, sizeof *g->end) < 0 ||
+          tm__grow((void **)&g->arc_line, &g->cap_al, g->e.len, sizeof *g->arc_line) < 0)))
+        return tm__nomem(g->t.lx.ctx);
+    if (g->labels) {
+        g->end[g->e.len - 1] = x;
+        g->arc_line[g->e.len - 1] = g->t.lx.line;
+    }
+    return TM_EOK;
+}
+
+/* Vertex u: "[label] [load] degree" and its arcs. */
+static tm_err read_vertex(grf *g, int32_t u)
+{
+    int64_t arcs_left = g->m - (int64_t)g->e.len, deg;
+    tm_err err;
+    g->vw[u] = 1;
+    if (g->labels && (err = read_int(&g->t, "vertex label", 0, INT64_MAX, &g->lab[u].label)))
+        return err;
+    g->lines[u] = g->t.lx.line;
+    if (g->labels)
+        g->lab[u].v = u;
+    if (g->vload && (err = read_num(&g->t, "vertex load", &g->vw[u])))
+        return err;
+    if ((err = read_int(&g->t, "vertex degree", 0, g->n - 1, &deg)))
+        return err;
+    if (!g->labels)
+        g->lines[u] = g->t.lx.line;
+    if (deg > arcs_left)
+        return tm__lex_error(&g->t.lx, "vertex %lld: degree %lld exceeds the %lld arcs left of "
+                             "the header's %lld", (long long)(u + g->base), (long long)deg,
+                             (long long)arcs_left, (long long)g->m);
+    for (int64_t j = 0; j < deg; j++)
+        if ((err = read_arc(g, u)))
+            return err;
+    return TM_EOK;
+}
+
+/* Nothing may follow the last vertex, and the arcs must add up. */
+static tm_err check_end(grf *g)
+{
+    const char *tok;
+    size_t len;
+    int r = next_tok(&g->t, &tok, &len);
+    if (r < 0)
+        return (tm_err)-r;
+    if (r > 0)
+        return tm__lex_error(&g->t.lx, "unexpected '%.*s' after the last of the %lld vertices",
+                             (int)len, tok, (long long)g->n);
+    if ((int64_t)g->e.len != g->m) {
+        g->t.lx.line = g->hdr_line;
+        return tm__lex_error(&g->t.lx, "header says %lld arcs, but the vertices list %zu",
+                             (long long)g->m, g->e.len);
+    }
+    return TM_EOK;
+}
+
+tm_err tm_comm_read_scotch(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
+{
+    grf g;
     tm_err err;
 
     tm_comm_init(out);
-    memset(&t, 0, sizeof t);
-    tm__lex_init(&t.lx, ctx, in, name);
-    tm__entries_init(&e);
-    if ((err = read_int(&t, "version number", 0, 0, &ver)) ||
-        (err = read_int(&t, "vertex count", 1, TM_COMM_MAX_TASKS, &n)) ||
-        (err = read_int(&t, "arc count", 0, n * (n - 1), &m)))
-        goto out;
-    hdr_line = t.lx.line; /* of the arc count */
-    if ((err = read_int(&t, "base value", 0, 1, &base)) ||
-        (err = read_int(&t, "flags", 0, 111, &flags)))
-        goto out;
-    if (flags % 10 > 1 || flags / 10 % 10 > 1) {
-        err = tm__lex_error(&t.lx, "flags %03lld must be three digits 0/1 (labels, edge loads, "
-                            "vertex loads)", (long long)flags);
-        goto out;
+    memset(&g, 0, sizeof g);
+    tm__lex_init(&g.t.lx, ctx, in, name);
+    tm__entries_init(&g.e);
+    err = read_header(&g);
+    for (int32_t u = 0; !err && u < g.n; u++)
+        err = read_vertex(&g, u);
+    if (!err)
+        err = check_end(&g);
+    if (!err && g.labels)
+        err = relabel(&g.t, g.lab, (int32_t)g.n, &g.e, g.end, g.arc_line, g.lines);
+    if (!err)
+        err = tm__check_symmetric(&g.t.lx, (int32_t)g.n, &g.e, g.lines, g.labels ? 0 : (int)g.base);
+    if (!err)
+        err = tm__entries_finish(ctx, name, &g.e, (int32_t)g.n, out);
+    if (!err && g.vload) {
+        out->vwgt = g.vw;
+        g.vw = NULL;
     }
-    labels = flags / 100 == 1;
-    eload = flags / 10 % 10 == 1;
-    vload = flags % 10 == 1;
-    /* vertex arrays: n is bounded and every vertex needs at least one token */
-    lines = tm__malloc_n((size_t)n, sizeof *lines);
-    vw = tm__malloc_n((size_t)n, sizeof *vw);
-    lab = labels ? tm__malloc_n((size_t)n, sizeof *lab) : NULL;
-    if (!lines || !vw || (labels && !lab)) {
-        err = tm__nomem(ctx);
-        goto out;
-    }
-    for (int32_t u = 0; u < n; u++) {
-        int64_t arcs_left = m - (int64_t)e.len;
-        vw[u] = 1;
-        if (labels && (err = read_int(&t, "vertex label", 0, INT64_MAX, &lab[u].label)))
-            goto out;
-        lines[u] = t.lx.line;
-        if (labels)
-            lab[u].v = u;
-        if (vload && (err = read_num(&t, "vertex load", &vw[u])))
-            goto out;
-        if ((err = read_int(&t, "vertex degree", 0, n - 1, &deg)))
-            goto out;
-        if (!labels)
-            lines[u] = t.lx.line;
-        if (deg > arcs_left) {
-            err = tm__lex_error(&t.lx, "vertex %lld: degree %lld exceeds the %lld arcs left of "
-                                "the header's %lld", (long long)(u + base), (long long)deg,
-                                (long long)arcs_left, (long long)m);
-            goto out;
-        }
-        for (int64_t j = 0; j < deg; j++) {
-            w = 1;
-            if (eload && (err = read_num(&t, "edge load", &w)))
-                goto out;
-            if ((err = read_int(&t, "arc end", labels ? 0 : base,
-                                labels ? INT64_MAX : base + n - 1, &x)))
-                goto out;
-            if (!labels && x - base == u) {
-                err = tm__lex_error(&t.lx, "vertex %lld has an arc to itself (self loop)",
-                                    (long long)x);
-                goto out;
-            }
-            if (tm__entries_push(&e, u, labels ? 0 : (int32_t)(x - base), w) < 0 ||
-                (labels && (tm__grow((void **)&end, &cap_end, e.len, sizeof *end) < 0 ||
-                            tm__grow((void **)&arc_line, &cap_al, e.len, sizeof *arc_line) < 0))) {
-                err = tm__nomem(ctx);
-                goto out;
-            }
-            if (labels) {
-                end[e.len - 1] = x;
-                arc_line[e.len - 1] = t.lx.line;
-            }
-        }
-    }
-    {
-        const char *tok;
-        size_t len;
-        int r = next_tok(&t, &tok, &len);
-        if (r < 0) {
-            err = (tm_err)-r;
-            goto out;
-        }
-        if (r > 0) {
-            err = tm__lex_error(&t.lx, "unexpected '%.*s' after the last of the %lld vertices",
-                                (int)len, tok, (long long)n);
-            goto out;
-        }
-    }
-    if ((int64_t)e.len != m) {
-        t.lx.line = hdr_line;
-        err = tm__lex_error(&t.lx, "header says %lld arcs, but the vertices list %zu",
-                            (long long)m, e.len);
-        goto out;
-    }
-    if (labels && (err = relabel(&t, lab, (int32_t)n, &e, end, arc_line, lines)))
-        goto out;
-    if ((err = tm__check_symmetric(&t.lx, (int32_t)n, &e, lines, labels ? 0 : (int)base)))
-        goto out;
-    if ((err = tm__entries_finish(ctx, name, &e, (int32_t)n, out)))
-        goto out;
-    if (vload) {
-        out->vwgt = vw;
-        vw = NULL;
-    }
-out:
-    err = tm__reader_end(err, out, &e, &t.lx);
-    free(lines);
-    free(vw);
-    free(lab);
-    free(end);
-    free(arc_line);
+    err = tm__reader_end(err, out, &g.e, &g.t.lx);
+    free(g.lines);
+    free(g.vw);
+    free(g.lab);
+    free(g.end);
+    free(g.arc_line);
     return err;
 }
