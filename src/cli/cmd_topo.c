@@ -143,8 +143,8 @@ static void json_structure(json_w *j, const tm_net *net, const tm_net_info *info
 
 static void print_structure(const tm_net *net, const tm_net_info *info)
 {
-    printf("degrees    hosts %d-%d cables (mean %.2f)", info->host_degree.min, info->host_degree.max,
-           info->host_degree.mean);
+    printf("degrees    hosts %d-%d cables (mean %.2f)", info->host_degree.min,
+           info->host_degree.max, info->host_degree.mean);
     if (info->switch_degree.count > 0)
         printf(", switches %d-%d (mean %.2f)", info->switch_degree.min, info->switch_degree.max,
                info->switch_degree.mean);
@@ -156,8 +156,8 @@ static void print_structure(const tm_net *net, const tm_net_info *info)
     printf("parts      %d, not connected to each other (a failed cable or switch?); a job must "
            "lie in one part:\n", info->parts);
     for (int32_t i = 0; i < info->parts && i < 8; i++)
-        printf("           %d host%s, e.g. %s\n", info->part_hosts[i], info->part_hosts[i] > 1 ? "s" : "",
-               tm_net_name(net, info->part_first_host[i]));
+        printf("           %d host%s, e.g. %s\n", info->part_hosts[i],
+               info->part_hosts[i] > 1 ? "s" : "", tm_net_name(net, info->part_first_host[i]));
     if (info->parts > 8)
         printf("           ... %d more parts\n", info->parts - 8);
 }

@@ -302,14 +302,127 @@ tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
     return err;
 }
 
+/* The machine object under <topology>, with a warning for unknown versions. */
+static tm_err find_machine(tm_ctx *ctx, xmlDocPtr doc, const char *name, xmlNodePtr *machine)
+{
+    xmlNodePtr root = xmlDocGetRootElement(doc);
+    xmlChar *ver;
+    *machine = NULL;
+    if (!root || !is_type(root->name, "topology"))
+        return tm__fail(ctx, TM_EINPUT, "%s:%ld: not an hwloc topology (root element <%s>)", name,
+                        root ? (long)xmlGetLineNo(root) : 1L, root ? (const char *)root->name : "");
+    ver = xmlGetProp(root, (const xmlChar *)"version");
+    if (ver && !(ver[0] == '2' || ver[0] == '3' || ver[0] == '1'))
+        tm__warn(ctx, "%s: hwloc XML version %s is newer than the versions known (1, 2, 3)",
+                 name, (const char *)ver);
+    xmlFree(ver);
+    for (xmlNodePtr c = root->children; c && !*machine; c = c->next)
+        if (c->type == XML_ELEMENT_NODE && is_type(c->name, "object"))
+            *machine = c;
+    if (!*machine)
+        return tm__fail(ctx, TM_EINPUT, "%s:%ld: no <object> in the topology", name,
+                        (long)xmlGetLineNo(root));
+    return TM_EOK;
+}
+
+/* The machine's allowed_cpuset (a restricted export, e.g. inside a job). */
+static tm_err read_allowed(rd *R, xmlNodePtr machine)
+{
+    xmlChar *allowed = xmlGetProp(machine, (const xmlChar *)"allowed_cpuset");
+    tm_err err = TM_EOK;
+    int rc;
+    if (!allowed)
+        return TM_EOK;
+    rc = parse_cpuset((const char *)allowed, &R->allowed);
+    if (rc == -2)
+        err = tm__nomem(R->ctx);
+    else if (rc < 0)
+        err = tm__fail(R->ctx, TM_EINPUT, "%s:%ld: malformed allowed_cpuset '%s'", R->name,
+                       (long)xmlGetLineNo(machine), (const char *)allowed);
+    else
+        R->have_allowed = true;
+    xmlFree(allowed);
+    return err;
+}
+
+/* Says so when only part of the machine's PUs are allowed. */
+static tm_err warn_restricted(rd *R, xmlNodePtr machine)
+{
+    xmlChar *complete = xmlGetProp(machine, (const xmlChar *)"complete_cpuset");
+    int64_t total = R->n_pu;
+    if (complete) {
+        cpuset cc = {0};
+        int rc = parse_cpuset((const char *)complete, &cc);
+        if (rc == 0 && cs_count(&cc) > total)
+            total = cs_count(&cc);
+        free(cc.w);
+        xmlFree(complete);
+        if (rc == -2)
+            return tm__nomem(R->ctx);
+    }
+    if (R->n_allowed < total)
+        tm__warn(R->ctx,
+                 "%s: restricted export (allowed_cpuset): using the %lld allowed of %lld PUs", R->name, (long long)R->n_allowed, (long long)total);
+    return TM_EOK;
+}
+
+/* A level's distance: the smallest label of its objects above the previous
+ * level's distance, and above every label below it (a Group of Packages is
+ * farther than a Package). */
+static void level_distances(const unsigned *mask, tm_hier *out)
+{
+    double below = 0; /* largest label on the levels below */
+    for (int i = 0; i < out->k; i++) {
+        double prev = i > 0 ? out->d[i - 1] : 0, d = -1;
+        for (int b = 0; b < NLABELS; b++)
+            if ((mask[i] >> b & 1u) && labels[b] > prev && d < 0)
+                d = labels[b];
+        if (d < 0)
+            d = prev + 1;
+        if (i > 0 && d <= below)
+            d = below + 1;
+        out->d[i] = d;
+        for (int b = 0; b < NLABELS; b++)
+            if ((mask[i] >> b & 1u) && labels[b] > below)
+                below = labels[b];
+    }
+}
+
+/* The uniform levels of the tree under top, as a hierarchy. */
+static tm_err to_hier(rd *R, int32_t top, tm_hier *out)
+{
+    int k = leaf_depth(R, top, 0);
+    if (k > TM_HIER_MAX_LEVELS)
+        return tm__fail(R->ctx, TM_EINPUT, "%s: more than %d hierarchy levels", R->name,
+                        TM_HIER_MAX_LEVELS);
+    if (k == 0) { /* a single core */
+        out->k = 1;
+        out->a[0] = 1;
+        out->d[0] = 1;
+    } else {
+        int32_t a[TM_HIER_MAX_LEVELS] = {0};
+        unsigned mask[TM_HIER_MAX_LEVELS] = {0};
+        tm_err err = check_level(R, top, k, a, mask);
+        if (err)
+            return err;
+        out->k = k;
+        for (int i = 0; i < k; i++)
+            out->a[i] = a[i];
+        level_distances(mask, out);
+    }
+    out->group[0] = 1;
+    for (int i = 0; i < out->k; i++)
+        out->group[i + 1] = out->group[i] * out->a[i];
+    out->n_pe = out->group[out->k];
+    return TM_EOK;
+}
+
 static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
 {
     xmlDocPtr doc = NULL;
-    xmlNodePtr root, machine = NULL;
-    xmlChar *ver = NULL, *allowed = NULL, *complete = NULL;
+    xmlNodePtr machine = NULL;
     rd R;
     int32_t top;
-    int k;
     tm_err err;
     memset(out, 0, sizeof *out);
     memset(&R, 0, sizeof R);
@@ -318,41 +431,11 @@ static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
     err = tm__xml_parse(ctx, in, name, &doc);
     if (err)
         return err;
-    root = xmlDocGetRootElement(doc);
-    if (!root || !is_type(root->name, "topology")) {
-        err = tm__fail(ctx, TM_EINPUT, "%s:%ld: not an hwloc topology (root element <%s>)", name,
-                       root ? (long)xmlGetLineNo(root) : 1L, root ? (const char *)root->name : "");
+    err = find_machine(ctx, doc, name, &machine);
+    if (!err)
+        err = read_allowed(&R, machine);
+    if (err)
         goto out;
-    }
-    ver = xmlGetProp(root, (const xmlChar *)"version");
-    if (ver && !(ver[0] == '2' || ver[0] == '3' || ver[0] == '1'))
-        tm__warn(ctx, "%s: hwloc XML version %s is newer than the versions known (1, 2, 3)",
-                 name, (const char *)ver);
-    for (xmlNodePtr c = root->children; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && is_type(c->name, "object")) {
-            machine = c;
-            break;
-        }
-    if (!machine) {
-        err = tm__fail(ctx, TM_EINPUT, "%s:%ld: no <object> in the topology", name,
-                       (long)xmlGetLineNo(root));
-        goto out;
-    }
-    allowed = xmlGetProp(machine, (const xmlChar *)"allowed_cpuset");
-    complete = xmlGetProp(machine, (const xmlChar *)"complete_cpuset");
-    if (allowed) {
-        int rc = parse_cpuset((const char *)allowed, &R.allowed);
-        if (rc == -2) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-        if (rc < 0) {
-            err = tm__fail(ctx, TM_EINPUT, "%s:%ld: malformed allowed_cpuset '%s'", name,
-                           (long)xmlGetLineNo(machine), (const char *)allowed);
-            goto out;
-        }
-        R.have_allowed = true;
-    }
     top = build(&R, machine, 0);
     if (R.err) {
         err = R.err;
@@ -363,74 +446,15 @@ static tm_err hwloc_read(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out)
                        R.n_pu ? "no PU is in the allowed_cpuset" : "the topology has no PU");
         goto out;
     }
-    {
-        int64_t total = R.n_pu;
-        if (complete) {
-            cpuset cc = {0};
-            int rc = parse_cpuset((const char *)complete, &cc);
-            if (rc == 0 && cs_count(&cc) > total)
-                total = cs_count(&cc);
-            free(cc.w);
-            if (rc == -2) {
-                err = tm__nomem(ctx);
-                goto out;
-            }
-        }
-        if (R.n_allowed < total)
-            tm__warn(ctx,
-                     "%s: restricted export (allowed_cpuset): using the %lld allowed of %lld PUs",
-                     name, (long long)R.n_allowed, (long long)total);
-    }
-    k = leaf_depth(&R, top, 0);
-    if (k > TM_HIER_MAX_LEVELS) {
-        err = tm__fail(ctx, TM_EINPUT, "%s: more than %d hierarchy levels", name,
-                       TM_HIER_MAX_LEVELS);
-        goto out;
-    }
-    if (k == 0) { /* a single core */
-        out->k = 1;
-        out->a[0] = 1;
-        out->d[0] = 1;
-    } else {
-        int32_t a[TM_HIER_MAX_LEVELS] = {0};
-        unsigned mask[TM_HIER_MAX_LEVELS] = {0};
-        double below = 0; /* largest label on the levels below */
-        err = check_level(&R, top, k, a, mask);
-        if (err)
-            goto out;
-        out->k = k;
-        /* a level's distance: the smallest label of its objects above the
-         * previous level's distance, and above every label below it (a
-         * Group of Packages is farther than a Package) */
-        for (int i = 0; i < k; i++) {
-            double prev = i > 0 ? out->d[i - 1] : 0, d = -1;
-            for (int b = 0; b < NLABELS; b++)
-                if ((mask[i] >> b & 1u) && labels[b] > prev && d < 0)
-                    d = labels[b];
-            if (d < 0)
-                d = prev + 1;
-            if (i > 0 && d <= below)
-                d = below + 1;
-            out->a[i] = a[i];
-            out->d[i] = d;
-            for (int b = 0; b < NLABELS; b++)
-                if ((mask[i] >> b & 1u) && labels[b] > below)
-                    below = labels[b];
-        }
-    }
-    out->group[0] = 1;
-    for (int i = 0; i < out->k; i++)
-        out->group[i + 1] = out->group[i] * out->a[i];
-    out->n_pe = out->group[out->k];
+    err = warn_restricted(&R, machine);
+    if (!err)
+        err = to_hier(&R, top, out);
 out:
     if (err)
         memset(out, 0, sizeof *out);
     free(R.allowed.w);
     free(R.nodes);
     free(R.kids);
-    xmlFree(ver);
-    xmlFree(allowed);
-    xmlFree(complete);
     xmlFreeDoc(doc);
     return err;
 }

@@ -426,7 +426,8 @@ static int32_t stub_of(const tm_net_csr *g, int32_t h)
 }
 
 /* Largest hop distance between two hosts of one part (part_hosts[p] =
- * hosts in part p), -1 if some host cannot reach another of its part.  One BFS per switch with stub hosts instead of one per host:
+ * hosts in part p), -1 if some host cannot reach another of its part.
+ * One BFS per switch with stub hosts instead of one per host:
  * a stub host h of switch w is 1 + d(w, t) from every other host t (16x
  * fewer BFS on a fat-tree, 2.5 s instead of 39 s for 65,536 hosts).
  * dist and queue hold n entries; dist is reused as scratch. */
