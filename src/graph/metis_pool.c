@@ -12,6 +12,7 @@
  * Why by hand: no library offers an isolated METIS; processes are the only
  * way to give each call its own libc rand() state and signal dispositions. */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -27,6 +28,8 @@
 #include "../util/util.h"
 
 #define MAX_WORKERS 64
+/* How long a new worker may take to say it is alive (see spawn). */
+#define READY_MS 10000
 
 /* The one piece of process-wide state: METIS itself is process-wide, so at
  * most one call runs in this process (whatever the number of contexts). */
@@ -172,6 +175,41 @@ void tm__metis_pool_free(tm__metis_pool *p)
     free(p);
 }
 
+/* The child's first act: allocate in every size range METIS uses, then
+ * say "ready".  A fork copies the allocator's locks as they were; with
+ * glibc's malloc that is safe (fork takes its locks), but ASan's allocator
+ * in clang 14 has no fork handler, and a lock that another thread held at
+ * the fork stays locked in the child forever (seen once in make test: the
+ * worker hung in METIS's first malloc, the parent in read()).  A child
+ * that hangs here never answers, and the parent gives up on it. */
+static void worker_ready(int sock)
+{
+    static const size_t sizes[] = {16, 256, 4096, 65536, 1 << 20};
+    char c = 'R';
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        free(malloc(sizes[i]));
+    if (send(sock, &c, 1, MSG_NOSIGNAL) != 1)
+        _exit(0);
+}
+
+/* True when the new worker answered within READY_MS; otherwise it is killed
+ * (SIGKILL: it blocks the other signals) and reaped, and the caller runs
+ * its METIS calls in this process instead (same results, no parallelism). */
+static bool await_ready(int sock, pid_t pid)
+{
+    struct pollfd pf = {.fd = sock, .events = POLLIN};
+    char c = 0;
+    int r;
+    while ((r = poll(&pf, 1, READY_MS)) < 0 && errno == EINTR) {
+    }
+    if (r == 1 && read(sock, &c, 1) == 1 && c == 'R')
+        return true;
+    kill(pid, SIGKILL);
+    while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+    return false;
+}
+
 /* Called with p->mu held.  -1 if the worker cannot be created. */
 static int spawn(tm__metis_pool *p)
 {
@@ -195,11 +233,12 @@ static int spawn(tm__metis_pool *p)
         for (int i = 0; i < p->nw; i++)
             close(p->w[i].sock);
         close(sv[0]);
+        worker_ready(sv[1]);
         worker_main(sv[1], memfd);
         _exit(0);
     }
     close(sv[1]);
-    if (pid < 0) {
+    if (pid < 0 || !await_ready(sv[0], pid)) {
         close(sv[0]);
         close(memfd);
         return -1;

@@ -135,128 +135,148 @@ static int64_t free_find(const freepe *F, int l, int64_t g)
     return g;
 }
 
-static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *out)
-{
-    const tm_hier *h = p->hier;
+/* The state of one greedy run (Müller-Merbach or GreedyAllC). */
+typedef struct gst {
+    const tm_hier *h;
     tm__sgraph g;
     tm__qdist o;
-    heap H;
+    heap H;         /* unplaced tasks by (volume to placed tasks, total volume) */
     freepe F;
-    double *conn = NULL, *deg = NULL;
-    int32_t *inv = NULL;
+    double *conn, *deg;
+    int32_t *inv;   /* PE -> task (GreedyAllC only) */
     double dmax;
+    tm_mapping *out;
+} gst;
+
+static void gst_release(gst *s)
+{
+    free_release(&s->F);
+    free(s->conn);
+    free(s->deg);
+    free(s->inv);
+    free(s->H.a);
+    free(s->H.pos);
+    tm__sgraph_release(&s->g);
+}
+
+/* Arrays, the output mapping (all -1) and the heap of all tasks. */
+static tm_err gst_init(tm_ctx *ctx, gst *s, bool allc)
+{
+    const tm_hier *h = s->h;
+    tm__sgraph *g = &s->g;
+    tm_err err;
+    tm__qdist_init(&s->o, h);
+    s->dmax = h->d[h->k - 1];
+    for (int i = 0; i < h->k; i++)
+        s->dmax = h->d[i] > s->dmax ? h->d[i] : s->dmax;
+    if (allc && !(s->inv = tm__malloc_n((size_t)h->n_pe, sizeof *s->inv)))
+        return tm__nomem(ctx);
+    for (int64_t q = 0; allc && q < h->n_pe; q++)
+        s->inv[q] = -1;
+    s->conn = tm__calloc_n((size_t)g->n + 1, sizeof *s->conn);
+    s->deg = tm__calloc_n((size_t)g->n + 1, sizeof *s->deg);
+    s->H.a = tm__malloc_n((size_t)g->n + 1, sizeof *s->H.a);
+    s->H.pos = tm__malloc_n((size_t)g->n + 1, sizeof *s->H.pos);
+    if (free_init(&s->F, h) < 0 || !s->conn || !s->deg || !s->H.a || !s->H.pos)
+        return tm__nomem(ctx);
+    err = tm_mapping_alloc(ctx, s->out, g->n, true);
+    if (err)
+        return err;
+    s->H.key = s->conn;
+    s->H.key2 = s->deg;
+    for (int32_t u = 0; u < g->n; u++) {
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+            s->deg[u] += g->w[e];
+        s->out->pe[u] = -1;
+        s->H.a[u] = u;
+        s->H.pos[u] = u;
+    }
+    s->H.n = g->n;
+    for (int32_t i = g->n / 2; i >= 0 && g->n > 0; i--)
+        hdown(&s->H, i);
+    return TM_EOK;
+}
+
+/* GreedyAllC's task for PE best: among the unassigned neighbours of the
+ * tasks near best (its smallest group that is partly filled, if that group
+ * has at most 64 PEs), the one whose volume to placed tasks, scaled by
+ * their closeness to best, is largest (distance-scaled communication links
+ * the two choices).  -1 if there is none. */
+static int32_t allc_task(const gst *s, int64_t best)
+{
+    const tm_hier *h = s->h;
+    const tm__sgraph *g = &s->g;
+    double bscore = -1;
+    int32_t t = -1;
+    int l = 1;
+    while (l < h->k && s->F.cnt[l][best / h->group[l]] == h->group[l])
+        l++;
+    if (h->group[l] > 64 || s->F.cnt[l][best / h->group[l]] >= h->group[l])
+        return -1;
+    for (int64_t q = best / h->group[l] * h->group[l], q1 = q + h->group[l]; q < q1; q++) {
+        int32_t y = s->inv[q];
+        for (int64_t e = y < 0 ? 0 : g->xadj[y]; y >= 0 && e < g->xadj[y + 1]; e++) {
+            int32_t c = g->adj[e];
+            double sc = 0;
+            if (s->H.pos[c] < 0)
+                continue;
+            for (int64_t f = g->xadj[c]; f < g->xadj[c + 1]; f++)
+                if (s->out->pe[g->adj[f]] >= 0)
+                    sc += g->w[f] * (s->dmax - tm__qd(&s->o, (int32_t)best, s->out->pe[g->adj[f]]));
+            if (sc > bscore || (sc == bscore && c < t)) {
+                bscore = sc;
+                t = c;
+            }
+        }
+    }
+    return t;
+}
+
+/* Task t onto PE best; its unplaced neighbours gain connection. */
+static void place(gst *s, int32_t t, int64_t best)
+{
+    const tm__sgraph *g = &s->g;
+    s->out->pe[t] = (int32_t)best;
+    if (s->inv)
+        s->inv[best] = t;
+    free_take(&s->F, best);
+    for (int64_t e = g->xadj[t]; e < g->xadj[t + 1]; e++) {
+        int32_t x = g->adj[e];
+        if (s->H.pos[x] >= 0) {
+            s->conn[x] += g->w[e];
+            hup(&s->H, s->H.pos[x]);
+        }
+    }
+}
+
+static tm_err greedy(tm_ctx *ctx, const tm_problem *p, bool allc, tm_mapping *out)
+{
+    gst s;
     bool general;
     tm_err err = tm__qap_check_problem(ctx, p, false, &general);
     if (err)
         return err;
-    memset(&H, 0, sizeof H);
-    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &g);
+    memset(&s, 0, sizeof s);
+    s.h = p->hier;
+    s.out = out;
+    err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &s.g);
     if (err)
         return err;
-    tm__qdist_init(&o, h);
-    dmax = h->d[h->k - 1];
-    for (int i = 0; i < h->k; i++)
-        dmax = h->d[i] > dmax ? h->d[i] : dmax;
-    if (allc) {
-        inv = tm__malloc_n((size_t)h->n_pe, sizeof *inv);
-        if (!inv) {
-            tm__sgraph_release(&g);
-            return tm__nomem(ctx);
-        }
-        for (int64_t q = 0; q < h->n_pe; q++)
-            inv[q] = -1;
+    err = gst_init(ctx, &s, allc);
+    while (!err && s.H.n > 0) {
+        /* MM: the most connected task to the first free PE; GreedyAllC
+         * picks the task for that PE by allc_task */
+        int64_t best = free_find(&s.F, s.h->k, 0);
+        int32_t t = allc ? allc_task(&s, best) : -1;
+        if (t >= 0)
+            hdelete(&s.H, t);
+        else
+            t = hpop(&s.H);
+        place(&s, t, best);
     }
-    conn = tm__calloc_n((size_t)g.n + 1, sizeof *conn);
-    deg = tm__calloc_n((size_t)g.n + 1, sizeof *deg);
-    H.a = tm__malloc_n((size_t)g.n + 1, sizeof *H.a);
-    H.pos = tm__malloc_n((size_t)g.n + 1, sizeof *H.pos);
-    if (free_init(&F, h) < 0 || !conn || !deg || !H.a || !H.pos) {
-        err = tm__nomem(ctx);
-        goto out;
-    }
-    err = tm_mapping_alloc(ctx, out, g.n, true);
-    if (err)
-        goto out;
-    H.key = conn;
-    H.key2 = deg;
-    for (int32_t u = 0; u < g.n; u++) {
-        for (int64_t e = g.xadj[u]; e < g.xadj[u + 1]; e++)
-            deg[u] += g.w[e];
-        out->pe[u] = -1;
-    }
-    for (int32_t u = 0; u < g.n; u++) {
-        H.a[u] = u;
-        H.pos[u] = u;
-    }
-    H.n = g.n;
-    for (int32_t i = g.n / 2; i >= 0 && g.n > 0; i--)
-        hdown(&H, i);
-    while (H.n > 0) {
-        int32_t t = -1;
-        int64_t best = -1;
-        if (allc && inv) {
-            /* GreedyAllC: the next PE is MM's; the task is the one whose
-             * volume, scaled by closeness to that PE, is largest among the
-             * unassigned neighbours of the tasks near it (distance-scaled
-             * communication links the two choices) */
-            double bscore = -1;
-            int l = 1;
-            best = free_find(&F, h->k, 0);
-            while (l < h->k && F.cnt[l][best / h->group[l]] == h->group[l])
-                l++;
-            if (h->group[l] <= 64 && F.cnt[l][best / h->group[l]] < h->group[l]) {
-                int64_t g0 = best / h->group[l] * h->group[l];
-                for (int64_t q = g0; q < g0 + h->group[l]; q++) {
-                    int32_t y = inv[q];
-                    if (y < 0)
-                        continue;
-                    for (int64_t e = g.xadj[y]; e < g.xadj[y + 1]; e++) {
-                        int32_t c = g.adj[e];
-                        double sc = 0;
-                        if (H.pos[c] < 0)
-                            continue;
-                        for (int64_t f = g.xadj[c]; f < g.xadj[c + 1]; f++)
-                            if (out->pe[g.adj[f]] >= 0)
-                                sc += g.w[f] * (dmax - tm__qd(&o, (int32_t)best,
-                                                              out->pe[g.adj[f]]));
-                        if (sc > bscore || (sc == bscore && c < t)) {
-                            bscore = sc;
-                            t = c;
-                        }
-                    }
-                }
-            }
-            if (t >= 0)
-                hdelete(&H, t);
-            else
-                t = hpop(&H);
-        } else {
-            t = hpop(&H);
-        }
-        if (best < 0)
-            best = free_find(&F, h->k, 0);
-        out->pe[t] = (int32_t)best;
-        if (inv)
-            inv[best] = t;
-        free_take(&F, best);
-        for (int64_t e = g.xadj[t]; e < g.xadj[t + 1]; e++) {
-            int32_t x = g.adj[e];
-            if (H.pos[x] >= 0) {
-                conn[x] += g.w[e];
-                hup(&H, H.pos[x]);
-            }
-        }
-    }
-out:
     if (err)
         tm_mapping_release(out);
-    free_release(&F);
-    free(conn);
-    free(deg);
-    free(inv);
-    free(H.a);
-    free(H.pos);
-    tm__sgraph_release(&g);
+    gst_release(&s);
     return err;
 }
 
