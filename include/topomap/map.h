@@ -89,7 +89,7 @@ typedef struct tm_problem {
     const tm_alloc *alloc;
     const tm_comm *comm;
     const tm_hier *hier;
-    double imbalance;  /* hierarchy mode: < 0 one-to-one, else general process mapping */
+    double imbalance;  /* < 0 one-to-one, else general process mapping (tasks > PEs or slots) */
     double hop_distance; /* network mode: J distance of one hop (tm_metrics_opts) */
     /* Network mode, optional: hop distances between the allocated hosts in
      * allocation order (tm_netdist_new(net, alloc->host, alloc->n)), shared
@@ -167,6 +167,14 @@ typedef struct tm_map_result {
      * (hierarchy mode), evaluated the same way: every result is compared
      * with it.  NULL when it does not exist (more tasks than PEs). */
     struct tm_metrics *consecutive;
+    /* Network mode with more tasks than slots (tm_problem.imbalance >= 0):
+     * the tasks were cut into `blocks` blocks (one per slot) of weight at
+     * most block_bound, the heaviest weighs block_weight_max, and the
+     * blocks were mapped one-to-one; consecutive is then the block
+     * distribution (ranks in order, floor/ceil(n / slots) per slot).
+     * 0 otherwise. */
+    int32_t blocks;
+    double block_bound, block_weight_max;
 } tm_map_result;
 
 TM_API void tm_map_result_init(tm_map_result *r);

@@ -33,7 +33,7 @@ static const char usage_head[] =
     "  --seed N                seed of every randomised step (default 1)\n"
     "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
     "  --threads N             threads (default: all cores)\n"
-    "  --imbalance EPS         hierarchy mode: general process mapping (more tasks than PEs),\n"
+    "  --imbalance EPS         general process mapping (more tasks than PEs or slots),\n"
     "                          at most ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)\n"
     "  --hwloc F, --node-hierarchy a:b:.. --node-distances d1:d2:.., --hop-distance C\n"
     "                          node-internal levels for J in network mode (see eval --help)\n"
@@ -324,6 +324,13 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
     if (a->out)
         json_str(&j, "out", a->out);
     json_str(&j, "best", res->rows[res->best].name);
+    if (res->blocks > 0) {
+        json_obj_begin(&j, "general");
+        json_int(&j, "blocks", res->blocks);
+        json_num(&j, "block_bound", res->block_bound);
+        json_num(&j, "block_weight_max", res->block_weight_max);
+        json_obj_end(&j);
+    }
     cli_json_metrics(&j, net, res->metrics, net == NULL);
     json_vs_consecutive(&j, net, res);
     json_arr_begin(&j, "strategies");
@@ -347,6 +354,10 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
         print_rows(summary, res, net != NULL);
     fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
             a->refine ? " + " : "", a->refine ? a->refine : "");
+    if (res->blocks > 0)
+        fprintf(summary, "general mapping    %d blocks (one per slot), heaviest %g, cap %g; "
+                "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",
+                res->blocks, res->block_weight_max, res->block_bound);
     cli_print_metrics(summary, net, res->metrics, net == NULL);
     print_vs_consecutive(summary, res, net != NULL);
     fprintf(summary, "mapping time       %.3f s\n", res->time_s);
@@ -391,7 +402,8 @@ int cmd_map(int argc, char **argv)
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     cli_anytime_stop(&any, ctx);
     sig = cli_anytime_signal(&any);
-    if (!err && p.net)
+    /* a general mapping (res.blocks > 0) shares slots by design */
+    if (!err && p.net && res.blocks == 0)
         err = tm_mapping_check(ctx, p.net, &nw.alloc, &res.mapping);
     if (!err && (a.out || !a.json))
         err = write_mapping(ctx, &a, p.net, &res.mapping);

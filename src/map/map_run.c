@@ -26,6 +26,7 @@
 
 #include "topomap/map.h"
 #include "topomap/metrics.h"
+#include "general.h"
 #include "../graph/bfs.h"
 #include "../graph/metis_pool.h"
 #include "../util/util.h"
@@ -58,6 +59,10 @@ typedef struct runner {
     double time_limit;
     int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
     tm_ctx *parent;   /* stop predicate, progress callback, METIS pool */
+    /* general mapping (general.c): jobs map the quotient p->comm, and
+     * every figure is of the expansion evaluated on `full` */
+    const tm__general *gen;
+    const tm_comm *full;
     int phase;        /* PHASE_* */
     job *jobs;
     int nj;
@@ -78,12 +83,21 @@ static void report(runner *rn, const job *j, const char *step, const tm_metrics 
 static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
 {
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_mapping e;
+    tm_err err;
     tm_metrics_init(met);
     o.node_hier = rn->p->hier;
     o.hop_distance = rn->p->hop_distance;
-    if (rn->p->net)
+    if (!rn->p->net)
+        return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
+    if (!rn->gen)
         return tm_metrics_eval(jc, rn->p->route, rn->p->comm, m, &o, met);
-    return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
+    tm_mapping_init(&e);
+    err = tm__general_expand(jc, rn->gen, m, rn->full->n, &e);
+    if (!err)
+        err = tm_metrics_eval(jc, rn->p->route, rn->full, &e, &o, met);
+    tm_mapping_release(&e);
+    return err;
 }
 
 /* A refined mapping worse than its construction on every objective that
@@ -383,9 +397,13 @@ static tm_err baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_ma
     if (p->net) {
         o.node_hier = p->hier;
         o.hop_distance = p->hop_distance;
-        err = tm_mapping_consecutive(ctx, p->alloc, p->comm->n, &m);
+        if (rn->gen)
+            err = tm__general_baseline(ctx, p->alloc, rn->full->n, &m);
+        else
+            err = tm_mapping_consecutive(ctx, p->alloc, p->comm->n, &m);
         if (!err && !reuse_row(rn, &m, out->consecutive))
-            err = tm_metrics_eval(ctx, p->route, p->comm, &m, &o, out->consecutive);
+            err = tm_metrics_eval(ctx, p->route, rn->gen ? rn->full : p->comm, &m, &o,
+                                  out->consecutive);
     } else if (p->comm->n <= p->hier->n_pe) {
         err = tm_mapping_alloc(ctx, &m, p->comm->n, true);
         for (int32_t u = 0; !err && u < m.n; u++)
@@ -567,12 +585,43 @@ static tm_err parse_chain(tm_ctx *ctx, const tm_problem *p, const char *refine, 
     return TM_EOK;
 }
 
+/* Network mode: more tasks than slots (general mapping, or refused
+ * without --imbalance), connectivity, and the router and hop-distance
+ * oracle every job shares read-only, created here in the calling thread. */
+static tm_err setup_network(tm_ctx *ctx, const tm_problem *p, tm_problem *pr, tm__general *gen,
+                            tm_route **own, tm_netdist **own_dist)
+{
+    int64_t slots = tm_alloc_total_slots(p->alloc);
+    tm_err err;
+    if (p->comm->n > slots && p->imbalance < 0)
+        return tm__fail(ctx, TM_EINFEASIBLE,
+                        "%d tasks but only %lld slots on %d hosts (give --imbalance EPS for "
+                        "general process mapping)",
+                        p->comm->n, (long long)slots, p->alloc->n);
+    err = check_connected(ctx, p);
+    if (!err && p->comm->n > slots) {
+        err = tm__general_build(ctx, p, tm_ctx_seed(ctx), gen);
+        pr->comm = &gen->q;
+        pr->imbalance = -1;
+    }
+    if (!err && !pr->route) {
+        err = tm_route_new(ctx, p->net, TM_ROUTE_ECMP, own);
+        pr->route = *own;
+    }
+    if (!err && !pr->dist) {
+        err = tm_netdist_new(ctx, p->net, p->alloc->host, p->alloc->n, own_dist);
+        pr->dist = *own_dist;
+    }
+    return err;
+}
+
 tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                   tm_objective obj, tm_map_result *out)
 {
     runner rn = {0};
     tm_route *own = NULL;
     tm_netdist *own_dist = NULL;
+    tm__general gen = {0};
     tm_problem pr = *p;
     double t0 = tm__now(), tl = tm_ctx_time_limit(ctx);
     tm_err err = TM_EOK;
@@ -593,25 +642,13 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     if (err)
         return err;
     if (p->net) {
-        int64_t slots = tm_alloc_total_slots(p->alloc);
-        if (p->comm->n > slots) {
-            err = tm__fail(ctx, TM_EINFEASIBLE, "%d tasks but only %lld slots on %d hosts",
-                           p->comm->n, (long long)slots, p->alloc->n);
-            goto out;
-        }
-        err = check_connected(ctx, p);
-        if (!err && !pr.route) {
-            /* created here, in the calling thread, and shared read-only */
-            err = tm_route_new(ctx, p->net, TM_ROUTE_ECMP, &own);
-            pr.route = own;
-        }
-        if (!err && !pr.dist) {
-            /* one hop-distance oracle for every job (read-only) */
-            err = tm_netdist_new(ctx, p->net, p->alloc->host, p->alloc->n, &own_dist);
-            pr.dist = own_dist;
-        }
+        err = setup_network(ctx, p, &pr, &gen, &own, &own_dist);
         if (err)
             goto out;
+        if (gen.block) {
+            rn.gen = &gen;
+            rn.full = p->comm;
+        }
     }
     rn.p = &pr;
     rn.parent = ctx;
@@ -659,8 +696,18 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
         r->refine_time_s = j->refine_s;
     }
     out->best = pick(out->rows, out->n_rows, obj);
-    out->mapping = rn.jobs[row_job[out->best]].m;
-    tm_mapping_init(&rn.jobs[row_job[out->best]].m);
+    if (rn.gen) {
+        err = tm__general_expand(ctx, &gen, &rn.jobs[row_job[out->best]].m, p->comm->n,
+                                 &out->mapping);
+        if (err)
+            goto out;
+        out->blocks = gen.n_blocks;
+        out->block_bound = gen.bound;
+        out->block_weight_max = gen.weight_max;
+    } else {
+        out->mapping = rn.jobs[row_job[out->best]].m;
+        tm_mapping_init(&rn.jobs[row_job[out->best]].m);
+    }
     out->metrics = out->rows[out->best].metrics;
 out:
     free(row_job);
@@ -674,6 +721,7 @@ out:
     free(rn.jobs);
     tm_route_free(own);
     tm_netdist_free(own_dist);
+    tm__general_release(&gen);
     if (err)
         tm_map_result_release(out);
     else

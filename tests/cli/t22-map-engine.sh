@@ -44,3 +44,16 @@ expect_exit 1 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --refine nc:
 expect_in "ends with '+'" "$ERR"
 expect_exit 1 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --objective best
 expect_in "pareto" "$ERR"
+# more tasks than slots: refused with the hint, then general mapping with
+# --imbalance (64 tasks on the 8 hosts of a 4x2 torus, 8 per slot)
+expect_exit 3 "$TOPOMAP" map --topology torus:4x2 --comm st.edges
+expect_in "give --imbalance" "$ERR"
+expect_exit 0 "$TOPOMAP" map --topology torus:4x2 --comm st.edges --imbalance 0 --json --out g.txt
+[ "$(echo "$OUT" | json_get "['general']['blocks']")" = 8 ]
+[ "$(echo "$OUT" | json_get "['general']['block_weight_max']")" = 8 ]
+[ "$(echo "$OUT" | json_py "d['avg_dilation'] < d['consecutive']['avg_dilation']")" = True ]
+[ "$(echo "$OUT" | json_py "d['max_congestion'] <= d['consecutive']['max_congestion']")" = True ]
+[ "$(sed 's/.*=\([^ ]*\) .*/\1/' g.txt | sort | uniq -c | awk '{print $1}' | sort -u)" = 8 ]
+[ "$(wc -l < g.txt)" = 64 ]
+expect_exit 0 "$TOPOMAP" map --topology torus:4x2 --comm st.edges --imbalance 0.5 --strategy recursive --refine none
+expect_in "general mapping    8 blocks" "$ERR"
