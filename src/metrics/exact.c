@@ -5,7 +5,10 @@
  * shortest-path DAG sweep per source host (O(source hosts x links) at
  * worst), never a path search per message.  Stub hosts (route_stub.h: all
  * hosts of a fat-tree or an InfiniBand fabric) are routed together with
- * the other hosts of their switch, in one sweep from the switch.
+ * the other hosts of their switch, in one sweep from the switch, and the
+ * messages to the stub hosts of one switch as one flow to the switch plus
+ * their last hop (tm__route_stub_last_hop): the DAG then stops one level
+ * short of the hosts, which on a fat-tree are most of the vertices.
  *
  * Threads and determinism: the source hosts are cut into chunks whose size
  * depends only on the number of source hosts, never on the thread count.
@@ -39,6 +42,7 @@ typedef struct job {
     /* source groups: the source hosts (indices into by) of one switch,
      * routed from grp_v[g]; a host alone (grp_v = the host) otherwise */
     int32_t n_grp, *grp_off, *grp_si, *grp_v;
+    bool stub;            /* the router routes stub hosts from their switch */
     int32_t n_links, n_vertices;
     int32_t chunk, n_chunks, window;
     /* shared state, under lock */
@@ -65,6 +69,9 @@ typedef struct worker {
     int32_t *mark, *list, *hops;
     int32_t mark_gen; /* name_failure's marks: below every group id */
     double *vols;
+    /* destinations merged by switch (merge_destinations) */
+    double *acc2;
+    int32_t *mark2, *list2, gen2;
 } worker;
 
 /* Sums the messages of source host number si into the group accumulator
@@ -118,10 +125,35 @@ static tm_err name_failure(worker *wk, int32_t gi, double *load)
     return tm__fail(wk->ctx, TM_EINTERNAL, "metrics: a group route failed but no host does");
 }
 
+/* The k destination hosts in list/acc become destination vertices in
+ * list2 with volumes in vols: a stub host's volume goes on its last hop
+ * and joins its switch's flow.  Returns their number. */
+static int32_t merge_destinations(worker *wk, int32_t k, double *load)
+{
+    const job *jb = wk->jb;
+    int32_t k2 = 0;
+    wk->gen2++;
+    for (int32_t i = 0; i < k; i++) {
+        int32_t h = wk->list[i], v = tm__route_stub_of(jb->route, h);
+        if (v != h)
+            tm__route_stub_last_hop(jb->route, h, wk->acc[h], load);
+        if (wk->mark2[v] != wk->gen2) {
+            wk->mark2[v] = wk->gen2;
+            wk->acc2[v] = 0.0;
+            wk->list2[k2++] = v;
+        }
+        wk->acc2[v] += wk->acc[h];
+    }
+    for (int32_t i = 0; i < k2; i++)
+        wk->vols[i] = wk->acc2[wk->list2[i]];
+    return k2;
+}
+
 /* Routes the messages of source group gi into load. */
 static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
 {
     const job *jb = wk->jb;
+    const tm_net_csr *g = tm_net_csr_get(tm_route_net(jb->route));
     int32_t v = jb->grp_v[gi], k = 0, first = 0;
     tm_err err;
     for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
@@ -133,18 +165,21 @@ static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
     /* a stub group's messages all take one hop more than from its switch */
     if (v != jb->by->hosts[jb->grp_si[jb->grp_off[gi]]])
         first = 1;
-    for (int32_t i = 0; i < k; i++)
-        wk->vols[i] = wk->acc[wk->list[i]];
-    if (first)
-        err = tm__route_flows_from(wk->ctx, jb->route, wk->ws, v, (size_t)k, wk->list, wk->vols,
-                                   load, wk->hops);
-    else
+    if (jb->stub) {
+        k = merge_destinations(wk, k, load);
+        err = tm__route_flows_from(wk->ctx, jb->route, wk->ws, v, (size_t)k, wk->list2,
+                                   wk->vols, load, wk->hops);
+    } else {
+        for (int32_t i = 0; i < k; i++)
+            wk->vols[i] = wk->acc[wk->list[i]];
         err = tm_route_flows(wk->ctx, jb->route, wk->ws, v, (size_t)k, wk->list, wk->vols, load,
                              wk->hops);
+    }
     if (err)
-        return first ? name_failure(wk, gi, load) : err;
+        return jb->stub ? name_failure(wk, gi, load) : err;
     for (int32_t i = 0; i < k; i++) {
-        int32_t hops = wk->hops[i] + first;
+        /* a switch here stands for its stub hosts: one hop more */
+        int32_t hops = wk->hops[i] + first + (jb->stub && !g->is_host[wk->list2[i]]);
         ps->inter_host_volume += wk->vols[i];
         ps->sum_w_hops += wk->vols[i] * hops;
         if (hops > ps->max_dilation)
@@ -223,6 +258,9 @@ static void worker_release(worker *wk)
     free(wk->list);
     free(wk->hops);
     free(wk->vols);
+    free(wk->acc2);
+    free(wk->mark2);
+    free(wk->list2);
 }
 
 static tm_err worker_init(tm_ctx *ctx, job *jb, worker *wk)
@@ -241,10 +279,14 @@ static tm_err worker_init(tm_ctx *ctx, job *jb, worker *wk)
     wk->list = tm__malloc_n(n, sizeof *wk->list);
     wk->hops = tm__malloc_n(n, sizeof *wk->hops);
     wk->vols = tm__malloc_n(n, sizeof *wk->vols);
-    if (!wk->acc || !wk->mark || !wk->list || !wk->hops || !wk->vols)
+    wk->acc2 = tm__malloc_n(n, sizeof *wk->acc2);
+    wk->mark2 = tm__malloc_n(n, sizeof *wk->mark2);
+    wk->list2 = tm__malloc_n(n, sizeof *wk->list2);
+    if (!wk->acc || !wk->mark || !wk->list || !wk->hops || !wk->vols || !wk->acc2 ||
+        !wk->mark2 || !wk->list2)
         return tm__nomem(ctx);
     for (size_t v = 0; v < n; v++)
-        wk->mark[v] = -1;
+        wk->mark[v] = wk->mark2[v] = -1;
     wk->mark_gen = -1;
     return TM_EOK;
 }
@@ -257,7 +299,7 @@ static tm_err make_groups(tm_ctx *ctx, job *jb)
 {
     const tm__bygroup *by = jb->by;
     int32_t nh = by->n_hosts, *first = NULL, *cnt = NULL;
-    bool stub = tm__route_stub_ok(jb->route);
+    bool stub = jb->stub = tm__route_stub_ok(jb->route);
     tm_err err = TM_EOK;
     jb->grp_off = tm__malloc_n((size_t)nh + 1, sizeof *jb->grp_off);
     jb->grp_si = tm__malloc_n((size_t)nh + 1, sizeof *jb->grp_si);

@@ -411,9 +411,7 @@ static int32_t bfs_hosts(tm__bfs *b, int32_t src)
     return reached;
 }
 
-/* The switch of a stub host (not transit, every cable to one vertex), else
- * the host itself.  Same rule as route_stub.h and the hop oracle. */
-static int32_t stub_of(const tm_net_csr *g, int32_t h)
+int32_t tm__csr_stub_of(const tm_net_csr *g, int32_t h)
 {
     int32_t w;
     if (g->transit[h] || g->off[h] == g->off[h + 1])
@@ -441,10 +439,10 @@ static int32_t host_diameter(const tm_net_csr *g, const int32_t *part, const int
         int32_t far = -1, own = 0, reached = 0, nvis;
         bool any = false;
         /* sources: every non-stub host, and every vertex with stub hosts */
-        if (g->is_host[v] && stub_of(g, v) != v)
+        if (g->is_host[v] && tm__csr_stub_of(g, v) != v)
             continue;
         for (int32_t j = g->off[v]; j < g->off[v + 1] && !any; j++)
-            any = g->is_host[g->head[j]] && stub_of(g, g->head[j]) == v;
+            any = g->is_host[g->head[j]] && tm__csr_stub_of(g, g->head[j]) == v;
         if (!g->is_host[v] && !any)
             continue;
         nvis = tm__bfs_from(&b, v);
@@ -452,7 +450,7 @@ static int32_t host_diameter(const tm_net_csr *g, const int32_t *part, const int
             int32_t u = queue[i];
             if (g->is_host[u]) {
                 reached++;
-                if (u != v && stub_of(g, u) == v)
+                if (u != v && tm__csr_stub_of(g, u) == v)
                     own++;
                 else if (u != v && dist[u] > far)
                     far = dist[u];

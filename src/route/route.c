@@ -10,6 +10,7 @@
 
 #include "route_int.h"
 #include "route_stub.h"
+#include "../net/net_int.h"
 #include "../util/util.h"
 
 /* Indexed by tm_route_kind. */
@@ -139,21 +140,7 @@ int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t d
 
 bool tm__route_stub_ok(const tm_route *r) { return r->ops->stub_sources; }
 
-int32_t tm__route_stub_of(const tm_route *r, int32_t h)
-{
-    const tm_net_csr *g = r->g;
-    int32_t w;
-    if (g->transit[h] || g->off[h] == g->off[h + 1])
-        return h;
-    w = g->head[g->off[h]];
-    for (int32_t j = g->off[h] + 1; j < g->off[h + 1]; j++)
-        if (g->head[j] != w)
-            return h;
-    /* a self-loop only: no switch; a host hanging off a host that does not
-     * forward traffic (a back-to-back cable) is routed from itself, since
-     * no path may continue through w */
-    return w == h || !g->transit[w] ? h : w;
-}
+int32_t tm__route_stub_of(const tm_route *r, int32_t h) { return tm__csr_stub_of(r->g, h); }
 
 void tm__route_stub_hop(const tm_route *r, int32_t h, double vol, double *load)
 {
@@ -169,6 +156,22 @@ void tm__route_stub_hop(const tm_route *r, int32_t h, double vol, double *load)
     /* ECMP: every cable starts the same number of minimum-hop paths */
     for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
         load[g->link[j]] += vol / m;
+}
+
+void tm__route_stub_last_hop(const tm_route *r, int32_t h, double vol, double *load)
+{
+    const tm_net_csr *g = r->g;
+    int32_t m = g->off[h + 1] - g->off[h], low = -1;
+    /* the links into h are the reverses (l ^ 1) of its out-links */
+    if (r->kind == TM_ROUTE_SINGLE) {
+        for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
+            if (low < 0 || (g->link[j] ^ 1) < low)
+                low = g->link[j] ^ 1;
+        load[low] += vol;
+        return;
+    }
+    for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
+        load[g->link[j] ^ 1] += vol / m;
 }
 
 tm_err tm__route_flows_from(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t v, size_t k,

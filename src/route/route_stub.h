@@ -27,8 +27,15 @@ bool tm__route_stub_ok(const tm_route *r);
 int32_t tm__route_stub_of(const tm_route *r, int32_t h);
 /* Adds vol on the first hop of stub host h (its cables to its switch). */
 void tm__route_stub_hop(const tm_route *r, int32_t h, double vol, double *load);
+/* Adds vol on the last hop into stub host h (its switch's cables to it):
+ * the paths into a stub host are the paths to its switch and one of its
+ * cables, split evenly under ECMP (each cable ends as many minimum-hop
+ * paths), the lowest link id under single-path routing (the sweep's rule).
+ * The exact metrics route the messages to all hosts of one switch as one
+ * flow to the switch: the DAG then stops a level before the hosts. */
+void tm__route_stub_last_hop(const tm_route *r, int32_t h, double vol, double *load);
 /* tm_route_flows with any vertex v as the source (tm__route_stub_ok
- * routers only); the destinations must be hosts (not checked). */
+ * routers only) and any vertices as destinations (not checked). */
 tm_err tm__route_flows_from(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t v, size_t k,
                             const int32_t *dst, const double *vol, double *load, int32_t *hops);
 

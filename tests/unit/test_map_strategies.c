@@ -451,6 +451,7 @@ static void test_map_run(void **state)
     assert_int_equal(r1.n_rows, 0); /* left initialised */
     fx_comm_free(&c);
     fx_comm(&c, 33, 0, NULL, NULL, NULL);
+    p.imbalance = -1; /* one-to-one: more tasks than slots is refused */
     assert_tm_error(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_CONGESTION, &r1),
                     TM_EINFEASIBLE, "33 tasks but only 32 slots");
     fx_comm_free(&c);
