@@ -44,9 +44,18 @@ TM_API tm_err tm_mapping_copy(tm_ctx *ctx, const tm_mapping *src, tm_mapping *ds
  * More tasks than slots is TM_EINFEASIBLE with both numbers. */
 TM_API tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks,
                                      tm_mapping *out);
+/* Block distribution, the consecutive placement when there are more tasks
+ * than slots: ranks in order fill the slots in allocation order,
+ * floor(n/S) or ceil(n/S) each (task u on slot floor(u * S / n)); with
+ * n <= S it is tm_mapping_consecutive spread out (one task per slot, slots
+ * skipped evenly). */
+TM_API tm_err tm_mapping_blocks(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks,
+                                tm_mapping *out);
 /* Network mode: hosts are hosts, slots within [0, slots(host)), no slot
- * used twice (TM_EINPUT naming the task); with alloc != NULL also every
- * host is in the allocation (TM_EINPUT). */
+ * used twice (TM_EINPUT naming the task) unless the mapping has more tasks
+ * than slots (of alloc if given, else of the net: general process mapping,
+ * `map --imbalance`); with alloc != NULL also every host is in the
+ * allocation (TM_EINPUT). */
 TM_API tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
                                const tm_mapping *m);
 
@@ -71,7 +80,9 @@ TM_API tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping 
  * n_tasks tasks (n_tasks < 0: as many as the file lists; then ranks must be
  * 0..N-1).  Host names are resolved with tm_alloc_resolve_host; a host the
  * topology lacks, a missing or duplicate rank and slot oversubscription are
- * TM_EINPUT with file:line.  In hierarchy mode (net == NULL) each line is a
+ * TM_EINPUT with file:line, except that when n_tasks exceeds the
+ * topology's slots (a general mapping, `map --imbalance`) slots may hold
+ * several ranks.  In hierarchy mode (net == NULL) each line is a
  * PE index in [0, n_pe). */
 TM_API tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in,
                               const char *name, int32_t n_tasks, tm_mapping *out);

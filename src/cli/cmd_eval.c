@@ -118,6 +118,8 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
         return err;
     if (a->mapping_path)
         err = cli_read_mapping(ctx, nw->net, 0, a->mapping_path, comm->n, map);
+    else if (comm->n > tm_alloc_total_slots(&nw->alloc))
+        err = tm_mapping_blocks(ctx, &nw->alloc, comm->n, map); /* ranks in order, shared slots */
     else
         err = tm_mapping_consecutive(ctx, &nw->alloc, comm->n, map);
     if (!err)

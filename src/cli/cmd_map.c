@@ -402,8 +402,7 @@ int cmd_map(int argc, char **argv)
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
     cli_anytime_stop(&any, ctx);
     sig = cli_anytime_signal(&any);
-    /* a general mapping (res.blocks > 0) shares slots by design */
-    if (!err && p.net && res.blocks == 0)
+    if (!err && p.net)
         err = tm_mapping_check(ctx, p.net, &nw.alloc, &res.mapping);
     if (!err && (a.out || !a.json))
         err = write_mapping(ctx, &a, p.net, &res.mapping);

@@ -157,19 +157,3 @@ tm_err tm__general_expand(tm_ctx *ctx, const tm__general *gm, const tm_mapping *
     }
     return TM_EOK;
 }
-
-tm_err tm__general_baseline(tm_ctx *ctx, const tm_alloc *al, int32_t n, tm_mapping *out)
-{
-    int64_t s = tm_alloc_total_slots(al), k = 0;
-    int32_t u = 0;
-    tm_err err = tm_mapping_alloc(ctx, out, n, false);
-    if (err)
-        return err;
-    for (int32_t i = 0; i < al->n; i++)
-        for (int32_t sl = 0; sl < al->slots[i]; sl++, k++)
-            for (; u < n && (int64_t)u * s < (k + 1) * (int64_t)n; u++) {
-                out->host[u] = al->host[i];
-                out->slot[u] = sl;
-            }
-    return TM_EOK;
-}

@@ -22,8 +22,4 @@ void tm__general_release(tm__general *gm);
 /* Task u -> the host and slot of block u in bm (a mapping of the quotient). */
 tm_err tm__general_expand(tm_ctx *ctx, const tm__general *gm, const tm_mapping *bm, int32_t n,
                           tm_mapping *out);
-/* Ranks in order over the slots in allocation order, floor/ceil(n / S)
- * each: the consecutive placement when slots are oversubscribed. */
-tm_err tm__general_baseline(tm_ctx *ctx, const tm_alloc *al, int32_t n, tm_mapping *out);
-
 #endif

@@ -403,7 +403,7 @@ static tm_err baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_ma
         o.node_hier = p->hier;
         o.hop_distance = p->hop_distance;
         if (rn->gen)
-            err = tm__general_baseline(ctx, p->alloc, rn->full->n, &m);
+            err = tm_mapping_blocks(ctx, p->alloc, rn->full->n, &m);
         else
             err = tm_mapping_consecutive(ctx, p->alloc, p->comm->n, &m);
         if (!err && !reuse_row(rn, &m, out->consecutive))

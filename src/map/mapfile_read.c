@@ -38,6 +38,7 @@ typedef struct reader {
     rec *recs;
     size_t n_recs, cap;
     bool rankfile;
+    int64_t max_recs; /* the net's slots, or the task count when larger */
 } reader;
 
 static tm_err push(reader *r, int64_t rank, int32_t host, int32_t slot)
@@ -154,9 +155,9 @@ static tm_err parse_plain_line(reader *r, const char *p)
      * when placing anyway; checked before expanding the run so that
      * "node1:2000000000" does not allocate 2e9 records (found by
      * tests/unit/test_hostile_inputs.c). */
-    if (colon && (int64_t)r->n_recs + n > tm_net_total_slots(r->net))
+    if (colon && (int64_t)r->n_recs + n > r->max_recs)
         return tm__lex_error(&r->lx, "'%.*s': more tasks than the %lld slots of the topology",
-                             (int)(p - tok), tok, (long long)tm_net_total_slots(r->net));
+                             (int)(p - tok), tok, (long long)r->max_recs);
     if ((err = resolve(r, tok, len, &host)))
         return err;
     p = tm__skip_blank(p);
@@ -180,6 +181,7 @@ static tm_err place(reader *r, int32_t n_tasks, tm_mapping *out)
     int64_t *base = NULL, total = 0;
     int32_t *owner = NULL;
     long *line_of = NULL;
+    bool shared;
     tm_err err;
 
     if (r->n_recs > INT32_MAX)
@@ -194,6 +196,9 @@ static tm_err place(reader *r, int32_t n_tasks, tm_mapping *out)
         base[v] = total;
         total += tm_net_slots(net, v);
     }
+    /* more tasks than slots: a general mapping (`map --imbalance`), whose
+     * slots hold several ranks */
+    shared = n > total;
     owner = tm__malloc_n((size_t)total + 1, sizeof *owner);
     if (!owner)
         goto nomem;
@@ -223,6 +228,8 @@ static tm_err place(reader *r, int32_t n_tasks, tm_mapping *out)
         if (s < 0) {
             for (s = 0; s < ns && owner[base[h] + s] >= 0; s++)
                 ;
+            if (s == ns && shared)
+                s = (int32_t)(q->rank % ns); /* spread the extra ranks over the slots */
             if (s == ns) {
                 err = tm__lex_error(&r->lx, "rank %lld: no free slot left on host '%s' (%d slots)",
                                     (long long)q->rank, tm_net_name(net, h), ns);
@@ -234,7 +241,7 @@ static tm_err place(reader *r, int32_t n_tasks, tm_mapping *out)
                                 "slots)", (long long)q->rank, s, tm_net_name(net, h), ns);
             goto out;
         }
-        if (owner[base[h] + s] >= 0) {
+        if (owner[base[h] + s] >= 0 && !shared) {
             err = tm__lex_error(&r->lx, "rank %lld: slot %d of host '%s' already used by rank %d",
                                 (long long)q->rank, s, tm_net_name(net, h), owner[base[h] + s]);
             goto out;
@@ -329,6 +336,9 @@ tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in, c
     tm__lex_init(&r.lx, ctx, in, name);
     tm__strmap_init(&r.cache);
     r.net = net;
+    r.max_recs = net && n_tasks > tm_net_total_slots(net) ? n_tasks
+                 : net                                     ? tm_net_total_slots(net)
+                                                           : 0;
     if (!net) {
         err = read_pe_list(&r.lx, n_pe, n_tasks, out);
         goto out;

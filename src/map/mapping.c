@@ -72,16 +72,38 @@ tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_task
     return TM_EOK;
 }
 
+tm_err tm_mapping_blocks(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks, tm_mapping *out)
+{
+    int64_t s = tm_alloc_total_slots(alloc), k = 0;
+    int32_t u = 0;
+    tm_err err;
+    if (s < 1 && n_tasks > 0)
+        return tm__fail(ctx, TM_EINFEASIBLE, "%d tasks but the allocation has no slot", n_tasks);
+    err = tm_mapping_alloc(ctx, out, n_tasks, false);
+    if (err)
+        return err;
+    /* task u on slot floor(u * s / n): slot k takes the u with u * s < (k + 1) * n */
+    for (int32_t i = 0; i < alloc->n; i++)
+        for (int32_t sl = 0; sl < alloc->slots[i]; sl++, k++)
+            for (; u < n_tasks && (int64_t)u * s < (k + 1) * (int64_t)n_tasks; u++) {
+                out->host[u] = alloc->host[i];
+                out->slot[u] = sl;
+            }
+    return TM_EOK;
+}
+
 tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc, const tm_mapping *m)
 {
     int32_t nv = tm_net_n_vertices(net);
     int64_t *base = NULL, total = 0;
     int32_t *owner = NULL;
     uint8_t *in_alloc = NULL;
+    bool shared;
     tm_err err = TM_EOK;
 
     if (!m->host || !m->slot)
         return tm__fail(ctx, TM_EINTERNAL, "mapping has no host/slot arrays");
+    shared = m->n > (alloc ? tm_alloc_total_slots(alloc) : tm_net_total_slots(net));
     base = tm__malloc_n((size_t)nv + 1, sizeof *base);
     if (!base)
         return tm__nomem(ctx);
@@ -122,7 +144,7 @@ tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc, c
                            t, s, tm_net_name(net, h), tm_net_slots(net, h));
             goto out;
         }
-        if (owner[base[h] + s] >= 0) {
+        if (owner[base[h] + s] >= 0 && !shared) {
             err = tm__fail(ctx, TM_EINPUT, "tasks %d and %d share slot %d of host '%s'",
                            owner[base[h] + s], t, s, tm_net_name(net, h));
             goto out;

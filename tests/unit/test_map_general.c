@@ -187,12 +187,53 @@ static void test_refused_without_imbalance(void **state)
     tm_net_free(net);
 }
 
+/* The block distribution by hand (10 tasks on 4 slots: 3, 2, 3, 2), and
+ * shared slots accepted by tm_mapping_check and tm_mapping_read only when
+ * there are more tasks than slots. */
+static void test_blocks_check_read(void **state)
+{
+    tm_net *net = fx_tree(ctx, 1, 2, 2, 1.0); /* hosts n0, n1 with 2 slots */
+    tm_alloc al;
+    tm_mapping m, r;
+    static const int32_t want_slot[10] = {0, 0, 0, 1, 1, 0, 0, 0, 1, 1};
+    const char *rf = "rank 0=n0 slot=0\nrank 1=n0 slot=0\nrank 2=n1 slot=1\n"
+                     "rank 3=n1 slot=1\nrank 4=n1 slot=0\n";
+    FILE *f;
+    (void)state;
+    fx_alloc(&al, net, 0, NULL);
+    tm_mapping_init(&m);
+    tm_mapping_init(&r);
+    assert_tm_ok(ctx, tm_mapping_blocks(ctx, &al, 10, &m));
+    for (int32_t u = 0; u < 10; u++) {
+        assert_int_equal(m.host[u], al.host[u < 5 ? 0 : 1]);
+        assert_int_equal(m.slot[u], want_slot[u]);
+    }
+    assert_tm_ok(ctx, tm_mapping_check(ctx, net, &al, &m));
+    m.n = 4; /* 4 tasks, 4 slots: tasks 0 and 1 on one slot are refused */
+    assert_tm_error(ctx, tm_mapping_check(ctx, net, &al, &m), TM_EINPUT, "share slot 0");
+    m.n = 10;
+    f = fmemopen((void *)rf, strlen(rf), "r");
+    assert_tm_ok(ctx, tm_mapping_read(ctx, net, 0, f, "g.rankfile", 5, &r));
+    fclose(f);
+    assert_int_equal(r.slot[1], 0);
+    assert_int_equal(r.host[1], r.host[0]);
+    tm_mapping_release(&r);
+    f = fmemopen((void *)rf, 68, "r"); /* first 4 lines: 4 ranks on 4 slots */
+    assert_tm_error(ctx, tm_mapping_read(ctx, net, 0, f, "g.rankfile", 4, &r), TM_EINPUT,
+                    "g.rankfile:2: rank 1: slot 0 of host 'n0' already used by rank 0");
+    fclose(f);
+    tm_mapping_release(&m);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_path),
         cmocka_unit_test(test_random_valid),
         cmocka_unit_test(test_refused_without_imbalance),
+        cmocka_unit_test(test_blocks_check_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
