@@ -2,27 +2,27 @@
  * the allocated slots (`map --imbalance EPS`), and with it the contraction
  * of huge task graphs.
  *
- * LibTopoMap's flow (Hoefler & Snir: partition, then map the partition):
- * the task graph is cut by METIS into S blocks, S = the allocation's
- * slots, each of weight at most B = ceil((1 + EPS) W / S) (hard caps,
- * tm__metis_part_caps, the contract of hierarchy-mode general mapping);
- * the quotient graph (one task per block, the directed volume between
- * blocks) is mapped one-to-one by the normal pipeline -- every strategy,
- * every refinement, the pick -- and each task goes to its block's slot.
- * The figures of every row are those of the expanded mapping evaluated on
- * the original graph (map_run.c), never the quotient's: the volume inside a
- * block stays on one slot, so congestion and J are the same, but it counts
- * in the total volume and so in the average dilation.
+ * Partition, then map the partition (LibTopoMap's flow), with the
+ * partition made along the network as Scotch's dual recursive
+ * bipartitioning does: the task graph is cut by the network multisection
+ * (qap_netsection.c: leaf switches, pods, coordinate bisection of tori)
+ * into S blocks, S = the allocation's slots, block b on slot b, each of
+ * weight at most B = ceil((1 + EPS) W / S); a flat METIS partition under
+ * the same caps (tm__metis_part_caps) if a cap cannot be met deep in the
+ * tree.  The quotient graph (one task per block, the directed volume
+ * between blocks) is then mapped one-to-one by the normal pipeline --
+ * every strategy, every refinement, the pick -- so `identity` keeps the
+ * multisection's placement and the others may find better ones; each task
+ * goes to its block's slot.  The figures of every row are those of the
+ * expanded mapping evaluated on the original graph (map_run.c), never the
+ * quotient's: the volume inside a block stays on one slot, so congestion
+ * and J are the same, but it counts in the total volume and so in the
+ * average dilation.
  *
- * Why blocks per slot and not the hierarchy engine's multisection with
- * caps: the quotient is then an ordinary one-to-one problem, so `ta`
- * (congestion moves between free slots) and every network strategy work
- * on it unchanged.  What is lost: tasks never move between blocks after
- * the partition (docs/mapping.md, "More tasks than slots").
- *
- * The baseline of a general mapping is the block distribution: ranks in
- * order fill the slots in allocation order, ceil(n/S) or floor(n/S) per
- * slot (what "consecutive" means when slots are oversubscribed). */
+ * What is lost against a task-level search: tasks never move between
+ * blocks after the partition (docs/mapping.md, "More tasks than slots").
+ * The baseline of a general mapping is the block distribution
+ * (tm_mapping_blocks). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +32,7 @@
 #include "general.h"
 #include "../graph/partition.h"
 #include "../graph/sgraph.h"
+#include "../qap/qap_int.h"
 #include "../util/util.h"
 
 void tm__general_release(tm__general *gm)
@@ -56,15 +57,16 @@ static double block_bound(const tm__sgraph *g, int32_t s, double eps)
     return b < vmax ? vmax : b; /* a heavy task alone in a block is allowed */
 }
 
-static tm_err partition(tm_ctx *ctx, const tm_comm *comm, int32_t s, double eps, uint64_t seed,
+static tm_err partition(tm_ctx *ctx, const tm_problem *p, int32_t s, uint64_t seed,
                         tm__general *gm)
 {
+    const tm_comm *comm = p->comm;
     tm__sgraph g;
     double *cap = NULL;
     tm_err err = tm__sgraph_from_comm(ctx, comm, TM__SG_VERTEX_WEIGHTS, &g);
     if (err)
         return err;
-    gm->bound = block_bound(&g, s, eps);
+    gm->bound = block_bound(&g, s, p->imbalance);
     cap = tm__malloc_n((size_t)s, sizeof *cap);
     if (!cap) {
         err = tm__nomem(ctx);
@@ -72,10 +74,16 @@ static tm_err partition(tm_ctx *ctx, const tm_comm *comm, int32_t s, double eps,
     }
     for (int32_t b = 0; b < s; b++)
         cap[b] = gm->bound;
-    if (s == 1)
+    if (s == 1) {
         memset(gm->block, 0, (size_t)comm->n * sizeof *gm->block);
-    else
-        err = tm__metis_part_caps(ctx, &g, s, cap, 1, seed, gm->block);
+    } else {
+        err = tm__qap_netsection_general(ctx, p, &g, gm->bound, seed, gm->block);
+        if (err == TM_EINFEASIBLE) { /* a cap METIS could not meet deep in the tree */
+            tm__log(ctx, TM_LOG_INFO, "general mapping: multisection missed a cap, "
+                    "partitioning flat");
+            err = tm__metis_part_caps(ctx, &g, s, cap, 1, seed, gm->block);
+        }
+    }
     /* cap[b] becomes what is left of block b's cap */
     for (int32_t u = 0; !err && u < g.n; u++)
         cap[gm->block[u]] -= g.vw[u];
@@ -137,7 +145,7 @@ tm_err tm__general_build(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__ge
     gm->block = tm__malloc_n((size_t)p->comm->n, sizeof *gm->block);
     if (!gm->block)
         return tm__nomem(ctx);
-    err = partition(ctx, p->comm, gm->n_blocks, p->imbalance, seed, gm);
+    err = partition(ctx, p, gm->n_blocks, seed, gm);
     if (!err)
         err = quotient(ctx, p->comm, gm->n_blocks, gm);
     if (err)

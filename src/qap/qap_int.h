@@ -137,10 +137,18 @@ double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t
                           int32_t v);
 
 /* Network mode: Top-Down multisection along the network's PE tree
- * (qap_ptree.c, qap_netsection.c), one task per slot. */
+ * (qap_ptree.c, qap_netsection.c): one task per slot (bound < 0), or,
+ * general mapping, task weight at most `bound` per slot (g->vw needed;
+ * each child's cap is bound x its PEs; TM_EINFEASIBLE if METIS cannot
+ * meet a cap). */
 struct tm__ptree;
 tm_err tm__qap_netsection(tm_ctx *ctx, const tm__sgraph *g, const struct tm__ptree *t,
-                          const tm__qdist *o, uint64_t seed, int32_t *pe);
+                          const tm__qdist *o, double bound, uint64_t seed, int32_t *pe);
+/* General mapping on a network: g (with task weights) cut into one block
+ * per slot of p->alloc, block = slot index in allocation order, by the
+ * multisection above (one trial per grid orientation, the best J kept). */
+tm_err tm__qap_netsection_general(tm_ctx *ctx, const tm_problem *p, const tm__sgraph *g,
+                                  double bound, uint64_t seed, int32_t *block);
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out);
 
