@@ -33,6 +33,8 @@ TM_API int32_t tm_netdist_n(const tm_netdist *d);
  * an index is out of range).  Thread-safe. */
 TM_API int32_t tm_netdist_hops(const tm_netdist *d, int32_t i, int32_t j);
 /* The backend chosen, for logs: "table" (leaf-switch x leaf-switch table),
+ * "levels" (the table replaced by distances per lowest common level of the
+ * detected hierarchy, where that reproduces every entry: fat-trees, Clos),
  * "grid" (coordinates of a healthy torus or mesh) or "rows" (rows computed
  * on demand into a bounded cache). */
 TM_API const char *tm_netdist_kind(const tm_netdist *d);

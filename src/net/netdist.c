@@ -287,6 +287,80 @@ out:
     return err;
 }
 
+/* ---- levels form of the table --------------------------------------------- */
+
+/* lev[l][c] = group at level l of class c's hosts; false if the hosts of
+ * one class disagree (then the form does not apply). */
+static bool class_groups(tm_netdist *d, const tm_net_levels *lv, const int32_t *hosts)
+{
+    size_t nc = (size_t)d->n_cls;
+    for (int l = 0; l < lv->n_levels; l++)
+        for (size_t c = 0; c < nc; c++)
+            d->lev[(size_t)l * nc + c] = -1;
+    for (int32_t i = 0; i < d->n; i++)
+        for (int l = 0; l < lv->n_levels; l++) {
+            int32_t *at = &d->lev[(size_t)l * nc + (size_t)d->cls[i]];
+            int32_t grp = lv->group[l][hosts[i]];
+            if (grp < 0 || (*at >= 0 && *at != grp))
+                return false;
+            *at = grp;
+        }
+    return true;
+}
+
+/* True when every table entry is lvd[lowest common level] (lvd filled
+ * from the first pair of each level). */
+static bool table_is_levels(tm_netdist *d)
+{
+    size_t nc = (size_t)d->n_cls;
+    for (int l = 0; l <= d->n_lev; l++)
+        d->lvd[l] = -1;
+    for (size_t a = 0; a < nc; a++)
+        for (size_t b = 0; b < nc; b++) {
+            int16_t x = d->table[a * nc + b];
+            int l = 0;
+            if (a == b)
+                continue;
+            while (l < d->n_lev && d->lev[(size_t)l * nc + a] != d->lev[(size_t)l * nc + b])
+                l++;
+            if (x < 0 || (d->lvd[l] >= 0 && d->lvd[l] != x))
+                return false;
+            d->lvd[l] = x;
+        }
+    return true;
+}
+
+/* Replaces the table by the levels form when the detected hierarchy
+ * explains every entry (checked entry by entry, so never approximate). */
+static tm_err try_levels(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const int32_t *hosts)
+{
+    tm_net_levels lv;
+    tm_err err;
+    if (d->n_cls < TM__NETDIST_LEVELS_MIN)
+        return TM_EOK;
+    err = tm_net_levels_detect(ctx, net, &lv);
+    if (err || lv.n_levels < 1) {
+        tm_net_levels_release(&lv);
+        return err;
+    }
+    d->n_lev = lv.n_levels;
+    d->lev = tm__malloc_n((size_t)d->n_lev * (size_t)d->n_cls, sizeof *d->lev);
+    if (!d->lev) {
+        tm_net_levels_release(&lv);
+        return tm__nomem(ctx);
+    }
+    if (class_groups(d, &lv, hosts) && table_is_levels(d)) {
+        free(d->table);
+        d->table = NULL;
+    } else {
+        free(d->lev);
+        d->lev = NULL;
+        d->n_lev = 0;
+    }
+    tm_net_levels_release(&lv);
+    return TM_EOK;
+}
+
 /* ---- grid ---------------------------------------------------------------- */
 
 /* True if grid vertex iv (coordinates x) has cables to exactly its grid
@@ -478,6 +552,8 @@ static size_t held_bytes(const tm_netdist *d)
         b += n * (sizeof *d->cls + sizeof *d->off) + c * sizeof *d->cls_vertex;
     if (d->table)
         b += c * c * sizeof *d->table;
+    if (d->lev)
+        b += (size_t)d->n_lev * c * sizeof *d->lev;
     if (d->coord)
         b += n * (size_t)d->ndims * sizeof *d->coord;
     if (d->rows)
@@ -512,7 +588,9 @@ tm_err tm__netdist_new_budget(tm_ctx *ctx, const tm_net *net, const int32_t *hos
     if (table_bytes <= max_bytes && (!grid || table_bytes <= TM__NETDIST_GRID_TABLE)) {
         d->kind = TM__ND_TABLE;
         err = fill_table(ctx, d, g);
-        if (err || d->table)
+        if (!err && d->table)
+            err = try_levels(ctx, d, net, hosts);
+        if (err || d->table || d->lev)
             goto out;
         /* a distance beyond int16: the rows (int32) take over */
     }
@@ -537,7 +615,7 @@ void tm_netdist_free(tm_netdist *d)
 {
     if (!d)
         return;
-    free(d->cls), free(d->off), free(d->cls_vertex), free(d->table), free(d->coord);
+    free(d->cls), free(d->off), free(d->cls_vertex), free(d->table), free(d->coord), free(d->lev);
     free(d->slot_of), free(d->rows), free(d->dist), free(d->queue);
     if (d->have_mu)
         pthread_mutex_destroy(&d->mu);
@@ -558,7 +636,7 @@ const char *tm_netdist_kind(const tm_netdist *d)
     switch (d->kind) {
     case TM__ND_GRID: return "grid";
     case TM__ND_ROWS: return "rows";
-    default: return "table";
+    default: return d->lev ? "levels" : "table";
     }
 }
 

@@ -11,6 +11,13 @@
  *
  * Three backends (netdist.c explains the choice):
  *  - table: D as an int16 n_cls x n_cls table, looked up inline below;
+ *    when D is a function of the lowest level of the detected hierarchy
+ *    (tm_net_levels) that two classes share -- every fat-tree, Clos and
+ *    tree -- the table is checked against that form and replaced by it:
+ *    D(a, b) = lvd[l] for the lowest l with lev[l][a] == lev[l][b]
+ *    (levels x classes int32 instead of classes^2 int16: 128 KB instead
+ *    of 32 MB on a 65,536-host fat-tree, so the lookups of the QAP local
+ *    searches stay in cache);
  *  - grid:  a healthy torus/mesh, hops from the hosts' coordinates;
  *  - rows:  rows of D computed on demand into a bounded cache. */
 #ifndef TM_NETDIST_INT_H
@@ -19,6 +26,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "topomap/levels.h"
 #include "topomap/netdist.h"
 #include "../graph/bfs.h"
 
@@ -34,6 +42,9 @@ struct tm_netdist {
     uint8_t *off;        /* per host */
     int32_t *cls_vertex; /* per class: its net vertex */
     int16_t *table;      /* table: n_cls x n_cls, -1 = unreachable; else NULL */
+    int n_lev;           /* levels form (table kind, table == NULL): */
+    int32_t *lev;        /* n_lev x n_cls group ids */
+    int16_t lvd[TM_NET_MAX_LEVELS + 1]; /* D by lowest common level; [n_lev]: none */
     /* grid */
     int ndims;
     int32_t dims[TM_GRID_MAX_DIMS];
@@ -60,12 +71,24 @@ static inline int32_t tm__netdist_hops(const tm_netdist *d, int32_t i, int32_t j
     int32_t x;
     if (i == j)
         return 0;
+    if (d->lev) {
+        int32_t a = d->cls[i], b = d->cls[j], l = 0;
+        if (a == b)
+            return d->off[i] + d->off[j];
+        while (l < d->n_lev && d->lev[(size_t)l * (size_t)d->n_cls + (size_t)a] !=
+                                   d->lev[(size_t)l * (size_t)d->n_cls + (size_t)b])
+            l++;
+        return d->lvd[l] + d->off[i] + d->off[j];
+    }
     if (!d->table)
         return tm__netdist_slow_hops(d, i, j);
     x = d->table[(size_t)d->cls[i] * (size_t)d->n_cls + (size_t)d->cls[j]];
     return x < 0 ? -1 : x + d->off[i] + d->off[j];
 }
 
+/* Fewest classes for which the levels form is tried (below, the table is
+ * small enough to stay in cache anyway). */
+#define TM__NETDIST_LEVELS_MIN 16
 /* Default memory budget of the table (and of the row cache in rows mode). */
 #define TM__NETDIST_BUDGET ((size_t)512 << 20)
 /* On a healthy torus or mesh, a table larger than this is not built: the
