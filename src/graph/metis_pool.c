@@ -164,6 +164,14 @@ static void worker_close(worker *w)
     w->pid = 0;
 }
 
+static void *pool_make(void) { return tm__metis_pool_new(); }
+static void pool_drop(void *p) { tm__metis_pool_free(p); }
+
+tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx)
+{
+    return tm__ctx_shared_pool(ctx, pool_make, pool_drop);
+}
+
 void tm__metis_pool_free(tm__metis_pool *p)
 {
     if (!p)

@@ -33,6 +33,10 @@ int tm__metis_call(tm_ctx *ctx, bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t
 /* The pool of a context (ctx.c owns it and frees it with the context). */
 tm__metis_pool *tm__metis_pool_new(void);
 void tm__metis_pool_free(tm__metis_pool *pool);
+/* The context's pool, created on first use (tm__ctx_shared_pool); a
+ * per-job context (tm__ctx_inherit) uses its parent's.  NULL when out of
+ * memory. */
+tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx);
 /* Forks workers until n exist.  Call it where threads are about to start,
  * before they exist: tm__metis_call never forks (a fork while other threads
  * allocate can leave the child holding a lock forever), it waits for the

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "util.h"
-#include "../graph/metis_pool.h"
 
 #define TM_MSG_MAX 1024
 
@@ -29,8 +28,13 @@ struct tm_ctx {
     void *stop_ud;
     tm_progress_fn progress_fn;
     void *progress_ud;
-    tm__metis_pool *pool;    /* created on first use; shared by inheriting contexts */
+    /* the METIS worker pool (src/graph/metis_pool.c), created on first use
+     * and shared by inheriting contexts; opaque here so that the bottom
+     * layer does not depend on the graph layer */
+    void *pool;
+    void (*pool_free)(void *);
     bool own_pool;
+    tm_ctx *pool_parent;  /* tm__ctx_inherit: use the parent's pool (it outlives us) */
 };
 
 static const char *const err_text[] = {
@@ -77,8 +81,8 @@ void tm_ctx_free(tm_ctx *ctx)
 {
     if (!ctx)
         return;
-    if (ctx->own_pool)
-        tm__metis_pool_free(ctx->pool);
+    if (ctx->own_pool && ctx->pool_free)
+        ctx->pool_free(ctx->pool);
     pthread_mutex_destroy(&ctx->lock);
     free(ctx);
 }
@@ -139,14 +143,17 @@ void tm__progress(tm_ctx *ctx, const char *what, double c, double d, double j)
 
 bool tm__stopped(const tm_ctx *ctx) { return ctx && ctx->stop_fn && ctx->stop_fn(ctx->stop_ud); }
 
-tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx)
+void *tm__ctx_shared_pool(tm_ctx *ctx, void *(*make)(void), void (*drop)(void *))
 {
-    tm__metis_pool *p;
+    void *p;
     if (!ctx)
         return NULL;
+    if (ctx->pool_parent)
+        return tm__ctx_shared_pool(ctx->pool_parent, make, drop);
     pthread_mutex_lock(&ctx->lock);
     if (!ctx->pool) {
-        ctx->pool = tm__metis_pool_new();
+        ctx->pool = make();
+        ctx->pool_free = drop;
         ctx->own_pool = ctx->pool != NULL;
     }
     p = ctx->pool;
@@ -160,10 +167,8 @@ void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent)
     child->stop_ud = parent->stop_ud;
     child->progress_fn = parent->progress_fn;
     child->progress_ud = parent->progress_ud;
-    if (!child->pool) {
-        child->pool = tm__ctx_metis_pool(parent);
-        child->own_pool = false;
-    }
+    if (!child->pool)
+        child->pool_parent = parent;
 }
 
 void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *ud)

@@ -38,9 +38,11 @@ tm_err tm__nomem(tm_ctx *ctx);
 bool tm__stopped(const tm_ctx *ctx);
 /* Reports figures to the caller's progress callback (tm_ctx_set_progress). */
 void tm__progress(tm_ctx *ctx, const char *what, double congestion, double dilation, double J);
-/* The context's METIS worker pool (src/graph/metis_pool.h), created on
- * first use; NULL when out of memory. */
-struct tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx);
+/* The context's shared pool (the METIS worker pool of
+ * src/graph/metis_pool.c, which calls this with its constructor and
+ * destructor): created by make() on first use and freed with the context
+ * that created it; NULL when out of memory. */
+void *tm__ctx_shared_pool(tm_ctx *ctx, void *(*make)(void), void (*drop)(void *));
 /* A per-job context takes the parent's stop predicate, progress callback
  * and METIS pool. */
 void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent);
