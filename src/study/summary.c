@@ -1,0 +1,87 @@
+/* summary.c - the mean and worst rows of random failures: for each
+ * strategy, over the samples of one scenario.
+ *
+ * mean: figures averaged over the samples whose status is OK (consecutive
+ * and strategy alike, so the change is that of the means).
+ * worst: the OK sample with the highest max congestion of the strategy
+ * (ties: higher dilation, then the lower sample number), copied whole, so
+ * its consecutive and strategy figures come from one network.
+ * Both count the samples (runs) and those that were not OK (not_ok); with
+ * no OK sample they take the status and cause of the first sample. */
+#include <string.h>
+
+#include "../util/util.h"
+#include "study_int.h"
+
+static bool same_group(const tm__study_row *a, const tm__study_row *b)
+{
+    return a->topology == b->topology && a->slots == b->slots && a->scale == b->scale &&
+           a->fail == b->fail && a->routing == b->routing && a->comm == b->comm &&
+           a->strategy == b->strategy;
+}
+
+static bool worse(const tm__study_row *a, const tm__study_row *b)
+{
+    if (a->val[TM__FIG_CONG] != b->val[TM__FIG_CONG])
+        return a->val[TM__FIG_CONG] > b->val[TM__FIG_CONG];
+    return a->val[TM__FIG_DIL] > b->val[TM__FIG_DIL];
+}
+
+/* Fills summary row *sr from the run rows before it (rows[0..end)). */
+static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
+{
+    const tm__study_row *first = NULL, *w = NULL;
+    double sum[2][TM__N_FIG] = {{0}};
+    int ok = 0;
+    sr->runs = sr->not_ok = 0;
+    for (int j = 0; j < end; j++) {
+        const tm__study_row *r = &rows[j];
+        if (r->stat != TM__STAT_RUN || !same_group(r, sr))
+            continue;
+        if (!first)
+            first = r;
+        sr->runs++;
+        if (r->status != TM__ROW_OK) {
+            sr->not_ok++;
+            continue;
+        }
+        ok++;
+        for (int k = 0; k < TM__N_FIG; k++) {
+            sum[0][k] += r->base[k];
+            sum[1][k] += r->val[k];
+        }
+        if (!w || worse(r, w))
+            w = r;
+    }
+    if (!first)
+        return;
+    if (!ok) {
+        sr->status = first->status;
+        memcpy(sr->cause, first->cause, sizeof sr->cause);
+        return;
+    }
+    if (sr->stat == TM__STAT_WORST) {
+        tm__study_row keep = *sr;
+        *sr = *w;
+        sr->stat = TM__STAT_WORST;
+        sr->runs = keep.runs;
+        sr->not_ok = keep.not_ok;
+        return;
+    }
+    for (int k = 0; k < TM__N_FIG; k++) {
+        sr->base[k] = sum[0][k] / ok;
+        sr->val[k] = sum[1][k] / ok;
+    }
+    /* no single chosen row: "all" may pick a different one per sample */
+    sr->best[0] = 0;
+}
+
+tm_err tm__study_summarize(tm_ctx *ctx, const tm__study_spec *spec, tm__study_result *res)
+{
+    (void)ctx;
+    (void)spec;
+    for (int i = 0; i < res->n_rows; i++)
+        if (res->rows[i].stat != TM__STAT_RUN)
+            summarize_one(res->rows, i, &res->rows[i]);
+    return TM_EOK;
+}
