@@ -117,6 +117,7 @@ int cmd_study(int argc, char **argv)
     int rc = study_parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    rc = 0;
     for (int i = 0; i < STUDY_MAX_AXIS; i++)
         tm_comm_init(&comms[i]);
     tm__study_result_init(&res);

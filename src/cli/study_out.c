@@ -47,7 +47,7 @@ static void print_header(FILE *out, const tm__study_spec *s, const tm__study_row
     if (r->stat == TM__STAT_RUN && r->sample)
         fprintf(out, " sample %d/%d", r->sample, s->samples);
     if (r->stat == TM__STAT_RUN && r->fail && s->fails[r->fail].kind != TM__FAIL_NONE)
-        fprintf(out, " (%d cables failed)", (int)r->failed_cables);
+        fprintf(out, " (%d cable%s failed)", (int)r->failed_cables, r->failed_cables == 1 ? "" : "s");
     if (r->stat != TM__STAT_RUN)
         fprintf(out, " %s of %d samples (%d not ok)", tm__study_stat_name(r->stat), r->runs,
                 r->not_ok);
