@@ -55,6 +55,9 @@ static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
     }
     if (!first)
         return;
+    /* every sample fails as many cables (the same share of the same set) */
+    sr->scaled_cables = first->scaled_cables;
+    sr->failed_cables = first->failed_cables;
     if (!ok) {
         sr->status = first->status;
         memcpy(sr->cause, first->cause, sizeof sr->cause);
