@@ -4,17 +4,7 @@
 # several samples, two routing models, every strategy ("all").
 set -eu
 . "$(dirname "$0")/lib.sh"
-python3 - > stencil.edges <<'P'
-n = 4
-def idx(x, y, z): return x + n * (y + n * z)
-for z in range(n):
-    for y in range(n):
-        for x in range(n):
-            for dx, dy, dz in ((1,0,0),(-1,0,0),(0,1,0),(0,-1,0),(0,0,1),(0,0,-1)):
-                a, b, c = x + dx, y + dy, z + dz
-                if 0 <= a < n and 0 <= b < n and 0 <= c < n:
-                    print(idx(x, y, z), idx(a, b, c), 1 + (x + y) % 3)
-P
+stencil_edges 4 > stencil.edges
 # hosts in a scrambled order: consecutive is a poor placement
 alloc=$(python3 -c "import random; r=random.Random(4); h=['n%04d'%i for i in range(64)]; r.shuffle(h); print(','.join(h))")
 for t in 1 2 3; do
