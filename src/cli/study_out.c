@@ -69,10 +69,7 @@ static void print_row(FILE *out, const tm__study_spec *s, const tm__study_row *r
                 r->val[k]);
         fprintf(out, " %+7.1f%%", tm__study_change_pct(r->base[k], r->val[k]));
     }
-    fprintf(out, "  %s", r->best);
-    if (r->stat == TM__STAT_WORST)
-        fprintf(out, " (sample %d)", r->sample);
-    fputc('\n', out);
+    fprintf(out, "  %s\n", r->best);
 }
 
 void study_print_table(FILE *out, const tm__study_spec *s, const tm__study_result *res)

@@ -1,11 +1,11 @@
 /* summary.c - the mean and worst rows of random failures: for each
- * strategy, over the samples of one scenario.
+ * strategy, over the samples of one scenario whose status is OK.
  *
- * mean: figures averaged over the samples whose status is OK (consecutive
- * and strategy alike, so the change is that of the means).
- * worst: the OK sample with the highest max congestion of the strategy
- * (ties: higher dilation, then the lower sample number), copied whole, so
- * its consecutive and strategy figures come from one network.
+ * mean: every figure averaged (consecutive and strategy alike, so the
+ * change is that of the means).
+ * worst: every figure's maximum, each on its own: the worst consecutive
+ * congestion and the worst mapped congestion may come from different
+ * samples (the question is "how bad can it get", for either placement).
  * Both count the samples (runs) and those that were not OK (not_ok); with
  * no OK sample they take the status and cause of the first sample. */
 #include <string.h>
@@ -20,18 +20,11 @@ static bool same_group(const tm__study_row *a, const tm__study_row *b)
            a->strategy == b->strategy;
 }
 
-static bool worse(const tm__study_row *a, const tm__study_row *b)
-{
-    if (a->val[TM__FIG_CONG] != b->val[TM__FIG_CONG])
-        return a->val[TM__FIG_CONG] > b->val[TM__FIG_CONG];
-    return a->val[TM__FIG_DIL] > b->val[TM__FIG_DIL];
-}
-
 /* Fills summary row *sr from the run rows before it (rows[0..end)). */
 static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
 {
-    const tm__study_row *first = NULL, *w = NULL;
-    double sum[2][TM__N_FIG] = {{0}};
+    const tm__study_row *first = NULL;
+    double sum[2][TM__N_FIG] = {{0}}, max[2][TM__N_FIG] = {{0}};
     int ok = 0;
     sr->runs = sr->not_ok = 0;
     for (int j = 0; j < end; j++) {
@@ -49,9 +42,9 @@ static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
         for (int k = 0; k < TM__N_FIG; k++) {
             sum[0][k] += r->base[k];
             sum[1][k] += r->val[k];
+            max[0][k] = ok == 1 || r->base[k] > max[0][k] ? r->base[k] : max[0][k];
+            max[1][k] = ok == 1 || r->val[k] > max[1][k] ? r->val[k] : max[1][k];
         }
-        if (!w || worse(r, w))
-            w = r;
     }
     if (!first)
         return;
@@ -63,17 +56,10 @@ static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
         memcpy(sr->cause, first->cause, sizeof sr->cause);
         return;
     }
-    if (sr->stat == TM__STAT_WORST) {
-        tm__study_row keep = *sr;
-        *sr = *w;
-        sr->stat = TM__STAT_WORST;
-        sr->runs = keep.runs;
-        sr->not_ok = keep.not_ok;
-        return;
-    }
     for (int k = 0; k < TM__N_FIG; k++) {
-        sr->base[k] = sum[0][k] / ok;
-        sr->val[k] = sum[1][k] / ok;
+        bool mean = sr->stat == TM__STAT_MEAN;
+        sr->base[k] = mean ? sum[0][k] / ok : max[0][k];
+        sr->val[k] = mean ? sum[1][k] / ok : max[1][k];
     }
     /* no single chosen row: "all" may pick a different one per sample */
     sr->best[0] = 0;
