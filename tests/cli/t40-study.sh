@@ -54,6 +54,13 @@ for r, c in zip(d['rows'], rows):
     assert r['consecutive']['qap_J'] == 32 and r['change_pct']['qap_J'] == 0
 PY
 
+# the generator's own tapering (upcap) gives the figure of --scale-capacity 2=0.5
+expect_exit 0 "$TOPOMAP" study --topology "$T,upcap=0.5" --comm one.edges --strategy identity \
+    --refine none --out upcap.csv
+python3 -c "
+import csv; r = list(csv.DictReader(open('upcap.csv')))
+assert len(r) == 1 and float(r[0]['max_congestion']) == 8, r"
+
 # --- a mapping that beats consecutive (default refinement) -----------------
 # the refinement moves task 2 next to task 0 (same leaf): 2 hops, and the
 # busiest link is a host cable, 8 / 100
