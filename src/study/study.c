@@ -208,6 +208,8 @@ tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out
         out->n_runs += rn.rows[i].stat == TM__STAT_RUN;
     rn.total = out->n_runs;
     pthread_mutex_init(&rn.mu, NULL);
+    if (s->progress)
+        s->progress(s->progress_ud, 0, rn.total);
     err = run_waves(&rn);
     pthread_mutex_destroy(&rn.mu);
     if (!err)

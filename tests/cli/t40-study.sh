@@ -170,3 +170,15 @@ expect_exit 0 "$TOPOMAP" study --topology $X --node-name-map $TOPO_DIR/psmn-x5/X
     --fail-links 5% --seeds 3 --scale-capacity all=2
 [ "$(grep -c 'has no hostname' stderr.txt)" = 3 ]
 expect_in "8 runs in" "$OUT"
+
+# --- the progress bar: on a terminal only, and not with --quiet --------------
+# (script(1) of util-linux runs the command on a pseudo-terminal)
+if command -v script >/dev/null; then
+    script -qec "$TOPOMAP study --topology fattree:k=2,n=2 --comm one.edges --strategy identity" \
+        /dev/null > tty.txt
+    grep -q 'study \[#*' tty.txt && grep -q '1/1 runs' tty.txt
+    script -qec "$TOPOMAP study --topology fattree:k=2,n=2 --comm one.edges --strategy identity --quiet" \
+        /dev/null > tty-quiet.txt
+    ! grep -q 'study \[' tty-quiet.txt
+    grep -q '1 runs in' tty-quiet.txt
+fi
