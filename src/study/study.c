@@ -100,19 +100,19 @@ static void *worker(void *arg)
 /* Runs rn->items in nt threads (the calling thread is one of them). */
 static void run_wave(runner *rn, int nt)
 {
-    pthread_t th[64];
+    pthread_t *th;
     int started = 0;
     atomic_store(&rn->next, 0);
     if (nt > rn->n_items)
         nt = rn->n_items;
-    if (nt > 64)
-        nt = 64;
-    for (; started < nt - 1; started++)
+    th = nt > 1 ? tm__malloc_n((size_t)nt - 1, sizeof *th) : NULL;
+    for (; th && started < nt - 1; started++)
         if (pthread_create(&th[started], NULL, worker, rn) != 0)
-            break; /* fewer workers: same rows, later */
+            break; /* fewer workers (or none): the same rows, later */
     worker(rn);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    free(th);
 }
 
 /* Builds netcases [a, b) and lists their run rows; a disconnected netcase
@@ -213,7 +213,7 @@ tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out
     err = run_waves(&rn);
     pthread_mutex_destroy(&rn.mu);
     if (!err)
-        err = tm__study_summarize(ctx, s, out);
+        tm__study_summarize(out);
 out:
     free(rn.nc);
     free(rn.items);

@@ -145,6 +145,6 @@ double tm__study_change_pct(double base, double v);
 
 /* ---- internal to src/study ----------------------------------------------- */
 /* Mean and worst rows of the random-failure groups (summary.c). */
-tm_err tm__study_summarize(tm_ctx *ctx, const tm__study_spec *spec, tm__study_result *res);
+void tm__study_summarize(tm__study_result *res);
 
 #endif

@@ -65,12 +65,9 @@ static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
     sr->best[0] = 0;
 }
 
-tm_err tm__study_summarize(tm_ctx *ctx, const tm__study_spec *spec, tm__study_result *res)
+void tm__study_summarize(tm__study_result *res)
 {
-    (void)ctx;
-    (void)spec;
     for (int i = 0; i < res->n_rows; i++)
         if (res->rows[i].stat != TM__STAT_RUN)
             summarize_one(res->rows, i, &res->rows[i]);
-    return TM_EOK;
 }
