@@ -167,5 +167,6 @@ tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char
 int cmd_topo(int argc, char **argv);
 int cmd_eval(int argc, char **argv);
 int cmd_map(int argc, char **argv);
+int cmd_study(int argc, char **argv);
 
 #endif

@@ -14,6 +14,7 @@ static const struct command {
     {"topo", cmd_topo, "inspect or export a network (info, export)"},
     {"eval", cmd_eval, "exact congestion, dilation and QAP cost of a mapping"},
     {"map", cmd_map, "compute a mapping and write a rankfile"},
+    {"study", cmd_study, "what-if grid: topologies, failures, capacities x strategies"},
 };
 
 static void usage(FILE *out)
@@ -49,5 +50,5 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, version)", argv[1]);
+    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, study, version)", argv[1]);
 }

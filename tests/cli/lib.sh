@@ -19,3 +19,19 @@ expect_in() {
 json_get() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d'+sys.argv[1]))" "$1"; }
 # json_py EXPR (from stdin): evaluates a Python expression over the object d
 json_py() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
+# stencil_edges N: the 3D 7-point stencil on an N^3 grid of tasks as an edge
+# list (each neighbour pair both ways, volume 1); task x + N*(y + N*z)
+stencil_edges() {
+    python3 - "$1" <<'P'
+import sys
+n = int(sys.argv[1])
+def idx(x, y, z): return x + n * (y + n * z)
+for z in range(n):
+    for y in range(n):
+        for x in range(n):
+            for dx, dy, dz in ((1,0,0),(-1,0,0),(0,1,0),(0,-1,0),(0,0,1),(0,0,-1)):
+                a, b, c = x + dx, y + dy, z + dz
+                if 0 <= a < n and 0 <= b < n and 0 <= c < n:
+                    print(idx(x, y, z), idx(a, b, c), 1)
+P
+}

@@ -7,7 +7,7 @@ expect_exit 0 "$TOPOMAP" --help
 expect_in "usage: topomap" "$OUT"
 expect_exit 1 "$TOPOMAP" frobnicate
 expect_in "unknown command 'frobnicate'" "$ERR"
-for c in "topo --help" "eval --help" "map --help"; do
+for c in "topo --help" "eval --help" "map --help" "study --help"; do
     expect_exit 0 "$TOPOMAP" $c
     expect_in "usage:" "$OUT"
 done
@@ -31,7 +31,7 @@ expect_exit 1 "$TOPOMAP" eval --comm
 expect_in "topomap eval: option '--comm' needs a value" "$ERR"
 expect_exit 1 "$TOPOMAP" topo info --frob --topology torus:4x4
 expect_in "topomap topo: unknown or ambiguous option '--frob'" "$ERR"
-for c in "map --bogus" "eval --comm" "topo info --frob"; do
+for c in "map --bogus" "eval --comm" "topo info --frob" "study --bogus"; do
     expect_exit 1 "$TOPOMAP" $c
     case "$ERR" in
     *unrecognized* | *"requires an argument"* | *"invalid option"*)

@@ -4,17 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 # 3D 7-point stencil on a 4x4x4 grid of tasks: i -> neighbours, volume 1
-python3 - > st.edges <<'P'
-n = 4
-def idx(x, y, z): return x + n * (y + n * z)
-for z in range(n):
-    for y in range(n):
-        for x in range(n):
-            for dx, dy, dz in ((1,0,0),(-1,0,0),(0,1,0),(0,-1,0),(0,0,1),(0,0,-1)):
-                a, b, c = x + dx, y + dy, z + dz
-                if 0 <= a < n and 0 <= b < n and 0 <= c < n:
-                    print(idx(x, y, z), idx(a, b, c), 1)
-P
+stencil_edges 4 > st.edges
 # a shuffled allocation order makes the consecutive placement poor
 alloc=$(python3 -c "import random; r=random.Random(7); h=['n%04d'%i for i in range(64)]; r.shuffle(h); print(','.join(h))")
 expect_exit 0 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --alloc "$alloc" --strategy all \

@@ -22,17 +22,7 @@ print(n ** 3, sum(len(l) for l in adj) // 2)
 for l in adj:
     print(" ".join(str(v + 1) for v in l))
 P
-python3 - > st.edges <<'P'
-n = 6
-def idx(x, y, z): return x + n * (y + n * z)
-for z in range(n):
-    for y in range(n):
-        for x in range(n):
-            for dx, dy, dz in ((1,0,0),(-1,0,0),(0,1,0),(0,-1,0),(0,0,1),(0,0,-1)):
-                a, b, c = x + dx, y + dy, z + dz
-                if 0 <= a < n and 0 <= b < n and 0 <= c < n:
-                    print(idx(x, y, z), idx(a, b, c), 1)
-P
+stencil_edges 6 > st.edges
 alloc=$(python3 -c "import random; r=random.Random(5); h=['n%04d'%i for i in range(216)]; r.shuffle(h); print(','.join(h))")
 for t in 1 2 3 8; do
     expect_exit 0 "$TOPOMAP" map --hierarchy 4:4:4 --distances 1:10:100 --comm grid.graph \

@@ -1,0 +1,148 @@
+/* cmd_study.c - `topomap study`: a grid of what-if scenarios, each mapped
+ * by every strategy given and compared with its consecutive placement
+ * (engine: src/study/; options: study_args.c; CSV/JSON: study_out.c). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "study_cli.h"
+
+static const char usage_text[] =
+    "usage: topomap study --topology T [--topology T2 ...] --comm G [--comm G2 ...]\n"
+    "                     [--alloc A] [--strategy S[,S2..]] [--routing R[,R2..]] [--slots N[,N2..]]\n"
+    "                     [--scale-capacity LEVEL=FACTOR[,..]] [--fail-links P%[,P2%..]] [--seeds N]\n"
+    "                     [--fail-link A:B[,C:D..]] [--fail-switch S[,S2..]] [--seed N] [--threads N]\n"
+    "                     [--refine R] [--objective O] [--out F.csv|F.json] [--quiet]\n"
+    "\n"
+    "Runs every combination of the values given (topologies x slots x capacity changes x\n"
+    "failures x routing models x applications) and prints, for every scenario and strategy,\n"
+    "max congestion, average dilation and J of the consecutive placement and of the\n"
+    "strategy's mapping, with the change in percent (docs/study.md).\n"
+    "\n"
+    "  --topology T        file or generator spec (topo --help); repeat for several\n"
+    "  --node-name-map F --separate-hcas   as for 'topomap topo'\n"
+    "  --comm G            communication graph (as for eval); repeat for several\n"
+    "  --comm-format F     force its format\n"
+    "  --alloc A           hostlist or hostfile, the same for every topology (default: all hosts)\n"
+    "  --strategy S,..     map strategies (default: all; 'topomap map --help' lists them)\n"
+    "  --refine R          refinement of every run (default ils:10+ta, 'none' keeps constructions)\n"
+    "  --objective O       how 'all' picks its row: pareto (default), congestion, dilation, qap\n"
+    "  --routing R,..      ecmp (default), single, dor\n"
+    "  --slots N,..        slots of every host (default: as the topology says)\n"
+    "  --scale-capacity L=F[,L=F..]   one capacity scenario: cables of level L get F times\n"
+    "                      their capacity (level 1 = cables at the hosts, 2 = leaf uplinks, 3 =\n"
+    "                      the next stage; 'all' = every cable); repeat for several scenarios\n"
+    "  --fail-links P%,..  random failure scenarios: P% of the switch-switch cables (every\n"
+    "                      cable of a direct network) fail, --seeds samples each\n"
+    "  --seeds N           samples per random failure (default 1); with N > 1 a mean and a\n"
+    "                      worst row follow the samples\n"
+    "  --fail-link A:B,..  one scenario: the cables between A and B (and C and D ...) fail\n"
+    "  --fail-switch S,..  one scenario: every cable of switch S (and S2 ...) fails\n"
+    "  --seed N            seed of the failure samples and of the mapping (default 1)\n"
+    "  --threads N         scenarios run in N threads (default: all cores; the results do not\n"
+    "                      depend on it)\n"
+    "  --out F             write the rows to F.csv or F.json (atomically; may be repeated)\n"
+    "  --quiet             no progress bar (shown on stderr only when it is a terminal)\n"
+    "\n"
+    "The unchanged network (no capacity change, no failure) is always part of the grid.  A\n"
+    "scenario whose failures split the allocation is kept as a row with status\n"
+    "'disconnected' and the hosts that were cut apart.\n";
+
+void study_usage(FILE *out) { fputs(usage_text, out); }
+
+/* A progress bar on stderr (only when it is a terminal). */
+static void progress(void *ud, int done, int total)
+{
+    const int w = 30;
+    int fill = total > 0 ? (int)((long)done * w / total) : w;
+    (void)ud;
+    fprintf(stderr, "\rstudy [%.*s%*s] %d/%d runs", fill,
+            "##############################", w - fill, "", done, total);
+    if (done == total)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_comm *sc)
+{
+    for (int i = 0; i < a->n_comms; i++) {
+        tm_err err;
+        a->in.comm = a->comm_paths[i];
+        err = cli_load_comm(ctx, &a->in, &comms[i]);
+        if (err)
+            return err;
+        sc[i].name = a->comm_paths[i];
+        sc[i].comm = &comms[i];
+    }
+    return TM_EOK;
+}
+
+static void make_spec(const study_args *a, const tm__study_comm *sc, tm__study_spec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->topologies = a->topologies;
+    s->n_topologies = a->n_topologies;
+    s->topo.node_name_map = a->in.node_name_map;
+    s->topo.keep_hcas_separate = a->in.separate_hcas;
+    s->slots = a->slots;
+    s->n_slots = a->n_slots;
+    s->scales = a->scales;
+    s->n_scales = a->n_scales;
+    s->fails = a->fails;
+    s->n_fails = a->n_fails;
+    s->samples = (int)a->samples;
+    s->routings = a->routings;
+    s->n_routings = a->n_routings;
+    s->comms = sc;
+    s->n_comms = a->n_comms;
+    s->strategies = a->strategies;
+    s->n_strategies = a->n_strategies;
+    s->alloc = a->in.alloc;
+    s->refine = a->refine;
+    s->objective = (tm_objective)a->objective;
+    if (!a->quiet && isatty(STDERR_FILENO))
+        s->progress = progress;
+}
+
+int cmd_study(int argc, char **argv)
+{
+    static study_args a;
+    tm_comm comms[STUDY_MAX_AXIS];
+    tm__study_comm sc[STUDY_MAX_AXIS];
+    tm__study_spec spec;
+    tm__study_result res;
+    tm_ctx *ctx = NULL;
+    tm_err err;
+    double t0 = cli_now();
+    int rc = study_parse_args(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
+    for (int i = 0; i < STUDY_MAX_AXIS; i++)
+        tm_comm_init(&comms[i]);
+    tm__study_result_init(&res);
+    if (cli_ctx_new(&ctx, false))
+        return EXIT_INTERNAL_;
+    tm_ctx_set_seed(ctx, (uint64_t)a.seed);
+    err = tm_ctx_set_threads(ctx, (int)a.threads);
+    if (!err)
+        err = load_comms(ctx, &a, comms, sc);
+    if (!err) {
+        make_spec(&a, sc, &spec);
+        err = tm__study_run(ctx, &spec, &res);
+    }
+    /* the files first: a failing write prints no table */
+    if (!err)
+        err = study_write_all(ctx, &a, &spec, &res);
+    if (err) {
+        rc = cli_report(ctx, "study", err);
+    } else {
+        study_print_table(stdout, &spec, &res);
+        printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);
+    }
+    tm__study_result_release(&res);
+    for (int i = 0; i < STUDY_MAX_AXIS; i++)
+        tm_comm_release(&comms[i]);
+    tm_ctx_free(ctx);
+    return rc;
+}

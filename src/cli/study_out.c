@@ -1,0 +1,278 @@
+/* study_out.c - the rows of a study as a table (stdout), CSV or JSON
+ * (keys and columns in docs/design.md "JSON keys"). */
+#include <string.h>
+
+#include "study_cli.h"
+
+static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J"};
+
+const char *study_scale_label(const tm__study_spec *s, int i)
+{
+    return s->scales[i] ? s->scales[i] : "none";
+}
+
+void study_fail_label(const tm__study_spec *s, int i, char *buf, size_t size)
+{
+    tm__fail_label(&s->fails[i], buf, size);
+}
+
+static const char *routing_name(const tm__study_spec *s, int i)
+{
+    return tm_route_kind_name(s->routings[i]);
+}
+
+/* ---- table ----------------------------------------------------------- */
+
+static bool same_scenario(const tm__study_row *a, const tm__study_row *b)
+{
+    return a->stat == b->stat && a->topology == b->topology && a->slots == b->slots &&
+           a->scale == b->scale && a->fail == b->fail && a->routing == b->routing &&
+           a->comm == b->comm && (a->stat != TM__STAT_RUN || a->sample == b->sample);
+}
+
+static void print_header(FILE *out, const tm__study_spec *s, const tm__study_row *r)
+{
+    char fl[400];
+    study_fail_label(s, r->fail, fl, sizeof fl);
+    fprintf(out, "\n== %s | %s | %s | slots ", s->topologies[r->topology], s->comms[r->comm].name,
+            routing_name(s, r->routing));
+    if (s->slots[r->slots])
+        fprintf(out, "%d", (int)s->slots[r->slots]);
+    else
+        fputs("as topology", out);
+    fprintf(out, " | capacity %s", study_scale_label(s, r->scale));
+    if (r->scaled_cables && r->stat == TM__STAT_RUN)
+        fprintf(out, " (%d cables)", (int)r->scaled_cables);
+    fprintf(out, " | failure %s", fl);
+    if (r->stat == TM__STAT_RUN && r->sample)
+        fprintf(out, " sample %d/%d", r->sample, s->samples);
+    if (r->stat == TM__STAT_RUN && r->fail && s->fails[r->fail].kind != TM__FAIL_NONE)
+        fprintf(out, " (%d cable%s failed)", (int)r->failed_cables, r->failed_cables == 1 ? "" : "s");
+    if (r->stat != TM__STAT_RUN)
+        fprintf(out, " %s of %d samples (%d not ok)", tm__study_stat_name(r->stat), r->runs,
+                r->not_ok);
+    fprintf(out, "\n%-12s %-12s %13s %13s %8s %9s %9s %8s %13s %13s %8s  %s\n", "strategy",
+            "status", "cong consec", "cong mapped", "change", "dil consec", "dil mapped",
+            "change", "J consec", "J mapped", "change", "best");
+}
+
+static void print_row(FILE *out, const tm__study_spec *s, const tm__study_row *r)
+{
+    fprintf(out, "%-12s %-12s", s->strategies[r->strategy], tm__study_status_name(r->status));
+    if (r->status != TM__ROW_OK) {
+        fprintf(out, " %s\n", r->cause);
+        return;
+    }
+    for (int k = 0; k < TM__N_FIG; k++) {
+        int w = k == TM__FIG_DIL ? 9 : 13;
+        fprintf(out, k == TM__FIG_DIL ? " %*.4f %*.4f" : " %*.6g %*.6g", w, r->base[k], w,
+                r->val[k]);
+        fprintf(out, " %+7.1f%%", tm__study_change_pct(r->base[k], r->val[k]));
+    }
+    fprintf(out, "  %s\n", r->best);
+}
+
+void study_print_table(FILE *out, const tm__study_spec *s, const tm__study_result *res)
+{
+    for (int i = 0; i < res->n_rows; i++) {
+        if (i == 0 || !same_scenario(&res->rows[i - 1], &res->rows[i]))
+            print_header(out, s, &res->rows[i]);
+        print_row(out, s, &res->rows[i]);
+    }
+    fputc('\n', out);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+/* RFC 4180: quoted when it holds a comma, quote or line break. */
+static void csv_str(FILE *f, const char *v, bool last)
+{
+    if (strpbrk(v, ",\"\r\n")) {
+        fputc('"', f);
+        for (; *v; v++) {
+            if (*v == '"')
+                fputc('"', f);
+            fputc(*v, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(v, f);
+    }
+    fputc(last ? '\n' : ',', f);
+}
+
+static void csv_num(FILE *f, bool ok, double v)
+{
+    if (ok)
+        fprintf(f, "%.17g", v);
+    fputc(',', f);
+}
+
+static const char CSV_HEAD[] =
+    "stat,topology,comm,routing,slots,capacity,failure,sample,scaled_cables,failed_cables,"
+    "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"
+    "consecutive_qap_J,max_congestion,avg_dilation,qap_J,change_max_congestion_pct,"
+    "change_avg_dilation_pct,change_qap_J_pct,best,cause\n";
+
+static void csv_row(FILE *f, const tm__study_spec *s, const tm__study_row *r)
+{
+    char fl[400];
+    bool ok = r->status == TM__ROW_OK, sum = r->stat != TM__STAT_RUN;
+    study_fail_label(s, r->fail, fl, sizeof fl);
+    csv_str(f, tm__study_stat_name(r->stat), false);
+    csv_str(f, s->topologies[r->topology], false);
+    csv_str(f, s->comms[r->comm].name, false);
+    csv_str(f, routing_name(s, r->routing), false);
+    fprintf(f, "%d,", (int)s->slots[r->slots]);
+    csv_str(f, study_scale_label(s, r->scale), false);
+    csv_str(f, fl, false);
+    fprintf(f, "%d,%d,%d,", r->sample, (int)r->scaled_cables, (int)r->failed_cables);
+    csv_str(f, s->strategies[r->strategy], false);
+    csv_str(f, tm__study_status_name(r->status), false);
+    if (sum)
+        fprintf(f, "%d,%d,", r->runs, r->not_ok);
+    else
+        fputs(",,", f);
+    for (int k = 0; k < TM__N_FIG; k++)
+        csv_num(f, ok, r->base[k]);
+    for (int k = 0; k < TM__N_FIG; k++)
+        csv_num(f, ok, r->val[k]);
+    for (int k = 0; k < TM__N_FIG; k++)
+        csv_num(f, ok, tm__study_change_pct(r->base[k], r->val[k]));
+    csv_str(f, r->best, false);
+    csv_str(f, ok ? "" : r->cause, true);
+}
+
+static void write_csv(FILE *f, const tm__study_spec *s, const tm__study_result *res)
+{
+    fputs(CSV_HEAD, f);
+    for (int i = 0; i < res->n_rows; i++)
+        csv_row(f, s, &res->rows[i]);
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static void json_figs(json_w *j, const char *key, const double *v)
+{
+    json_obj_begin(j, key);
+    for (int k = 0; k < TM__N_FIG; k++)
+        json_num(j, FIG[k], v[k]);
+    json_obj_end(j);
+}
+
+static void json_row(json_w *j, const tm__study_spec *s, const tm__study_row *r)
+{
+    char fl[400];
+    double pct[TM__N_FIG];
+    study_fail_label(s, r->fail, fl, sizeof fl);
+    json_obj_begin(j, NULL);
+    json_str(j, "stat", tm__study_stat_name(r->stat));
+    json_str(j, "topology", s->topologies[r->topology]);
+    json_str(j, "comm", s->comms[r->comm].name);
+    json_str(j, "routing", routing_name(s, r->routing));
+    json_int(j, "slots", s->slots[r->slots]);
+    json_str(j, "capacity", study_scale_label(s, r->scale));
+    json_str(j, "failure", fl);
+    json_int(j, "sample", r->sample);
+    json_int(j, "scaled_cables", r->scaled_cables);
+    json_int(j, "failed_cables", r->failed_cables);
+    json_str(j, "strategy", s->strategies[r->strategy]);
+    json_str(j, "status", tm__study_status_name(r->status));
+    if (r->stat != TM__STAT_RUN) {
+        json_int(j, "runs", r->runs);
+        json_int(j, "not_ok", r->not_ok);
+    }
+    if (r->status != TM__ROW_OK) {
+        json_str(j, "cause", r->cause);
+    } else {
+        for (int k = 0; k < TM__N_FIG; k++)
+            pct[k] = tm__study_change_pct(r->base[k], r->val[k]);
+        json_figs(j, "consecutive", r->base);
+        json_figs(j, "mapped", r->val);
+        json_figs(j, "change_pct", pct);
+        json_str(j, "best", r->best);
+    }
+    json_obj_end(j);
+}
+
+static void json_list(json_w *j, const char *key, const char *const *v, int n)
+{
+    json_arr_begin(j, key);
+    for (int i = 0; i < n; i++)
+        json_str(j, NULL, v[i]);
+    json_arr_end(j);
+}
+
+static void json_grid(json_w *j, const study_args *a, const tm__study_spec *s)
+{
+    char fl[400];
+    json_obj_begin(j, "grid");
+    json_list(j, "topologies", s->topologies, s->n_topologies);
+    json_list(j, "comms", a->comm_paths, a->n_comms);
+    json_arr_begin(j, "routings");
+    for (int i = 0; i < s->n_routings; i++)
+        json_str(j, NULL, routing_name(s, i));
+    json_arr_end(j);
+    json_arr_begin(j, "slots");
+    for (int i = 0; i < s->n_slots; i++)
+        json_int(j, NULL, s->slots[i]);
+    json_arr_end(j);
+    json_arr_begin(j, "capacities");
+    for (int i = 0; i < s->n_scales; i++)
+        json_str(j, NULL, study_scale_label(s, i));
+    json_arr_end(j);
+    json_arr_begin(j, "failures");
+    for (int i = 0; i < s->n_fails; i++)
+        study_fail_label(s, i, fl, sizeof fl), json_str(j, NULL, fl);
+    json_arr_end(j);
+    json_list(j, "strategies", s->strategies, s->n_strategies);
+    json_int(j, "samples", s->samples);
+    json_str(j, "alloc", s->alloc ? s->alloc : "all hosts");
+    json_str(j, "refine", s->refine ? s->refine : "none");
+    json_int(j, "seed", a->seed);
+    json_obj_end(j);
+}
+
+static void write_json(FILE *f, const study_args *a, const tm__study_spec *s,
+                       const tm__study_result *res)
+{
+    json_w j;
+    json_begin(&j, f);
+    json_obj_begin(&j, NULL);
+    json_grid(&j, a, s);
+    json_int(&j, "runs", res->n_runs);
+    json_arr_begin(&j, "rows");
+    for (int i = 0; i < res->n_rows; i++)
+        json_row(&j, s, &res->rows[i]);
+    json_arr_end(&j);
+    json_obj_end(&j);
+    json_end(&j);
+}
+
+tm_err study_write_all(tm_ctx *ctx, const study_args *a, const tm__study_spec *s,
+                       const tm__study_result *res)
+{
+    tm_ofile of[4];
+    int n = 0;
+    tm_err err = TM_EOK;
+    /* every file written to its temporary first, then all renamed: a
+     * failing write leaves none of them */
+    for (; !err && n < a->n_outs; n++) {
+        const char *p = a->outs[n];
+        size_t len = strlen(p);
+        err = tm_ofile_open(ctx, p, &of[n]);
+        if (err)
+            break;
+        if (strcmp(p + len - 4, ".csv") == 0)
+            write_csv(of[n].fp, s, res);
+        else
+            write_json(of[n].fp, a, s, res);
+    }
+    for (int i = 0; i < n; i++) {
+        if (err)
+            tm_ofile_abort(&of[i]);
+        else
+            err = tm_ofile_commit(ctx, &of[i]);
+    }
+    return err;
+}

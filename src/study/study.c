@@ -1,0 +1,249 @@
+/* study.c - runs the grid of a what-if study.
+ *
+ * The calling thread builds the networks of a wave of netcases (igraph
+ * stays in this thread), then worker threads take the (scenario,
+ * strategy) runs of the wave from a shared counter, each with its own
+ * context (one thread, the study's seed), and write into their own row:
+ * the rows do not depend on which worker ran them or when.  The calling
+ * thread then frees the wave's networks and builds the next.  Waves bound
+ * memory to a few networks per worker. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../graph/metis_pool.h"
+#include "../util/util.h"
+#include "study_int.h"
+
+typedef struct runner {
+    tm_ctx *parent;
+    const tm__study_spec *s;
+    tm__study_row *rows;
+    tm__netcase *nc;
+    int n_nc;
+    int *items;      /* row indices of the current wave */
+    int n_items;
+    tm_err *err;     /* per row: an error that ends the study */
+    atomic_int next;
+    pthread_mutex_t mu;
+    int n_rows;
+    int done, total; /* progress: runs finished (or skipped) of all runs */
+} runner;
+
+static void set_figures(tm__study_row *r, const tm_map_result *res)
+{
+    const tm_metrics *c = res->consecutive, *m = res->metrics;
+    r->base[TM__FIG_CONG] = c->max_congestion;
+    r->base[TM__FIG_DIL] = c->avg_dilation;
+    r->base[TM__FIG_J] = c->qap_J;
+    r->val[TM__FIG_CONG] = m->max_congestion;
+    r->val[TM__FIG_DIL] = m->avg_dilation;
+    r->val[TM__FIG_J] = m->qap_J;
+    snprintf(r->best, sizeof r->best, "%s", res->rows[res->best].name);
+}
+
+/* One (scenario, strategy) run.  Unreachable hosts and too few slots are
+ * the scenario's status; anything else is kept in rn->err for the caller. */
+static void run_one(runner *rn, int ri)
+{
+    tm__study_row *r = &rn->rows[ri];
+    const tm__netcase *nc = &rn->nc[tm__grid_netcase_of(rn->nc, rn->n_nc, r)];
+    tm_problem p = {0};
+    tm_map_result res;
+    tm_ctx *jc = NULL;
+    tm_err err;
+    tm_map_result_init(&res);
+    if (tm_ctx_new(&jc) != TM_EOK) {
+        rn->err[ri] = TM_ENOMEM;
+        snprintf(r->cause, sizeof r->cause, "out of memory");
+        return;
+    }
+    tm__ctx_inherit(jc, rn->parent);
+    tm_ctx_set_seed(jc, tm_ctx_seed(rn->parent));
+    p.net = nc->net;
+    p.route = nc->routes[r->routing];
+    p.alloc = &nc->alloc;
+    p.comm = rn->s->comms[r->comm].comm;
+    err = tm_map_run(jc, &p, rn->s->strategies[r->strategy], rn->s->refine, rn->s->objective,
+                     &res);
+    if (!err && !res.consecutive)
+        err = tm__fail(jc, TM_EINTERNAL, "no consecutive placement to compare with");
+    if (!err)
+        set_figures(r, &res);
+    else if (err == TM_EINPUT || err == TM_EINFEASIBLE)
+        r->status = err == TM_EINPUT ? TM__ROW_UNROUTABLE : TM__ROW_INFEASIBLE;
+    else
+        rn->err[ri] = err;
+    if (err)
+        snprintf(r->cause, sizeof r->cause, "%s", tm_ctx_errmsg(jc));
+    tm_map_result_release(&res);
+    tm_ctx_free(jc);
+}
+
+static void *worker(void *arg)
+{
+    runner *rn = arg;
+    for (;;) {
+        int i = atomic_fetch_add(&rn->next, 1);
+        if (i >= rn->n_items)
+            return NULL;
+        run_one(rn, rn->items[i]);
+        pthread_mutex_lock(&rn->mu);
+        rn->done++;
+        if (rn->s->progress)
+            rn->s->progress(rn->s->progress_ud, rn->done, rn->total);
+        pthread_mutex_unlock(&rn->mu);
+    }
+}
+
+/* Runs rn->items in nt threads (the calling thread is one of them). */
+static void run_wave(runner *rn, int nt)
+{
+    pthread_t *th;
+    int started = 0;
+    atomic_store(&rn->next, 0);
+    if (nt > rn->n_items)
+        nt = rn->n_items;
+    th = nt > 1 ? tm__malloc_n((size_t)nt - 1, sizeof *th) : NULL;
+    for (; th && started < nt - 1; started++)
+        if (pthread_create(&th[started], NULL, worker, rn) != 0)
+            break; /* fewer workers (or none): the same rows, later */
+    worker(rn);
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    free(th);
+}
+
+/* Builds netcases [a, b) and lists their run rows; a disconnected netcase
+ * gives its rows its status without running them. */
+static tm_err build_wave(runner *rn, int a, int b, bool *loaded)
+{
+    const tm__study_spec *s = rn->s;
+    rn->n_items = 0;
+    for (int k = a; k < b; k++) {
+        tm__netcase *nc = &rn->nc[k];
+        bool *l = &loaded[nc->key.topology];
+        tm_err err = tm__netcase_build(rn->parent, s, *l, nc);
+        if (err)
+            return err;
+        *l = true;
+    }
+    for (int i = 0; i < rn->n_rows; i++) {
+        tm__study_row *r = &rn->rows[i];
+        int k;
+        if (r->stat != TM__STAT_RUN || (k = tm__grid_netcase_of(rn->nc, rn->n_nc, r)) < a || k >= b)
+            continue;
+        if (rn->nc[k].status != TM__ROW_OK) {
+            r->status = rn->nc[k].status;
+            snprintf(r->cause, sizeof r->cause, "%s", rn->nc[k].cause);
+            /* no worker runs yet: the callback is called from here */
+            if (s->progress)
+                s->progress(s->progress_ud, ++rn->done, rn->total);
+        } else {
+            rn->items[rn->n_items++] = i;
+        }
+        r->scaled_cables = rn->nc[k].scaled;
+        r->failed_cables = rn->nc[k].failed;
+    }
+    return TM_EOK;
+}
+
+/* The first error of the wave in row order (deterministic), if any. */
+static tm_err wave_error(runner *rn)
+{
+    for (int i = 0; i < rn->n_items; i++) {
+        int ri = rn->items[i];
+        if (rn->err[ri])
+            return tm__fail(rn->parent, rn->err[ri], "%s", rn->rows[ri].cause);
+    }
+    return TM_EOK;
+}
+
+static tm_err run_waves(runner *rn)
+{
+    int nt = tm_ctx_threads(rn->parent), wave = nt * 2 < 4 ? 4 : nt * 2;
+    bool *loaded = tm__calloc_n((size_t)rn->s->n_topologies, sizeof *loaded);
+    tm_err err = loaded ? TM_EOK : tm__nomem(rn->parent);
+    /* METIS workers forked now, before any thread exists (metis_pool.h) */
+    if (nt > 1)
+        tm__metis_pool_prefork(tm__ctx_metis_pool(rn->parent), nt - 1);
+    for (int a = 0; !err && a < rn->n_nc; a += wave) {
+        int b = a + wave < rn->n_nc ? a + wave : rn->n_nc;
+        err = build_wave(rn, a, b, loaded);
+        if (!err) {
+            run_wave(rn, nt);
+            err = wave_error(rn);
+        }
+        for (int k = a; k < b; k++)
+            tm__netcase_release(rn->s, &rn->nc[k]);
+    }
+    free(loaded);
+    return err;
+}
+
+tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out)
+{
+    runner rn;
+    tm_err err;
+    memset(&rn, 0, sizeof rn);
+    tm__study_result_init(out);
+    rn.parent = ctx;
+    rn.s = s;
+    out->n_rows = tm__grid_count_rows(s);
+    rn.n_nc = tm__grid_count_netcases(s);
+    rn.rows = out->rows = tm__calloc_n((size_t)out->n_rows, sizeof *out->rows);
+    rn.nc = tm__calloc_n((size_t)rn.n_nc, sizeof *rn.nc);
+    rn.items = tm__malloc_n((size_t)out->n_rows, sizeof *rn.items);
+    rn.err = tm__calloc_n((size_t)out->n_rows, sizeof *rn.err);
+    if (!rn.rows || !rn.nc || !rn.items || !rn.err || out->n_rows == 0) {
+        err = out->n_rows == 0 ? tm__fail(ctx, TM_EUSAGE, "empty study") : tm__nomem(ctx);
+        goto out;
+    }
+    tm__grid_fill(s, rn.rows, rn.nc);
+    for (int i = 0; i < rn.n_nc; i++)
+        tm_alloc_init(&rn.nc[i].alloc);
+    rn.n_rows = out->n_rows;
+    for (int i = 0; i < out->n_rows; i++)
+        out->n_runs += rn.rows[i].stat == TM__STAT_RUN;
+    rn.total = out->n_runs;
+    pthread_mutex_init(&rn.mu, NULL);
+    if (s->progress)
+        s->progress(s->progress_ud, 0, rn.total);
+    err = run_waves(&rn);
+    pthread_mutex_destroy(&rn.mu);
+    if (!err)
+        tm__study_summarize(out);
+out:
+    free(rn.nc);
+    free(rn.items);
+    free(rn.err);
+    if (err)
+        tm__study_result_release(out);
+    return err;
+}
+
+void tm__study_result_init(tm__study_result *r) { memset(r, 0, sizeof *r); }
+
+void tm__study_result_release(tm__study_result *r)
+{
+    free(r->rows);
+    tm__study_result_init(r);
+}
+
+const char *tm__study_status_name(tm__row_status s)
+{
+    static const char *const n[] = {"ok", "disconnected", "unroutable", "infeasible"};
+    return (unsigned)s < 4 ? n[s] : "?";
+}
+
+const char *tm__study_stat_name(tm__row_stat s)
+{
+    static const char *const n[] = {"run", "mean", "worst"};
+    return (unsigned)s < 3 ? n[s] : "?";
+}
+
+double tm__study_change_pct(double base, double v)
+{
+    return base > 0 ? 100.0 * (v - base) / base : 0.0;
+}
