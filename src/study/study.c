@@ -65,6 +65,7 @@ static void run_one(runner *rn, int ri)
     p.route = nc->routes[r->routing];
     p.alloc = &nc->alloc;
     p.comm = rn->s->comms[r->comm].comm;
+    p.imbalance = -1; /* one task per slot: more tasks is an infeasible scenario */
     err = tm_map_run(jc, &p, rn->s->strategies[r->strategy], rn->s->refine, rn->s->objective,
                      &res);
     if (!err && !res.consecutive)
