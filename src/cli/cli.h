@@ -124,6 +124,8 @@ typedef struct cli_network {
 } cli_network;
 void cli_network_init(cli_network *nw);
 void cli_network_release(cli_network *nw);
+/* A router for --routing (NULL: ECMP; lft:DIR: forwarding tables). */
+tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const char *routing, tm_route **out);
 tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw);
 
 /* Node-internal hierarchy of network mode from --hwloc or --node-hierarchy

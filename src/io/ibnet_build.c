@@ -154,6 +154,8 @@ static tm_err collect_cables(tm__ib_builder *b)
             return tm__nomem(d->ctx);
         b->c[b->nc].a = va;
         b->c[b->nc].b = vb;
+        b->c[b->nc].pa = p->port;
+        b->c[b->nc].pb = q->port;
         b->c[b->nc].line = p->line;
         b->c[b->nc].cap = p->cap && q->cap ? (p->cap < q->cap ? p->cap : q->cap)
                                            : (p->cap ? p->cap : q->cap);
@@ -277,12 +279,21 @@ static tm_err emit(tm__ib_builder *b, tm_net *net)
     }
     for (size_t i = 0; i < b->nc; i++) {
         int32_t x = b->v[order[b->c[i].a]].id, y = b->v[order[b->c[i].b]].id;
+        int32_t px = b->c[i].pa, py = b->c[i].pb;
         b->c[i].a = x < y ? x : y;
         b->c[i].b = x < y ? y : x;
+        b->c[i].pa = x < y ? px : py;
+        b->c[i].pb = x < y ? py : px;
     }
     qsort(b->c, b->nc, sizeof *b->c, cmp_cable);
-    for (size_t i = 0; i < b->nc && !err; i++)
-        err = tm_net_add_cable(d->ctx, net, b->c[i].a, b->c[i].b, b->c[i].cap, NULL);
+    for (size_t i = 0; i < b->nc && !err; i++) {
+        int32_t c;
+        err = tm_net_add_cable(d->ctx, net, b->c[i].a, b->c[i].b, b->c[i].cap, &c);
+        if (!err)
+            err = tm_net_set_cable_ports(d->ctx, net, c, b->c[i].pa, b->c[i].pb);
+    }
+    if (!err)
+        err = tm__ib_add_lids(b, order, net);
 out:
     free(order);
     return err;

@@ -36,4 +36,21 @@ void tm__igraph_end(tm__igraph_guard *g);
 /* Converts an igraph return code to tm_err, recording what igraph said. */
 tm_err tm__igraph_err(tm_ctx *ctx, igraph_error_t rc, const char *what);
 
+/* InfiniBand addressing (net_addr.c), allocated on first use: the port
+ * number of each cable end and the owner of each unicast LID.  Routers
+ * that follow forwarding tables need both; other code ignores them. */
+#define TM__LID_END 0xC000 /* unicast LIDs are 1 .. 0xBFFF */
+typedef struct tm__net_addr {
+    uint8_t *port_a, *port_b; /* per cable; 0 = unknown */
+    size_t ccap;
+    int32_t *lid_owner;       /* per LID: vertex, -1 = nobody */
+    uint8_t *lid_port;        /* per LID: port number of the owner */
+    uint32_t *base_lid;       /* per vertex: lowest LID, 0 = none */
+    uint8_t *lmc;             /* per vertex: LMC of that LID */
+    size_t vcap;
+} tm__net_addr;
+tm__net_addr **tm__net_addr_slot(tm_net *net);
+const tm__net_addr *tm__net_addr_get(const tm_net *net);
+void tm__net_addr_free(tm__net_addr *a);
+
 #endif
