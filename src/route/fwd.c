@@ -33,6 +33,7 @@ void tm__fwd_free(tm__fwd *f)
     free(f->port_link);
     free(f->first_link);
     free(f->dlid);
+    free(f->link_port);
     free(f);
 }
 
@@ -62,8 +63,10 @@ static void map_ports(const tm_route *r, tm__fwd *f)
     for (int32_t l = 0; l < g->n_links; l++) {
         int32_t v = g->tail_of[l], s = f->sw_of[v];
         tm_net_cable_ports(r->net, l >> 1, &pa, &pb);
-        if (s >= 0 && (l & 1 ? pb : pa) > 0 && tm_net_cable_enabled(r->net, l >> 1))
+        if (s >= 0 && (l & 1 ? pb : pa) > 0 && tm_net_cable_enabled(r->net, l >> 1)) {
             f->port_link[(size_t)s * 256 + (size_t)(l & 1 ? pb : pa)] = l;
+            f->link_port[l] = l & 1 ? pb : pa;
+        }
     }
     for (int32_t v = 0; v < g->n; v++) {
         f->dlid[v] = tm_net_lid(r->net, v, NULL);
@@ -71,8 +74,10 @@ static void map_ports(const tm_route *r, tm__fwd *f)
     }
 }
 
-static uint32_t max_lid(const tm_net *net)
+static uint32_t max_lid(const tm_net *net, bool synthetic)
 {
+    if (synthetic)
+        return (uint32_t)tm_net_n_vertices(net);
     uint32_t m = 0;
     for (int32_t v = 0; v < tm_net_n_vertices(net); v++) {
         int lmc;
@@ -86,7 +91,7 @@ static uint32_t max_lid(const tm_net *net)
 static tm_err fwd_alloc(tm_ctx *ctx, const tm_route *r, tm__fwd *f, bool with_lines)
 {
     size_t n = (size_t)r->g->n, cells;
-    f->n_lid = max_lid(r->net) + 1;
+    f->n_lid = max_lid(r->net, f->synthetic) + 1;
     for (int32_t v = 0; v < r->g->n; v++)
         if (tm_net_kind(r->net, v) == TM_VERTEX_SWITCH)
             f->n_sw++;
@@ -98,25 +103,70 @@ static tm_err fwd_alloc(tm_ctx *ctx, const tm_route *r, tm__fwd *f, bool with_li
     f->port_link = tm__malloc_n((size_t)f->n_sw * 256 + 1, sizeof *f->port_link);
     f->first_link = tm__malloc_n(n, sizeof *f->first_link);
     f->dlid = tm__malloc_n(n, sizeof *f->dlid);
+    f->link_port = calloc((size_t)r->g->n_links + 1, sizeof *f->link_port);
     if (with_lines) {
         f->line = calloc(cells ? cells : 1, sizeof *f->line);
         f->file = calloc(f->n_sw ? (size_t)f->n_sw : 1, sizeof *f->file);
     }
     if (!f->sw_of || !f->vertex_of || !f->out || !f->has_table || !f->port_link ||
-        !f->first_link || !f->dlid || (with_lines && (!f->line || !f->file)))
+        !f->first_link || !f->dlid || !f->link_port || (with_lines && (!f->line || !f->file)))
         return tm__nomem(ctx);
     memset(f->out, 0xff, cells * sizeof *f->out);
     memset(f->port_link, 0xff, ((size_t)f->n_sw * 256 + 1) * sizeof *f->port_link);
     return TM_EOK;
 }
 
-tm_err tm__fwd_new(tm_ctx *ctx, const tm_route *r, bool with_lines, tm__fwd **out)
+/* Made-up addressing: LIDs in vertex order (hosts first: they come
+ * first in every reader's and generator's order), ports in cable order. */
+static tm_err synth_ports(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
+{
+    const tm_net_csr *g = r->g;
+    uint32_t next = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t v = 0; v < g->n; v++)
+            if ((f->sw_of[v] < 0) == (pass == 0))
+                f->dlid[v] = next++;
+    for (int32_t v = 0; v < g->n; v++) {
+        int32_t s = f->sw_of[v], deg = g->off[v + 1] - g->off[v];
+        f->first_link[v] = g->is_host[v] && deg > 0 ? g->link[g->off[v]] : -1;
+        if (s < 0)
+            continue;
+        if (deg > 255)
+            return tm__fail(ctx, TM_EINPUT, "routing: switch '%s' has %d cables; InfiniBand "
+                            "switches have at most 255 ports", tm_net_name(r->net, v), (int)deg);
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
+            f->link_port[g->link[j]] = j - g->off[v] + 1;
+            f->port_link[(size_t)s * 256 + (size_t)(j - g->off[v] + 1)] = g->link[j];
+        }
+    }
+    return TM_EOK;
+}
+
+/* Does the net give every host and switch a LID and every switch cable a
+ * port? */
+static bool complete_addressing(const tm_route *r)
+{
+    const tm_net_csr *g = r->g;
+    int32_t pa, pb;
+    for (int32_t v = 0; v < g->n; v++)
+        if (!tm_net_lid(r->net, v, NULL))
+            return false;
+    for (int32_t l = 0; l < g->n_links; l++) {
+        tm_net_cable_ports(r->net, l >> 1, &pa, &pb);
+        if (tm_net_kind(r->net, g->tail_of[l]) == TM_VERTEX_SWITCH && !(l & 1 ? pb : pa))
+            return false;
+    }
+    return true;
+}
+
+static tm_err fwd_make(tm_ctx *ctx, const tm_route *r, bool with_lines, bool synth, tm__fwd **out)
 {
     tm__fwd *f = calloc(1, sizeof *f);
     tm_err err;
     *out = NULL;
     if (!f)
         return tm__nomem(ctx);
+    f->synthetic = synth;
     err = fwd_alloc(ctx, r, f, with_lines);
     if (err) {
         tm__fwd_free(f);
@@ -127,9 +177,23 @@ tm_err tm__fwd_new(tm_ctx *ctx, const tm_route *r, bool with_lines, tm__fwd **ou
         if (f->sw_of[v] >= 0)
             f->vertex_of[s++] = v;
     }
-    map_ports(r, f);
+    err = synth ? synth_ports(ctx, r, f) : (map_ports(r, f), TM_EOK);
+    if (err) {
+        tm__fwd_free(f);
+        return err;
+    }
     *out = f;
     return TM_EOK;
+}
+
+tm_err tm__fwd_new(tm_ctx *ctx, const tm_route *r, bool with_lines, tm__fwd **out)
+{
+    return fwd_make(ctx, r, with_lines, false, out);
+}
+
+tm_err tm__fwd_new_computed(tm_ctx *ctx, const tm_route *r, tm__fwd **out)
+{
+    return fwd_make(ctx, r, false, !complete_addressing(r), out);
 }
 
 /* ---- following the tables ------------------------------------------------ */

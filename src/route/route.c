@@ -18,6 +18,8 @@ static const tm__route_ops *const route_models[] = {
     &tm__route_single_ops,
     &tm__route_dor_ops,
     &tm__route_lft_ops,
+    &tm__route_ftree_ops,
+    &tm__route_minhop_ops,
 };
 #define N_MODELS ((int)(sizeof route_models / sizeof route_models[0]))
 

@@ -32,4 +32,16 @@ r=$TM_TEST_DATA/real/data
 expect_exit 0 "$TOPOMAP" eval --topology $r/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt \
     --comm $r/commmatrix/cnca_mpiP_cm/lulesh_64.graphStats.txt --routing lft:$r/ibroute_lft/plafrim
 expect_in "routing            lft" "$OUT"
+# emulated OpenSM engines on a generated 4-ary 3-tree, shift by 16 (docs/routing.md):
+# ftree (D-mod-k) routes it without contention, min-hop puts 4 flows on some cable
+python3 -c "
+for i in range(64): print(i, (i + 16) % 64, 1)" > shift16.edges
+expect_exit 0 "$TOPOMAP" eval --topology fattree:k=4,n=3 --comm shift16.edges --routing ftree --json
+[ "$(echo "$OUT" | json_get "['max_congestion']")" = 1 ]
+[ "$(echo "$OUT" | json_get "['routing']")" = ftree ]
+expect_exit 0 "$TOPOMAP" eval --topology fattree:k=4,n=3 --comm shift16.edges --routing minhop --json
+[ "$(echo "$OUT" | json_get "['max_congestion']")" = 4 ]
+expect_exit 2 "$TOPOMAP" eval --topology $r/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt \
+    --comm $r/commmatrix/cnca_mpiP_cm/lulesh_64.graphStats.txt --routing ftree
+expect_in "not a fat-tree (use minhop)" "$ERR"
 echo "t14 ok"

@@ -1,4 +1,5 @@
-/* test_lft.c - forwarding-table routing (--routing lft:DIR): link loads
+/* test_lft.c - forwarding-table routing (--routing lft:DIR, and the
+ * emulated OpenSM engines ftree and minhop): link loads
  * on a hand-made fabric whose tables put two flows on one uplink (worked
  * out by hand below), the LIDs and port numbers the ibnetdiscover reader
  * keeps, error messages of broken tables, and every host pair of the real
@@ -227,6 +228,118 @@ static void test_real_plafrim2(void **state)
     assert_int_equal(route_all(topo, REAL_DATA("data/ibroute_lft/plafrim2"), NULL), 0);
 }
 
+/* ---- emulated OpenSM engines ----------------------------------------------- */
+
+/* Loads of k flows src[i] -> dst[i] (1 unit each) under router kind. */
+static double *route_loads(const tm_net *net, tm_route_kind kind, const char *const *src,
+                           const char *const *dst, int k)
+{
+    tm_route *r;
+    tm_route_ws *ws;
+    double *load = calloc((size_t)tm_net_csr_get(net)->n_links, sizeof *load), vol = 1;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    for (int i = 0; i < k; i++) {
+        int32_t s = tm_net_find(net, src[i]), t = tm_net_find(net, dst[i]);
+        assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, s, 1, &t, &vol, load, NULL));
+    }
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    return load;
+}
+
+/* 2-ary 2-tree: leaves L0 (n0, n1), L1 (n2, n3), spines S0, S1; no LIDs in
+ * the net, so LIDs are n0..n3 = 1..4 and ports follow cable order.
+ * OpenSM ftree, by hand: leaf L0 routes its hosts first: n0 takes the up
+ * group with the fewest down routes, S0 (tie: lower index); n1 then S1.
+ * L1 likewise: n2 -> S0, n3 -> S1 (the counters live on each leaf's up
+ * groups), i.e. destination d comes down through spine d mod 2.  From L1,
+ * n0 is reached through S0 and n1 through S1 (the up route is the
+ * spine that routes d down).  So n0 -> n2 and n1 -> n2 both climb L0 ->
+ * S0 (load 2, L0 -> S1 idle), n0 -> n3 and n1 -> n3 both L0 -> S1; ECMP
+ * would put 1 on each uplink.  min-hop gives the same tables here: each
+ * switch takes the least-used least-hop port, lowest number first. */
+static void test_ftree_minhop_by_hand(void **state)
+{
+    tm_net *net = load("fattree:k=2,n=2");
+    static const char *const src[] = {"n0000", "n0001"}, *const to2[] = {"n0002", "n0002"};
+    static const char *const to3[] = {"n0003", "n0003"};
+    static const tm_route_kind kinds[] = {TM_ROUTE_FTREE, TM_ROUTE_MINHOP};
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        double *a = route_loads(net, kinds[i], src, to2, 2), *b = route_loads(net, kinds[i], src, to3, 2);
+        assert_true(a[link_of(net, "sw-l1-000", "sw-l2-000")] == 2);
+        assert_true(a[link_of(net, "sw-l1-000", "sw-l2-001")] == 0);
+        assert_true(a[link_of(net, "sw-l2-000", "sw-l1-001")] == 2);
+        assert_true(a[link_of(net, "sw-l1-001", "n0002")] == 2);
+        assert_true(b[link_of(net, "sw-l1-000", "sw-l2-001")] == 2);
+        assert_true(b[link_of(net, "sw-l1-000", "sw-l2-000")] == 0);
+        free(a);
+        free(b);
+    }
+    tm_net_free(net);
+}
+
+/* D-mod-k on a 4-ary 3-tree: every shift permutation i -> i + s (mod 64)
+ * is routed without two flows on one cable (the property D-mod-k is
+ * known for), and every path is minimal. */
+static void test_ftree_shifts(void **state)
+{
+    tm_net *net = load("fattree:k=4,n=3");
+    const tm_net_csr *g = tm_net_csr_get(net);
+    tm_route *r;
+    tm_route_ws *ws;
+    double vol = 1, *load = malloc((size_t)g->n_links * sizeof *load);
+    int32_t hops;
+    (void)state;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_FTREE, &r));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    for (int32_t s = 1; s < 64; s++) {
+        memset(load, 0, (size_t)g->n_links * sizeof *load);
+        for (int32_t i = 0; i < 64; i++) {
+            int32_t t = (i + s) % 64;
+            assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, i, 1, &t, &vol, load, &hops));
+            assert_int_equal(hops, i / 16 != t / 16 ? 6 : i / 4 != t / 4 ? 4 : 2);
+        }
+        for (int32_t l = 0; l < g->n_links; l++)
+            assert_true(load[l] <= 1);
+    }
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    free(load);
+    tm_net_free(net);
+}
+
+/* ftree refuses what is not a fat-tree; minhop routes any fabric, here
+ * the real plafrim one (irregular), every pair minimal. */
+static void test_sm_on_real_fabric(void **state)
+{
+    char topo[4096];
+    tm_net *net;
+    tm_route *r = NULL;
+    (void)state;
+    snprintf(topo, sizeof topo, "%s", REAL_DATA("data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"));
+    net = load(topo);
+    assert_tm_error(ctx, tm_route_new(ctx, net, TM_ROUTE_FTREE, &r), TM_EINPUT, "not a fat-tree");
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_MINHOP, &r));
+    {
+        tm_route *e;
+        tm_route_ws *ws, *wse;
+        int32_t n = tm_net_n_hosts(net);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &e));
+        assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+        assert_tm_ok(ctx, tm_route_ws_new(ctx, e, &wse));
+        for (int32_t s = 0; s < n; s++)
+            for (int32_t t = 0; t < n; t++)
+                assert_int_equal(tm_route_hops(r, ws, s, t), tm_route_hops(e, wse, s, t));
+        tm_route_ws_free(ws);
+        tm_route_ws_free(wse);
+        tm_route_free(e);
+    }
+    tm_route_free(r);
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -237,6 +350,9 @@ int main(void)
         cmocka_unit_test(test_host_without_lid),
         cmocka_unit_test(test_real_plafrim),
         cmocka_unit_test(test_real_plafrim2),
+        cmocka_unit_test(test_ftree_minhop_by_hand),
+        cmocka_unit_test(test_ftree_shifts),
+        cmocka_unit_test(test_sm_on_real_fabric),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
