@@ -14,6 +14,18 @@ expect_exit 0 "$TOPOMAP" eval --topology $d/fabric.txt --comm $d/pairs.edges --r
 [ "$(echo "$OUT" | json_get "['avg_dilation']")" = 4 ]
 expect_exit 0 "$TOPOMAP" eval --topology $d/fabric.txt --comm $d/pairs.edges --json
 [ "$(echo "$OUT" | json_get "['max_congestion']")" = 0.01 ]
+# --compare-routing: both side by side, ratio 2
+expect_exit 0 "$TOPOMAP" eval --topology $d/fabric.txt --comm $d/pairs.edges --routing lft:$d/tables \
+    --compare-routing --json
+[ "$(echo "$OUT" | json_get "['compare_routing']['ecmp']['max_congestion']")" = 0.01 ]
+[ "$(echo "$OUT" | json_get "['compare_routing']['routed']['max_congestion']")" = 0.02 ]
+[ "$(echo "$OUT" | json_get "['compare_routing']['congestion_ratio']")" = 2 ]
+[ "$(echo "$OUT" | json_get "['compare_routing']['routing']")" = lft ]
+expect_exit 0 "$TOPOMAP" eval --topology $d/fabric.txt --comm $d/pairs.edges --routing lft:$d/tables \
+    --compare-routing
+expect_in "routing comparison" "$OUT"
+expect_in "  max congestion               0.01             0.02   x2.000" "$OUT"
+expect_exit 1 "$TOPOMAP" eval --hierarchy 2:2 --distances 1:10 --comm $d/pairs.edges --compare-routing
 # the mapper, under the real routes, puts each pair under one leaf: nothing crosses an uplink
 expect_exit 0 "$TOPOMAP" map --topology $d/fabric.txt --comm $d/pairs.edges --routing lft:$d/tables --json
 [ "$(echo "$OUT" | json_get "['max_dilation']")" = 2 ]
