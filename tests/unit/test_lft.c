@@ -8,6 +8,9 @@
 
 #include "test_fixtures.h"
 
+#define PLAFRIM "data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"
+#define PLAFRIM2 "data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_000"
+
 static tm_net *load(const char *path)
 {
     tm_net *net;
@@ -26,6 +29,16 @@ static int32_t link_of(const tm_net *net, const char *a, const char *b)
             return l;
     fail_msg("no link %s -> %s", a, b);
     return -1;
+}
+
+static void test_kind_names(void **state)
+{
+    (void)state;
+    assert_int_equal(tm_route_kind_parse("lft"), TM_ROUTE_LFT);
+    assert_int_equal(tm_route_kind_parse("ftree"), TM_ROUTE_FTREE);
+    assert_int_equal(tm_route_kind_parse("minhop"), TM_ROUTE_MINHOP);
+    assert_string_equal(tm_route_kind_name(TM_ROUTE_MINHOP), "minhop");
+    assert_int_equal(tm_route_kind_parse("lft:x"), -1);
 }
 
 static void test_reader_keeps_lids(void **state)
@@ -125,7 +138,8 @@ static void test_flow_errors(void **state)
         {"loop", "ibroute-20.txt:6: forwarding loop: LID 3 (host 'c')"},
         {"no-entry", "ibroute-10.txt:1: switch 'leaf1' has no entry for LID 3"},
         {"conflict", "ibroute-10.txt:12: switch 'leaf1' has conflicting entries for LID 3"},
-        {"wrong-host", "ibroute-11.txt:6: LID 3 (host 'c') is delivered to 'd', which does not own"},
+        {"wrong-host",
+         "ibroute-11.txt:6: LID 3 (host 'c') is delivered to 'd', which does not own"},
         {"port0", "ibroute-11.txt:6: switch 'leaf2' claims as its own (port 0) LID 3"},
     };
     (void)state;
@@ -210,7 +224,7 @@ static void test_real_plafrim(void **state)
 {
     char topo[4096];
     (void)state;
-    snprintf(topo, sizeof topo, "%s", REAL_DATA("data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"));
+    snprintf(topo, sizeof topo, "%s", REAL_DATA(PLAFRIM));
     assert_int_equal(route_all(topo, REAL_DATA("data/ibroute_lft/plafrim"), NULL), 0);
 }
 
@@ -221,10 +235,10 @@ static void test_real_plafrim2(void **state)
     char topo[4096];
     int32_t failed;
     (void)state;
-    snprintf(topo, sizeof topo, "%s", REAL_DATA("data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0000.txt"));
+    snprintf(topo, sizeof topo, "%s", REAL_DATA(PLAFRIM2 "0.txt"));
     failed = route_all(topo, REAL_DATA("data/ibroute_lft/plafrim2"), "0000-60.txt");
     assert_true(failed > 0 && failed < 96 * 95 / 2);
-    snprintf(topo, sizeof topo, "%s", REAL_DATA("data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0001.txt"));
+    snprintf(topo, sizeof topo, "%s", REAL_DATA(PLAFRIM2 "1.txt"));
     assert_int_equal(route_all(topo, REAL_DATA("data/ibroute_lft/plafrim2"), NULL), 0);
 }
 
@@ -267,7 +281,8 @@ static void test_ftree_minhop_by_hand(void **state)
     static const tm_route_kind kinds[] = {TM_ROUTE_FTREE, TM_ROUTE_MINHOP};
     (void)state;
     for (int i = 0; i < 2; i++) {
-        double *a = route_loads(net, kinds[i], src, to2, 2), *b = route_loads(net, kinds[i], src, to3, 2);
+        double *a = route_loads(net, kinds[i], src, to2, 2);
+        double *b = route_loads(net, kinds[i], src, to3, 2);
         assert_true(a[link_of(net, "sw-l1-000", "sw-l2-000")] == 2);
         assert_true(a[link_of(net, "sw-l1-000", "sw-l2-001")] == 0);
         assert_true(a[link_of(net, "sw-l2-000", "sw-l1-001")] == 2);
@@ -318,7 +333,7 @@ static void test_sm_on_real_fabric(void **state)
     tm_net *net;
     tm_route *r = NULL;
     (void)state;
-    snprintf(topo, sizeof topo, "%s", REAL_DATA("data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"));
+    snprintf(topo, sizeof topo, "%s", REAL_DATA(PLAFRIM));
     net = load(topo);
     assert_tm_error(ctx, tm_route_new(ctx, net, TM_ROUTE_FTREE, &r), TM_EINPUT, "not a fat-tree");
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_MINHOP, &r));
@@ -343,6 +358,7 @@ static void test_sm_on_real_fabric(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_reader_keeps_lids),
         cmocka_unit_test(test_two_flows_one_uplink),
         cmocka_unit_test(test_flow_errors),
