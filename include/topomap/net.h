@@ -90,6 +90,23 @@ TM_API tm_err tm_net_set_capacity(tm_ctx *ctx, tm_net *net, int32_t cable, doubl
 TM_API void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled);
 TM_API void tm_net_set_grid(tm_net *net, const tm_net_grid *grid);
 
+/* InfiniBand addressing (optional; the ibnetdiscover reader fills it and
+ * forwarding-table routing needs it).  Port numbers are 1-255 (0 =
+ * unknown); a switch's LID is on its port 0.  A LID with LMC l covers
+ * lid .. lid + 2^l - 1.  Adding a LID that another vertex owns, or a
+ * LID outside the unicast range 1-0xBFFF, is TM_EINPUT. */
+TM_API tm_err tm_net_set_cable_ports(tm_ctx *ctx, tm_net *net, int32_t cable, int32_t port_a,
+                                     int32_t port_b);
+/* Port numbers of a cable's ends a and b (0 = unknown). */
+TM_API void tm_net_cable_ports(const tm_net *net, int32_t cable, int32_t *port_a,
+                               int32_t *port_b);
+TM_API tm_err tm_net_add_lid(tm_ctx *ctx, tm_net *net, int32_t v, int32_t port, uint32_t lid,
+                             int lmc);
+/* The vertex owning a LID (and its port if port is not NULL), or -1. */
+TM_API int32_t tm_net_lid_owner(const tm_net *net, uint32_t lid, int32_t *port);
+/* A vertex's lowest LID and its LMC (0 if the vertex has no LID). */
+TM_API uint32_t tm_net_lid(const tm_net *net, int32_t v, int *lmc);
+
 /* Builds the igraph graph and the CSR snapshot.  Must be called after the
  * last modification and before routing, metrics or mapping use the net. */
 TM_API tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net);

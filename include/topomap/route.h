@@ -31,15 +31,20 @@ typedef enum {
                         * cables being distinct paths (default) */
     TM_ROUTE_SINGLE,   /* one deterministic shortest path: backwards from
                         * the destination, the lowest-id DAG in-link */
-    TM_ROUTE_DOR       /* dimension order (x, then y, ...) on nets with grid
+    TM_ROUTE_DOR,      /* dimension order (x, then y, ...) on nets with grid
                         * geometry; shorter way round a ring, ties in the
                         * positive direction; no detours around failures */
+    TM_ROUTE_LFT,      /* InfiniBand forwarding tables read from ibroute
+                        * dumps (tm_route_new_lft); one path per pair */
+    TM_ROUTE_FTREE,    /* OpenSM's fat-tree routing (D-mod-k), emulated */
+    TM_ROUTE_MINHOP    /* OpenSM's min-hop routing, emulated */
 } tm_route_kind;
 
 typedef struct tm_route tm_route;
 typedef struct tm_route_ws tm_route_ws;
 
-/* "ecmp", "single", "dor" -> kind; -1 if unknown. */
+/* "ecmp", "single", "dor", "lft", "ftree", "minhop" -> kind; -1 if
+ * unknown. */
 TM_API int tm_route_kind_parse(const char *s);
 TM_API const char *tm_route_kind_name(tm_route_kind kind);
 
@@ -47,6 +52,13 @@ TM_API const char *tm_route_kind_name(tm_route_kind kind);
  * geometry is TM_EUSAGE.  The router reads the net's CSR snapshot:
  * re-finalizing the net invalidates it (make a new one). */
 TM_API tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
+/* Forwarding-table routing (TM_ROUTE_LFT) from the ibroute files of dir
+ * (one per switch; docs/routing.md).  The net needs LIDs and port numbers
+ * (tm_net_add_lid, tm_net_set_cable_ports: the ibnetdiscover reader sets
+ * them).  Malformed files are TM_EINPUT "file:line: ..."; a flow that the
+ * tables cannot deliver fails in tm_route_flows with the file and line of
+ * the entry at fault. */
+TM_API tm_err tm_route_new_lft(tm_ctx *ctx, const tm_net *net, const char *dir, tm_route **out);
 TM_API void tm_route_free(tm_route *r);
 TM_API tm_route_kind tm_route_kind_of(const tm_route *r);
 TM_API const tm_net *tm_route_net(const tm_route *r);

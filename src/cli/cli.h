@@ -41,7 +41,8 @@ enum {
     OPT_ALLOC, OPT_ROUTING, OPT_HIERARCHY, OPT_DISTANCES, OPT_JSON, OPT_OUT, OPT_FORMAT,
     OPT_MAPPING, OPT_STRATEGY, OPT_REFINE, OPT_OBJECTIVE, OPT_SEED, OPT_TIME_LIMIT,
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
-    OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE
+    OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
+    OPT_COMPARE_ROUTING
 };
 
 /* getopt_long entries for the inputs (no terminator); append to a table. */
@@ -124,6 +125,8 @@ typedef struct cli_network {
 } cli_network;
 void cli_network_init(cli_network *nw);
 void cli_network_release(cli_network *nw);
+/* A router for --routing (NULL: ECMP; lft:DIR: forwarding tables). */
+tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const char *routing, tm_route **out);
 tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw);
 
 /* Node-internal hierarchy of network mode from --hwloc or --node-hierarchy

@@ -22,7 +22,12 @@ static const char usage_text[] =
     "  --mapping M       Open MPI rankfile or plain mapping ('host [slot]' per line;\n"
     "                    hierarchy mode: one PE index per line)\n"
     "  --alloc A         hostlist expression (node[001-064]) or hostfile; default: all hosts\n"
-    "  --routing R       ecmp (default: all minimum-hop paths equally), single, dor (tori/meshes)\n"
+    "  --routing R       ecmp (default: all minimum-hop paths equally), single, dor (tori/meshes),\n"
+    "                    lft:DIR (the fabric's forwarding tables: ibroute files, one per switch;\n"
+    "                    needs an ibnetdiscover topology with LIDs), ftree, minhop (OpenSM's\n"
+    "                    engines emulated; docs/routing.md)\n"
+    "  --compare-routing also evaluate the mapping under ECMP and print both side by side\n"
+    "                    (how optimistic the ECMP idealisation is for this routing)\n"
     "  --approx          congestion by Hoefler & Snir's Algorithm 3 (approximate)\n"
     "  --hwloc F         node-internal levels of every host from an hwloc XML export, or\n"
     "  --node-hierarchy a:b:.. --node-distances d1:d2:..   the same as a spec; J then counts\n"
@@ -35,7 +40,7 @@ static const char usage_text[] =
 typedef struct eval_args {
     cli_inputs in;
     const char *mapping_path, *loads_path;
-    bool json, approx, hmode;
+    bool json, approx, hmode, compare;
     long threads;
 } eval_args;
 
@@ -47,6 +52,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         {"mapping", required_argument, NULL, OPT_MAPPING},
         {"json", no_argument, NULL, OPT_JSON},
         {"approx", no_argument, NULL, OPT_APPROX},
+        {"compare-routing", no_argument, NULL, OPT_COMPARE_ROUTING},
         {"export-loads", required_argument, NULL, OPT_EXPORT_LOADS},
         {"threads", required_argument, NULL, OPT_THREADS},
         {NULL, 0, NULL, 0},
@@ -65,6 +71,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         case OPT_MAPPING: a->mapping_path = optarg; break;
         case OPT_JSON: a->json = true; break;
         case OPT_APPROX: a->approx = true; break;
+        case OPT_COMPARE_ROUTING: a->compare = true; break;
         case OPT_EXPORT_LOADS: a->loads_path = optarg; break;
         case OPT_THREADS:
             if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &a->threads) < 0)
@@ -78,9 +85,9 @@ static int parse_args(int argc, char **argv, eval_args *a)
     a->hmode = a->in.hierarchy != NULL;
     if (cli_check_inputs("topomap eval", &a->in) < 0)
         return EXIT_USAGE_;
-    if (a->hmode && (a->loads_path || a->approx))
-        return cli_usage_error("topomap eval", "--export-loads and --approx need a network "
-                                               "(--topology)");
+    if (a->hmode && (a->loads_path || a->approx || a->compare))
+        return cli_usage_error("topomap eval", "--export-loads, --approx and --compare-routing "
+                                               "need a network (--topology)");
     return -1;
 }
 
@@ -107,8 +114,22 @@ static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mappi
 
 /* Network mode: the given mapping, or the consecutive placement of the
  * allocation (what a batch system does), checked against the allocation. */
+/* --compare-routing: the same mapping under ECMP (same options). */
+static tm_err eval_ecmp(tm_ctx *ctx, const cli_network *nw, const tm_comm *comm,
+                        const tm_mapping *map, const tm_metrics_opts *mo, tm_metrics *out)
+{
+    tm_route *ecmp;
+    tm_metrics_opts o = *mo;
+    tm_err err = tm_route_new(ctx, nw->net, TM_ROUTE_ECMP, &ecmp);
+    o.keep_link_loads = false;
+    if (!err)
+        err = tm_metrics_eval(ctx, ecmp, comm, map, &o, out);
+    tm_route_free(ecmp);
+    return err;
+}
+
 static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm *comm,
-                       tm_mapping *map, tm_metrics *met)
+                       tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met)
 {
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
     tm_err err = cli_network_load(ctx, &a->in, nw);
@@ -131,12 +152,50 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
     mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
     mo.hop_distance = a->in.hop_distance;
     err = tm_metrics_eval(ctx, nw->route, comm, map, &mo, met);
+    if (!err && a->compare)
+        err = eval_ecmp(ctx, nw, comm, map, &mo, ecmp_met);
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
     return err;
 }
 
-static void report(const eval_args *a, const cli_network *nw, const tm_metrics *met, double t0)
+/* Figure of a metrics set by name, for the comparison table. */
+static double figure(const tm_metrics *m, int i)
+{
+    return i == 0 ? m->max_congestion : i == 1 ? m->avg_dilation : m->qap_J;
+}
+
+static const char *const figure_key[] = {"max_congestion", "avg_dilation", "qap_network_J"};
+
+static void json_compare(json_w *j, const cli_network *nw, const tm_metrics *met,
+                         const tm_metrics *ecmp)
+{
+    json_obj_begin(j, "compare_routing");
+    json_str(j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
+    for (int k = 0; k < 2; k++) {
+        json_obj_begin(j, k ? "routed" : "ecmp");
+        for (int i = 0; i < 3; i++)
+            json_num(j, figure_key[i], figure(k ? met : ecmp, i));
+        json_obj_end(j);
+    }
+    json_num(j, "congestion_ratio",
+             ecmp->max_congestion > 0 ? met->max_congestion / ecmp->max_congestion : 1);
+    json_obj_end(j);
+}
+
+static void print_compare(const cli_network *nw, const tm_metrics *met, const tm_metrics *ecmp)
+{
+    static const char *const label[] = {"max congestion", "avg dilation", "QAP J (network)"};
+    printf("routing comparison %16s %16s    ratio\n", "ecmp",
+           tm_route_kind_name(tm_route_kind_of(nw->route)));
+    for (int i = 0; i < 3; i++) {
+        double e = figure(ecmp, i), r = figure(met, i);
+        printf("  %-16s %16.10g %16.10g   x%.3f\n", label[i], e, r, e > 0 ? r / e : 1.0);
+    }
+}
+
+static void report(const eval_args *a, const cli_network *nw, const tm_metrics *met,
+                   const tm_metrics *ecmp, double t0)
 {
     if (a->json) {
         json_w j;
@@ -147,6 +206,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         if (!a->hmode)
             json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
         cli_json_metrics(&j, nw->net, met, a->hmode);
+        if (a->compare)
+            json_compare(&j, nw, met, ecmp);
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
         json_end(&j);
@@ -157,6 +218,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
     if (!a->hmode)
         printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw->route)));
     cli_print_metrics(stdout, nw->net, met, a->hmode);
+    if (a->compare)
+        print_compare(nw, met, ecmp);
     printf("time               %.3f s\n", cli_now() - t0);
 }
 
@@ -167,7 +230,7 @@ int cmd_eval(int argc, char **argv)
     cli_network nw;
     tm_comm comm;
     tm_mapping map;
-    tm_metrics met;
+    tm_metrics met, ecmp;
     tm_err err;
     int rc = parse_args(argc, argv, &a);
     double t0;
@@ -180,15 +243,17 @@ int cmd_eval(int argc, char **argv)
     cli_network_init(&nw);
     tm_mapping_init(&map);
     tm_metrics_init(&met);
+    tm_metrics_init(&ecmp);
     t0 = cli_now();
     err = tm_ctx_set_threads(ctx, (int)a.threads);
     if (!err)
         err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
-                      : eval_net(ctx, &a, &nw, &comm, &map, &met);
+                      : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp);
     rc = err ? cli_report(ctx, "eval", err) : 0;
     if (!err)
-        report(&a, &nw, &met, t0);
+        report(&a, &nw, &met, &ecmp, t0);
     tm_metrics_release(&met);
+    tm_metrics_release(&ecmp);
     tm_mapping_release(&map);
     tm_comm_release(&comm);
     cli_network_release(&nw);

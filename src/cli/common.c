@@ -32,8 +32,10 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
         return 1;
     case OPT_ALLOC: in->alloc = arg; return 1;
     case OPT_ROUTING:
-        if (tm_route_kind_parse(arg) < 0) {
-            cli_usage_error("topomap", "unknown --routing '%s' (ecmp, single, dor)", arg);
+        if (strncmp(arg, "lft:", 4) == 0 ? !arg[4] : tm_route_kind_parse(arg) < 0 ||
+                                                     tm_route_kind_parse(arg) == TM_ROUTE_LFT) {
+            cli_usage_error("topomap", "unknown --routing '%s' (ecmp, single, dor, lft:DIR, "
+                            "ftree, minhop)", arg);
             return -1;
         }
         in->routing = arg;
@@ -165,16 +167,24 @@ void cli_network_release(cli_network *nw)
     cli_network_init(nw);
 }
 
+/* --routing: a model name, or lft:DIR for forwarding tables. */
+tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const char *routing, tm_route **out)
+{
+    int kind = routing ? tm_route_kind_parse(routing) : TM_ROUTE_ECMP;
+    if (routing && strncmp(routing, "lft:", 4) == 0)
+        return tm_route_new_lft(ctx, net, routing + 4, out);
+    return tm_route_new(ctx, net, (tm_route_kind)kind, out);
+}
+
 tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw)
 {
-    int kind = in->routing ? tm_route_kind_parse(in->routing) : TM_ROUTE_ECMP;
     tm_err err = cli_load_topology(ctx, in, &nw->net);
     if (!err)
         err = tm_alloc_parse(ctx, nw->net, in->alloc, &nw->alloc);
     if (!err)
         err = cli_load_node_hier(ctx, in, &nw->node_hier, &nw->have_node_hier);
     if (!err)
-        err = tm_route_new(ctx, nw->net, (tm_route_kind)kind, &nw->route);
+        err = cli_route_new(ctx, nw->net, in->routing, &nw->route);
     return err;
 }
 

@@ -124,6 +124,45 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Links without a width x speed token get the most common capacity of a
+ * mixed dump, or 1 when no link has a token. */
+static tm_err fill_unknown_caps(tm__ib_builder *b, size_t unknown, long first_unknown)
+{
+    tm__ib_dump *d = b->d;
+    double fill = 1, best = 0;
+    size_t best_n = 0;
+    if (unknown < b->nc) {
+        /* mixed dump: the most common capacity, by sorting the known ones */
+        double *k = tm__malloc_n(b->nc - unknown, sizeof *k);
+        size_t nk = 0;
+        if (!k)
+            return tm__nomem(d->ctx);
+        for (size_t i = 0; i < b->nc; i++)
+            if (b->c[i].cap)
+                k[nk++] = b->c[i].cap;
+        qsort(k, nk, sizeof *k, cmp_double);
+        for (size_t i = 0, j; i < nk; i = j) {
+            for (j = i; j < nk && k[j] == k[i]; j++)
+                ;
+            if (j - i > best_n) {
+                best_n = j - i;
+                best = k[i];
+            }
+        }
+        free(k);
+        fill = best;
+        tm__warn(d->ctx, "%s:%ld: %zu link(s) without a width x speed token get capacity %g, "
+                 "the most common one of this dump", d->name, first_unknown, unknown, fill);
+    } else {
+        tm__warn(d->ctx, "%s: no link has a width x speed token (old dump?): every cable "
+                 "gets capacity 1", d->name);
+    }
+    for (size_t i = 0; i < b->nc; i++)
+        if (!b->c[i].cap)
+            b->c[i].cap = fill;
+    return TM_EOK;
+}
+
 /* Cables: each port pair once, self-loops and excluded nodes dropped;
  * links without a width x speed token get a documented default. */
 static tm_err collect_cables(tm__ib_builder *b)
@@ -154,6 +193,8 @@ static tm_err collect_cables(tm__ib_builder *b)
             return tm__nomem(d->ctx);
         b->c[b->nc].a = va;
         b->c[b->nc].b = vb;
+        b->c[b->nc].pa = p->port;
+        b->c[b->nc].pb = q->port;
         b->c[b->nc].line = p->line;
         b->c[b->nc].cap = p->cap && q->cap ? (p->cap < q->cap ? p->cap : q->cap)
                                            : (p->cap ? p->cap : q->cap);
@@ -166,40 +207,7 @@ static tm_err collect_cables(tm__ib_builder *b)
     if (host_loops)
         tm__log(d->ctx, TM_LOG_INFO, "%s: dropped %zu cable(s) between HCAs of one host", d->name,
                 host_loops);
-    if (unknown) {
-        double fill = 1, best = 0;
-        size_t best_n = 0;
-        if (unknown < b->nc) {
-            /* mixed dump: the most common capacity, by sorting the known ones */
-            double *k = tm__malloc_n(b->nc - unknown, sizeof *k);
-            size_t nk = 0;
-            if (!k)
-                return tm__nomem(d->ctx);
-            for (size_t i = 0; i < b->nc; i++)
-                if (b->c[i].cap)
-                    k[nk++] = b->c[i].cap;
-            qsort(k, nk, sizeof *k, cmp_double);
-            for (size_t i = 0, j; i < nk; i = j) {
-                for (j = i; j < nk && k[j] == k[i]; j++)
-                    ;
-                if (j - i > best_n) {
-                    best_n = j - i;
-                    best = k[i];
-                }
-            }
-            free(k);
-            fill = best;
-            tm__warn(d->ctx, "%s:%ld: %zu link(s) without a width x speed token get capacity %g, "
-                     "the most common one of this dump", d->name, first_unknown, unknown, fill);
-        } else {
-            tm__warn(d->ctx, "%s: no link has a width x speed token (old dump?): every cable "
-                     "gets capacity 1", d->name);
-        }
-        for (size_t i = 0; i < b->nc; i++)
-            if (!b->c[i].cap)
-                b->c[i].cap = fill;
-    }
-    return TM_EOK;
+    return unknown ? fill_unknown_caps(b, unknown, first_unknown) : TM_EOK;
 }
 
 /* The error for a dump without usable links, naming a node that has no
@@ -277,12 +285,21 @@ static tm_err emit(tm__ib_builder *b, tm_net *net)
     }
     for (size_t i = 0; i < b->nc; i++) {
         int32_t x = b->v[order[b->c[i].a]].id, y = b->v[order[b->c[i].b]].id;
+        int32_t px = b->c[i].pa, py = b->c[i].pb;
         b->c[i].a = x < y ? x : y;
         b->c[i].b = x < y ? y : x;
+        b->c[i].pa = x < y ? px : py;
+        b->c[i].pb = x < y ? py : px;
     }
     qsort(b->c, b->nc, sizeof *b->c, cmp_cable);
-    for (size_t i = 0; i < b->nc && !err; i++)
-        err = tm_net_add_cable(d->ctx, net, b->c[i].a, b->c[i].b, b->c[i].cap, NULL);
+    for (size_t i = 0; i < b->nc && !err; i++) {
+        int32_t c;
+        err = tm_net_add_cable(d->ctx, net, b->c[i].a, b->c[i].b, b->c[i].cap, &c);
+        if (!err)
+            err = tm_net_set_cable_ports(d->ctx, net, c, b->c[i].pa, b->c[i].pb);
+    }
+    if (!err)
+        err = tm__ib_add_lids(b, order, net);
 out:
     free(order);
     return err;

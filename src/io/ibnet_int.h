@@ -28,6 +28,8 @@ typedef struct tm__ib_node {
     int32_t nports;     /* header port count; -p: highest port seen */
     int32_t port_off;   /* into the port slot table (build step) */
     int type;           /* TM_IB_SW / CA / RT */
+    uint32_t lid;       /* switch: LID of port 0 (0 = not printed) */
+    int lmc;
     bool guid_id;       /* id has the S-/H-/R-<hex> form */
 } tm__ib_node;
 
@@ -37,6 +39,8 @@ typedef struct tm__ib_port {
     char *peer_key;         /* key of the peer until resolved */
     uint64_t port_guid;     /* local port GUID if printed, else 0 */
     double cap;             /* Gbit/s from width x speed; 0 = no token */
+    uint32_t lid;           /* CA / router port: its own LID (0 = not printed) */
+    int lmc;
     long line;
 } tm__ib_port;
 
@@ -86,6 +90,7 @@ typedef struct tm__ib_vtx {
 
 typedef struct tm__ib_cable {
     int32_t a, b;
+    int32_t pa, pb;     /* port numbers at a and b */
     double cap;
     long line;
 } tm__ib_cable;
@@ -119,6 +124,14 @@ char *tm__ib_host_name(const char *eff, const char *id, bool separate, bool *gen
 char *tm__ib_switch_name(const char *eff, const char *id);
 /* Natural order: digit runs compare as numbers ("n2" < "n10"). */
 int tm__ib_natural_cmp(const char *a, const char *b);
+
+/* ---- ibnet_lids.c ---- */
+/* "lid N" and "lmc M" tokens in [p, end): fills what it finds, returns
+ * -1 on a malformed number. */
+int tm__ib_scan_lid(const char *p, const char *end, uint32_t *lid, int *lmc);
+/* Gives the net's vertices the LIDs of the dump (order: pre-sort vtx
+ * index -> sorted index, as in emit). */
+tm_err tm__ib_add_lids(tm__ib_builder *b, const int32_t *order, tm_net *net);
 
 /* ---- ibnet_build.c ---- */
 tm_err tm__ib_build(tm__ib_dump *d, const tm_ibnet_opts *opts, tm_net *net);

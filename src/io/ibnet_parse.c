@@ -158,7 +158,8 @@ static tm_err header_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, in
     uint64_t guid;
     bool guid_id;
     tm__ib_node *n;
-    int rc;
+    uint32_t n_lid = 0;
+    int n_lmc = 0, rc;
     tm_err err = set_format(d, lx, 1);
     if (err)
         return err;
@@ -181,6 +182,8 @@ static tm_err header_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, in
             return tm__lex_error(lx, "malformed node header: unterminated description");
         desc = q + 1;
         desclen = (size_t)(e - q - 1);
+        if (type == TM_IB_SW && tm__ib_scan_lid(e + 1, e + strlen(e), &n_lid, &n_lmc) < 0)
+            return tm__lex_error(lx, "malformed node header: bad lid or lmc");
     } else if (*p) {
         return tm__lex_error(lx, "malformed node header: unexpected text '%.40s'", p);
     }
@@ -207,6 +210,8 @@ static tm_err header_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, in
     n->line = lx->line;
     n->nports = (int32_t)nports;
     n->type = type;
+    n->lid = n_lid;
+    n->lmc = n_lmc;
     *pending = 0;
     *cur = idx;
     return TM_EOK;
@@ -319,6 +324,8 @@ static tm_err port_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, int3
     bool guid_id;
     tm__ib_port *rec;
     double cap;
+    uint32_t lid = 0;
+    int lmc = 0;
     tm_err err;
     const tm__ib_node *n;
 
@@ -350,6 +357,12 @@ static tm_err port_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, int3
     if (*p == '(' && paren_guid(&p, &g) < 0) /* CA-CA: " (peer guid) " */
         return tm__lex_error(lx, "malformed port line: bad peer port GUID");
     p = tm__skip_blank(p);
+    if (*p == '#' && n->type != TM_IB_SW) {
+        /* a CA's port line starts its comment with its own "lid N lmc M" */
+        const char *q = strchr(p, '"');
+        if (tm__ib_scan_lid(p + 1, q ? q : p + strlen(p), &lid, &lmc) < 0)
+            return tm__lex_error(lx, "malformed port line: bad lid or lmc");
+    }
     if (*p == '#')
         err = comment_speed(lx, p, &cap);
     else
@@ -366,6 +379,8 @@ static tm_err port_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, int3
     rec->peer_port = (int32_t)peer_port;
     rec->port_guid = lguid;
     rec->cap = cap;
+    rec->lid = lid;
+    rec->lmc = lmc;
     rec->line = lx->line;
     rec->peer_key = tm__strdup(key);
     if (!rec->peer_key)

@@ -51,6 +51,7 @@ static const char *token(const char **p, size_t *len)
 
 typedef struct end {
     int type;
+    int64_t lid;
     int64_t port;
     uint64_t guid;
 } end;
@@ -60,10 +61,11 @@ static int parse_end(const char **p, end *e)
 {
     size_t len;
     const char *t = token(p, &len);
-    int64_t lid;
     char *x;
     e->type = type_of(t, len);
-    if (e->type < 0 || tm__parse_i64(p, &lid) < 0 || tm__parse_i64(p, &e->port) < 0)
+    if (e->type < 0 || tm__parse_i64(p, &e->lid) < 0 || tm__parse_i64(p, &e->port) < 0)
+        return -1;
+    if (e->lid < 0 || e->lid > 0xffff)
         return -1;
     t = token(p, &len);
     if (len < 3 || len > 18 || t[0] != '0' || (t[1] != 'x' && t[1] != 'X'))
@@ -111,6 +113,20 @@ static tm_err find_node(tm__ib_dump *d, const tm__lexer *lx, const end *e, const
     return TM_EOK;
 }
 
+/* A switch's LID is the same on all its lines (port 0's); a CA port's is
+ * its own. */
+static tm_err note_switch_lid(tm__ib_dump *d, const tm__lexer *lx, const end *e, int32_t idx)
+{
+    tm__ib_node *n = &d->nodes[idx];
+    if (e->type != TM_IB_SW || !e->lid)
+        return TM_EOK;
+    if (n->lid && n->lid != (uint32_t)e->lid)
+        return tm__lex_error(lx, "switch 0x%016llx has LID %lld here but LID %u before",
+                             (unsigned long long)e->guid, (long long)e->lid, n->lid);
+    n->lid = (uint32_t)e->lid;
+    return TM_EOK;
+}
+
 tm_err tm__ib_ports_line(tm__ib_dump *d, const tm__lexer *lx, const char *p)
 {
     end me, peer;
@@ -150,6 +166,8 @@ tm_err tm__ib_ports_line(tm__ib_dump *d, const tm__lexer *lx, const char *p)
     if (me.port == 0)
         return TM_EOK; /* an unconnected port 0 carries nothing */
     err = find_node(d, lx, &me, desc, desclen, &idx);
+    if (!err)
+        err = note_switch_lid(d, lx, &me, idx);
     if (err || !connected)
         return err; /* unconnected ports only define the node */
     if (peer.port < 1 || peer.port > TM_IB_MAX_PORTS)
@@ -167,6 +185,7 @@ tm_err tm__ib_ports_line(tm__ib_dump *d, const tm__lexer *lx, const char *p)
     rec->peer_port = (int32_t)peer.port;
     rec->port_guid = me.guid;
     rec->cap = cap;
+    rec->lid = me.type == TM_IB_SW ? 0 : (uint32_t)me.lid;
     rec->line = lx->line;
     rec->peer_key = tm__strdup(key);
     return rec->peer_key ? TM_EOK : tm__nomem(d->ctx);

@@ -35,6 +35,7 @@ struct tm_net {
     double *capacity;
     uint8_t *enabled;
     tm_net_grid grid;
+    tm__net_addr *addr; /* InfiniBand LIDs and port numbers (net_addr.c) */
     /* finalized state */
     bool finalized;
     bool have_graph;
@@ -104,8 +105,12 @@ void tm_net_free(tm_net *net)
     free(net->cb);
     free(net->capacity);
     free(net->enabled);
+    tm__net_addr_free(net->addr);
     free(net);
 }
+
+tm__net_addr **tm__net_addr_slot(tm_net *net) { return &net->addr; }
+const tm__net_addr *tm__net_addr_get(const tm_net *net) { return net->addr; }
 
 static int grow_vertices(tm_net *net, size_t need)
 {

@@ -43,4 +43,21 @@ tm_err tm__igraph_err(tm_ctx *ctx, igraph_error_t rc, const char *what);
  * The one definition for the router, the diameter and the strategies. */
 int32_t tm__csr_stub_of(const tm_net_csr *g, int32_t h);
 
+/* InfiniBand addressing (net_addr.c), allocated on first use: the port
+ * number of each cable end and the owner of each unicast LID.  Routers
+ * that follow forwarding tables need both; other code ignores them. */
+#define TM__LID_END 0xC000 /* unicast LIDs are 1 .. 0xBFFF */
+typedef struct tm__net_addr {
+    uint8_t *port_a, *port_b; /* per cable; 0 = unknown */
+    size_t ccap;
+    int32_t *lid_owner;       /* per LID: vertex, -1 = nobody */
+    uint8_t *lid_port;        /* per LID: port number of the owner */
+    uint32_t *base_lid;       /* per vertex: lowest LID, 0 = none */
+    uint8_t *lmc;             /* per vertex: LMC of that LID */
+    size_t vcap;
+} tm__net_addr;
+tm__net_addr **tm__net_addr_slot(tm_net *net);
+const tm__net_addr *tm__net_addr_get(const tm_net *net);
+void tm__net_addr_free(tm__net_addr *a);
+
 #endif

@@ -18,6 +18,9 @@ static const tm__route_ops *const route_models[] = {
     &tm__route_ecmp_ops,
     &tm__route_single_ops,
     &tm__route_dor_ops,
+    &tm__route_lft_ops,
+    &tm__route_ftree_ops,
+    &tm__route_minhop_ops,
 };
 #define N_MODELS ((int)(sizeof route_models / sizeof route_models[0]))
 
@@ -38,7 +41,8 @@ const char *tm_route_kind_name(tm_route_kind kind)
     return route_models[kind]->name;
 }
 
-tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out)
+static tm_err route_make(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, const char *dir,
+                         tm_route **out)
 {
     tm_route *r;
     tm_err err;
@@ -54,13 +58,29 @@ tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route
     r->g = tm_net_csr_get(net);
     r->kind = kind;
     r->ops = route_models[kind];
+    r->dir = dir;
     err = r->ops->init ? r->ops->init(ctx, r) : TM_EOK;
+    r->dir = NULL;
     if (err) {
         free(r);
         return err;
     }
     *out = r;
     return TM_EOK;
+}
+
+tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out)
+{
+    return route_make(ctx, net, kind, NULL, out);
+}
+
+tm_err tm_route_new_lft(tm_ctx *ctx, const tm_net *net, const char *dir, tm_route **out)
+{
+    if (!dir) {
+        *out = NULL;
+        return tm__fail(ctx, TM_EUSAGE, "lft routing needs a table directory");
+    }
+    return route_make(ctx, net, TM_ROUTE_LFT, dir, out);
 }
 
 void tm_route_free(tm_route *r)

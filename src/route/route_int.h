@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "topomap/route.h"
 
@@ -49,6 +50,7 @@ struct tm_route {
     tm_route_kind kind;
     const tm__route_ops *ops;
     void *priv;
+    const char *dir; /* lft: the table directory, during init only */
 };
 
 struct tm_route_ws {
@@ -59,6 +61,63 @@ struct tm_route_ws {
 extern const tm__route_ops tm__route_ecmp_ops;
 extern const tm__route_ops tm__route_single_ops;
 extern const tm__route_ops tm__route_dor_ops;
+extern const tm__route_ops tm__route_lft_ops;
+extern const tm__route_ops tm__route_ftree_ops;
+extern const tm__route_ops tm__route_minhop_ops;
+
+/* ---- fwd.c: forwarding tables (lft, ftree, minhop) ------------------------
+ * One linear forwarding table per switch: out[s * n_lid + lid] is the
+ * port switch s forwards destination LID lid to.  A flow follows the
+ * tables hop by hop from its source host's cable to the destination's
+ * base LID, so it takes exactly one path. */
+#define TM__FWD_NONE 0xffffu     /* no entry for this LID */
+#define TM__FWD_CONFLICT 0xfffeu /* the table lists the LID twice, differently */
+typedef struct tm__fwd {
+    int32_t n_sw;
+    int32_t *sw_of;      /* vertex -> switch index, -1 */
+    int32_t *vertex_of;  /* switch index -> vertex */
+    uint32_t n_lid;      /* LIDs 0 .. n_lid - 1 */
+    uint16_t *out;       /* n_sw * n_lid */
+    int32_t *line;       /* n_sw * n_lid: line of the entry in its file (lft only) */
+    char **file;         /* per switch: its table's file, NULL = no table (lft only) */
+    bool *has_table;     /* per switch */
+    int32_t *port_link;  /* n_sw * 256: directed link out of port p, -1 = no cable */
+    int32_t *first_link; /* per vertex: a host's link out of its base LID's port, -1 */
+    uint32_t *dlid;      /* per vertex: base LID (0 = none) */
+    int32_t *link_port;  /* per directed link: port number at its tail if a switch, else 0 */
+    bool synthetic;      /* LIDs and ports made up (net without complete addressing) */
+} tm__fwd;
+
+/* Allocates the tables of every switch of r->net (all entries NONE) and
+ * the port -> link maps; needs LIDs and cable ports in the net. */
+tm_err tm__fwd_new(tm_ctx *ctx, const tm_route *r, bool with_lines, tm__fwd **out);
+/* For computed tables: the net's LIDs and ports if every host, switch and
+ * switch cable has them, else synthetic ones (hosts get LIDs 1..H in
+ * vertex order, then switches; a switch's ports are numbered 1.. in its
+ * cable order). */
+tm_err tm__fwd_new_computed(tm_ctx *ctx, const tm_route *r, tm__fwd **out);
+/* Sets switch s's entry for LID lid to the port of its out-link l. */
+static inline void tm__fwd_set(tm__fwd *f, int32_t s, uint32_t lid, int32_t l)
+{
+    f->out[(size_t)s * f->n_lid + lid] = (uint16_t)f->link_port[l];
+}
+/* sm_common.c: what the emulated subnet managers share.  The hosts whose
+ * LID port is cabled to switch vertex t, as t's out-links to them sorted
+ * by t's port number (*n of them; out has room for t's degree). */
+void tm__sm_leaf_hosts(const tm_route *r, const tm__fwd *f, int32_t t, int32_t *out, int32_t *n);
+/* Switch vertices by decreasing number of host cables, ties by GUID, then
+ * vertex id (OpenSM's sort_ports_by_switch_load over its GUID-ordered
+ * switch table). */
+tm_err tm__sm_switch_order(tm_ctx *ctx, const tm_route *r, const tm__fwd *f, int32_t **order);
+void tm__fwd_free(tm__fwd *f);
+/* Ops helpers shared by the table-driven models (r->priv is a tm__fwd). */
+void tm__fwd_fini(tm_route *r);
+tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
+                     const int32_t *dst, const double *vol, double *load, int32_t *hops);
+int32_t tm__fwd_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+/* lft_read.c: fills f from the ibroute files of a directory / one file. */
+tm_err tm__lft_read_dir(tm_ctx *ctx, const tm_route *r, tm__fwd *f, const char *dir);
+tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, const char *name);
 
 /* ---- dag.c: cached per-source shortest-path DAGs --------------------------- */
 

@@ -1,0 +1,327 @@
+/*
+ * fwd.c - routing by linear forwarding tables (LFTs), shared by the
+ * models that read them (lft.c, from ibroute dumps) and those that
+ * compute them as a subnet manager would (ftree.c, minhop.c).
+ *
+ * InfiniBand forwards by destination LID only: switch s sends LID d out
+ * of port out[s][d].  A flow src -> dst therefore leaves src through the
+ * cable of its own LID's port and then follows the tables to dst's base
+ * LID: exactly one path, whatever the volume.  Every way a table can fail
+ * a flow (no table, no entry, conflicting entries, a port without cable,
+ * a loop, delivery to a vertex that does not own the LID) is an error
+ * naming the file and line of the entry that failed, never a guess.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route_int.h"
+#include "../util/util.h"
+
+void tm__fwd_free(tm__fwd *f)
+{
+    if (!f)
+        return;
+    for (int32_t s = 0; f->file && s < f->n_sw; s++)
+        free(f->file[s]);
+    free(f->file);
+    free(f->sw_of);
+    free(f->vertex_of);
+    free(f->out);
+    free(f->line);
+    free(f->has_table);
+    free(f->port_link);
+    free(f->first_link);
+    free(f->dlid);
+    free(f->link_port);
+    free(f);
+}
+
+void tm__fwd_fini(tm_route *r) { tm__fwd_free(r->priv); }
+
+/* The link a host's traffic leaves by: the cable at its base LID's port
+ * (or its only cable when the dump gave no port numbers). */
+static int32_t host_first_link(const tm_net *net, const tm_net_csr *g, int32_t h, uint32_t lid)
+{
+    int32_t port, pa, pb;
+    if (!lid || tm_net_lid_owner(net, lid, &port) != h)
+        return -1;
+    for (int32_t j = g->off[h]; j < g->off[h + 1]; j++) {
+        int32_t l = g->link[j];
+        tm_net_cable_ports(net, l >> 1, &pa, &pb);
+        if ((l & 1 ? pb : pa) == port)
+            return l;
+    }
+    return g->off[h + 1] - g->off[h] == 1 ? g->link[g->off[h]] : -1;
+}
+
+/* Port -> out-link maps of the switches, first links and LIDs of hosts. */
+static void map_ports(const tm_route *r, tm__fwd *f)
+{
+    const tm_net_csr *g = r->g;
+    int32_t pa, pb;
+    for (int32_t l = 0; l < g->n_links; l++) {
+        int32_t v = g->tail_of[l], s = f->sw_of[v];
+        tm_net_cable_ports(r->net, l >> 1, &pa, &pb);
+        if (s >= 0 && (l & 1 ? pb : pa) > 0 && tm_net_cable_enabled(r->net, l >> 1)) {
+            f->port_link[(size_t)s * 256 + (size_t)(l & 1 ? pb : pa)] = l;
+            f->link_port[l] = l & 1 ? pb : pa;
+        }
+    }
+    for (int32_t v = 0; v < g->n; v++) {
+        f->dlid[v] = tm_net_lid(r->net, v, NULL);
+        f->first_link[v] = g->is_host[v] ? host_first_link(r->net, g, v, f->dlid[v]) : -1;
+    }
+}
+
+static uint32_t max_lid(const tm_net *net, bool synthetic)
+{
+    if (synthetic)
+        return (uint32_t)tm_net_n_vertices(net);
+    uint32_t m = 0;
+    for (int32_t v = 0; v < tm_net_n_vertices(net); v++) {
+        int lmc;
+        uint32_t l = tm_net_lid(net, v, &lmc);
+        if (l && l + (1u << lmc) - 1 > m)
+            m = l + (1u << lmc) - 1;
+    }
+    return m;
+}
+
+static tm_err fwd_alloc(tm_ctx *ctx, const tm_route *r, tm__fwd *f, bool with_lines)
+{
+    size_t n = (size_t)r->g->n, cells;
+    f->n_lid = max_lid(r->net, f->synthetic) + 1;
+    for (int32_t v = 0; v < r->g->n; v++)
+        if (tm_net_kind(r->net, v) == TM_VERTEX_SWITCH)
+            f->n_sw++;
+    cells = (size_t)f->n_sw * f->n_lid;
+    f->sw_of = tm__malloc_n(n, sizeof *f->sw_of);
+    f->vertex_of = tm__malloc_n(f->n_sw ? (size_t)f->n_sw : 1, sizeof *f->vertex_of);
+    f->out = tm__malloc_n(cells ? cells : 1, sizeof *f->out);
+    f->has_table = calloc(f->n_sw ? (size_t)f->n_sw : 1, sizeof *f->has_table);
+    f->port_link = tm__malloc_n((size_t)f->n_sw * 256 + 1, sizeof *f->port_link);
+    f->first_link = tm__malloc_n(n, sizeof *f->first_link);
+    f->dlid = tm__malloc_n(n, sizeof *f->dlid);
+    f->link_port = calloc((size_t)r->g->n_links + 1, sizeof *f->link_port);
+    if (with_lines) {
+        f->line = calloc(cells ? cells : 1, sizeof *f->line);
+        f->file = calloc(f->n_sw ? (size_t)f->n_sw : 1, sizeof *f->file);
+    }
+    if (!f->sw_of || !f->vertex_of || !f->out || !f->has_table || !f->port_link ||
+        !f->first_link || !f->dlid || !f->link_port || (with_lines && (!f->line || !f->file)))
+        return tm__nomem(ctx);
+    memset(f->out, 0xff, cells * sizeof *f->out);
+    memset(f->port_link, 0xff, ((size_t)f->n_sw * 256 + 1) * sizeof *f->port_link);
+    return TM_EOK;
+}
+
+/* Made-up addressing: LIDs in vertex order (hosts first: they come
+ * first in every reader's and generator's order), ports in cable order. */
+static tm_err synth_ports(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
+{
+    const tm_net_csr *g = r->g;
+    uint32_t next = 1;
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t v = 0; v < g->n; v++)
+            if ((f->sw_of[v] < 0) == (pass == 0))
+                f->dlid[v] = next++;
+    for (int32_t v = 0; v < g->n; v++) {
+        int32_t s = f->sw_of[v], deg = g->off[v + 1] - g->off[v];
+        f->first_link[v] = g->is_host[v] && deg > 0 ? g->link[g->off[v]] : -1;
+        if (s < 0)
+            continue;
+        if (deg > 255)
+            return tm__fail(ctx, TM_EINPUT, "routing: switch '%s' has %d cables; InfiniBand "
+                            "switches have at most 255 ports", tm_net_name(r->net, v), (int)deg);
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
+            f->link_port[g->link[j]] = j - g->off[v] + 1;
+            f->port_link[(size_t)s * 256 + (size_t)(j - g->off[v] + 1)] = g->link[j];
+        }
+    }
+    return TM_EOK;
+}
+
+/* Does the net give every host and switch a LID and every switch cable a
+ * port? */
+static bool complete_addressing(const tm_route *r)
+{
+    const tm_net_csr *g = r->g;
+    int32_t pa, pb;
+    for (int32_t v = 0; v < g->n; v++)
+        if (!tm_net_lid(r->net, v, NULL))
+            return false;
+    for (int32_t l = 0; l < g->n_links; l++) {
+        tm_net_cable_ports(r->net, l >> 1, &pa, &pb);
+        if (tm_net_kind(r->net, g->tail_of[l]) == TM_VERTEX_SWITCH && !(l & 1 ? pb : pa))
+            return false;
+    }
+    return true;
+}
+
+static tm_err fwd_make(tm_ctx *ctx, const tm_route *r, bool with_lines, bool synth, tm__fwd **out)
+{
+    tm__fwd *f = calloc(1, sizeof *f);
+    tm_err err;
+    *out = NULL;
+    if (!f)
+        return tm__nomem(ctx);
+    f->synthetic = synth;
+    err = fwd_alloc(ctx, r, f, with_lines);
+    if (err) {
+        tm__fwd_free(f);
+        return err;
+    }
+    for (int32_t v = 0, s = 0; v < r->g->n; v++) {
+        f->sw_of[v] = tm_net_kind(r->net, v) == TM_VERTEX_SWITCH ? s : -1;
+        if (f->sw_of[v] >= 0)
+            f->vertex_of[s++] = v;
+    }
+    err = synth ? synth_ports(ctx, r, f) : (map_ports(r, f), TM_EOK);
+    if (err) {
+        tm__fwd_free(f);
+        return err;
+    }
+    *out = f;
+    return TM_EOK;
+}
+
+tm_err tm__fwd_new(tm_ctx *ctx, const tm_route *r, bool with_lines, tm__fwd **out)
+{
+    return fwd_make(ctx, r, with_lines, false, out);
+}
+
+tm_err tm__fwd_new_computed(tm_ctx *ctx, const tm_route *r, tm__fwd **out)
+{
+    return fwd_make(ctx, r, false, !complete_addressing(r), out);
+}
+
+/* ---- following the tables ------------------------------------------------ */
+
+typedef struct walk {
+    const tm_route *r;
+    const tm__fwd *f;
+    int32_t src, dst;
+    uint32_t dlid;
+    char *why; /* error message buffer */
+    size_t whysz;
+} walk;
+
+/* "file:line" of switch s's entry for the walk's LID, or "routing". */
+static const char *where(const walk *w, int32_t s, char *buf, size_t sz)
+{
+    const tm__fwd *f = w->f;
+    size_t i = (size_t)s * f->n_lid + w->dlid;
+    if (!f->file || !f->file[s])
+        return "routing";
+    snprintf(buf, sz, "%s:%ld", f->file[s], f->line && f->line[i] ? (long)f->line[i] : 1L);
+    return buf;
+}
+
+#define NAME(v) tm_net_name(w->r->net, (v))
+
+/* The link switch s forwards the walk's LID to, or -1 with w->why set;
+ * prev is the switch before s on the path (-1 at the first switch). */
+static int32_t next_link(const walk *w, int32_t s, int32_t prev)
+{
+    const tm__fwd *f = w->f;
+    char at[512];
+    unsigned port;
+    int32_t l;
+    if (!f->has_table[s]) {
+        if (prev < 0)
+            snprintf(w->why, w->whysz, "routing: switch '%s', the first hop of host '%s', has no "
+                     "forwarding table", NAME(f->vertex_of[s]), NAME(w->src));
+        else
+            snprintf(w->why, w->whysz, "%s: switch '%s' forwards LID %u (host '%s') to switch "
+                     "'%s', which has no forwarding table", where(w, prev, at, sizeof at),
+                     NAME(f->vertex_of[prev]), w->dlid, NAME(w->dst), NAME(f->vertex_of[s]));
+        return -1;
+    }
+    port = f->out[(size_t)s * f->n_lid + w->dlid];
+    if (port == TM__FWD_NONE || port == TM__FWD_CONFLICT || port == 0) {
+        snprintf(w->why, w->whysz, "%s: switch '%s' %s LID %u (host '%s')",
+                 where(w, s, at, sizeof at), NAME(f->vertex_of[s]),
+                 port == TM__FWD_NONE ? "has no entry for" : port ? "has conflicting entries for"
+                                                                  : "claims as its own (port 0)",
+                 w->dlid, NAME(w->dst));
+        return -1;
+    }
+    l = port < 256 ? f->port_link[(size_t)s * 256 + port] : -1;
+    if (l < 0)
+        snprintf(w->why, w->whysz, "%s: switch '%s' forwards LID %u (host '%s') out of port %u, "
+                 "which has no cable", where(w, s, at, sizeof at), NAME(f->vertex_of[s]), w->dlid,
+                 NAME(w->dst), port);
+    return l;
+}
+
+/* Walks src -> dst, adding vol to every link; returns the hop count or
+ * -1 with w->why set. */
+static int32_t follow(const walk *w, double vol, double *load)
+{
+    const tm__fwd *f = w->f;
+    const tm_net_csr *g = w->r->g;
+    int32_t l = f->first_link[w->src], v, prev = -1, hops = 1;
+    char at[512];
+    if (!w->dlid || l < 0) {
+        snprintf(w->why, w->whysz, "routing: host '%s' has no LID in the topology, or no cable "
+                 "at its LID's port", NAME(w->dlid ? w->src : w->dst));
+        return -1;
+    }
+    for (;;) {
+        if (load)
+            load[l] += vol;
+        v = g->head_of[l];
+        if (v == w->dst)
+            return hops;
+        if (f->sw_of[v] < 0) {
+            snprintf(w->why, w->whysz, "%s: LID %u (host '%s') is delivered to '%s', which does "
+                     "not own it", prev >= 0 ? where(w, prev, at, sizeof at) : "routing", w->dlid,
+                     NAME(w->dst), NAME(v));
+            return -1;
+        }
+        if (hops > f->n_sw) {
+            snprintf(w->why, w->whysz, "%s: forwarding loop: LID %u (host '%s') from host '%s' is "
+                     "not delivered after %d hops", where(w, prev, at, sizeof at), w->dlid,
+                     NAME(w->dst), NAME(w->src), (int)hops);
+            return -1;
+        }
+        l = next_link(w, f->sw_of[v], prev);
+        if (l < 0)
+            return -1;
+        prev = f->sw_of[v];
+        hops++;
+    }
+}
+
+tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
+                     const int32_t *dst, const double *vol, double *load, int32_t *hops)
+{
+    char why[1024];
+    walk w = {r, r->priv, src, -1, 0, why, sizeof why};
+    (void)ws;
+    for (size_t i = 0; i < k; i++) {
+        int32_t h = 0;
+        if (dst[i] != src) {
+            w.dst = dst[i];
+            w.dlid = w.f->dlid[dst[i]];
+            /* checked first, so that a failing flow loads nothing */
+            h = follow(&w, 0, NULL);
+            if (h < 0)
+                return tm__fail(ctx, TM_EINPUT, "%s", why);
+            follow(&w, vol[i], load);
+        }
+        if (hops)
+            hops[i] = h;
+    }
+    return TM_EOK;
+}
+
+int32_t tm__fwd_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
+{
+    char why[1024];
+    walk w = {r, r->priv, src, dst, 0, why, sizeof why};
+    (void)ws;
+    w.dlid = w.f->dlid[dst];
+    return follow(&w, 0, NULL);
+}
