@@ -7,7 +7,7 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n"
+    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n                    [--export-loads F] [--report F.html]\n"
     "       topomap eval --hierarchy a1:..:ak --distances d1:..:dk --comm G [--mapping M] [--json]\n"
     "\n"
     "Computes, for the mapping M of the tasks of G onto the network T, the exact maximum\n"
@@ -29,12 +29,16 @@ static const char usage_text[] =
     "                    d_node within a host and d_top + C * hops between hosts\n"
     "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
     "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
+    "  --report F.html   one self-contained HTML page: the fabric with its links coloured by\n"
+    "                    congestion (load / capacity) under this mapping, the job's hosts, the\n"
+    "                    mapping against consecutive, the congestion histogram and CDF\n"
+    "                    (exact evaluation; docs/report.md)\n"
     "  --threads N       threads (default: all cores; results do not depend on it)\n"
     "  --json            one JSON object (keys in docs/design.md)\n";
 
 typedef struct eval_args {
     cli_inputs in;
-    const char *mapping_path, *loads_path;
+    const char *mapping_path, *loads_path, *report_path;
     bool json, approx, hmode;
     long threads;
 } eval_args;
@@ -48,6 +52,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         {"json", no_argument, NULL, OPT_JSON},
         {"approx", no_argument, NULL, OPT_APPROX},
         {"export-loads", required_argument, NULL, OPT_EXPORT_LOADS},
+        {"report", required_argument, NULL, OPT_REPORT},
         {"threads", required_argument, NULL, OPT_THREADS},
         {NULL, 0, NULL, 0},
     };
@@ -66,6 +71,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         case OPT_JSON: a->json = true; break;
         case OPT_APPROX: a->approx = true; break;
         case OPT_EXPORT_LOADS: a->loads_path = optarg; break;
+        case OPT_REPORT: a->report_path = optarg; break;
         case OPT_THREADS:
             if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &a->threads) < 0)
                 return EXIT_USAGE_;
@@ -78,9 +84,9 @@ static int parse_args(int argc, char **argv, eval_args *a)
     a->hmode = a->in.hierarchy != NULL;
     if (cli_check_inputs("topomap eval", &a->in) < 0)
         return EXIT_USAGE_;
-    if (a->hmode && (a->loads_path || a->approx))
-        return cli_usage_error("topomap eval", "--export-loads and --approx need a network "
-                                               "(--topology)");
+    if (a->hmode && (a->loads_path || a->approx || a->report_path))
+        return cli_usage_error("topomap eval", "--export-loads, --report and --approx need a "
+                                               "network (--topology)");
     return -1;
 }
 
@@ -103,6 +109,22 @@ static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mappi
         err = tm_strategy_find("identity")->run(ctx, &p, 0, map);
     }
     return err ? err : tm_metrics_eval_hier(ctx, &hier, comm, map, met);
+}
+
+/* --report: the page shows the exact loads of the mapping, beside the
+ * consecutive placement (docs/report.md). */
+static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw,
+                          const tm_comm *comm, const tm_mapping *map)
+{
+    cli_report_args ra = {0};
+    ra.path = a->report_path;
+    ra.title = "topomap eval";
+    ra.nw = nw;
+    ra.in = &a->in;
+    ra.comm = comm;
+    ra.map = map;
+    ra.map_label = a->mapping_path ? a->mapping_path : "consecutive";
+    return cli_write_report(ctx, &ra);
 }
 
 /* Network mode: the given mapping, or the consecutive placement of the
@@ -131,6 +153,8 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
     err = tm_metrics_eval(ctx, nw->route, comm, map, &mo, met);
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
+    if (!err && a->report_path)
+        err = eval_report(ctx, a, nw, comm, map);
     return err;
 }
 
