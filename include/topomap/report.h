@@ -47,9 +47,10 @@ typedef struct tm_report {
     const double *base_link_load;
     const tm_report_row *rows;  /* bar chart and table; n_rows may be 0 */
     int32_t n_rows;
-    /* Size limits of the fabric picture (0: defaults 3000 and 12000):
-     * vertices are taken switches first, then hosts of the job, then the
-     * other hosts; cables between drawn vertices, the most loaded first. */
+    /* Size limits of the fabric picture (0: defaults 20000 and 12000,
+     * a page of a few MB): switches are taken first (id order), then the
+     * hosts of the job if they all fit, then the other hosts if they all
+     * fit; cables between drawn vertices, the most loaded first. */
     int32_t max_vertices, max_cables;
 } tm_report;
 

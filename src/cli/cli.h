@@ -174,9 +174,12 @@ typedef struct cli_report_args {
     const char *map_label;
     const tm_report_row *rows;    /* NULL: one row, map against consecutive */
     int32_t n_rows;
+    const tm_metrics *met;        /* exact figures of map with link loads, or NULL */
+    bool map_is_consecutive;      /* map is the consecutive placement */
 } cli_report_args;
-/* Evaluates ra->map and the consecutive placement exactly with per-link
- * loads and writes the page (atomically). */
+/* Evaluates ra->map (unless ra->met) and the consecutive placement
+ * (unless it is ra->map) exactly with per-link loads and writes the page
+ * (atomically). */
 tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra);
 /* One report row per strategy row of res against res->consecutive, with
  * labels written into labels[i] (n_rows entries); NULL without memory. */

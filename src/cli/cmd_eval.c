@@ -114,9 +114,11 @@ static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mappi
 /* --report: the page shows the exact loads of the mapping, beside the
  * consecutive placement (docs/report.md). */
 static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw,
-                          const tm_comm *comm, const tm_mapping *map)
+                          const tm_comm *comm, const tm_mapping *map, const tm_metrics *met)
 {
     cli_report_args ra = {0};
+    ra.met = met->approximate ? NULL : met;  /* the page shows exact loads */
+    ra.map_is_consecutive = a->mapping_path == NULL;
     ra.path = a->report_path;
     ra.title = "topomap eval";
     ra.nw = nw;
@@ -146,7 +148,7 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
         err = tm_mapping_check(ctx, nw->net, a->in.alloc ? &nw->alloc : NULL, map);
     if (err)
         return err;
-    mo.keep_link_loads = a->loads_path != NULL;
+    mo.keep_link_loads = a->loads_path != NULL || a->report_path != NULL;
     mo.approximate = a->approx;
     mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
     mo.hop_distance = a->in.hop_distance;
@@ -154,7 +156,7 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
     if (!err && a->report_path)
-        err = eval_report(ctx, a, nw, comm, map);
+        err = eval_report(ctx, a, nw, comm, map, met);
     return err;
 }
 

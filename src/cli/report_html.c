@@ -40,6 +40,7 @@ static void subtitle(char *buf, size_t n, const cli_inputs *in, const cli_networ
 tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra)
 {
     tm_metrics met, base;
+    const tm_metrics *shown, *cbase;
     tm_mapping cons;
     tm_report rep;
     tm_report_row one;
@@ -50,12 +51,15 @@ tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra)
     tm_metrics_init(&base);
     tm_mapping_init(&cons);
     err = tm_mapping_consecutive(ctx, &ra->nw->alloc, ra->comm->n, &cons);
-    if (!err)
+    if (!err && !ra->met)
         err = eval_loads(ctx, ra->nw, ra->in, ra->comm, ra->map, &met);
-    if (!err)
+    if (!err && !ra->map_is_consecutive)
         err = eval_loads(ctx, ra->nw, ra->in, ra->comm, &cons, &base);
     if (err)
         goto out;
+    /* figures the caller already has (exact, with loads) are not computed twice */
+    shown = ra->met ? ra->met : &met;
+    cbase = ra->map_is_consecutive ? shown : &base;
     memset(&rep, 0, sizeof rep);
     subtitle(sub, sizeof sub, ra->in, ra->nw);
     rep.title = ra->title;
@@ -63,12 +67,12 @@ tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra)
     rep.net = ra->nw->net;
     rep.mapping = ra->map;
     rep.mapping_label = ra->map_label;
-    rep.link_load = met.link_load;
-    rep.base_link_load = base.link_load;
+    rep.link_load = shown->link_load;
+    rep.base_link_load = cbase->link_load;
     rep.rows = ra->rows;
     rep.n_rows = ra->n_rows;
     if (!ra->rows) {
-        fill_row(&one, ra->map_label, &met, &base);
+        fill_row(&one, ra->map_label, shown, cbase);
         rep.rows = &one;
         rep.n_rows = 1;
     }

@@ -63,8 +63,9 @@ static void fabric_note(FILE *out, const tm_report *r, const tm__fabric *f)
     fprintf(out, ". Drawn: %d of %d vertices, %d of %d cables", f->nv,
             tm_net_n_vertices(r->net), f->nc, tm_net_n_cables(r->net));
     if (f->omitted_vertices)
-        fprintf(out, " (vertices beyond the limit are left out: switches first, then the %d "
-                     "hosts of the job, then other hosts are kept)", f->job_hosts);
+        fprintf(out, " (over the limit of the picture: switches are kept first, then the %d "
+                     "hosts of the job if they all fit, then the other hosts if they all fit)",
+                f->job_hosts);
     if (f->omitted_cables)
         fprintf(out, " (%d cables between drawn vertices left out, the least loaded)",
                 f->omitted_cables);

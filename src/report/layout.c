@@ -84,7 +84,7 @@ static tm_err layout_tree(tm_ctx *ctx, const tm_net *net, tm__fabric *f)
     }
     if (!err)
         snprintf(f->layout, sizeof f->layout,
-                 "by level: igraph_layout_sugiyama, %d levels above the hosts", top);
+                 "by level: igraph_layout_sugiyama, %d switch level(s) above the hosts", top);
     free(level);
     free(layer);
     return err;

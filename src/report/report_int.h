@@ -8,7 +8,7 @@
 
 #include "topomap/report.h"
 
-#define TM_REPORT_MAX_VERTICES 3000
+#define TM_REPORT_MAX_VERTICES 20000
 #define TM_REPORT_MAX_CABLES 12000
 
 /* The part of the network that is drawn, and where. */

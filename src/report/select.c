@@ -1,7 +1,7 @@
 /* select.c - which part of the fabric the report draws.  Small networks
  * are drawn whole; on big ones (a 65k-host fat-tree) the picture keeps
- * the switches, then the job's hosts, then other hosts up to
- * max_vertices, and the most loaded cables up to max_cables, so that the
+ * the switches, then the job's hosts if they all fit, then the other
+ * hosts if they all fit (max_vertices), and the most loaded cables up to max_cables, so that the
  * page stays a few megabytes and the layout takes seconds
  * (docs/report.md "Big networks"). */
 #include <stdlib.h>
@@ -34,26 +34,35 @@ static void mark_job(const tm_report *r, tm__fabric *f)
         }
 }
 
-/* Drawn vertices in three passes (switches, job hosts, other hosts), in
- * id order within a pass, until the limit. */
+static bool in_pass(const tm_net *net, const tm__fabric *f, int pass, int32_t v)
+{
+    bool sw = tm_net_kind(net, v) == TM_VERTEX_SWITCH;
+    return pass == 0 ? sw : pass == 1 ? !sw && f->job[v] == 1 : !sw && !f->job[v];
+}
+
+/* Drawn vertices in three passes: switches (in id order, up to the
+ * limit), then the job's hosts, then the other hosts; a pass of hosts is
+ * drawn whole or not at all, so a picture never shows an arbitrary part
+ * of the job. */
 static void pick_vertices(const tm_report *r, tm__fabric *f, int32_t limit)
 {
     int32_t nv = tm_net_n_vertices(r->net);
-    for (int pass = 0; pass < 3; pass++)
+    for (int pass = 0; pass < 3; pass++) {
+        int32_t count = 0;
+        for (int32_t v = 0; v < nv; v++)
+            count += in_pass(r->net, f, pass, v);
         for (int32_t v = 0; v < nv; v++) {
-            bool sw = tm_net_kind(r->net, v) == TM_VERTEX_SWITCH;
-            bool take = pass == 0 ? sw : pass == 1 ? !sw && f->job[v] == 1 : !sw && !f->job[v];
-            if (!take)
+            if (!in_pass(r->net, f, pass, v))
                 continue;
-            if (f->nv >= limit) {
+            if (f->nv >= limit || (pass > 0 && f->nv + count > limit)) {
                 f->omitted_vertices++;
                 continue;
             }
             f->idx[v] = f->nv;
             f->vid[f->nv++] = v;
-            if (pass == 1)
-                f->job_hosts_drawn++;
+            f->job_hosts_drawn += pass == 1;
         }
+    }
 }
 
 /* A switch next to a job host that is not drawn is marked (job = 2), so
