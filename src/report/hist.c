@@ -11,7 +11,7 @@
 #define H_CDF_POINTS 200
 #define H_W 520.0
 #define H_H 240.0
-#define H_L 50.0   /* left margin (axis labels) */
+#define H_L 64.0   /* left margin (axis labels) */
 #define H_B 40.0   /* bottom margin */
 #define H_T 24.0   /* top of the plot (the y label above it) */
 

@@ -70,6 +70,43 @@ static tm_err host_levels(tm_ctx *ctx, const tm_net *net, int32_t *level, int32_
     return TM_EOK;
 }
 
+/* Sort key of spread_layers: layer, then Sugiyama's x, then index. */
+typedef struct layer_key { int32_t layer; double x; int32_t i; } layer_key;
+static int cmp_layer_key(const void *pa, const void *pb)
+{
+    const layer_key *a = pa, *b = pb;
+    if (a->layer != b->layer)
+        return a->layer < b->layer ? -1 : 1;
+    if (a->x != b->x)
+        return a->x < b->x ? -1 : 1;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Every level spans the whole width, in Sugiyama's order: levels of very
+ * different sizes (4096 leaves, 16 spines) and vertices without a drawn
+ * cable would otherwise sit in narrow, staggered bands. */
+static tm_err spread_layers(tm_ctx *ctx, tm__fabric *f, const int32_t *layer)
+{
+    layer_key *k = tm__malloc_n((size_t)f->nv + 1, sizeof *k);
+    if (!k)
+        return tm__nomem(ctx);
+    for (int32_t i = 0; i < f->nv; i++)
+        k[i] = (layer_key){layer[i], f->x[i], i};
+    qsort(k, (size_t)f->nv, sizeof *k, cmp_layer_key);
+    for (int32_t a = 0, b; a < f->nv; a = b) {
+        for (b = a; b < f->nv && k[b].layer == k[a].layer; b++)
+            ;
+        for (int32_t j = a; j < b; j++) {
+            /* width 8.5 per level height: ~130 px between levels in the
+             * 1100 px picture (fabric_svg.c keeps the aspect ratio) */
+            f->x[k[j].i] = 8.5 * (j - a + 0.5) / (b - a);
+            f->y[k[j].i] = k[j].layer;
+        }
+    }
+    free(k);
+    return TM_EOK;
+}
+
 /* Trees: Sugiyama layers, the top switches first (igraph's layer 0). */
 static tm_err layout_tree(tm_ctx *ctx, const tm_net *net, tm__fabric *f)
 {
@@ -83,8 +120,11 @@ static tm_err layout_tree(tm_ctx *ctx, const tm_net *net, tm__fabric *f)
         err = tm__layout_sugiyama(ctx, net, f, layer);
     }
     if (!err)
+        err = spread_layers(ctx, f, layer);
+    if (!err)
         snprintf(f->layout, sizeof f->layout,
-                 "by level: igraph_layout_sugiyama, %d switch level(s) above the hosts", top);
+                 "by level: igraph_layout_sugiyama (order within a level), %d switch "
+                 "level(s) above the hosts", top);
     free(level);
     free(layer);
     return err;

@@ -24,7 +24,7 @@ typedef struct tm__fabric {
     double max_cong;     /* over every link of the network */
     int32_t job_hosts, job_hosts_drawn;
     int32_t omitted_vertices, omitted_cables;
-    char layout[96];     /* how the layout was made, shown on the page */
+    char layout[160];    /* how the layout was made, shown on the page */
 } tm__fabric;
 
 /* Chooses the drawn vertices and cables (limits in tm_report), fills
