@@ -168,6 +168,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         json_obj_begin(&j, NULL);
         json_str(&j, "mode", a->hmode ? "hierarchy" : "network");
         json_str(&j, "mapping", a->mapping_path ? a->mapping_path : "consecutive");
+        if (a->report_path)
+            json_str(&j, "report", a->report_path);
         if (!a->hmode)
             json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
         cli_json_metrics(&j, nw->net, met, a->hmode);
@@ -182,6 +184,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw->route)));
     cli_print_metrics(stdout, nw->net, met, a->hmode);
     printf("time               %.3f s\n", cli_now() - t0);
+    if (a->report_path)
+        printf("report             %s\n", a->report_path);
 }
 
 int cmd_eval(int argc, char **argv)

@@ -360,6 +360,8 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
     json_str(&j, "objective", objective_name(a->objective));
     if (a->out)
         json_str(&j, "out", a->out);
+    if (a->report)
+        json_str(&j, "report", a->report);
     json_str(&j, "best", res->rows[res->best].name);
     cli_json_metrics(&j, net, res->metrics, net == NULL);
     json_vs_consecutive(&j, net, res);
@@ -389,6 +391,8 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
     fprintf(summary, "mapping time       %.3f s\n", res->time_s);
     if (a->out)
         fprintf(summary, "written            %s\n", a->out);
+    if (a->report)
+        fprintf(summary, "report             %s\n", a->report);
 }
 
 int cmd_map(int argc, char **argv)
