@@ -10,8 +10,9 @@
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
 #   make install    PREFIX=/usr/local
 #
-# Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis)
-# are installed by tools/install-deps.sh when missing.
+# Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
+# clang and chromium for the tests) are installed by tools/install-deps.sh
+# when missing.
 
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -71,7 +72,8 @@ all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
 
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null; then \
+	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+	  || ! command -v chromium >/dev/null; then \
 	  tools/install-deps.sh; fi
 	@touch $@
 

@@ -78,6 +78,10 @@ grep -q 'Hosts of the job (blue): 256, 256 drawn' big.html
 # 4. errors: no file, nothing half-written, an existing page left as it was
 expect_exit 2 "$TOPOMAP" eval --topology torus:4x4 --comm $D/ring4.edges --report nodir/x.html
 [ ! -e nodir ]
+# map writes the page first: a page that cannot be written leaves no rankfile
+expect_exit 2 "$TOPOMAP" map --topology torus:4x4 --comm $D/ring4.edges --out no.rankfile \
+    --report nodir/x.html
+[ ! -e no.rankfile ]
 cp torus.html keep.html
 expect_exit 2 "$TOPOMAP" eval --topology torus:4x4 --comm missing.edges --report torus.html
 cmp torus.html keep.html
