@@ -102,11 +102,27 @@ static void place_groups(const tm__fabric *f, const int32_t *group, int32_t ng,
     }
 }
 
-static igraph_error_t run_fr(const igraph_t *g, const tm__fabric *f, const int32_t *group,
-                             int32_t ng, igraph_matrix_t *res)
+/* Attraction along each drawn cable: 1 inside a group, almost none between
+ * groups, so that global cables do not pull every router of a group onto
+ * the side of its box that faces the others. */
+static igraph_error_t group_weights(const tm_net *net, const tm__fabric *f, const int32_t *group,
+                                    igraph_vector_t *w)
 {
-    igraph_vector_t bounds[4], *b[4] = {NULL, NULL, NULL, NULL};
+    igraph_error_t rc = igraph_vector_init(w, f->nc);
+    for (int32_t k = 0; !rc && k < f->nc; k++) {
+        int32_t a, b;
+        tm_net_cable(net, f->cable[k], &a, &b);
+        VECTOR(*w)[k] = group[f->idx[a]] == group[f->idx[b]] ? 1.0 : 1e-3;
+    }
+    return rc;
+}
+
+static igraph_error_t run_fr(const igraph_t *g, const tm_net *net, const tm__fabric *f,
+                             const int32_t *group, int32_t ng, igraph_matrix_t *res)
+{
+    igraph_vector_t bounds[4], *b[4] = {NULL, NULL, NULL, NULL}, w;
     int nb = 0;
+    bool have_w = false;
     igraph_error_t rc = igraph_matrix_resize(res, f->nv, 2);
     for (; !rc && group && nb < 4; nb++) {
         rc = igraph_vector_init(&bounds[nb], f->nv);
@@ -114,14 +130,20 @@ static igraph_error_t run_fr(const igraph_t *g, const tm__fabric *f, const int32
             break;
         b[nb] = &bounds[nb];
     }
+    if (!rc && group) {
+        rc = group_weights(net, f, group, &w);
+        have_w = rc == IGRAPH_SUCCESS;
+    }
     if (!rc) {
         place_groups(f, group, ng, res, b);
         igraph_rng_seed(igraph_rng_default(), TM_REPORT_LAYOUT_SEED);
         rc = igraph_layout_fruchterman_reingold(g, res, true, f->nv > 1000 ? 300 : 500,
                                                 sqrt((double)f->nv) / 10 + 1,
-                                                IGRAPH_LAYOUT_AUTOGRID, NULL, b[0], b[1], b[2],
-                                                b[3]);
+                                                IGRAPH_LAYOUT_AUTOGRID, have_w ? &w : NULL,
+                                                b[0], b[1], b[2], b[3]);
     }
+    if (have_w)
+        igraph_vector_destroy(&w);
     while (nb-- > 0)
         igraph_vector_destroy(&bounds[nb]);
     return rc;
@@ -142,7 +164,7 @@ tm_err tm__layout_fr(tm_ctx *ctx, const tm_net *net, tm__fabric *f, const int32_
         goto out;
     rc = igraph_matrix_init(&res, 0, 0);
     if (!rc) {
-        rc = run_fr(&g, f, group, n_groups, &res);
+        rc = run_fr(&g, net, f, group, n_groups, &res);
         if (!rc)
             take_coords(&res, f);
         igraph_matrix_destroy(&res);
