@@ -1,7 +1,8 @@
 # topomap - build, test, demo, bench, install.
 #
 #   make            build build/libtopomap.{a,so} and build/topomap
-#   make demo       evaluate the consecutive placement of a shipped job and write a rankfile
+#   make demo       map a shipped job against its consecutive placement; write the rankfile
+#                   and the HTML report build/demo-report.html
 #   make test       unit + CLI tests, then the same under ASan/UBSan/LSan, the threaded
 #                   unit tests under ThreadSanitizer, then fuzz smoke runs
 #   make bench      benchmarks (tools/bench/)
@@ -9,8 +10,9 @@
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
 #   make install    PREFIX=/usr/local
 #
-# Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis)
-# are installed by tools/install-deps.sh when missing.
+# Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
+# clang and chromium for the tests) are installed by tools/install-deps.sh
+# when missing.
 
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -70,7 +72,8 @@ all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
 
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null; then \
+	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+	  || ! command -v chromium >/dev/null; then \
 	  tools/install-deps.sh; fi
 	@touch $@
 
@@ -210,10 +213,11 @@ DEMO_ARGS := --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12 --co
 
 # The main job: LULESH (64 ranks, a real mpiP trace) on 16 nodes scattered over
 # six leaf switches of a real InfiniBand fabric.  One run: every strategy, the
-# consecutive (batch-system) placement beside the result, the rankfile, and
-# the mpirun line that uses it.
+# consecutive (batch-system) placement beside the result, the rankfile, the
+# HTML report (docs/report.md) and the mpirun line that uses the rankfile.
 demo: all
-	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --out $(BUILD)/demo.rankfile
+	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --out $(BUILD)/demo.rankfile \
+	  --report $(BUILD)/demo-report.html
 	@echo "run it (Open MPI 4):  mpirun --hostfile $(DEMO_JOB) --rankfile $(BUILD)/demo.rankfile -np 64 ./lulesh2.0 -s 35"
 	@echo "        (Open MPI 5:  mpirun --hostfile $(DEMO_JOB) --map-by rankfile:file=$(BUILD)/demo.rankfile -np 64 ./lulesh2.0 -s 35)"
 

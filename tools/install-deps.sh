@@ -5,7 +5,8 @@
 set -euo pipefail
 
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
-      clang libclang-rt-14-dev valgrind python3)
+      clang libclang-rt-14-dev valgrind python3
+      chromium)  # tests/cli/t32-report.sh renders the HTML report headless
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
 missing=()

@@ -17,5 +17,6 @@
 #include "topomap/route.h"
 #include "topomap/map.h"
 #include "topomap/metrics.h"
+#include "topomap/report.h"
 
 #endif

@@ -42,7 +42,7 @@ enum {
     OPT_MAPPING, OPT_STRATEGY, OPT_REFINE, OPT_OBJECTIVE, OPT_SEED, OPT_TIME_LIMIT,
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
     OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
-    OPT_COMPARE_ROUTING
+    OPT_COMPARE_ROUTING, OPT_REPORT
 };
 
 /* getopt_long entries for the inputs (no terminator); append to a table. */
@@ -165,6 +165,28 @@ tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, con
 /* Reads a mapping file for the problem (network mode when net != NULL). */
 tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char *path,
                         int32_t n_tasks, tm_mapping *out);
+
+/* ---- the HTML report (report_html.c, docs/report.md) -------------------- */
+typedef struct cli_report_args {
+    const char *path;             /* --report F.html */
+    const char *title;
+    const cli_network *nw;
+    const cli_inputs *in;
+    const tm_comm *comm;
+    const tm_mapping *map;        /* the mapping drawn */
+    const char *map_label;
+    const tm_report_row *rows;    /* NULL: one row, map against consecutive */
+    int32_t n_rows;
+    const tm_metrics *met;        /* exact figures of map with link loads, or NULL */
+    bool map_is_consecutive;      /* map is the consecutive placement */
+} cli_report_args;
+/* Evaluates ra->map (unless ra->met) and the consecutive placement
+ * (unless it is ra->map) exactly with per-link loads and writes the page
+ * (atomically). */
+tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra);
+/* One report row per strategy row of res against res->consecutive, with
+ * labels written into labels[i] (n_rows entries); NULL without memory. */
+tm_report_row *cli_report_rows(const tm_map_result *res, char (*labels)[128]);
 
 /* Subcommands. */
 int cmd_topo(int argc, char **argv);

@@ -7,7 +7,7 @@
 #include "cli.h"
 
 static const char usage_text[] =
-    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n"
+    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n                    [--export-loads F] [--report F.html]\n"
     "       topomap eval --hierarchy a1:..:ak --distances d1:..:dk --comm G [--mapping M] [--json]\n"
     "\n"
     "Computes, for the mapping M of the tasks of G onto the network T, the exact maximum\n"
@@ -34,12 +34,16 @@ static const char usage_text[] =
     "                    d_node within a host and d_top + C * hops between hosts\n"
     "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
     "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
+    "  --report F.html   one self-contained HTML page: the fabric with its links coloured by\n"
+    "                    congestion (load / capacity) under this mapping, the job's hosts, the\n"
+    "                    mapping against consecutive, the congestion histogram and CDF\n"
+    "                    (exact evaluation; docs/report.md)\n"
     "  --threads N       threads (default: all cores; results do not depend on it)\n"
     "  --json            one JSON object (keys in docs/design.md)\n";
 
 typedef struct eval_args {
     cli_inputs in;
-    const char *mapping_path, *loads_path;
+    const char *mapping_path, *loads_path, *report_path;
     bool json, approx, hmode, compare;
     long threads;
 } eval_args;
@@ -54,6 +58,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         {"approx", no_argument, NULL, OPT_APPROX},
         {"compare-routing", no_argument, NULL, OPT_COMPARE_ROUTING},
         {"export-loads", required_argument, NULL, OPT_EXPORT_LOADS},
+        {"report", required_argument, NULL, OPT_REPORT},
         {"threads", required_argument, NULL, OPT_THREADS},
         {NULL, 0, NULL, 0},
     };
@@ -73,6 +78,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         case OPT_APPROX: a->approx = true; break;
         case OPT_COMPARE_ROUTING: a->compare = true; break;
         case OPT_EXPORT_LOADS: a->loads_path = optarg; break;
+        case OPT_REPORT: a->report_path = optarg; break;
         case OPT_THREADS:
             if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &a->threads) < 0)
                 return EXIT_USAGE_;
@@ -85,9 +91,9 @@ static int parse_args(int argc, char **argv, eval_args *a)
     a->hmode = a->in.hierarchy != NULL;
     if (cli_check_inputs("topomap eval", &a->in) < 0)
         return EXIT_USAGE_;
-    if (a->hmode && (a->loads_path || a->approx || a->compare))
-        return cli_usage_error("topomap eval", "--export-loads, --approx and --compare-routing "
-                                               "need a network (--topology)");
+    if (a->hmode && (a->loads_path || a->approx || a->compare || a->report_path))
+        return cli_usage_error("topomap eval", "--export-loads, --report, --approx and "
+                                               "--compare-routing need a network (--topology)");
     return -1;
 }
 
@@ -110,6 +116,24 @@ static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mappi
         err = tm_strategy_find("identity")->run(ctx, &p, 0, map);
     }
     return err ? err : tm_metrics_eval_hier(ctx, &hier, comm, map, met);
+}
+
+/* --report: the page shows the exact loads of the mapping, beside the
+ * consecutive placement (docs/report.md). */
+static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw,
+                          const tm_comm *comm, const tm_mapping *map, const tm_metrics *met)
+{
+    cli_report_args ra = {0};
+    ra.met = met->approximate ? NULL : met;  /* the page shows exact loads */
+    ra.map_is_consecutive = a->mapping_path == NULL;
+    ra.path = a->report_path;
+    ra.title = "topomap eval";
+    ra.nw = nw;
+    ra.in = &a->in;
+    ra.comm = comm;
+    ra.map = map;
+    ra.map_label = a->mapping_path ? a->mapping_path : "consecutive";
+    return cli_write_report(ctx, &ra);
 }
 
 /* Network mode: the given mapping, or the consecutive placement of the
@@ -147,7 +171,7 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
         err = tm_mapping_check(ctx, nw->net, a->in.alloc ? &nw->alloc : NULL, map);
     if (err)
         return err;
-    mo.keep_link_loads = a->loads_path != NULL;
+    mo.keep_link_loads = a->loads_path != NULL || a->report_path != NULL;
     mo.approximate = a->approx;
     mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
     mo.hop_distance = a->in.hop_distance;
@@ -156,6 +180,8 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
         err = eval_ecmp(ctx, nw, comm, map, &mo, ecmp_met);
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
+    if (!err && a->report_path)
+        err = eval_report(ctx, a, nw, comm, map, met);
     return err;
 }
 
@@ -203,6 +229,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         json_obj_begin(&j, NULL);
         json_str(&j, "mode", a->hmode ? "hierarchy" : "network");
         json_str(&j, "mapping", a->mapping_path ? a->mapping_path : "consecutive");
+        if (a->report_path)
+            json_str(&j, "report", a->report_path);
         if (!a->hmode)
             json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
         cli_json_metrics(&j, nw->net, met, a->hmode);
@@ -221,6 +249,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
     if (a->compare)
         print_compare(nw, met, ecmp);
     printf("time               %.3f s\n", cli_now() - t0);
+    if (a->report_path)
+        printf("report             %s\n", a->report_path);
 }
 
 int cmd_eval(int argc, char **argv)

@@ -3,6 +3,7 @@
  * machinefile, Slurm hostfile or plain mapping. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -14,7 +15,7 @@ static const char usage_head[] =
     "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
     "                   [--objective O] [--seed N] [--time-limit SEC] [--threads N]\n"
     "                   [--out F] [--format openmpi|mpich|slurm|plain] [--hostnames short|full] [--json]\n"
-    "                   [--quiet]\n"
+    "                   [--quiet] [--report F.html]\n"
     "       topomap map --hierarchy a1:..:ak --distances d1:..:dk --comm G [--strategy S]\n"
     "                   [--refine R] [--imbalance EPS] [--out F] [--json]\n"
     "\n"
@@ -43,6 +44,10 @@ static const char usage_head[] =
     "  --hostnames full        keep domain names (default: short host names)\n"
     "  --json                  print metrics as JSON on stdout (mapping only to --out)\n"
     "  --quiet                 no progress line (shown on stderr when it is a terminal)\n"
+    "  --report F.html         one self-contained HTML page: the fabric with its links coloured\n"
+    "                          by congestion (load / capacity) under the chosen mapping, the\n"
+    "                          job's hosts, every strategy row against consecutive, the\n"
+    "                          congestion histogram and CDF (network mode; docs/report.md)\n"
     "\n"
     "SIGINT (Ctrl-C), SIGTERM (Slurm's time limit) or SIGUSR1 stop the refinements: the best\n"
     "mapping found so far is written and reported, exit 0 (a second signal ends at once).\n"
@@ -63,7 +68,7 @@ static void usage(FILE *out)
 
 typedef struct map_args {
     cli_inputs in;
-    const char *strategy, *refine, *out, *format;
+    const char *strategy, *refine, *out, *format, *report;
     int objective;
     long seed;
     double time_limit, imbalance;
@@ -88,6 +93,7 @@ static int parse_args(int argc, char **argv, map_args *a)
         {"hostnames", required_argument, NULL, OPT_HOSTNAMES},
         {"json", no_argument, NULL, OPT_JSON},
         {"quiet", no_argument, NULL, OPT_QUIET},
+        {"report", required_argument, NULL, OPT_REPORT},
         {NULL, 0, NULL, 0},
     };
     const char *cmd = "topomap map";
@@ -138,6 +144,7 @@ static int parse_args(int argc, char **argv, map_args *a)
         case OPT_OUT: a->out = optarg; break;
         case OPT_JSON: a->json = true; break;
         case OPT_QUIET: a->quiet = true; break;
+        case OPT_REPORT: a->report = optarg; break;
         case OPT_FORMAT:
             if (tm_mapfmt_parse(optarg) < 0)
                 return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
@@ -156,6 +163,8 @@ static int parse_args(int argc, char **argv, map_args *a)
         return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]), -1;
     if (cli_check_inputs(cmd, &a->in) < 0)
         return -1;
+    if (a->report && a->in.hierarchy)
+        return cli_usage_error(cmd, "--report needs a network (--topology)"), -1;
     return 0;
 }
 
@@ -273,6 +282,34 @@ static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, c
     return tm_ofile_commit(ctx, &of);
 }
 
+/* --report: every strategy row against consecutive, the chosen mapping's
+ * link loads on the fabric (docs/report.md). */
+static tm_err map_report(tm_ctx *ctx, const map_args *a, const cli_network *nw,
+                         const tm_comm *comm, const tm_map_result *res)
+{
+    char (*labels)[128] = calloc((size_t)res->n_rows + 1, sizeof *labels);
+    tm_report_row *rows = labels ? cli_report_rows(res, labels) : NULL;
+    cli_report_args ra = {0};
+    tm_err err;
+    if (!rows) {
+        free(labels);
+        return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    }
+    ra.path = a->report;
+    ra.title = "topomap map";
+    ra.nw = nw;
+    ra.in = &a->in;
+    ra.comm = comm;
+    ra.map = &res->mapping;
+    ra.map_label = labels[res->best];
+    ra.rows = rows;
+    ra.n_rows = res->consecutive ? res->n_rows : 0;
+    err = cli_write_report(ctx, &ra);
+    free(rows);
+    free(labels);
+    return err;
+}
+
 /* Loads the inputs of either mode into *p (hier, nw and comm own them). */
 static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *comm, tm_hier *hier,
                            tm_problem *p)
@@ -323,6 +360,8 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
     json_str(&j, "objective", objective_name(a->objective));
     if (a->out)
         json_str(&j, "out", a->out);
+    if (a->report)
+        json_str(&j, "report", a->report);
     json_str(&j, "best", res->rows[res->best].name);
     if (res->blocks > 0) {
         json_obj_begin(&j, "general");
@@ -363,6 +402,8 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
     fprintf(summary, "mapping time       %.3f s\n", res->time_s);
     if (a->out)
         fprintf(summary, "written            %s\n", a->out);
+    if (a->report)
+        fprintf(summary, "report             %s\n", a->report);
 }
 
 int cmd_map(int argc, char **argv)
@@ -404,6 +445,9 @@ int cmd_map(int argc, char **argv)
     sig = cli_anytime_signal(&any);
     if (!err && p.net)
         err = tm_mapping_check(ctx, p.net, &nw.alloc, &res.mapping);
+    /* the report first: a report that cannot be written leaves no mapping */
+    if (!err && a.report)
+        err = map_report(ctx, &a, &nw, &comm, &res);
     if (!err && (a.out || !a.json))
         err = write_mapping(ctx, &a, p.net, &res.mapping);
     if (err)

@@ -7,8 +7,11 @@ set -eu
 T=$TOPO_DIR/psmn-x5/X5.topofile; M=$TOPO_DIR/psmn-x5/X5.map; C=$TOPO_DIR/comm/lulesh-64.graphStats.txt
 J=$TOPO_DIR/psmn-x5/job-64-scattered.hostfile
 expect_exit 0 "$TOPOMAP" map --topology $T --node-name-map $M --slots 12 --comm $C --alloc $J \
-    --out demo.rankfile --json
+    --out demo.rankfile --report demo-report.html --json
 MAP=$OUT
+# the report of make demo: every strategy row, the job's 16 hosts (docs/report.md)
+echo "$MAP" | python3 -c "import json, sys; assert json.load(sys.stdin)['report'] == 'demo-report.html'"
+[ "$(grep -c 'class="hj"' demo-report.html)" = 16 ]
 # one load, so each of the dump's three warnings (CAs without a hostname) is printed once
 [ "$(grep -c 'has no hostname' stderr.txt)" = 3 ]
 [ "$(grep -c '^rank ' demo.rankfile)" = 64 ]

@@ -1,0 +1,146 @@
+/* html.c - the report page: one HTML file with inline CSS and inline SVG,
+ * no script and no reference to anything outside the file, written
+ * atomically (tm_ofile).  Every name that comes from an input file
+ * (vertex names, labels, titles) goes through tm__html_text. */
+#include <string.h>
+
+#include "report_int.h"
+#include "topomap/io.h"
+#include "../util/util.h"
+
+void tm__html_text(FILE *out, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&': fputs("&amp;", out); break;
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '"': fputs("&quot;", out); break;
+        case '\'': fputs("&#39;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+static const char page_css[] =
+    "body{font-family:sans-serif;margin:16px;color:#222;background:#fff}"
+    "h1{font-size:20px}h2{font-size:16px;margin-top:24px}"
+    "svg text{font-size:11px;fill:#222}svg text.head{font-weight:bold}"
+    "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 8px;"
+    "text-align:right}td:first-child,th:first-child{text-align:left}"
+    ".e0{stroke:#d0d0d0;stroke-width:0.6}.sw{fill:#555}.sj{fill:#555;stroke:#1f77b4;stroke-width:2}"
+    ".h{fill:#c8c8c8}.hj{fill:#1f77b4;stroke:#0b3c61;stroke-width:1}"
+    ".base{fill:#9e9e9e;stroke:#9e9e9e}.res{fill:#1f77b4;stroke:#1f77b4}"
+    ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}";
+
+static double pct(double base, double v)
+{
+    return base > 0 ? 100.0 * (v - base) / base : 0.0;
+}
+
+static void rows_table(FILE *out, const tm_report *r)
+{
+    fputs("<table class=\"rows\"><tr><th>result</th><th>max congestion</th><th>avg dilation</th>"
+          "<th>QAP J</th><th>consecutive: congestion</th><th>dilation</th><th>J</th>"
+          "<th>change: congestion</th><th>dilation</th><th>J</th></tr>\n", out);
+    for (int32_t i = 0; i < r->n_rows; i++) {
+        const tm_report_row *w = &r->rows[i];
+        fputs("<tr><td>", out);
+        tm__html_text(out, w->label ? w->label : "");
+        fprintf(out, "</td><td>%.6g</td><td>%.4f</td><td>%.10g</td><td>%.6g</td><td>%.4f</td>"
+                     "<td>%.10g</td><td>%+.1f%%</td><td>%+.1f%%</td><td>%+.1f%%</td></tr>\n",
+                w->max_congestion, w->avg_dilation, w->qap_J, w->base_congestion,
+                w->base_dilation, w->base_J, pct(w->base_congestion, w->max_congestion),
+                pct(w->base_dilation, w->avg_dilation), pct(w->base_J, w->qap_J));
+    }
+    fputs("</table>\n", out);
+}
+
+static void fabric_note(FILE *out, const tm_report *r, const tm__fabric *f)
+{
+    fputs("<p class=\"note\">Layout: ", out);
+    tm__html_text(out, f->layout);
+    fprintf(out, ". Drawn: %d of %d vertices, %d of %d cables", f->nv,
+            tm_net_n_vertices(r->net), f->nc, tm_net_n_cables(r->net));
+    if (f->omitted_vertices)
+        fprintf(out, " (over the limit of the picture: switches are kept first, then the %d "
+                     "hosts of the job if they all fit, then the other hosts if they all fit)",
+                f->job_hosts);
+    if (f->omitted_cables)
+        fprintf(out, " (%d cables between drawn vertices left out, the least loaded)",
+                f->omitted_cables);
+    fprintf(out, ". Hosts of the job (blue): %d, %d drawn%s. Cable colour and width: "
+                 "congestion (load / capacity, the larger direction) of ",
+            f->job_hosts, f->job_hosts_drawn,
+            f->job_hosts_drawn < f->job_hosts ? "; switches next to the others have a blue edge" : "");
+    tm__html_text(out, r->mapping_label ? r->mapping_label : "the mapping");
+    fputs("; grey: no traffic.</p>\n", out);
+}
+
+static tm_err network_part(tm_ctx *ctx, FILE *out, const tm_report *r)
+{
+    tm__fabric f;
+    tm_err err = tm__fabric_select(ctx, r, &f);
+    if (!err)
+        err = tm__fabric_layout(ctx, r->net, &f);
+    if (!err) {
+        fputs("<h2>Fabric and link loads</h2>\n", out);
+        fabric_note(out, r, &f);
+        tm__svg_fabric(out, r, &f);
+        fputs("<h2>Congestion of the used links: histogram and CDF</h2>\n<p class=\"note\">Blue: ",
+              out);
+        tm__html_text(out, r->mapping_label ? r->mapping_label : "the mapping");
+        fputs("; grey: the consecutive placement (when given). Directed links with traffic only."
+              "</p>\n", out);
+        err = tm__svg_hist(ctx, out, r);
+    }
+    tm__fabric_release(&f);
+    return err;
+}
+
+static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report *r)
+{
+    tm_err err = TM_EOK;
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<title>");
+    tm__html_text(out, r->title ? r->title : "topomap report");
+    fprintf(out, "</title>\n<style>%s</style></head>\n<body>\n<h1>", page_css);
+    tm__html_text(out, r->title ? r->title : "topomap report");
+    fputs("</h1>\n", out);
+    if (r->subtitle) {
+        fputs("<p class=\"note\">", out);
+        tm__html_text(out, r->subtitle);
+        fputs("</p>\n", out);
+    }
+    if (r->n_rows > 0) {
+        fputs("<h2>Results against the consecutive placement</h2>\n", out);
+        rows_table(out, r);
+        tm__svg_bars(out, r);
+    }
+    if (r->net)
+        err = network_part(ctx, out, r);
+    fputs("</body></html>\n", out);
+    return err;
+}
+
+tm_err tm_report_write_html(tm_ctx *ctx, const tm_report *r, const char *path)
+{
+    tm_ofile of;
+    tm_err err;
+    if (!r || !path)
+        return tm__fail(ctx, TM_EUSAGE, "report: no report or no path");
+    if (r->net && (!tm_net_csr_get(r->net) || !r->link_load))
+        return tm__fail(ctx, TM_EUSAGE, "report: the network must be finalized and the "
+                                        "link loads given");
+    if (r->n_rows > 0 && !r->rows)
+        return tm__fail(ctx, TM_EUSAGE, "report: %d rows but no row array", r->n_rows);
+    err = tm_ofile_open(ctx, path, &of);
+    if (err)
+        return err;
+    err = write_page(ctx, of.fp, r);
+    if (err) {
+        tm_ofile_abort(&of);
+        return err;
+    }
+    return tm_ofile_commit(ctx, &of);
+}
