@@ -1,0 +1,29 @@
+/* mpi_map_int.h - rank 0's mapping state, shared by mpi_map.c and the
+ * report writer (mpi_report.c). */
+#ifndef TOPOMAP_MPI_MAP_INT_H
+#define TOPOMAP_MPI_MAP_INT_H
+
+#include "topomap/topomap.h"
+#include "mpi_int.h"
+
+typedef struct tm__mpi_state {
+    tm_net *net;
+    tm_route *route;
+    tm_alloc alloc;
+    tm_comm comm;
+    int32_t *hv;     /* P: allocation index of each process's host */
+    int32_t *procs;  /* P: old ranks grouped by host */
+    int32_t *first;  /* alloc.n + 1: start of each host's group in procs */
+    tm_mapping cur;  /* baseline: vertex v on old rank v */
+    tm_map_result res;
+    tm_metrics mc, mm; /* baseline and mapped, evaluated the same way */
+    bool applied;    /* the mapping beat the baseline */
+    double t0, time_s;
+} tm__mpi_state;
+
+/* Rank 0 writes TOPOMAP_REPORT (when set); failures are warnings. */
+void tm__mpi_report(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const tm__mpi_state *s,
+                    const int *owner, bool identity);
+void tm__mpi_report_error(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const char *msg);
+
+#endif

@@ -1,0 +1,116 @@
+/* mpi_report.c - TOPOMAP_REPORT: rank 0's JSON account of one reordering
+ * (keys in docs/mpi.md), written atomically like every topomap output. */
+#include <stdio.h>
+#include <string.h>
+
+#include "topomap/topomap.h"
+#include "mpi_map_int.h"
+
+static void jstr(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void jmetrics(FILE *f, const char *key, const tm_metrics *m)
+{
+    fprintf(f, "  \"%s\": {\"max_congestion\": %.17g, \"avg_dilation\": %.17g, \"qap_J\": %.17g},\n",
+            key, m->max_congestion, m->avg_dilation, m->qap_J);
+}
+
+static void jhead(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_job *job)
+{
+    fprintf(f, "{\n  \"call\": ");
+    jstr(f, job->call);
+    fprintf(f, ",\n  \"ranks\": %d,\n  \"vertices\": %d,\n  \"topology\": ", job->P, job->nnodes);
+    jstr(f, cfg->topology);
+    fprintf(f, ",\n  \"strategy\": ");
+    jstr(f, cfg->strategy);
+    fprintf(f, ",\n  \"refine\": ");
+    jstr(f, cfg->refine ? cfg->refine : "none");
+    fprintf(f, ",\n  \"seed\": %ld,\n", cfg->seed);
+}
+
+/* The permutation both ways, the mapping (host and slot of every vertex)
+ * and the gathered graph: enough for `topomap eval` to recompute it. */
+static void jbody(FILE *f, const tm__mpi_job *job, const tm__mpi_state *s, const int *owner)
+{
+    const tm_mapping *m = s->applied ? &s->res.mapping : &s->cur;
+    fprintf(f, "  \"owner\": [");
+    for (int v = 0; v < job->nnodes; v++)
+        fprintf(f, "%s%d", v ? ", " : "", owner[v]);
+    fprintf(f, "],\n  \"hosts\": [");
+    for (int v = 0; v < job->nnodes; v++) {
+        fputs(v ? ", " : "", f);
+        jstr(f, tm_net_name(s->net, m->host[v]));
+    }
+    fprintf(f, "],\n  \"slots\": [");
+    for (int v = 0; v < job->nnodes; v++)
+        fprintf(f, "%s%d", v ? ", " : "", m->slot[v]);
+    fprintf(f, "],\n  \"edges\": [");
+    for (int64_t e = 0; e < job->m; e++)
+        fprintf(f, "%s[%d, %d, %.17g]", e ? ", " : "", job->pair[2 * e], job->pair[2 * e + 1],
+                job->w[e]);
+    fprintf(f, "],\n");
+}
+
+static void commit(tm_ctx *ctx, tm_ofile *of, const char *path)
+{
+    if (ferror(of->fp)) {
+        tm_ofile_abort(of);
+        tm__mpi_warn(0, "TOPOMAP_REPORT=%s: write error; no report", path);
+    } else if (tm_ofile_commit(ctx, of)) {
+        tm__mpi_warn(0, "TOPOMAP_REPORT: %s", tm_ctx_errmsg(ctx));
+    }
+}
+
+void tm__mpi_report(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const tm__mpi_state *s,
+                    const int *owner, bool identity)
+{
+    tm_ctx *ctx = NULL;
+    tm_ofile of;
+    if (!cfg->report || tm_ctx_new(&ctx))
+        return;
+    if (tm_ofile_open(ctx, cfg->report, &of)) {
+        tm__mpi_warn(0, "TOPOMAP_REPORT: %s", tm_ctx_errmsg(ctx));
+        tm_ctx_free(ctx);
+        return;
+    }
+    jhead(of.fp, cfg, job);
+    fprintf(of.fp, "  \"best\": ");
+    jstr(of.fp, s->res.rows[s->res.best].name);
+    fprintf(of.fp, ",\n  \"applied\": %s,\n  \"identity\": %s,\n", s->applied ? "true" : "false",
+            identity ? "true" : "false");
+    jmetrics(of.fp, "consecutive", &s->mc);
+    jmetrics(of.fp, "mapped", s->applied ? &s->mm : &s->mc);
+    jmetrics(of.fp, "best_found", &s->mm);
+    jbody(of.fp, job, s, owner);
+    fprintf(of.fp, "  \"mapping_time_s\": %.6f\n}\n", s->time_s);
+    commit(ctx, &of, cfg->report);
+    tm_ctx_free(ctx);
+}
+
+void tm__mpi_report_error(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const char *msg)
+{
+    tm_ctx *ctx = NULL;
+    tm_ofile of;
+    if (!cfg->report || tm_ctx_new(&ctx))
+        return;
+    if (tm_ofile_open(ctx, cfg->report, &of) == TM_EOK) {
+        jhead(of.fp, cfg, job);
+        fprintf(of.fp, "  \"applied\": false,\n  \"error\": ");
+        jstr(of.fp, msg);
+        fprintf(of.fp, "\n}\n");
+        commit(ctx, &of, cfg->report);
+    }
+    tm_ctx_free(ctx);
+}
