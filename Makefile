@@ -114,7 +114,7 @@ mpicc_of = $(if $(filter default,$(1)),mpicc,mpicc.$(1))
 MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_shim.c,$(wildcard src/mpi/*.c)))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 libtopomap_pmpi.so halo3d tm_neighbors))
+                 libtopomap_pmpi.so halo3d tm_neighbors placement))
 
 mpi: $(MPI_OUT)
 	@$(if $(MPI_FLAVORS),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
@@ -133,6 +133,9 @@ $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1
 $(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/tm_neighbors: tests/mpi/tm_neighbors.c $(BUILD)/mpi-$(1)/libtopomap_mpi.so
 	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -Iinclude -o $$@ $$< \
 	  -L$(BUILD)/mpi-$(1) -ltopomap_mpi -Wl,-rpath,'$$$$ORIGIN'

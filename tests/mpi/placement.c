@@ -26,7 +26,7 @@ static void affinity(char *buf, size_t len)
 
 int main(int argc, char **argv)
 {
-    int rank, size, srank, ssize, leader;
+    int rank, size, ssize, leader;
     char host[256], cpus[LINE - 300], line[LINE];
     static char all[4096 * LINE];
     MPI_Comm shm;
@@ -34,7 +34,6 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm);
-    MPI_Comm_rank(shm, &srank);
     MPI_Comm_size(shm, &ssize);
     leader = rank;
     MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, shm);
@@ -52,6 +51,5 @@ int main(int argc, char **argv)
             printf("%s\n", all + (size_t)r * LINE);
     MPI_Comm_free(&shm);
     MPI_Finalize();
-    (void)srank;
     return 0;
 }
