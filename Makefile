@@ -71,7 +71,9 @@ all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
 	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null; then \
-	  tools/install-deps.sh; fi
+	  tools/install-deps.sh; \
+	elif ! command -v mpicc.openmpi >/dev/null || ! command -v mpicc.mpich >/dev/null; then \
+	  tools/install-deps.sh || echo "make: Open MPI / MPICH not installed: libtopomap_mpi is built for the MPIs found"; fi
 	@touch $@
 
 deps: $(DEPS_STAMP)
