@@ -31,7 +31,7 @@ static double env_num(const char *name, double dflt, double lo, double hi, int r
     return x;
 }
 
-static void cfg_read(tm__mpi_cfg *cfg, int rank)
+void tm__mpi_cfg_read(tm__mpi_cfg *cfg, int rank)
 {
     cfg->topology = env_or("TOPOMAP_TOPOLOGY", NULL);
     cfg->strategy = env_or("TOPOMAP_STRATEGY", "all");
@@ -41,7 +41,8 @@ static void cfg_read(tm__mpi_cfg *cfg, int rank)
     cfg->report = env_or("TOPOMAP_REPORT", NULL);
     cfg->time_limit = env_num("TOPOMAP_TIME_LIMIT", -1, 0, 1e9, rank);
     cfg->threads = (int)env_num("TOPOMAP_THREADS", 1, 0, 1024, rank);
-    cfg->seed = (long)env_num("TOPOMAP_SEED", 1, 0, 2147483647.0, rank);
+    cfg->seed = (long)env_num("TOPOMAP_SEED", 1, 0, 2147483647.0 - TM__MPI_MAX_SEARCH, rank);
+    cfg->search = (int)env_num("TOPOMAP_SEARCH", 1, 1, TM__MPI_MAX_SEARCH, rank);
 }
 
 /* The note about a missing TOPOMAP_TOPOLOGY is printed once per process,
@@ -50,22 +51,24 @@ static int noted_no_topology;
 
 tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg)
 {
-    int mode = TM__MPI_RUN;
+    int mode[2] = {TM__MPI_RUN, 1};
     memset(cfg, 0, sizeof *cfg);
     if (rank == 0) {
-        cfg_read(cfg, rank);
+        tm__mpi_cfg_read(cfg, rank);
+        mode[1] = cfg->search;
         if (strcmp(env_or("TOPOMAP_DISABLE", "0"), "0") != 0)
-            mode = TM__MPI_OFF;
+            mode[0] = TM__MPI_OFF;
         else if (!cfg->topology) {
-            mode = TM__MPI_PASS;
+            mode[0] = TM__MPI_PASS;
             if (!noted_no_topology)
                 fprintf(stderr, "topomap: note: TOPOMAP_TOPOLOGY is not set: ranks are not "
                                 "reordered by topomap\n");
             noted_no_topology = 1;
         }
     }
-    MPI_Bcast(&mode, 1, MPI_INT, 0, comm);
-    return (tm__mpi_mode)mode;
+    MPI_Bcast(mode, 2, MPI_INT, 0, comm);
+    cfg->search = mode[1];
+    return (tm__mpi_mode)mode[0];
 }
 
 void tm__mpi_warn(int rank, const char *fmt, ...)

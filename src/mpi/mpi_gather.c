@@ -22,6 +22,7 @@ typedef struct rec {
 typedef struct gather {
     rec *recs;
     int *cnt2, *disp2, *cnt1, *disp1;
+    int *owner;   /* nnodes: the mapping's owner of every vertex */
     tm__mpi_job job;
 } gather;
 
@@ -32,6 +33,7 @@ static void gather_free(gather *g)
     free(g->disp2);
     free(g->cnt1);
     free(g->disp1);
+    free(g->owner);
     free(g->job.hosts);
     free(g->job.pair);
     free(g->job.w);
@@ -108,19 +110,66 @@ static int gather_hosts(MPI_Comm comm, int rank, int P, const tm__mpi_edges *min
     return ok;
 }
 
+/* Search across ranks: ranks 0..K-1 get a communicator and rank 0's job
+ * (hosts and edges, one MPI_Bcast each).  MPI_COMM_NULL on the others, or
+ * for everyone when K = 1 or a searcher is out of memory. */
+static MPI_Comm search_comm(MPI_Comm comm, int rank, const tm__mpi_cfg *cfg, gather *g, int ok)
+{
+    MPI_Comm s = MPI_COMM_NULL;
+    int k = cfg->search < g->job.P ? cfg->search : g->job.P, all;
+    long long m = g->job.m;
+    if (k <= 1)
+        return MPI_COMM_NULL;
+    MPI_Comm_split(comm, rank < k ? 0 : MPI_UNDEFINED, rank, &s);
+    if (s == MPI_COMM_NULL)
+        return s;
+    MPI_Bcast(&m, 1, MPI_LONG_LONG, 0, s);
+    if (rank != 0) {
+        g->job.m = m;
+        g->job.hosts = malloc((size_t)g->job.P * TM__MPI_HOSTLEN);
+        g->job.pair = malloc((size_t)(2 * m + 1) * sizeof *g->job.pair);
+        g->job.w = malloc((size_t)(m + 1) * sizeof *g->job.w);
+        g->owner = malloc((size_t)(g->job.nnodes + 1) * sizeof *g->owner);
+        ok = g->job.hosts && g->job.pair && g->job.w && g->owner;
+    }
+    /* every searcher must be able to take part to the end, or none does */
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, s);
+    if (!all) {
+        MPI_Comm_free(&s);
+        return MPI_COMM_NULL;
+    }
+    MPI_Bcast(g->job.hosts, g->job.P * TM__MPI_HOSTLEN, MPI_CHAR, 0, s);
+    MPI_Bcast(g->job.pair, (int)(2 * m), MPI_INT, 0, s);
+    MPI_Bcast(g->job.w, (int)m, MPI_DOUBLE, 0, s);
+    return s;
+}
+
+/* A searcher other than rank 0: maps with its own seed, takes part in the
+ * choice; rank 0 decides what happens. */
+static void searcher(MPI_Comm search, gather *g)
+{
+    tm__mpi_cfg cfg;
+    bool identity;
+    char err[256];
+    int rank;
+    MPI_Comm_rank(search, &rank);
+    tm__mpi_cfg_read(&cfg, rank);
+    cfg.report = NULL;
+    tm__mpi_map(&cfg, &g->job, search, g->owner, &identity, err, sizeof err);
+}
+
 /* Rank 0: maps and fills the (key, owner_of_mine) pair of every process.
  * Returns 1 when ranks change, 0 otherwise. */
-static int root_plan(const tm__mpi_cfg *cfg, gather *g, int *pairs)
+static int root_plan(const tm__mpi_cfg *cfg, gather *g, int *pairs, MPI_Comm search)
 {
-    int P = g->job.P, n = g->job.nnodes, rc = 0;
-    int *owner = malloc((size_t)(n + 1) * sizeof *owner);
+    int P = g->job.P, n = g->job.nnodes, rc = 0, *owner = g->owner;
     bool identity = false;
     char err[1024];
-    if (!owner) {
+    if (!owner || !pairs) {
         tm__mpi_warn(0, "out of memory; ranks not reordered");
         return 0;
     }
-    if (tm__mpi_map(cfg, &g->job, owner, &identity, err, sizeof err) < 0) {
+    if (tm__mpi_map(cfg, &g->job, search, owner, &identity, err, sizeof err) < 0) {
         tm__mpi_warn(0, "%s; ranks not reordered", err);
     } else if (!identity) {
         /* processes that own no vertex (Cartesian grids smaller than the
@@ -133,7 +182,6 @@ static int root_plan(const tm__mpi_cfg *cfg, gather *g, int *pairs)
         }
         rc = 1;
     }
-    free(owner);
     return rc;
 }
 
@@ -142,6 +190,7 @@ void tm__mpi_plan_make(MPI_Comm comm, const tm__mpi_cfg *cfg, const tm__mpi_edge
 {
     gather g;
     int rank, P, go = 0, mine_pair[2], *pairs = NULL;
+    MPI_Comm search;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &P);
     memset(&g, 0, sizeof g);
@@ -158,10 +207,16 @@ void tm__mpi_plan_make(MPI_Comm comm, const tm__mpi_cfg *cfg, const tm__mpi_edge
     MPI_Gatherv(mine->w, (int)mine->m, MPI_DOUBLE, g.job.w, g.cnt1, g.disp1, MPI_DOUBLE, 0, comm);
     if (rank == 0) {
         pairs = malloc((size_t)P * 2 * sizeof *pairs);
-        go = pairs ? root_plan(cfg, &g, pairs) : 0;
-        if (!pairs)
-            tm__mpi_warn(0, "out of memory; ranks not reordered");
+        g.owner = malloc((size_t)(nnodes + 1) * sizeof *g.owner);
     }
+    search = search_comm(comm, rank, cfg, &g, rank != 0 || (pairs && g.owner));
+    if (rank == 0) {
+        go = root_plan(cfg, &g, pairs, search);
+    } else if (search != MPI_COMM_NULL) {
+        searcher(search, &g);
+    }
+    if (search != MPI_COMM_NULL)
+        MPI_Comm_free(&search);
     MPI_Bcast(&go, 1, MPI_INT, 0, comm);
     if (!go)
         goto cleanup;

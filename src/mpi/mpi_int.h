@@ -8,6 +8,8 @@
 
 /* Host names travel in fixed records (one MPI_Gather, no P x P data). */
 #define TM__MPI_HOSTLEN 256
+/* Most ranks that map in a search across ranks (TOPOMAP_SEARCH). */
+#define TM__MPI_MAX_SEARCH 64
 
 /* Configuration from the environment of rank 0 (mpi_env.c). */
 typedef struct tm__mpi_cfg {
@@ -18,6 +20,7 @@ typedef struct tm__mpi_cfg {
     int threads;           /* TOPOMAP_THREADS (default 1: rank 0 shares its host) */
     long seed;             /* TOPOMAP_SEED (default 1) */
     const char *report;    /* TOPOMAP_REPORT: JSON file written by rank 0, or NULL */
+    int search;            /* TOPOMAP_SEARCH: ranks that map (default 1: rank 0) */
 } tm__mpi_cfg;
 
 /* What rank 0 decided, known to every rank (mpi_env.c). */
@@ -48,6 +51,7 @@ typedef struct tm__mpi_plan {
     int owner_of_mine;   /* process that takes over this process's vertex lists */
 } tm__mpi_plan;
 
+/* Rank 0's decision and cfg->search, broadcast. */
 tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg);
 void tm__mpi_warn(int rank, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -56,10 +60,12 @@ void tm__mpi_warn(int rank, const char *fmt, ...) __attribute__((format(printf, 
 void tm__mpi_plan_make(MPI_Comm comm, const tm__mpi_cfg *cfg, const tm__mpi_edges *mine,
                        int nnodes, const char *call, tm__mpi_plan *plan);
 
-/* Rank 0: maps the job; owner[v] = process that gets vertex v.  Returns 0
- * (owner filled, *identity set), or -1 with a message in err. */
-int tm__mpi_map(const tm__mpi_cfg *cfg, const tm__mpi_job *job, int *owner, bool *identity,
-                char *err, size_t errlen);
+/* Rank 0 (and the other searchers, collectively over `search` unless it is
+ * MPI_COMM_NULL): maps the job; owner[v] = process that gets vertex v.
+ * Returns 0 (owner filled, *identity set), or -1 with a message in err. */
+int tm__mpi_map(const tm__mpi_cfg *cfg, const tm__mpi_job *job, MPI_Comm search, int *owner,
+                bool *identity, char *err, size_t errlen);
+void tm__mpi_cfg_read(tm__mpi_cfg *cfg, int rank);
 
 /* Local host name: line (world rank + 1) of TOPOMAP_HOSTS, or
  * MPI_Get_processor_name.  -1 with a message in err. */

@@ -177,39 +177,83 @@ static void state_release(tm__mpi_state *s)
     free(s->first);
 }
 
-int tm__mpi_map(const tm__mpi_cfg *cfg, const tm__mpi_job *job, int *owner, bool *identity,
-                char *err, size_t errlen)
+static void pick_local(const tm__mpi_state *s, tm__mpi_pick *pick)
+{
+    const tm_metrics *a = s->applied ? &s->mm : &s->mc;
+    pick->applied = s->applied;
+    pick->mapped[0] = a->max_congestion, pick->mapped[1] = a->avg_dilation;
+    pick->mapped[2] = a->qap_J;
+    pick->found[0] = s->mm.max_congestion, pick->found[1] = s->mm.avg_dilation;
+    pick->found[2] = s->mm.qap_J;
+    snprintf(pick->best, sizeof pick->best, "%s", s->res.rows[s->res.best].name);
+    pick->winner = 0;
+    pick->searchers = 1;
+}
+
+/* Loads, maps and evaluates; 0 with the local pick and owner[], or the
+ * error of ctx. */
+static tm_err map_local(tm_ctx *ctx, const tm__mpi_cfg *cfg, const tm__mpi_job *job,
+                        tm__mpi_state *s, int *owner, tm__mpi_pick *pick, bool *loaded)
+{
+    bool identity;
+    tm_err e = load(ctx, cfg, job, s);
+    if (!e)
+        e = map_and_eval(ctx, cfg, s);
+    *loaded = e == TM_EOK;
+    if (e)
+        return e;
+    s->applied = better(&s->mm, &s->mc);
+    owners(job, s, s->applied ? &s->res.mapping : &s->cur, owner, &identity);
+    pick_local(s, pick);
+    return TM_EOK;
+}
+
+static void state_init(tm__mpi_state *s)
+{
+    memset(s, 0, sizeof *s);
+    tm_alloc_init(&s->alloc);
+    tm_comm_init(&s->comm);
+    tm_mapping_init(&s->cur);
+    tm_map_result_init(&s->res);
+    tm_metrics_init(&s->mc);
+    tm_metrics_init(&s->mm);
+    s->t0 = now_s();
+}
+
+int tm__mpi_map(const tm__mpi_cfg *cfg, const tm__mpi_job *job, MPI_Comm search, int *owner,
+                bool *identity, char *err, size_t errlen)
 {
     tm__mpi_state s;
+    tm__mpi_pick pick;
     tm_ctx *ctx = NULL;
-    tm_err e;
-    int rc = -1;
-    memset(&s, 0, sizeof s);
-    tm_alloc_init(&s.alloc);
-    tm_comm_init(&s.comm);
-    tm_mapping_init(&s.cur);
-    tm_map_result_init(&s.res);
-    tm_metrics_init(&s.mc);
-    tm_metrics_init(&s.mm);
-    s.t0 = now_s();
-    if (tm_ctx_new(&ctx)) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
+    bool loaded = false, ok;
+    int rc = -1, me = 0;
+    state_init(&s);
+    memset(&pick, 0, sizeof pick);
+    snprintf(err, errlen, "out of memory");
+    if (search != MPI_COMM_NULL)
+        MPI_Comm_rank(search, &me);
+    ok = tm_ctx_new(&ctx) == TM_EOK;
+    if (ok) {
+        tm__mpi_cfg c = *cfg;
+        c.seed += me; /* each searcher its own seed */
+        ok = map_local(ctx, &c, job, &s, owner, &pick, &loaded) == TM_EOK;
+        if (!ok)
+            snprintf(err, errlen, "%s", tm_ctx_errmsg(ctx));
     }
-    e = load(ctx, cfg, job, &s);
-    if (!e)
-        e = map_and_eval(ctx, cfg, &s);
-    if (e) {
-        snprintf(err, errlen, "%s", tm_ctx_errmsg(ctx));
+    if (search != MPI_COMM_NULL && tm__mpi_search_pick(search, job, ok, owner, &pick) == 0)
+        ok = true;
+    /* rank 0's report needs its own net, allocation and baseline */
+    if (ok && loaded) {
+        *identity = true;
+        for (int v = 0; v < job->nnodes; v++)
+            *identity = *identity && owner[v] == v;
+        s.time_s = now_s() - s.t0;
+        tm__mpi_report(cfg, job, &s, owner, *identity, &pick);
+        rc = 0;
+    } else {
         tm__mpi_report_error(cfg, job, err);
-        goto cleanup;
     }
-    s.applied = better(&s.mm, &s.mc);
-    owners(job, &s, s.applied ? &s.res.mapping : &s.cur, owner, identity);
-    s.time_s = now_s() - s.t0;
-    tm__mpi_report(cfg, job, &s, owner, *identity);
-    rc = 0;
-cleanup:
     state_release(&s);
     tm_ctx_free(ctx);
     return rc;

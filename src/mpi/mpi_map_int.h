@@ -21,9 +21,27 @@ typedef struct tm__mpi_state {
     double t0, time_s;
 } tm__mpi_state;
 
+/* The mapping the job applies: this process's own, or the best of the
+ * searching ranks (mpi_search.c). */
+typedef struct tm__mpi_pick {
+    bool applied;          /* better than the baseline (else the old ranks) */
+    double mapped[3];      /* congestion, dilation, J of what is applied */
+    double found[3];       /* the winner's best mapping, applied or not */
+    char best[48];         /* its tm_map_run row */
+    int winner, searchers; /* search rank of the winner, number of searchers */
+    double all[4 * TM__MPI_MAX_SEARCH]; /* per searcher: mapped[3], ok */
+} tm__mpi_pick;
+
+/* Collective over `search`: every searcher contributes what it would apply
+ * (ok = it has a mapping); the lexicographically best (congestion,
+ * dilation, J; lowest search rank on ties) wins and broadcasts its owner[]
+ * and pick.  Returns 0, or -1 when no searcher has a mapping. */
+int tm__mpi_search_pick(MPI_Comm search, const tm__mpi_job *job, bool ok, int *owner,
+                        tm__mpi_pick *pick);
+
 /* Rank 0 writes TOPOMAP_REPORT (when set); failures are warnings. */
 void tm__mpi_report(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const tm__mpi_state *s,
-                    const int *owner, bool identity);
+                    const int *owner, bool identity, const tm__mpi_pick *pick);
 void tm__mpi_report_error(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const char *msg);
 
 #endif

@@ -103,6 +103,28 @@ for dir in $TOPOMAP_MPI_DIRS; do
     expect_in ", 0 errors" "$OUT"
     check_report r8c.json "$FTREE"
 
+    # search across ranks: 6 ranks map with seeds 1..6 (greedy, no refinement:
+    # the seeds give different results), the lexicographically best wins
+    # (lowest rank on ties), and the result is the same under both MPIs
+    for i in $(seq 0 15); do printf 'n%04d\n' $(( (i * 5) % 16 )); done > hosts.txt
+    run "$dir" 16 TOPOMAP_TOPOLOGY=torus:4x4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rs.json \
+        TOPOMAP_STRATEGY=greedy TOPOMAP_REFINE=none TOPOMAP_SEARCH=6 -- "$nb" adjacent 4 2 2
+    expect_in "16 ranks," "$OUT"
+    expect_in ", 0 errors" "$OUT"
+    check_report rs.json torus:4x4
+    python3 - rs.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["search"]; r = s["results"]
+assert s["ranks"] == 6 and len(r) == 6 and [x["seed"] for x in r] == list(range(1, 7))
+key = [(x["max_congestion"], x["avg_dilation"], x["qap_J"]) for x in r]
+assert s["winner"] == key.index(min(key)), (s["winner"], key)
+assert len(set(key)) > 1, key                       # the seeds did differ
+assert (d["mapped"]["max_congestion"], d["mapped"]["avg_dilation"], d["mapped"]["qap_J"]) == min(key)
+PY
+    owner=$(json_get '["owner"]' < rs.json)
+    [ -z "${owner_first:-}" ] || [ "$owner" = "$owner_first" ] || { echo "search: $owner vs $owner_first"; exit 1; }
+    owner_first=$owner
+
     # the shim on the unmodified halo example (opposite corners of the
     # 2x2x2 block grid share a host), and the example without the shim
     hosts n0000 n0001 n0002 n0003 n0003 n0002 n0001 n0000
