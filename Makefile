@@ -7,7 +7,7 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
-#   make install    PREFIX=/usr/local
+#   make install    PREFIX=/usr/local (MPI libraries in PREFIX/lib/topomap-mpi-<mpi>/)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis)
 # are installed by tools/install-deps.sh when missing.
@@ -292,6 +292,10 @@ install: all
 	install -m 755 $(BUILD)/topomap $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/topomap/*.h $(DESTDIR)$(PREFIX)/include/topomap/
+	@for f in $(MPI_FLAVORS); do \
+	  install -d $(DESTDIR)$(PREFIX)/lib/topomap-mpi-$$f && \
+	  install -m 644 $(BUILD)/mpi-$$f/libtopomap_mpi.so $(BUILD)/mpi-$$f/libtopomap_pmpi.so \
+	    $(DESTDIR)$(PREFIX)/lib/topomap-mpi-$$f/ || exit 1; done
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
