@@ -4,6 +4,7 @@
  * Rank 0 reads the environment and broadcasts the mode: ranks that see a
  * different environment still make the same collective calls. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +97,11 @@ static int read_line(const char *path, int line, char host[TM__MPI_HOSTLEN], cha
     }
     while (fgets(buf, sizeof buf, f)) {
         size_t len = strcspn(buf, " \t\r\n");
+        bool whole = strchr(buf, '\n') != NULL || feof(f);
+        int c;
+        if (!whole) /* a line longer than any host name: skip its rest */
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
         if (i++ != line)
             continue;
         if (len == 0 || len >= TM__MPI_HOSTLEN) {

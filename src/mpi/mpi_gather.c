@@ -96,7 +96,7 @@ static int gather_hosts(MPI_Comm comm, int rank, int P, const tm__mpi_edges *min
     if (!ok)
         return 0;
     if (mine->m < 0) {
-        snprintf(r.host, sizeof r.host, "out of memory for its edge list");
+        snprintf(r.host, sizeof r.host, "no edge list (a negative degree, or out of memory)");
         r.m = -1;
     } else if (tm__mpi_host(r.host, r.host, sizeof r.host) < 0) {
         r.m = -1;

@@ -25,11 +25,17 @@ static int wanted(MPI_Comm comm, int reorder, tm__mpi_cfg *cfg, tm__mpi_mode *mo
 }
 
 /* Edges src -> dst[i] with weights w (MPI_UNWEIGHTED: 1). m = -1 when out
- * of memory (every rank then keeps its old rank). */
+ * of memory or n < 0 (every rank then keeps its old rank). */
 static void edges_add(tm__mpi_edges *e, int src, int n, const int *dst, const int *w, int unw)
 {
-    int *pair = realloc(e->pair, (size_t)(2 * (e->m + n) + 2) * sizeof *pair);
-    double *wt = pair ? realloc(e->w, (size_t)(e->m + n + 1) * sizeof *wt) : NULL;
+    int *pair;
+    double *wt;
+    if (n < 0 || e->m < 0) { /* an erroneous call: MPI reports it after the fallback */
+        e->m = -1;
+        return;
+    }
+    pair = realloc(e->pair, (size_t)(2 * (e->m + n) + 2) * sizeof *pair);
+    wt = pair ? realloc(e->w, (size_t)(e->m + n + 1) * sizeof *wt) : NULL;
     if (pair)
         e->pair = pair;
     if (!pair || !wt) {
@@ -69,6 +75,8 @@ static int *pack(int indeg, const int src[], const int sw[], int outdeg, const i
                  const int dw[], int *len)
 {
     int fi = wflag(sw), fo = wflag(dw), *b, k = 4;
+    if (indeg < 0 || outdeg < 0)
+        return NULL;
     *len = 4 + indeg * (fi == 1 ? 2 : 1) + outdeg * (fo == 1 ? 2 : 1);
     b = malloc((size_t)*len * sizeof *b);
     if (!b)

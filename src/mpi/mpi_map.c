@@ -34,8 +34,9 @@ static tm_err fail_host(tm_ctx *ctx, const tm__mpi_job *job, int p)
 static tm_err build_alloc(tm_ctx *ctx, const tm__mpi_job *job, tm__mpi_state *s)
 {
     int P = job->P;
-    int32_t nv = tm_net_n_vertices(s->net), *aof = malloc((size_t)nv * sizeof *aof);
+    int32_t nv = tm_net_n_vertices(s->net), *aof = malloc((size_t)nv * sizeof *aof), *fill;
     tm_err err = TM_EOK;
+    s->aof = aof;
     s->hv = malloc((size_t)P * sizeof *s->hv);
     s->procs = malloc((size_t)P * sizeof *s->procs);
     s->first = calloc((size_t)P + 1, sizeof *s->first);
@@ -62,12 +63,17 @@ static tm_err build_alloc(tm_ctx *ctx, const tm__mpi_job *job, tm__mpi_state *s)
     }
     for (int32_t a = 0; a < s->alloc.n; a++)
         s->first[a + 1] = s->first[a] + s->alloc.slots[a];
+    fill = malloc((size_t)(s->alloc.n + 1) * sizeof *fill);
+    if (!fill) {
+        err = tm_ctx_fail(ctx, TM_ENOMEM, "out of memory for %d processes", P);
+        goto cleanup;
+    }
     for (int32_t a = 0; a < s->alloc.n; a++)
-        aof[a] = s->first[a]; /* reused as fill pointers */
+        fill[a] = s->first[a];
     for (int p = 0; p < P; p++)
-        s->procs[aof[s->hv[p]]++] = p;
+        s->procs[fill[s->hv[p]]++] = p;
+    free(fill);
 cleanup:
-    free(aof);
     return err;
 }
 
@@ -153,9 +159,7 @@ static void owners(const tm__mpi_job *job, const tm__mpi_state *s, const tm_mapp
 {
     *identity = true;
     for (int v = 0; v < job->nnodes; v++) {
-        int32_t a = 0;
-        while (s->alloc.host[a] != m->host[v])
-            a++;
+        int32_t a = s->aof[m->host[v]]; /* the mapping uses allocated hosts only */
         owner[v] = s->procs[s->first[a] + m->slot[v]];
         if (owner[v] != v)
             *identity = false;
@@ -172,6 +176,7 @@ static void state_release(tm__mpi_state *s)
     tm_alloc_release(&s->alloc);
     tm_route_free(s->route);
     tm_net_free(s->net);
+    free(s->aof);
     free(s->hv);
     free(s->procs);
     free(s->first);

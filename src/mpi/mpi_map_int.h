@@ -11,6 +11,7 @@ typedef struct tm__mpi_state {
     tm_route *route;
     tm_alloc alloc;
     tm_comm comm;
+    int32_t *aof;    /* net vertex -> allocation index, -1: not allocated */
     int32_t *hv;     /* P: allocation index of each process's host */
     int32_t *procs;  /* P: old ranks grouped by host */
     int32_t *first;  /* alloc.n + 1: start of each host's group in procs */

@@ -150,6 +150,13 @@ PY
     run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" cart 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "no host for world rank 2" "$ERR"
+    hosts n0000 "$(printf 'x%.0s' $(seq 300))" n0001 n0002
+    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
+    expect_in "0 moved, 0 errors" "$OUT"
+    expect_in "rank 1: hosts.txt:2: no host name (or longer than 255)" "$ERR"
+    hosts n0000 "" n0001 n0002
+    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
+    expect_in "rank 1: hosts.txt:2: no host name" "$ERR"
 
     # without TOPOMAP_TOPOLOGY: one note, no reordering; TOPOMAP_DISABLE: silent
     run "$dir" 4 LD_PRELOAD="$dir/libtopomap_pmpi.so" -- "$dir/halo3d" 2 1
