@@ -4,7 +4,6 @@
  * Rank 0 reads the environment and broadcasts the mode: ranks that see a
  * different environment still make the same collective calls. */
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,38 +83,17 @@ void tm__mpi_warn(int rank, const char *fmt, ...)
     fprintf(stderr, "topomap: warning: %s\n", buf);
 }
 
-/* Line `line` (0-based) of path, without its newline. */
+/* Line `line` (0-based) of path. */
 static int read_line(const char *path, int line, char host[TM__MPI_HOSTLEN], char *err,
                      size_t errlen)
 {
     FILE *f = fopen(path, "r");
-    char buf[TM__MPI_HOSTLEN + 2];
-    int i = 0, rc = -1;
+    int rc;
     if (!f) {
         snprintf(err, errlen, "TOPOMAP_HOSTS=%s: cannot open", path);
         return -1;
     }
-    while (fgets(buf, sizeof buf, f)) {
-        size_t len = strcspn(buf, " \t\r\n");
-        bool whole = strchr(buf, '\n') != NULL || feof(f);
-        int c;
-        if (!whole) /* a line longer than any host name: skip its rest */
-            while ((c = fgetc(f)) != EOF && c != '\n')
-                ;
-        if (i++ != line)
-            continue;
-        if (len == 0 || len >= TM__MPI_HOSTLEN) {
-            snprintf(err, errlen, "%s:%d: no host name (or longer than %d)", path, line + 1,
-                     TM__MPI_HOSTLEN - 1);
-            break;
-        }
-        memcpy(host, buf, len);
-        host[len] = '\0';
-        rc = 0;
-        break;
-    }
-    if (rc && i <= line)
-        snprintf(err, errlen, "%s: %d lines, no host for world rank %d", path, i, line);
+    rc = tm__mpi_hosts_line(f, path, line, host, err, errlen);
     fclose(f);
     return rc;
 }

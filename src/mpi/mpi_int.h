@@ -6,8 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Host names travel in fixed records (one MPI_Gather, no P x P data). */
-#define TM__MPI_HOSTLEN 256
+#include "mpi_hosts.h"
 /* Most ranks that map in a search across ranks (TOPOMAP_SEARCH). */
 #define TM__MPI_MAX_SEARCH 64
 
