@@ -8,7 +8,7 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
-#   make install    PREFIX=/usr/local
+#   make install    PREFIX=/usr/local (MPI libraries in PREFIX/lib/topomap-mpi-<mpi>/)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
@@ -58,23 +58,25 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 CFLAGS_ALL = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) -fPIC $(SANFLAGS) -Iinclude $(PKG_CFLAGS) $(CFLAGS)
 LDFLAGS_ALL = $(SANFLAGS) $(LDFLAGS)
 
-LIB_SRC  := $(sort $(filter-out src/cli/%,$(wildcard src/*/*.c)))
+LIB_SRC  := $(sort $(filter-out src/cli/% src/mpi/%,$(wildcard src/*/*.c)))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 TEST_SRC := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps demo test test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo test test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
         fuzz-build valgrind
 
-all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap
+all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
 	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
 	  || ! command -v chromium >/dev/null; then \
-	  tools/install-deps.sh; fi
+	  tools/install-deps.sh; \
+	elif ! command -v mpicc.openmpi >/dev/null || ! command -v mpicc.mpich >/dev/null; then \
+	  tools/install-deps.sh || echo "make: Open MPI / MPICH not installed: libtopomap_mpi is built for the MPIs found"; fi
 	@touch $@
 
 deps: $(DEPS_STAMP)
@@ -99,6 +101,52 @@ $(BUILD)/libtopomap.so: $(LIB_OBJ)
 $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
 
+# ---- MPI (docs/mpi.md) --------------------------------------------------------
+# libtopomap_mpi.so (tm_mpi_*), the PMPI shim libtopomap_pmpi.so, the halo
+# example and the test program, built once per MPI implementation found
+# (BUILD/mpi-openmpi/, BUILD/mpi-mpich/; plain `mpicc`: BUILD/mpi-default/):
+# a library built against one MPI cannot run under another.  Without any
+# mpicc, `make` builds the rest and says so.  Not under the sanitizers
+# (their runtimes and LD_PRELOAD shims do not mix).
+MPI_FLAVORS := $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f)))
+ifeq ($(MPI_FLAVORS),)
+  MPI_FLAVORS := $(if $(shell command -v mpicc 2>/dev/null),default)
+endif
+ifneq ($(SAN),)
+  MPI_FLAVORS :=
+endif
+mpicc_of = $(if $(filter default,$(1)),mpicc,mpicc.$(1))
+MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_shim.c,$(wildcard src/mpi/*.c)))
+MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
+MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
+                 libtopomap_pmpi.so halo3d tm_neighbors placement))
+
+mpi: $(MPI_OUT)
+	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
+
+define MPI_RULES
+$(BUILD)/mpi-$(1)/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) $$(CFLAGS_ALL) -fvisibility=hidden -MMD -MP -c $$< -o $$@
+$(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_mpi.map
+	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_mpi.map -o $$@ \
+	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
+$(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) \
+    $(BUILD)/mpi-$(1)/obj/pmpi_shim.o src/mpi/export_pmpi.map
+	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
+	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
+$(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/tm_neighbors: tests/mpi/tm_neighbors.c $(BUILD)/mpi-$(1)/libtopomap_mpi.so
+	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -Iinclude -o $$@ $$< \
+	  -L$(BUILD)/mpi-$(1) -ltopomap_mpi -Wl,-rpath,'$$$$ORIGIN'
+endef
+$(foreach f,$(MPI_FLAVORS),$(eval $(call MPI_RULES,$(f))))
+
 # -MMD -MP: every header a test includes (src/ internals too) is a
 # dependency (BUILD/tests/test_x.d, included at the end).
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
@@ -121,8 +169,11 @@ test-unit: $(TEST_BIN)
 	@tests/run-unit.sh $(BUILD) $(TEST_BIN)
 
 # TOPOMAP_LIB: tests/cli/t90-exports.sh checks the shared library's symbols.
-test-cli: $(BUILD)/topomap $(BUILD)/libtopomap.so
+# TOPOMAP_MPI_DIRS: the per-MPI builds tests/cli/t6x-mpi.sh runs (none under
+# the sanitizers).
+test-cli: $(BUILD)/topomap $(BUILD)/libtopomap.so mpi
 	@TOPOMAP=$(abspath $(BUILD)/topomap) TOPOMAP_LIB=$(abspath $(BUILD)/libtopomap.so) \
+	  TOPOMAP_MPI_DIRS="$(MPI_DIRS)" \
 	  tests/cli/run.sh
 
 # ---- sanitizers, fuzzing, valgrind (docs/trust.md) -------------------------
@@ -245,9 +296,13 @@ install: all
 	install -m 755 $(BUILD)/topomap $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/topomap/*.h $(DESTDIR)$(PREFIX)/include/topomap/
+	@for f in $(MPI_FLAVORS); do \
+	  install -d $(DESTDIR)$(PREFIX)/lib/topomap-mpi-$$f && \
+	  install -m 644 $(BUILD)/mpi-$$f/libtopomap_mpi.so $(BUILD)/mpi-$$f/libtopomap_pmpi.so \
+	    $(DESTDIR)$(PREFIX)/lib/topomap-mpi-$$f/ || exit 1; done
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d) \
-         $(wildcard $(BUILD)/fuzz/*.d)
+         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*.d)

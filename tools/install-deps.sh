@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Installs the build and test dependencies of topomap on Debian 12 with apt.
+# Installs the build and test dependencies of topomap on Debian 12 with apt
+# (Open MPI and MPICH side by side: libtopomap_mpi is built for each, docs/mpi.md).
 # Idempotent: does nothing when everything is already there.  Called by the
 # Makefile when pkg-config (or the METIS header) cannot find a dependency.
 set -euo pipefail
 
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
+      libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
       chromium)  # tests/cli/t32-report.sh renders the HTML report headless
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi

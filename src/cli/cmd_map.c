@@ -260,6 +260,42 @@ static void json_row(json_w *j, const tm_net *net, const tm_map_row *r)
     json_obj_end(j);
 }
 
+/* Hosts that appear in more than one run of consecutive ranks, i.e. on
+ * several lines of a Hydra machinefile; *example is one of them.  Hydra
+ * (MPICH 4.0) starts one proxy per line: docs/mpi.md "Launchers". */
+static int32_t hydra_split_hosts(const tm_net *net, const tm_mapping *m, int32_t *example)
+{
+    int32_t split = 0;
+    unsigned char *seen = calloc((size_t)tm_net_n_vertices(net), 1); /* 0 no, 1 yes, 2 split */
+    if (!seen)
+        return 0; /* only a warning is at stake */
+    for (int32_t t = 0; t < m->n; t++) {
+        int32_t h = m->host[t];
+        if (t > 0 && h == m->host[t - 1])
+            continue;
+        if (seen[h] == 1) {
+            if (split++ == 0)
+                *example = h;
+            seen[h] = 2;
+        } else if (seen[h] == 0) {
+            seen[h] = 1;
+        }
+    }
+    free(seen);
+    return split;
+}
+
+static void warn_hydra(const tm_net *net, const tm_mapping *m)
+{
+    int32_t ex = -1, n = hydra_split_hosts(net, m, &ex);
+    if (n > 0)
+        fprintf(stderr, "topomap map: warning: %d host%s (e.g. %s) appear%s on several lines of the "
+                "machinefile: Hydra starts one proxy per line, so ranks of one host land in "
+                "different MPI_COMM_TYPE_SHARED groups and -bind-to core binds them to the same "
+                "cores; see docs/mpi.md \"Launchers\"\n", n, n == 1 ? "" : "s",
+                tm_net_name(net, ex), n == 1 ? "s" : "");
+}
+
 static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, const tm_mapping *m)
 {
     tm_mapwrite_opts wo = TM_MAPWRITE_OPTS_INIT;
@@ -279,7 +315,10 @@ static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, c
         snprintf(msg, sizeof msg, "%s", tm_ctx_errmsg(ctx));
         return tm_ctx_fail(ctx, err, "%s: %s", a->out ? a->out : "<stdout>", msg);
     }
-    return tm_ofile_commit(ctx, &of);
+    err = tm_ofile_commit(ctx, &of);
+    if (!err && fmt == TM_MAPFMT_MPICH)
+        warn_hydra(net, m);
+    return err;
 }
 
 /* --report: every strategy row against consecutive, the chosen mapping's

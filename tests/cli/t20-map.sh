@@ -33,3 +33,13 @@ expect_exit 0 "$TOPOMAP" map --hierarchy 2:2 --distances 1:10 --comm $d/hier.edg
 [ "$(echo "$OUT" | json_get "['J']")" = 40 ]
 [ "$(cat pe.txt)" = "$(printf '0\n1\n2')" ]
 expect_exit 3 "$TOPOMAP" map --hierarchy 2 --distances 1 --comm $d/hier.edges
+# --format mpich warns when a host appears on several machinefile lines
+# (Hydra: one proxy per line, docs/mpi.md "Launchers"); grouped: silent
+expect_exit 0 "$TOPOMAP" map --topology 'torus:2x2,slots=2' --comm $d/pairs.edges --format mpich \
+    --out mf.txt
+expect_in "warning: 4 hosts (e.g. n0000) appear on several lines of the machinefile" "$ERR"
+[ "$(wc -l < mf.txt)" -eq 8 ]
+expect_exit 0 "$TOPOMAP" map --topology 'torus:2x2,slots=2' --comm $d/pairs.edges --format mpich \
+    --strategy identity --refine none --out mf.txt
+[ "$ERR" = "" ] || { echo "unexpected stderr: $ERR"; exit 1; }
+[ "$(cat mf.txt)" = "$(printf 'n0000:2\nn0001:2\nn0002:2\nn0003:2')" ]

@@ -1,0 +1,31 @@
+/* pmpi_shim.c - libtopomap_pmpi.so: LD_PRELOAD it and an unmodified
+ * application's MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create and
+ * MPI_Cart_create go through libtopomap_mpi (docs/mpi.md).  Only the C
+ * bindings are intercepted.  Everything else is the MPI library's.
+ * TM_API: MPICH's mpi.h, unlike Open MPI's, does not mark the MPI_
+ * names visible, and the objects are built with -fvisibility=hidden. */
+#include "topomap/mpi.h"
+
+TM_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[],
+                                   MPI_Info info, int reorder, MPI_Comm *comm_dist_graph)
+{
+    return tm_mpi_dist_graph_create_adjacent(comm_old, indegree, sources, sourceweights, outdegree,
+                                             destinations, destweights, info, reorder,
+                                             comm_dist_graph);
+}
+
+TM_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                          const int destinations[], const int weights[], MPI_Info info,
+                          int reorder, MPI_Comm *comm_dist_graph)
+{
+    return tm_mpi_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
+                                    reorder, comm_dist_graph);
+}
+
+TM_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm *comm_cart)
+{
+    return tm_mpi_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
+}
