@@ -164,7 +164,11 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
     if (a->mapping_path)
         err = cli_read_mapping(ctx, nw->net, 0, a->mapping_path, comm->n, map);
     else if (comm->n > tm_alloc_total_slots(&nw->alloc))
-        err = tm_mapping_blocks(ctx, &nw->alloc, comm->n, map); /* ranks in order, shared slots */
+        /* no silent oversubscription: a wrong hostfile would look like one */
+        err = tm_ctx_fail(ctx, TM_EINFEASIBLE,
+                          "%d tasks but only %lld slots on %d hosts (an oversubscribed placement "
+                          "needs --mapping, e.g. one written by 'map --imbalance')",
+                          comm->n, (long long)tm_alloc_total_slots(&nw->alloc), nw->alloc.n);
     else
         err = tm_mapping_consecutive(ctx, &nw->alloc, comm->n, map);
     if (!err)
