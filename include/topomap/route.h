@@ -2,8 +2,10 @@
  * topomap/route.h - routing: how traffic between two hosts spreads over the
  * directed links of the network.  A router is a pluggable module behind one
  * interface (ECMP over minimum-hop paths, a single deterministic shortest
- * path, dimension order on tori/meshes; forwarding tables later), so the
- * metrics and the refinement never know which model is in use.
+ * path, dimension order on tori/meshes, InfiniBand forwarding tables read
+ * from ibroute dumps or computed as OpenSM's ftree / min-hop engines would;
+ * docs/routing.md), so the metrics and the refinement never know which
+ * model is in use.
  *
  * A tm_route is bound to a finalized tm_net and is read-only after
  * creation, so threads may share it; each thread uses its own

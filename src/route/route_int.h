@@ -3,8 +3,9 @@
  *
  * route.c holds the public API and dispatches through a tm__route_ops
  * table; every routing model is one file providing one table (ecmp.c,
- * single.c, dor.c).  A new model (forwarding tables from ibroute LFT dumps,
- * D-mod-k on fat-trees) is one more file plus one line in route.c.
+ * single.c, dor.c, and the forwarding-table models lft.c, ftree.c and
+ * minhop.c, which share fwd.c).  A new model is one more file plus one line
+ * in route.c.
  *
  * dag.c is shared by the shortest-path models: a lazily grown BFS
  * shortest-path DAG per source host (dist, sigma = number of minimum-hop
