@@ -10,7 +10,7 @@
 static const char *const CMD = "topomap study";
 
 enum {
-    OPT_FAIL_LINKS = OPT_HOP_DISTANCE + 1, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
+    OPT_FAIL_LINKS = OPT_REPORT + 1, /* after every shared option id (cli.h) */ OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
     OPT_SCALE_CAPACITY
 };
 
@@ -165,6 +165,13 @@ static int study_option(study_args *a, int c, const char *v)
         return 0;
     }
     case OPT_QUIET: a->quiet = true; return 0;
+    case OPT_REPORT: {
+        size_t n = strlen(v);
+        if (n < 6 || strcmp(v + n - 5, ".html") != 0)
+            return cli_usage_error(CMD, "--report '%s': the name must end in .html", v), -1;
+        a->report = v;
+        return 0;
+    }
     default: return cli_usage_error(CMD, "unhandled option"), -1;
     }
 }
@@ -212,6 +219,7 @@ int study_parse_args(int argc, char **argv, study_args *a)
         {"fail-switch", required_argument, NULL, OPT_FAIL_SWITCH},
         {"scale-capacity", required_argument, NULL, OPT_SCALE_CAPACITY},
         {"out", required_argument, NULL, OPT_OUT},
+        {"report", required_argument, NULL, OPT_REPORT},
         {"quiet", no_argument, NULL, OPT_QUIET},
         {NULL, 0, NULL, 0},
     };

@@ -19,6 +19,7 @@ typedef struct study_args {
     tm_route_kind routings[STUDY_MAX_AXIS]; int n_routings;
     const char *strategies[STUDY_MAX_AXIS]; int n_strategies;
     const char *outs[4]; int n_outs;
+    const char *report; /* --report F.html */
     const char *refine;
     int objective;
     long seed, samples, threads;
@@ -32,6 +33,9 @@ int study_parse_args(int argc, char **argv, study_args *a);
  * atomically (all or none). */
 tm_err study_write_all(tm_ctx *ctx, const study_args *a, const tm__study_spec *s,
                        const tm__study_result *res);
+/* --report: the OK rows as one HTML page (study_report.c). */
+tm_err study_write_report(tm_ctx *ctx, const char *path, const tm__study_spec *s,
+                          const tm__study_result *res);
 /* The table on stdout. */
 void study_print_table(FILE *out, const tm__study_spec *s, const tm__study_result *res);
 /* Axis labels shared by the writers. */

@@ -254,7 +254,8 @@ tm_err study_write_all(tm_ctx *ctx, const study_args *a, const tm__study_spec *s
 {
     tm_ofile of[4];
     int n = 0;
-    tm_err err = TM_EOK;
+    /* the page first (itself atomic): if it fails, no other file is written */
+    tm_err err = a->report ? study_write_report(ctx, a->report, s, res) : TM_EOK;
     /* every file written to its temporary first, then all renamed: a
      * failing write leaves none of them */
     for (; !err && n < a->n_outs; n++) {

@@ -76,8 +76,13 @@ static void run_one(runner *rn, int ri)
         r->status = err == TM_EINPUT ? TM__ROW_UNROUTABLE : TM__ROW_INFEASIBLE;
     else
         rn->err[ri] = err;
-    if (err)
+    if (err) {
+        /* the map command's hint names an option the study does not have */
+        char *hint;
         snprintf(r->cause, sizeof r->cause, "%s", tm_ctx_errmsg(jc));
+        if ((hint = strstr(r->cause, " (give --imbalance")))
+            *hint = 0;
+    }
     tm_map_result_release(&res);
     tm_ctx_free(jc);
 }

@@ -74,6 +74,20 @@ for r in d['rows']:
 assert [r['strategy'] for r in d['rows']] == ['identity', 'all']
 PY
 
+# --- --report: the rows on one page, labelled by the axes that vary --------
+expect_exit 0 "$TOPOMAP" study --topology "$T" --comm one.edges --strategy identity,all \
+    --scale-capacity 2=0.5 --report s.html --out s.csv
+[ -s s.html ] && [ -s s.csv ]
+grep -q '<svg' s.html
+grep -q 'capacity 2=0.5 | all' s.html
+grep -q 'capacity none | identity' s.html
+! grep -qi '<script\|https\?://' s.html
+expect_exit 1 "$TOPOMAP" study --topology "$T" --comm one.edges --report s.txt
+expect_in "must end in .html" "$ERR"
+# a page that cannot be written leaves no CSV either
+expect_exit 2 "$TOPOMAP" study --topology "$T" --comm one.edges --report nodir/s.html --out t.csv
+[ ! -e t.csv ]
+
 # --- disconnection is a row, not a failure -------------------------------
 expect_exit 0 "$TOPOMAP" study --topology "$T" --comm one.edges --strategy identity --refine none \
     --fail-switch sw-l2-000,sw-l2-001 --out disc.csv
