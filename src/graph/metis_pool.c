@@ -30,6 +30,12 @@
 #define MAX_WORKERS 64
 /* How long a new worker may take to say it is alive (see spawn). */
 #define READY_MS 10000
+/* A worker that holds a call and uses no CPU for this many seconds is hung
+ * (a fork while another thread held an allocator lock: seen under ASan,
+ * whose allocator has no fork handler, on a loaded machine) and is killed;
+ * the call then runs in this process.  A working METIS call accrues CPU
+ * time every second. */
+#define STALL_S 10
 
 /* The one piece of process-wide state: METIS itself is process-wide, so at
  * most one call runs in this process (whatever the number of contexts). */
@@ -284,6 +290,16 @@ long tm__metis_pool_worker_calls(tm__metis_pool *p)
     return n;
 }
 
+long tm__metis_pool_worker_pid(tm__metis_pool *p, int i)
+{
+    long pid = -1;
+    pthread_mutex_lock(&p->mu);
+    if (i >= 0 && i < p->nw)
+        pid = (long)p->w[i].pid;
+    pthread_mutex_unlock(&p->mu);
+    return pid;
+}
+
 int tm__metis_pool_workers(tm__metis_pool *p)
 {
     int n;
@@ -351,15 +367,66 @@ static int stage(worker *w, const req *q, const idx_t *xadj, const idx_t *adj, c
 }
 
 /* One round trip; 0 on success, -1 if the worker is gone. */
+/* CPU time (clock ticks) the process has used, -1 if it is gone. */
+static long cpu_ticks(pid_t pid)
+{
+    char path[64], buf[1024], *p;
+    unsigned long ut = 0, st = 0;
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+    if (!(f = fopen(path, "r")))
+        return -1;
+    n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    /* fields after "(comm)": state is 3rd, utime 14th, stime 15th */
+    if (!(p = strrchr(buf, ')')) ||
+        sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+        return -1;
+    return (long)(ut + st);
+}
+
+/* Hands the staged call to worker w and waits for its answer: 0 done, -1
+ * the worker died, -2 it hung (killed here: STALL_S). */
 static int round_trip(worker *w)
 {
     char c = 1;
-    ssize_t r;
+    long last = -1;
+    int idle = 0;
     if (send(w->sock, &c, 1, MSG_NOSIGNAL) != 1)
         return -1;
-    while ((r = read(w->sock, &c, 1)) < 0 && errno == EINTR) {
+    for (;;) {
+        struct pollfd pf = {w->sock, POLLIN, 0};
+        long t;
+        int r = poll(&pf, 1, 1000);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r > 0) {
+            ssize_t got;
+            while ((got = read(w->sock, &c, 1)) < 0 && errno == EINTR) {
+            }
+            return got == 1 ? 0 : -1;
+        }
+        if (r < 0 || (t = cpu_ticks(w->pid)) < 0)
+            return -1;
+        idle = t == last ? idle + 1 : 0;
+        last = t;
+        if (idle >= STALL_S) {
+            kill(w->pid, SIGKILL);
+            return -2;
+        }
     }
-    return r == 1 ? 0 : -1;
+}
+
+static int call_inproc(bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t *xadj, idx_t *adjncy,
+                       idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts, idx_t *options,
+                       idx_t *objval, idx_t *part)
+{
+    return recursive ? METIS_PartGraphRecursive(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
+                                                nparts, tpwgts, NULL, options, objval, part)
+                     : METIS_PartGraphKway(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt, nparts,
+                                           tpwgts, NULL, options, objval, part);
 }
 
 /* Runs request q in worker k (already marked busy). */
@@ -372,10 +439,18 @@ static int call_worker(tm_ctx *ctx, tm__metis_pool *p, int k, req *q, idx_t *xad
         release(p, k, false);
         return METIS_ERROR_MEMORY;
     }
-    if (round_trip(w) < 0) {
+    if ((rc = round_trip(w)) < 0) {
+        /* the same call in this process gives the same partition (the seed
+         * is in the options) */
+        tm__log(ctx, TM_LOG_INFO, "METIS worker process %ld %s: the call runs in-process",
+                (long)w->pid, rc == -2 ? "hung" : "died");
+        idx_t nv = (idx_t)q->nv, ncon = (idx_t)q->ncon, np = (idx_t)q->nparts;
         release(p, k, true);
-        tm__fail(ctx, TM_EINTERNAL, "METIS worker process %ld died", (long)w->pid);
-        return METIS_ERROR;
+        pthread_mutex_lock(&inproc_mutex);
+        rc = call_inproc(q->recursive != 0, &nv, &ncon, xadj, adj, vw, ew, &np, tp, q->options,
+                         objval, part);
+        pthread_mutex_unlock(&inproc_mutex);
+        return rc;
     }
     rc = (int)((req *)w->map)->rc;
     *objval = (idx_t)((req *)w->map)->objval;
@@ -384,15 +459,6 @@ static int call_worker(tm_ctx *ctx, tm__metis_pool *p, int k, req *q, idx_t *xad
     return rc;
 }
 
-static int call_inproc(bool recursive, idx_t *nvtxs, idx_t *ncon, idx_t *xadj, idx_t *adjncy,
-                       idx_t *vwgt, idx_t *adjwgt, idx_t *nparts, real_t *tpwgts, idx_t *options,
-                       idx_t *objval, idx_t *part)
-{
-    return recursive ? METIS_PartGraphRecursive(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt,
-                                                nparts, tpwgts, NULL, options, objval, part)
-                     : METIS_PartGraphKway(nvtxs, ncon, xadj, adjncy, vwgt, NULL, adjwgt, nparts,
-                                           tpwgts, NULL, options, objval, part);
-}
 
 /* Where the call runs: -1 in this process (inproc_mutex then held), else
  * the index of a worker marked busy.  Waits while the in-process slot and

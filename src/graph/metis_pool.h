@@ -46,6 +46,8 @@ tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx);
 void tm__metis_pool_prefork(tm__metis_pool *pool, int n);
 /* Tests: send every call to a worker, even when none runs in-process. */
 void tm__metis_pool_force_worker(tm__metis_pool *pool, bool on);
+/* Process id of worker i, -1 if there is none (tests). */
+long tm__metis_pool_worker_pid(tm__metis_pool *pool, int i);
 /* Workers forked so far (tests). */
 int tm__metis_pool_workers(tm__metis_pool *pool);
 /* Calls handed to a worker so far (tests). */

@@ -5,6 +5,7 @@
  *
  * Raw concurrent METIS (no isolation) fails this comparison: GKlib draws
  * from the process-wide rand() stream (docs/parallel.md). */
+#include <signal.h>
 #include <pthread.h>
 
 #include "test_util.h"
@@ -218,11 +219,37 @@ static void test_serial_through_worker(void **state)
     tm_ctx_free(ctx);
 }
 
+/* A worker that died (killed) and one that hangs (stopped: no CPU time,
+ * as a worker stuck on an allocator lock after fork): each call still
+ * returns the reference partition, run in-process, the hung one after
+ * about STALL_S seconds. */
+static void test_dead_and_hung_worker(void **state)
+{
+    tm_ctx *ctx;
+    tm__metis_pool *p;
+    (void)state;
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    p = tm__ctx_metis_pool(ctx);
+    tm__metis_pool_prefork(p, 2);
+    assert_int_equal(tm__metis_pool_workers(p), 2);
+    tm__metis_pool_force_worker(p, true);
+    for (int w = 0; w < 2; w++) {
+        idx_t *part = malloc((size_t)G[C[0].g].n * sizeof *part), obj = -1;
+        assert_int_equal(kill((pid_t)tm__metis_pool_worker_pid(p, w), w ? SIGSTOP : SIGKILL), 0);
+        assert_int_equal(run_case(ctx, &C[0], part, &obj), METIS_OK);
+        assert_int_equal(obj, C[0].ref_obj);
+        assert_memory_equal(part, C[0].ref_part, (size_t)G[C[0].g].n * sizeof *part);
+        free(part);
+    }
+    tm_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concurrent_equals_serial),
         cmocka_unit_test(test_serial_through_worker),
+        cmocka_unit_test(test_dead_and_hung_worker),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
