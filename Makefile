@@ -209,7 +209,7 @@ test-tsan:
 # (part of `make test`) replays tests/fuzz/regressions/ and fuzzes each
 # target for FUZZ_SMOKE seconds.  Corpora live in build-fuzz/corpus/.
 FUZZ_TIME    ?= 60
-FUZZ_SMOKE   ?= 8
+FUZZ_SMOKE   ?= 5
 FUZZ_JOBS    ?= 1
 FUZZ_TARGETS ?=
 FUZZ_BUILD   := build-fuzz
