@@ -347,13 +347,4 @@ static tm_err ftree_init(tm_ctx *ctx, tm_route *r)
     return err;
 }
 
-const tm__route_ops tm__route_ftree_ops = {
-    .name = "ftree",
-    .init = ftree_init,
-    .fini = tm__fwd_fini,
-    .ws_init = NULL,
-    .ws_fini = NULL,
-    .flows = tm__fwd_flows,
-    .hops = tm__fwd_hops,
-    .stub_sources = false,
-};
+const tm__route_ops tm__route_ftree_ops = TM__FWD_OPS("ftree", ftree_init);

@@ -95,13 +95,4 @@ static tm_err lft_init(tm_ctx *ctx, tm_route *r)
     return TM_EOK;
 }
 
-const tm__route_ops tm__route_lft_ops = {
-    .name = "lft",
-    .init = lft_init,
-    .fini = tm__fwd_fini,
-    .ws_init = NULL,
-    .ws_fini = NULL,
-    .flows = tm__fwd_flows,
-    .hops = tm__fwd_hops,
-    .stub_sources = false,
-};
+const tm__route_ops tm__route_lft_ops = TM__FWD_OPS("lft", lft_init);

@@ -134,13 +134,4 @@ static tm_err minhop_init(tm_ctx *ctx, tm_route *r)
     return err;
 }
 
-const tm__route_ops tm__route_minhop_ops = {
-    .name = "minhop",
-    .init = minhop_init,
-    .fini = tm__fwd_fini,
-    .ws_init = NULL,
-    .ws_fini = NULL,
-    .flows = tm__fwd_flows,
-    .hops = tm__fwd_hops,
-    .stub_sources = false,
-};
+const tm__route_ops tm__route_minhop_ops = TM__FWD_OPS("minhop", minhop_init);

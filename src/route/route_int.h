@@ -116,6 +116,13 @@ void tm__fwd_fini(tm_route *r);
 tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
                      const int32_t *dst, const double *vol, double *load, int32_t *hops);
 int32_t tm__fwd_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
+/* The ops table of a forwarding-table router: only the way its tables are
+ * made (init) differs between lft, ftree and minhop. */
+#define TM__FWD_OPS(NAME, INIT)                                                                \
+    {                                                                                          \
+        .name = (NAME), .init = (INIT), .fini = tm__fwd_fini, .ws_init = NULL, .ws_fini = NULL, \
+        .flows = tm__fwd_flows, .hops = tm__fwd_hops, .stub_sources = false,                   \
+    }
 /* lft_read.c: fills f from the ibroute files of a directory / one file. */
 tm_err tm__lft_read_dir(tm_ctx *ctx, const tm_route *r, tm__fwd *f, const char *dir);
 tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, const char *name);
