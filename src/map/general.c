@@ -42,19 +42,16 @@ void tm__general_release(tm__general *gm)
     memset(gm, 0, sizeof *gm);
 }
 
-/* B = (1 + eps) W / S, rounded up when every weight is integral (so that
- * eps = 0 with unit weights means exactly ceil(n / S)). */
+/* B = (1 + eps) W / S as in hierarchy mode (tm__qap_bound_pes: rounded up
+ * when every weight is integral, so eps = 0 with unit weights means exactly
+ * ceil(n / S)), and never less than the heaviest task, which may sit alone
+ * in a block. */
 static double block_bound(const tm__sgraph *g, int32_t s, double eps)
 {
-    double b = (1.0 + eps) * g->total_vw / (double)s, vmax = 0;
-    bool integral = true;
-    for (int32_t u = 0; u < g->n; u++) {
-        integral = integral && g->vw[u] == floor(g->vw[u]);
-        vmax = g->vw[u] > vmax ? g->vw[u] : vmax;
-    }
-    if (integral)
-        b = ceil(b - 1e-9);
-    return b < vmax ? vmax : b; /* a heavy task alone in a block is allowed */
+    double b = tm__qap_bound_pes(g, s, eps);
+    for (int32_t u = 0; u < g->n; u++)
+        b = g->vw[u] > b ? g->vw[u] : b;
+    return b;
 }
 
 static tm_err partition(tm_ctx *ctx, const tm_problem *p, int32_t s, uint64_t seed,

@@ -604,11 +604,6 @@ static tm_err setup_network(tm_ctx *ctx, const tm_problem *p, tm_problem *pr, tm
                         "general process mapping)",
                         p->comm->n, (long long)slots, p->alloc->n);
     err = check_connected(ctx, p);
-    if (!err && p->comm->n > slots) {
-        err = tm__general_build(ctx, p, tm_ctx_seed(ctx), gen);
-        pr->comm = &gen->q;
-        pr->imbalance = -1;
-    }
     if (!err && !pr->route) {
         err = tm_route_new(ctx, p->net, TM_ROUTE_ECMP, own);
         pr->route = *own;
@@ -616,6 +611,12 @@ static tm_err setup_network(tm_ctx *ctx, const tm_problem *p, tm_problem *pr, tm
     if (!err && !pr->dist) {
         err = tm_netdist_new(ctx, p->net, p->alloc->host, p->alloc->n, own_dist);
         pr->dist = *own_dist;
+    }
+    /* after the oracle: the partition's multisection uses it too */
+    if (!err && p->comm->n > slots) {
+        err = tm__general_build(ctx, pr, tm_ctx_seed(ctx), gen);
+        pr->comm = &gen->q;
+        pr->imbalance = -1;
     }
     return err;
 }

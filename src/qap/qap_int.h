@@ -121,6 +121,8 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
 /* Largest task weight one PE may carry, or a negative number when the
  * problem is one-to-one (then 1 per PE). */
 double tm__qap_bound(const tm__sgraph *g, const tm_hier *h, double eps);
+/* The same for n_pe PEs (network mode: the allocation's slots). */
+double tm__qap_bound_pes(const tm__sgraph *g, int64_t n_pe, double eps);
 
 /* Checks tasks vs PEs; sets *general when a many-to-one mapping is needed
  * and allowed (tasks > PEs and p->imbalance >= 0). */

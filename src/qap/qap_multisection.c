@@ -80,7 +80,12 @@ typedef struct pool {
 
 double tm__qap_bound(const tm__sgraph *g, const tm_hier *h, double eps)
 {
-    double b = (1.0 + eps) * g->total_vw / (double)h->n_pe;
+    return tm__qap_bound_pes(g, h->n_pe, eps);
+}
+
+double tm__qap_bound_pes(const tm__sgraph *g, int64_t n_pe, double eps)
+{
+    double b = (1.0 + eps) * g->total_vw / (double)n_pe;
     bool integral = true;
     for (int32_t u = 0; u < g->n; u++)
         if (g->vw[u] != floor(g->vw[u]))

@@ -396,16 +396,17 @@ out:
 
 /* ---- strategies ---------------------------------------------------------- */
 
-/* Trials: on grids each rotation of the dimension priorities (the
- * orientation of the coordinate bisection) once; elsewhere seeds as the
- * hierarchy-mode topdown does.  `ils`: each trial is followed by ils:10,
- * whose J counts. */
+/* Trials of the multisection: on grids one per rotation of the dimension
+ * priorities (the orientation of the coordinate bisection), elsewhere
+ * different seeds; the best J kept.  `ils`: each trial is followed by
+ * ils:10, whose J counts.  bound < 0: one task per PE; else general
+ * mapping (tm__qap_netsection). */
 static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
-                         const tm__sgraph *g, uint64_t seed, bool ils, int32_t *best_pe)
+                         const tm__sgraph *g, uint64_t seed, int ntrials, bool ils, double bound,
+                         int32_t *best_pe)
 {
     const tm_net_grid *gr = tm_net_grid_info(p->net);
     int n_orders = tm__ptree_n_orders(p->net);
-    int ntrials = n_orders > 1 ? n_orders : ils ? 4 : 2;
     int32_t *trial = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *trial);
     tm__qdist o;
     double best = 0;
@@ -425,7 +426,7 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
             break;
         if (k == 0)
             tm__log(ctx, TM_LOG_INFO, "topdown (network): %s groups, %d nodes", t.kind, t.n);
-        err = tm__qap_netsection(ctx, g, &t, &o, -1.0, s, trial);
+        err = tm__qap_netsection(ctx, g, &t, &o, bound, s, trial);
         tm__ptree_release(&t);
         if (!err && ils)
             err = tm__qap_local_search(ctx, g, &o, -1.0, "ils", 10, s, trial, &j);
@@ -455,39 +456,13 @@ static int general_trials(const tm__sgraph *g, int n_orders)
 tm_err tm__qap_netsection_general(tm_ctx *ctx, const tm_problem *p, const tm__sgraph *g,
                                   double bound, uint64_t seed, int32_t *block)
 {
-    const tm_net_grid *gr = tm_net_grid_info(p->net);
-    int n_orders = tm__ptree_n_orders(p->net);
-    int32_t *trial = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *trial);
     tm__qnet q;
-    tm__qdist o;
-    double best = 0;
-    tm_err err = trial ? tm__qnet_build(ctx, p, &q) : tm__nomem(ctx);
-    if (err) {
-        free(trial);
+    tm_err err = tm__qnet_build(ctx, p, &q);
+    if (err)
         return err;
-    }
-    tm__qdist_init_net(&o, &q);
-    for (int k = 0; k < general_trials(g, n_orders) && !err; k++) {
-        tm__ptree t;
-        tm__ptree_opts po = {0, false};
-        double j;
-        if (n_orders > 1)
-            po.dimorder = tm__ptree_order(gr->ndims, k);
-        err = tm__ptree_build(ctx, p, &q, &po, &t);
-        if (err)
-            break;
-        err = tm__qap_netsection(ctx, g, &t, &o, bound, seed + (uint64_t)k, trial);
-        tm__ptree_release(&t);
-        if (err)
-            break;
-        j = tm__qap_eval_sym(g, &o, trial);
-        if (k == 0 || j < best) {
-            best = j;
-            memcpy(block, trial, (size_t)g->n * sizeof *trial);
-        }
-    }
+    err = net_trials(ctx, p, &q, g, seed, general_trials(g, tm__ptree_n_orders(p->net)), false,
+                     bound, block);
     tm__qnet_release(&q);
-    free(trial);
     return err;
 }
 
@@ -495,10 +470,13 @@ tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
                                 tm_mapping *out)
 {
     tm__qnet_job j;
+    int n_orders;
     tm_err err = tm__qnet_job_init(ctx, p, &j);
     if (err)
         return err;
-    err = net_trials(ctx, p, &j.q, &j.g, seed, ils, j.pe);
+    n_orders = tm__ptree_n_orders(p->net);
+    err = net_trials(ctx, p, &j.q, &j.g, seed, n_orders > 1 ? n_orders : ils ? 4 : 2, ils, -1.0,
+                     j.pe);
     if (!err)
         err = tm_mapping_alloc(ctx, out, j.g.n, false);
     if (!err)
