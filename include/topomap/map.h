@@ -163,6 +163,10 @@ typedef struct tm_map_row {
      * hierarchy mode); reverted says the refinement was undone for that */
     double start_congestion, start_dilation, start_J;
     bool reverted;
+    /* `all` on a large job (more than 8,192 tasks) refines only the best
+     * constructions that no other one dominates (docs/mapping.md "The
+     * screen"); the others keep their construction: screened, refine "" */
+    bool screened;
     double time_s;        /* construction + refinement, wall clock */
     double refine_time_s; /* refinement alone */
 } tm_map_row;

@@ -184,7 +184,10 @@ static void print_rows(FILE *out, const tm_map_result *res, bool network)
         fprintf(out, "%-16s %-14s %16s %9s\n", "strategy", "refine", "J", "time (s)");
     for (int32_t i = 0; i < res->n_rows; i++) {
         const tm_map_row *r = &res->rows[i];
-        const char *mark = i == res->best ? "  <- best" : r->reverted ? "  (refinement undone)" : "";
+        const char *mark = i == res->best ? "  <- best"
+                           : r->reverted ? "  (refinement undone)"
+                           : r->screened ? "  (screened: not refined)"
+                                         : "";
         if (network)
             fprintf(out, "%-16s %-14s %14.6g %12.4f %16.10g %9.3f%s\n", r->name,
                     r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
@@ -255,6 +258,7 @@ static void json_row(json_w *j, const tm_net *net, const tm_map_row *r)
         json_obj_end(j);
         json_bool(j, "refinement_undone", r->reverted);
     }
+    json_bool(j, "screened", r->screened);
     json_num(j, "time_s", r->time_s);
     json_num(j, "refine_time_s", r->refine_time_s);
     json_obj_end(j);

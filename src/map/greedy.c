@@ -15,11 +15,12 @@
  *   closest free hosts"); the pseudo code's "closest to s" would place m
  *   next to the previously mapped task instead of next to its partner;
  * - queues are binary heaps with lazy deletion and the task order is a
- *   sort, so there is no quadratic scan; the search stops at the first free
- *   host it settles, and it skips the vertices that cannot lead to a free
- *   host within the current hop radius (closest_free: a lower bound on the
- *   hops to the nearest free host, refreshed now and then).
+ *   sort, so there is no quadratic scan; the search for the closest free
+ *   host is an A* search (search_astar) that stops at the first free host
+ *   it settles: the same (hops, load) as the paper's Dijkstra, but among
+ *   hosts and paths that tie on both the one it meets first.
  * Paths may pass only through transit vertices (docs/design.md "Transit"). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,9 +30,13 @@
 #include "../graph/heap.h"
 #include "../util/util.h"
 
-/* ---- Dijkstra with lexicographic (hops, load) keys ------------------------ */
+/* ---- A* search with lexicographic (hops, load) costs -------------------- */
 
+/* A heap item: f = hops + fh[v] (the A* estimate of the hops of the whole
+ * path), the path load and the hops so far.  Items leave by (f, load), then
+ * deeper first, then vertex id: a total order. */
 typedef struct {
+    int32_t f;
     int32_t hops;
     int32_t v;
     double load;
@@ -39,14 +44,16 @@ typedef struct {
 
 static bool dless(const dkey *x, const dkey *y)
 {
-    if (x->hops != y->hops)
-        return x->hops < y->hops;
+    if (x->f != y->f)
+        return x->f < y->f;
     if (x->load != y->load)
         return x->load < y->load;
+    if (x->hops != y->hops)
+        return x->hops > y->hops;
     return x->v < y->v;
 }
 
-/* min-heap on (hops, load, vertex): a total order */
+/* min-heap on (f, load, -hops, vertex) */
 TM__HEAP_DEFINE(dheap, dkey, dless)
 
 typedef struct {
@@ -67,7 +74,11 @@ typedef struct {
     int32_t *fh;
     tm__bfs bfs; /* over bfs_dist, bfs_queue: computes fh */
     int32_t *bfs_dist, *bfs_queue;
-    int64_t wasted; /* links scanned by searches that found nothing */
+    int64_t wasted; /* links scanned from vertices that a stale fh let in */
+    /* tests (tm__greedy_core_checked): every search is repeated with the
+     * estimate 0 (a plain Dijkstra) and must find the same (hops, load) */
+    int32_t *zero;
+    bool mismatch;
 } gstate;
 
 #define FH_FAR (INT32_MAX / 4)
@@ -89,16 +100,57 @@ static void refresh_fh(gstate *st)
     st->wasted = 0;
 }
 
-/* One search from src that only enters vertices u with hops(u) + fh[u] <=
- * radius.  Every vertex on a minimum-hop path to a free host at distance
- * <= radius passes (fh is a lower bound), so when such a host exists the
- * search settles the same vertices of those paths in the same (hops, load,
- * id) order as an unpruned search, and returns the same host and path.
- * Returns -1 with *scanned set when no free host is within the radius. */
-static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *scanned, int *oom)
+static bool is_free(const gstate *st, int32_t v)
+{
+    return st->aidx[v] >= 0 && st->freec[st->aidx[v]] > 0;
+}
+
+/* Relaxes the arcs of v (popped with key k).  A vertex keeps the first
+ * path with the least (hops, load): ties go to the path found first. */
+static int relax(gstate *st, const int32_t *est, const dkey *k, uint32_t c)
+{
+    const tm_net_csr *g = st->pp->net;
+    int32_t v = k->v;
+    for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
+        int32_t u = g->head[j], l = g->link[j];
+        dkey nk = {k->hops + 1 + est[u], k->hops + 1, u, k->load + st->rho[l]};
+        if (est[u] >= FH_FAR)
+            continue; /* no free host behind u */
+        if (st->stamp[u] == c &&
+            (st->done[u] || nk.hops > st->hops[u] ||
+             (nk.hops == st->hops[u] && nk.load >= st->dist[u])))
+            continue;
+        st->stamp[u] = c;
+        st->done[u] = 0;
+        st->hops[u] = nk.hops;
+        st->dist[u] = nk.load;
+        st->plink[u] = l;
+        if (dheap_push(&st->heap, nk))
+            return -1;
+    }
+    return 0;
+}
+
+/* A* from src to the free host with the least (hops, path load), with the
+ * lower bound fh as the estimate of the hops still to go.  fh is a BFS
+ * distance to the free hosts of some earlier moment, so it is consistent
+ * (fh[v] <= 1 + fh[u] along every arc) and admissible (hosts only fill
+ * up): the first free host popped has the least (hops, load), as a plain
+ * Dijkstra on (hops, load) would find (test_map_strategies checks every
+ * search of random runs against that).  Why A*: on a fat-tree the free
+ * hosts nearest to a full pod lie behind every top switch, and a Dijkstra
+ * ordered by hops first settles that whole cone (400,000 links per search
+ * on a 65,536-host tree); ordered by the estimate of the whole path and
+ * then the load, and deeper first on ties, the search runs down one
+ * least-loaded path.  Returns the allocation index, or -1 when no free host
+ * is reachable.  Vertices popped with f below the final one were let in by
+ * a stale fh: their links count as wasted. */
+static int32_t search_astar(gstate *st, const int32_t *est, int32_t src, int *oom)
 {
     const tm_net_csr *g = st->pp->net;
     uint32_t c = ++st->cur;
+    int64_t scanned = 0, before_f = 0;
+    int32_t last_f = -1;
     dkey k;
     dheap_clear(&st->heap);
     st->stamp[src] = c;
@@ -106,70 +158,76 @@ static int32_t search_within(gstate *st, int32_t src, int32_t radius, int64_t *s
     st->dist[src] = 0;
     st->plink[src] = -1;
     st->done[src] = 0;
-    if (dheap_push(&st->heap, (dkey){0, src, 0})) {
-        *oom = 1;
-        return -1;
-    }
+    if (dheap_push(&st->heap, (dkey){est[src], 0, src, 0}))
+        goto nomem;
     while (dheap_pop(&st->heap, &k)) {
         int32_t v = k.v;
         if (st->done[v])
             continue;
         st->done[v] = 1;
-        if (st->aidx[v] >= 0 && st->freec[st->aidx[v]] > 0)
+        if (k.f > last_f) {
+            before_f = scanned;
+            last_f = k.f;
+        }
+        if (is_free(st, v)) {
+            st->wasted += before_f;
             return st->aidx[v];
+        }
         if (v != src && !g->transit[v])
             continue;
-        *scanned += g->off[v + 1] - g->off[v];
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
-            int32_t u = g->head[j], l = g->link[j];
-            dkey nk = {k.hops + 1, u, k.load + st->rho[l]};
-            if (nk.hops + st->fh[u] > radius)
-                continue;
-            if (st->stamp[u] == c && (st->done[u] || !dless(&nk, &(dkey){st->hops[u], u,
-                                                                            st->dist[u]})))
-                continue;
-            st->stamp[u] = c;
-            st->done[u] = 0;
-            st->hops[u] = nk.hops;
-            st->dist[u] = nk.load;
-            st->plink[u] = l;
-            if (dheap_push(&st->heap, nk)) {
-                *oom = 1;
-                return -1;
-            }
-        }
+        scanned += g->off[v + 1] - g->off[v];
+        if (relax(st, est, &k, c))
+            goto nomem;
     }
+    st->wasted += scanned;
+    return -1;
+nomem:
+    *oom = 1;
     return -1;
 }
 
 /* Closest allocation index with free capacity from net vertex src; -1 if
- * none is reachable.  Leaves parent links for the path.  Radii grow from
- * the lower bound fh[src]; when the failed searches have cost more than
- * one BFS, fh is recomputed (so the waste stays within a factor of two). */
+ * none is reachable.  Leaves parent links for the path.  When the links
+ * wasted on stale estimates exceed one BFS, fh is recomputed (so the waste
+ * stays within the cost of the searches). */
 static int32_t closest_free(gstate *st, int32_t src, int *oom)
 {
     const tm_net_csr *g = st->pp->net;
-    int32_t radius = st->fh[src];
-    for (;;) {
-        int64_t scanned = 0;
-        int32_t a;
-        if (radius >= FH_FAR) {
-            refresh_fh(st);
-            if (st->fh[src] >= FH_FAR)
-                return -1; /* no free host reachable from src */
-            radius = st->fh[src];
-        }
-        a = search_within(st, src, radius, &scanned, oom);
-        if (a >= 0 || *oom)
-            return a;
-        st->wasted += scanned;
-        if (st->wasted > (int64_t)g->n + g->n_links) {
-            refresh_fh(st);
-            radius = st->fh[src];
-        } else {
-            radius++;
-        }
+    int32_t a;
+    if (st->wasted > (int64_t)g->n + g->n_links)
+        refresh_fh(st);
+    if (st->fh[src] >= FH_FAR) {
+        refresh_fh(st);
+        if (st->fh[src] >= FH_FAR)
+            return -1; /* no free host reachable from src */
     }
+    a = search_astar(st, st->fh, src, oom);
+    if (a < 0 && !*oom) { /* every estimate was stale: once more, exact */
+        refresh_fh(st);
+        if (st->fh[src] < FH_FAR)
+            a = search_astar(st, st->fh, src, oom);
+    }
+    return a;
+}
+
+/* The check of tm__greedy_core_checked: a Dijkstra (estimate 0) must reach
+ * a free host with the same hops and load (within rounding: the loads are
+ * summed along different paths) as the A* search did. */
+static int32_t closest_free_checked(gstate *st, int32_t src, int *oom)
+{
+    int32_t ref = search_astar(st, st->zero, src, oom), a;
+    int32_t rh = ref >= 0 ? st->hops[st->pp->host[ref]] : -1;
+    double rl = ref >= 0 ? st->dist[st->pp->host[ref]] : 0;
+    if (*oom)
+        return -1;
+    a = closest_free(st, src, oom);
+    if (*oom)
+        return -1;
+    if ((a < 0) != (ref < 0) ||
+        (a >= 0 && (st->hops[st->pp->host[a]] != rh ||
+                    fabs(st->dist[st->pp->host[a]] - rl) > 1e-9 * (1 + rl))))
+        st->mismatch = true;
+    return a;
 }
 
 /* Adds the traffic of an edge of weight w along the path just found to t
@@ -208,7 +266,8 @@ static tm_err pick_host(tm_ctx *ctx, gstate *st, int32_t from_vertex, int32_t *a
         *a_out = a;
         return TM_EOK;
     }
-    a = closest_free(st, from_vertex, &oom);
+    a = st->zero ? closest_free_checked(st, from_vertex, &oom)
+                 : closest_free(st, from_vertex, &oom);
     if (oom)
         return tm__nomem(ctx);
     if (a < 0) {
@@ -224,7 +283,8 @@ static tm_err pick_host(tm_ctx *ctx, gstate *st, int32_t from_vertex, int32_t *a
     return TM_EOK;
 }
 
-tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, int32_t *place)
+static tm_err greedy_run(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, bool check,
+                         int32_t *place)
 {
     const tm__sgraph *G = pp->g;
     const tm_net_csr *net = pp->net;
@@ -250,6 +310,8 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
     st.bfs_dist = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_dist);
     st.bfs_queue = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_queue);
     order = tm__malloc_n((size_t)n + 1, sizeof *order);
+    if (check && !(st.zero = tm__calloc_n((size_t)nv + 1, sizeof *st.zero)))
+        goto nomem;
     if (!st.aidx || !st.freec || !st.rho || !st.hops || !st.dist || !st.plink || !st.stamp ||
         !st.done || !st.fh || !st.bfs_dist || !st.bfs_queue || !order)
         goto nomem;
@@ -301,11 +363,14 @@ tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
                     goto nomem;
         } while (tm__pq_pop(&q, &it));
     }
+    if (st.mismatch)
+        err = tm__fail(ctx, TM_EINTERNAL, "greedy: the A* search disagrees with Dijkstra");
     goto out;
 nomem:
     err = tm__nomem(ctx);
 out:
     tm__pq_release(&q);
+    free(st.zero);
     free(st.aidx);
     free(st.freec);
     free(st.rho);
@@ -320,6 +385,17 @@ out:
     dheap_release(&st.heap);
     free(order);
     return err;
+}
+
+tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, int32_t *place)
+{
+    return greedy_run(ctx, pp, start, false, place);
+}
+
+tm_err tm__greedy_core_checked(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
+                               int32_t *place)
+{
+    return greedy_run(ctx, pp, start, true, place);
 }
 
 tm_err tm__greedy_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place)

@@ -33,10 +33,21 @@
 
 /* `all` runs greedy from several starts (Hoefler & Snir Fig. 4), but on
  * large jobs from one: a start costs a least-loaded-path search per task
- * (11.7 s for 16,384 tasks on a 65,536-host fat-tree) and the starts
+ * (1.8 s for 16,384 tasks on a 65,536-host fat-tree) and the starts
  * differ only in the first host (the same size rule as grow's starts). */
 #define GREEDY_STARTS 4
 #define GREEDY_MULTI_MAX_TASKS 8192
+
+/* `all` on large jobs refines only the constructions that can still win:
+ * those that no other construction beats on congestion, dilation and J at
+ * once, at most SCREEN_KEEP of them in the order of the objective.  A
+ * refinement costs seconds per row at this size (ils:10 on 16,384 tasks:
+ * 5-25 s), and on the issue-10 fat-tree the dominated constructions,
+ * refined, stayed far from the best one (identity 4.29 -> 4.29 hops, grow
+ * 4.02 -> 3.95, recursive 5.30 -> 5.24, against topdown's 3.25).  Below the size every row is refined, as
+ * in Hoefler & Snir's portfolio. */
+#define SCREEN_MIN_TASKS 8192
+#define SCREEN_KEEP 2
 
 typedef struct job {
     const tm_strategy *st;
@@ -48,6 +59,9 @@ typedef struct job {
     bool reverted;
     double time_s, refine_s;
     tm_ctx *jc;           /* between the construction and refinement phases */
+    tm_metrics *cmet;     /* the construction's figures, when screening evaluated it */
+    bool screened;        /* not refined: a construction dominated it (screen) */
+    bool kept;            /* the screen keeps it for refinement */
     bool skipped;         /* not started: the caller asked to stop */
     tm_err err;
     char msg[512];
@@ -121,9 +135,14 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
 {
     tm_metrics st;
     tm_mapping m0;
-    tm_err err;
+    tm_err err = TM_EOK;
     tm_mapping_init(&m0);
-    err = eval_job(jc, rn, &j->m, &st);
+    if (j->cmet) { /* evaluated by the screen */
+        st = *j->cmet;
+        tm_metrics_init(j->cmet);
+    } else {
+        err = eval_job(jc, rn, &j->m, &st);
+    }
     if (!err)
         err = tm_mapping_copy(jc, &j->m, &m0);
     if (err)
@@ -541,14 +560,76 @@ static tm_err refine_side_by_side(tm_ctx *ctx, runner *rn)
     return TM_EOK;
 }
 
-static tm_err run_jobs(tm_ctx *ctx, runner *rn)
+static bool dominates(const tm_metrics *a, const tm_metrics *b);
+static bool better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
+
+/* The screen of large `all` runs (SCREEN_MIN_TASKS): every construction
+ * is evaluated (its row needs the figures anyway), and the ones that are
+ * dominated, or beyond the first SCREEN_KEEP by the objective, keep their
+ * construction as their result.  Depends only on the constructions, so
+ * the answer stays independent of the thread count. */
+static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
+{
+    for (int i = 0; i < rn->nj; i++) {
+        job *j = &rn->jobs[i];
+        if (!j->jc || j->err)
+            continue;
+        double t0 = tm__now();
+        if (!(j->cmet = calloc(1, sizeof *j->cmet)))
+            return tm__nomem(ctx);
+        if ((j->err = eval_job(j->jc, rn, &j->m, j->cmet)) != TM_EOK)
+            return tm__fail(ctx, j->err, "%s", tm_ctx_errmsg(j->jc));
+        j->time_s += tm__now() - t0;
+    }
+    for (int kept = 0; kept < SCREEN_KEEP; kept++) {
+        int b = -1; /* the best non-dominated construction not yet kept */
+        for (int i = 0; i < rn->nj; i++) {
+            job *j = &rn->jobs[i];
+            bool dom = false;
+            if (!j->cmet || j->kept)
+                continue;
+            for (int k = 0; k < rn->nj && !dom; k++)
+                dom = k != i && rn->jobs[k].cmet && dominates(rn->jobs[k].cmet, j->cmet);
+            if (!dom && (b < 0 || better(j->cmet, rn->jobs[b].cmet, obj)))
+                b = i;
+        }
+        if (b < 0)
+            break;
+        rn->jobs[b].kept = true;
+    }
+    for (int i = 0; i < rn->nj; i++) {
+        job *j = &rn->jobs[i];
+        if (!j->cmet || j->kept)
+            continue;
+        j->screened = true;
+        j->start[0] = j->cmet->max_congestion;
+        j->start[1] = j->cmet->avg_dilation;
+        j->start[2] = j->cmet->qap_J;
+        *j->met = *j->cmet;
+        free(j->cmet);
+        j->cmet = NULL;
+        report(rn, j, "screened", j->met);
+        tm_ctx_free(j->jc);
+        j->jc = NULL;
+    }
+    return TM_EOK;
+}
+
+static tm_err run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
 {
     int nt = tm_ctx_threads(ctx);
-    if (rn->time_limit > 0 && rn->nj > 1) {
+    bool scr = rn->nj > 1 && rn->nrf > 0 && rn->p->net && rn->p->comm->n > SCREEN_MIN_TASKS;
+    tm_err err;
+    if ((rn->time_limit > 0 || scr) && rn->nj > 1) {
         rn->phase = PHASE_CONSTRUCT;
         run_pool(rn, nt);
+        if (scr && (err = screen(ctx, rn, obj)) != TM_EOK)
+            return err;
         rn->phase = PHASE_REFINE;
-        return refine_side_by_side(ctx, rn);
+        if (rn->time_limit > 0)
+            return refine_side_by_side(ctx, rn);
+        run_pool(rn, nt);
+        return TM_EOK;
     }
     rn->phase = PHASE_ALL;
     run_pool(rn, nt);
@@ -666,7 +747,9 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
      * shares its parent's pages copy-on-write for its whole life */
     if (nt > 1)
         tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nt - 1);
-    run_jobs(ctx, &rn);
+    err = run_jobs(ctx, &rn, obj);
+    if (err)
+        goto out;
     out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);
     row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
     if (!out->rows || !row_job) {
@@ -691,7 +774,8 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
         r = &out->rows[out->n_rows];
         row_job[out->n_rows++] = i;
         snprintf(r->name, sizeof r->name, "%s", j->name);
-        snprintf(r->refine, sizeof r->refine, "%s", rn.nrf ? refine : "");
+        snprintf(r->refine, sizeof r->refine, "%s", rn.nrf && !j->screened ? refine : "");
+        r->screened = j->screened;
         r->start_congestion = j->start[0];
         r->start_dilation = j->start[1];
         r->start_J = j->start[2];
@@ -720,6 +804,9 @@ out:
     for (int i = 0; i < rn.nj; i++) {
         tm_ctx_free(rn.jobs[i].jc);
         tm_mapping_release(&rn.jobs[i].m);
+        if (rn.jobs[i].cmet)
+            tm_metrics_release(rn.jobs[i].cmet);
+        free(rn.jobs[i].cmet);
         if (rn.jobs[i].met)
             tm_metrics_release(rn.jobs[i].met);
         free(rn.jobs[i].met);

@@ -41,6 +41,10 @@ tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core
  * start % nh when start >= 0, otherwise derived from the seed. */
 tm_err tm__greedy_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place);
 tm_err tm__greedy_core_from(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, int32_t *place);
+/* Tests: greedy from start with every free-host search checked against a
+ * plain Dijkstra (TM_EINTERNAL when the two disagree). */
+tm_err tm__greedy_core_checked(tm_ctx *ctx, const tm__placeprob *pp, int64_t start,
+                               int32_t *place);
 tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place);
 tm_err tm__rcm_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place);
 

@@ -150,6 +150,72 @@ static void test_fig1_greedy(void **state)
     tm_net_free(net);
 }
 
+/* greedy's free-host search is an A* on (hops, load) with a lower bound on
+ * the hops to the nearest free host that goes stale as hosts fill up.  On
+ * random jobs that fill generated networks (so the bound is stale most of
+ * the time), every search must find a host with the same hops and path
+ * load as a plain Dijkstra from the same state. */
+static int64_t checked_start;
+
+static tm_err greedy_checked(tm_ctx *c, const tm__placeprob *pp, uint64_t seed, int32_t *place)
+{
+    (void)seed;
+    return tm__greedy_core_checked(c, pp, checked_start, place);
+}
+
+static void test_greedy_search_vs_dijkstra(void **state)
+{
+    static const char *const specs[] = {"fattree:k=4,n=3", "torus:4x3x3", "dragonfly:h=2",
+                                        "fattree:k=6,n=2", "torus:5x5"};
+    tm__rng r;
+    (void)state;
+    tm__rng_seed(&r, 7, 0);
+    for (int it = 0; it < 40; it++) {
+        tm_net *net;
+        tm_alloc al;
+        tm_comm c;
+        tm_mapping m;
+        tm_problem p = {0};
+        int32_t n;
+        int mm;
+        int32_t *src, *dst;
+        double *w;
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        assert_tm_ok(ctx, tm_gen_build(ctx, specs[it % 5], NULL, net));
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        fx_alloc(&al, net, 0, NULL);
+        n = al.n - (int32_t)tm__rng_below(&r, 3); /* full, or nearly */
+        mm = 3 * n;
+        src = malloc((size_t)mm * sizeof *src);
+        dst = malloc((size_t)mm * sizeof *dst);
+        w = malloc((size_t)mm * sizeof *w);
+        for (int i = 0; i < mm; i++) {
+            src[i] = (int32_t)tm__rng_below(&r, (uint64_t)n);
+            /* mostly near partners, as in a stencil, some far */
+            dst[i] = tm__rng_below(&r, 4) ? (src[i] + 1 + (int32_t)tm__rng_below(&r, 3)) % n
+                                          : (int32_t)tm__rng_below(&r, (uint64_t)n);
+            w[i] = 1 + (double)tm__rng_below(&r, 1000) / 100;
+        }
+        fx_comm(&c, n, mm, src, dst, w);
+        p.net = net;
+        p.alloc = &al;
+        p.comm = &c;
+        checked_start = (int64_t)tm__rng_below(&r, (uint64_t)al.n);
+        tm_mapping_init(&m);
+        if (tm__map_network(ctx, &p, 1, greedy_checked, &m) != TM_EOK)
+            fail_msg("%s, start %lld: %s", specs[it % 5], (long long)checked_start,
+                     tm_ctx_errmsg(ctx));
+        check_valid(net, &al, &m, n);
+        tm_mapping_release(&m);
+        free(src);
+        free(dst);
+        free(w);
+        fx_comm_free(&c);
+        fx_alloc_free(&al);
+        tm_net_free(net);
+    }
+}
+
 /* Two cliques of 4 tasks joined by one light edge, on a tree of two leaf
  * switches with 4 hosts each: recursive bisection puts each clique under
  * one leaf switch; so do greedy and rcm here. */
@@ -459,6 +525,89 @@ static void test_map_run(void **state)
     tm_net_free(net);
 }
 
+/* The screen of `all` on large jobs (more than 8,192 tasks): the rows
+ * refined are constructions no other construction dominates (at most 2),
+ * the others keep their construction and say so, and the answer does not
+ * depend on the thread count.  A periodic 24x24x16 stencil (9,216 tasks)
+ * on a 4x4 torus of 576-slot hosts keeps the network small. */
+static bool row_dominates(const tm_map_row *a, const tm_map_row *b)
+{
+    return a->start_congestion <= b->start_congestion && a->start_dilation <= b->start_dilation &&
+           a->start_J <= b->start_J &&
+           (a->start_congestion < b->start_congestion || a->start_dilation < b->start_dilation ||
+            a->start_J < b->start_J);
+}
+
+static void test_all_screen(void **state)
+{
+    enum { X = 24, Y = 24, Z = 16, N = X * Y * Z };
+    tm_net *net = fx_torus(ctx, 4, 2, N / 16);
+    int32_t *src = malloc(6 * N * sizeof *src), *dst = malloc(6 * N * sizeof *dst);
+    double *w = malloc(6 * N * sizeof *w);
+    int m = 0, kept = 0;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r1, r2;
+    (void)state;
+    for (int v = 0; v < N; v++) {
+        int x = v % X, y = v / X % Y, z = v / (X * Y);
+        int nb[3] = {(x + 1) % X + X * (y + Y * z), x + X * ((y + 1) % Y + Y * z),
+                     x + X * (y + Y * ((z + 1) % Z))};
+        for (int k = 0; k < 3; k++) {
+            src[m] = v, dst[m] = nb[k], w[m++] = 1;
+            src[m] = nb[k], dst[m] = v, w[m++] = 1;
+        }
+    }
+    fx_comm(&c, N, m, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "nc:1", TM_OBJ_PARETO, &r1));
+    for (int32_t i = 0; i < r1.n_rows; i++) {
+        const tm_map_row *r = &r1.rows[i];
+        if (!r->screened) {
+            kept++;
+            assert_string_equal(r->refine, "nc:1");
+            for (int32_t k = 0; k < r1.n_rows; k++)
+                assert_false(row_dominates(&r1.rows[k], r));
+            continue;
+        }
+        /* a screened row is its construction, which a kept one beats */
+        assert_string_equal(r->refine, "");
+        assert_true(r->metrics->max_congestion == r->start_congestion);
+        assert_true(r->metrics->avg_dilation == r->start_dilation);
+        assert_true(r->metrics->qap_J == r->start_J);
+        assert_true(r->refine_time_s == 0);
+    }
+    assert_true(kept >= 1 && kept <= 2);
+    assert_false(r1.rows[r1.best].screened);
+    assert_true(r1.n_rows >= 6);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 2));
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "nc:1", TM_OBJ_PARETO, &r2));
+    assert_int_equal(r1.best, r2.best);
+    for (int32_t i = 0; i < r1.n_rows; i++)
+        assert_int_equal(r1.rows[i].screened, r2.rows[i].screened);
+    assert_memory_equal(r1.mapping.host, r2.mapping.host, N * sizeof *r1.mapping.host);
+    assert_memory_equal(r1.mapping.slot, r2.mapping.slot, N * sizeof *r1.mapping.slot);
+    tm_map_result_release(&r2);
+    /* without refinement nothing is screened */
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_PARETO, &r2));
+    for (int32_t i = 0; i < r2.n_rows; i++)
+        assert_false(r2.rows[i].screened);
+    tm_map_result_release(&r2);
+    tm_map_result_release(&r1);
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+    free(src);
+    free(dst);
+    free(w);
+}
+
 static void test_disconnected(void **state)
 {
     tm_net *net;
@@ -501,6 +650,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_instances),
         cmocka_unit_test(test_fig1_greedy),
+        cmocka_unit_test(test_greedy_search_vs_dijkstra),
         cmocka_unit_test(test_two_cliques),
         cmocka_unit_test(test_rcm_chain_on_line),
         cmocka_unit_test(test_rcm_order_path),
@@ -508,6 +658,7 @@ int main(void)
         cmocka_unit_test(test_metis_exact_sizes),
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_map_run),
+        cmocka_unit_test(test_all_screen),
         cmocka_unit_test(test_disconnected),
     };
     return cmocka_run_group_tests_name("map_strategies", tests, setup, teardown);
