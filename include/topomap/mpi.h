@@ -41,6 +41,12 @@ TM_API int tm_mpi_dist_graph_create(MPI_Comm comm_old, int n, const int *sources
  * sits at coordinates v (row-major), as MPI_Cart_create defines. */
 TM_API int tm_mpi_cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods,
                               int reorder, MPI_Comm *comm_cart);
+/* MPI_Graph_create (the non-distributed graph topology): every process
+ * passes the whole graph, so nothing is gathered; new rank v is node v
+ * (MPI_Graph_neighbors(v) = node v's edges as given), processes beyond
+ * nnodes get MPI_COMM_NULL as with MPI. */
+TM_API int tm_mpi_graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges,
+                               int reorder, MPI_Comm *comm_graph);
 
 #ifdef __cplusplus
 }

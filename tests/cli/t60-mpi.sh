@@ -67,11 +67,11 @@ for dir in $TOPOMAP_MPI_DIRS; do
     flavor=$(basename "$dir")
     nb=$dir/tm_neighbors
     # the separate library exports the tm_mpi_* functions only, the shim
-    # the three MPI names only
+    # the four MPI names only
     [ "$(nm -D --defined-only "$dir/libtopomap_mpi.so" | awk '{print $NF}' | sort | tr '\n' ' ')" = \
-      "tm_mpi_cart_create tm_mpi_dist_graph_create tm_mpi_dist_graph_create_adjacent " ]
+      "tm_mpi_cart_create tm_mpi_dist_graph_create tm_mpi_dist_graph_create_adjacent tm_mpi_graph_create " ]
     [ "$(nm -D --defined-only "$dir/libtopomap_pmpi.so" | awk '{print $NF}' | sort | tr '\n' ' ')" = \
-      "MPI_Cart_create MPI_Dist_graph_create MPI_Dist_graph_create_adjacent " ]
+      "MPI_Cart_create MPI_Dist_graph_create MPI_Dist_graph_create_adjacent MPI_Graph_create " ]
 
     # np 2 on neighbouring hosts: nothing to gain, identity detected
     hosts n0000 n0001
@@ -89,9 +89,10 @@ for dir in $TOPOMAP_MPI_DIRS; do
     [ "$(json_py 'd["mapped"]["avg_dilation"] < d["consecutive"]["avg_dilation"]' < r4.json)" = True ]
     check_report r4.json "$FTREE"
 
-    # np 8, two ranks per host: adjacent (weighted and not), general, Cartesian
+    # np 8, two ranks per host: adjacent (weighted and not), general,
+    # Cartesian, MPI_Graph_create
     hosts n0000 n0000 n0001 n0001 n0002 n0002 n0003 n0003
-    for mode in adjacent adjacent-unw general cart; do
+    for mode in adjacent adjacent-unw general cart graph; do
         run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r8.json -- \
             "$nb" $mode 2 2 2
         expect_in "tm_neighbors $mode: 8 ranks," "$OUT"
@@ -102,6 +103,21 @@ for dir in $TOPOMAP_MPI_DIRS; do
         "$nb" cart 2 4 --periodic
     expect_in ", 0 errors" "$OUT"
     check_report r8c.json "$FTREE"
+
+    # MPI_Graph_create through the shim: opposite corners of the 2x2x2 grid
+    # share a host, so ranks move; a 3x2 graph on 8 processes leaves two
+    # without a node (MPI_COMM_NULL)
+    hosts n0000 n0001 n0002 n0003 n0003 n0002 n0001 n0000
+    run "$dir" 8 LD_PRELOAD="$dir/libtopomap_pmpi.so" TOPOMAP_TOPOLOGY=$FTREE \
+        TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rg.json -- "$nb" graph-mpi 2 2 2
+    echo "$OUT" | grep -Eq "tm_neighbors graph-mpi: 8 ranks, [1-8] moved, 0 errors"
+    [ "$(json_get '["call"]' < rg.json)" = MPI_Graph_create ]
+    check_report rg.json "$FTREE"
+    run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rg6.json -- \
+        "$nb" graph 3 2 --periodic
+    expect_in ", 0 errors" "$OUT"
+    [ "$(json_get '["vertices"]' < rg6.json)" = 6 ]
+    check_report rg6.json "$FTREE"
 
     # search across ranks: 6 ranks map with seeds 1..6 (greedy, no refinement:
     # the seeds give different results), the lexicographically best wins
