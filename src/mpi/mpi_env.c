@@ -31,10 +31,15 @@ static double env_num(const char *name, double dflt, double lo, double hi, int r
     return x;
 }
 
-void tm__mpi_cfg_read(tm__mpi_cfg *cfg, int rank)
+static void cfg_read(tm__mpi_cfg *cfg, int rank)
 {
     cfg->topology = env_or("TOPOMAP_TOPOLOGY", NULL);
     cfg->strategy = env_or("TOPOMAP_STRATEGY", "all");
+    cfg->strategy_given = env_or("TOPOMAP_STRATEGY", NULL) != NULL;
+    cfg->node_hierarchy = env_or("TOPOMAP_NODE_HIERARCHY", NULL);
+    cfg->node_distances = env_or("TOPOMAP_NODE_DISTANCES", NULL);
+    cfg->hwloc = env_or("TOPOMAP_HWLOC", NULL);
+    cfg->cores = cfg->node_hierarchy || cfg->hwloc;
     cfg->refine = env_or("TOPOMAP_REFINE", "ils:10+ta");
     if (strcmp(cfg->refine, "none") == 0)
         cfg->refine = NULL;
@@ -51,11 +56,12 @@ static int noted_no_topology;
 
 tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg)
 {
-    int mode[2] = {TM__MPI_RUN, 1};
+    int mode[3] = {TM__MPI_RUN, 1, 0};
     memset(cfg, 0, sizeof *cfg);
     if (rank == 0) {
-        tm__mpi_cfg_read(cfg, rank);
+        cfg_read(cfg, rank);
         mode[1] = cfg->search;
+        mode[2] = cfg->cores;
         if (strcmp(env_or("TOPOMAP_DISABLE", "0"), "0") != 0)
             mode[0] = TM__MPI_OFF;
         else if (!cfg->topology) {
@@ -66,8 +72,9 @@ tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg)
             noted_no_topology = 1;
         }
     }
-    MPI_Bcast(mode, 2, MPI_INT, 0, comm);
+    MPI_Bcast(mode, 3, MPI_INT, 0, comm);
     cfg->search = mode[1];
+    cfg->cores = mode[2] != 0; /* every process reports its core only then */
     return (tm__mpi_mode)mode[0];
 }
 

@@ -34,10 +34,11 @@ run() {
     expect_exit 0 timeout 120 "$@"
 }
 
-# check_report FILE TOPOLOGY: mapped <= consecutive, and topomap eval of
-# the reported mapping and graph gives the reported mapped figures.
+# check_report FILE TOPOLOGY [EVAL-OPTIONS]: mapped <= consecutive, and
+# topomap eval of the reported mapping and graph (with the options, e.g.
+# the node hierarchy) gives the reported mapped figures.
 check_report() {
-    local r=$1 topo=$2
+    local r=$1 topo=$2; shift 2
     python3 - "$r" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -51,7 +52,7 @@ with open("rep.map", "w") as f:
         f.write("%s %d\n" % (h, s))
 PY
     "$TOPOMAP" eval --topology "$topo" --comm rep.edges --comm-format edges --mapping rep.map \
-        --json > eval.json
+        "$@" --json > eval.json
     python3 - "$r" eval.json <<'PY'
 import json, sys
 d, e = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -140,6 +141,61 @@ PY
     owner=$(json_get '["owner"]' < rs.json)
     [ -z "${owner_first:-}" ] || [ "$owner" = "$owner_first" ] || { echo "search: $owner vs $owner_first"; exit 1; }
     owner_first=$owner
+
+    # the searchers follow rank 0's schedule: strategies cycle, then seeds;
+    # the lexicographic best wins; the same on a repeated run, when another
+    # rank sees a different environment (wrap.sh), and under both MPIs
+    printf '%s\n' '#!/bin/sh' \
+        '[ "${OMPI_COMM_WORLD_RANK:-$PMI_RANK}" = 1 ] && export TOPOMAP_STRATEGY=identity TOPOMAP_SEED=77' \
+        'exec "$@"' > wrap.sh
+    chmod +x wrap.sh
+    for w in "" ./wrap.sh; do
+        run "$dir" 16 TOPOMAP_TOPOLOGY=torus:4x4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rl.json \
+            TOPOMAP_STRATEGY=greedy,topdown,rcm TOPOMAP_REFINE=none TOPOMAP_SEARCH=6 -- \
+            $w "$nb" adjacent 4 2 2
+        expect_in ", 0 errors" "$OUT"
+        check_report rl.json torus:4x4
+        python3 - rl.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["search"]; r = s["results"]
+assert [x["strategy"] for x in r] == ["greedy", "topdown", "rcm"] * 2, r
+assert [x["seed"] for x in r] == [1, 1, 1, 2, 2, 2], r
+key = [(x["max_congestion"], x["avg_dilation"], x["qap_J"]) for x in r]
+assert s["winner"] == key.index(min(key)), (s["winner"], key)
+assert (d["mapped"]["max_congestion"], d["mapped"]["avg_dilation"], d["mapped"]["qap_J"]) == min(key)
+PY
+        owner=$(json_get '["owner"]' < rl.json)
+        [ -z "${owner_list:-}" ] || [ "$owner" = "$owner_list" ] || { echo "schedule: $owner vs $owner_list"; exit 1; }
+        owner_list=$owner
+    done
+
+    # core-level placement: 8 ranks on 2 hosts x 2 sockets x 2 cores
+    # (TOPOMAP_CORES), graph 2x4: heavy pairs (v, v+4) (weight 10) must
+    # share a host and a socket; the consecutive placement splits them
+    hosts n0000 n0000 n0000 n0000 n0001 n0001 n0001 n0001
+    printf '%s\n' 0 2 1 3 3 1 2 0 > cores.txt
+    TORUS4='torus:2x2,slots=4'         # the job ignores slots; eval needs 4 per host
+    NODE=(TOPOMAP_NODE_HIERARCHY=2:2 TOPOMAP_NODE_DISTANCES=1:10)
+    run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
+        "${NODE[@]}" TOPOMAP_REPORT=rc.json -- "$nb" adjacent 2 4
+    expect_in ", 0 errors" "$OUT"
+    [ -z "$ERR" ]
+    check_report rc.json $TORUS4 --node-hierarchy 2:2 --node-distances 1:10
+    python3 - rc.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); h, s = d["hosts"], d["slots"]
+assert d["core_level"] is True and d["node_hierarchy"] == "2:2", d
+for v in range(4):
+    assert h[v] == h[v + 4] and s[v] // 2 == s[v + 4] // 2, (v, h, s)
+PY
+    # two ranks on one core: per-host placement, one note on rank 0
+    printf '%s\n' 0 0 1 2 3 1 2 0 > cores.txt
+    run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
+        "${NODE[@]}" TOPOMAP_REPORT=rc.json -- "$nb" adjacent 2 4
+    expect_in ", 0 errors" "$OUT"
+    [ "$(grep -c 'topomap: note: core-level placement not used (ranks 0 and 1 share core 0 of host n0000): ranks placed per host' stderr.txt)" -eq 1 ]
+    [ "$(json_get '["core_level"]' < rc.json)" = False ]
+    check_report rc.json $TORUS4
 
     # the shim on the unmodified halo example (opposite corners of the
     # 2x2x2 block grid share a host), and the example without the shim
