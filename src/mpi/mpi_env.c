@@ -50,6 +50,17 @@ static void cfg_read(tm__mpi_cfg *cfg, int rank)
     cfg->search = (int)env_num("TOPOMAP_SEARCH", 1, 1, TM__MPI_MAX_SEARCH, rank);
 }
 
+int tm__mpi_can_reorder(MPI_Comm comm, int reorder, int *rank, int *size)
+{
+    int inter = 0;
+    if (!reorder || comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        inter)
+        return 0;
+    MPI_Comm_rank(comm, rank);
+    MPI_Comm_size(comm, size);
+    return 1;
+}
+
 /* The note about a missing TOPOMAP_TOPOLOGY is printed once per process,
  * not once per communicator: the only process-wide state of the library. */
 static int noted_no_topology;

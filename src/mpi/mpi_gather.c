@@ -259,3 +259,23 @@ int tm__mpi_split(MPI_Comm comm, const tm__mpi_plan *plan, MPI_Comm *out)
 {
     return MPI_Comm_split(comm, 0, plan->key, out);
 }
+
+int tm__mpi_finish(MPI_Comm comm_old, const tm__mpi_cfg *cfg, tm__mpi_edges *mine, int nnodes,
+                   const char *call, tm__mpi_create_fn create, void *arg)
+{
+    tm__mpi_plan plan;
+    MPI_Comm newc;
+    int rc;
+    tm__mpi_plan_make(comm_old, cfg, mine, nnodes, call, &plan);
+    free(mine->pair);
+    free(mine->w);
+    memset(mine, 0, sizeof *mine);
+    if (!plan.reorder)
+        return create(comm_old, arg);
+    rc = tm__mpi_split(comm_old, &plan, &newc);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    rc = create(newc, arg);
+    MPI_Comm_free(&newc);
+    return rc;
+}

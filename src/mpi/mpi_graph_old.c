@@ -50,34 +50,31 @@ static void graph_edges(int nnodes, const int *index, const int *edges, tm__mpi_
     e->m = m;
 }
 
+typedef struct graph_args {
+    int nnodes;
+    const int *index, *edges;
+    MPI_Comm *out;
+} graph_args;
+
+/* processes beyond nnodes get MPI_COMM_NULL, as with MPI */
+static int graph_on(MPI_Comm comm, void *arg)
+{
+    const graph_args *a = arg;
+    return PMPI_Graph_create(comm, a->nnodes, a->index, a->edges, 0, a->out);
+}
+
 int tm_mpi_graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges,
                         int reorder, MPI_Comm *comm_graph)
 {
     tm__mpi_cfg cfg;
     tm__mpi_edges mine = {0};
-    tm__mpi_plan plan;
-    MPI_Comm newc;
-    int rank, size, inter = 0, rc;
-    if (!reorder || comm_old == MPI_COMM_NULL || MPI_Comm_test_inter(comm_old, &inter) ||
-        inter)
-        return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
-    MPI_Comm_rank(comm_old, &rank);
-    MPI_Comm_size(comm_old, &size);
-    if (!graph_valid(nnodes, index, edges, size) ||
+    graph_args args = {nnodes, index, edges, comm_graph};
+    int rank, size;
+    if (!tm__mpi_can_reorder(comm_old, reorder, &rank, &size) ||
+        !graph_valid(nnodes, index, edges, size) ||
         tm__mpi_mode_get(comm_old, rank, &cfg) != TM__MPI_RUN)
         return PMPI_Graph_create(comm_old, nnodes, index, edges, reorder, comm_graph);
     if (rank == 0)
         graph_edges(nnodes, index, edges, &mine);
-    tm__mpi_plan_make(comm_old, &cfg, &mine, nnodes, "MPI_Graph_create", &plan);
-    free(mine.pair);
-    free(mine.w);
-    if (!plan.reorder)
-        return PMPI_Graph_create(comm_old, nnodes, index, edges, 0, comm_graph);
-    rc = tm__mpi_split(comm_old, &plan, &newc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    /* processes beyond nnodes get MPI_COMM_NULL, as with MPI */
-    rc = PMPI_Graph_create(newc, nnodes, index, edges, 0, comm_graph);
-    MPI_Comm_free(&newc);
-    return rc;
+    return tm__mpi_finish(comm_old, &cfg, &mine, nnodes, "MPI_Graph_create", graph_on, &args);
 }

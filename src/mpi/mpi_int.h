@@ -72,6 +72,10 @@ typedef struct tm__mpi_plan {
     int owner_of_mine;   /* process that takes over this process's vertex lists */
 } tm__mpi_plan;
 
+/* Whether topomap may reorder at all: reorder requested on an
+ * intracommunicator (local, no communication); sets *rank and *size. */
+int tm__mpi_can_reorder(MPI_Comm comm, int reorder, int *rank, int *size);
+
 /* Rank 0's decision and cfg->search, broadcast. */
 tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg);
 void tm__mpi_warn(int rank, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -99,5 +103,15 @@ int tm__mpi_core(int *core, char *err, size_t errlen);
 
 /* Splits comm by plan->key (new rank = key). */
 int tm__mpi_split(MPI_Comm comm, const tm__mpi_plan *plan, MPI_Comm *out);
+
+/* Creates the topology on comm with reorder = 0 (the MPI call's own
+ * arguments are in arg). */
+typedef int (*tm__mpi_create_fn)(MPI_Comm comm, void *arg);
+/* The rest of a call whose arguments are in vertex ids (all but the
+ * adjacent one): plans from `mine` (released here), then create() on
+ * comm_old when the ranks stay, else on the reordered communicator, where
+ * the same arguments describe the same graph (new rank v = vertex v). */
+int tm__mpi_finish(MPI_Comm comm_old, const tm__mpi_cfg *cfg, tm__mpi_edges *mine, int nnodes,
+                   const char *call, tm__mpi_create_fn create, void *arg);
 
 #endif
