@@ -188,6 +188,23 @@ assert d["core_level"] is True and d["node_hierarchy"] == "2:2", d
 for v in range(4):
     assert h[v] == h[v + 4] and s[v] // 2 == s[v + 4] // 2, (v, h, s)
 PY
+    # the same from an hwloc export (2 packages x 4 cores) on one host: the
+    # consecutive placement puts ranks 0-3 on package 0 and 4-7 on package 1
+    X=$TM_TEST_DATA/real/docs/samples/hwloc-v1-2pkg-4core-2pu.xml
+    hosts n0000 n0000 n0000 n0000 n0000 n0000 n0000 n0000
+    seq 0 7 > cores.txt
+    run "$dir" 8 TOPOMAP_TOPOLOGY='torus:2x2,slots=8' TOPOMAP_HOSTS=hosts.txt \
+        TOPOMAP_CORES=cores.txt TOPOMAP_HWLOC="$X" TOPOMAP_REPORT=rx.json -- "$nb" adjacent 2 4
+    expect_in ", 0 errors" "$OUT"
+    check_report rx.json 'torus:2x2,slots=8' --hwloc "$X"
+    python3 - rx.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); s = d["slots"]
+assert d["core_level"] is True and d["mapped"]["qap_J"] < d["consecutive"]["qap_J"], d
+for v in range(4):
+    assert s[v] // 4 == s[v + 4] // 4, (v, s)
+PY
+    hosts n0000 n0000 n0000 n0000 n0001 n0001 n0001 n0001
     # two ranks on one core: per-host placement, one note on rank 0
     printf '%s\n' 0 0 1 2 3 1 2 0 > cores.txt
     run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
