@@ -86,9 +86,11 @@ static tm_err load_hier(tm_ctx *ctx, const tm__mpi_cfg *cfg, tm__mpi_state *s)
     if (cfg->node_hierarchy && cfg->hwloc)
         return tm_ctx_fail(ctx, TM_EUSAGE, "TOPOMAP_NODE_HIERARCHY and TOPOMAP_HWLOC exclude "
                                            "each other");
+    if (cfg->node_hierarchy && !cfg->node_distances)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "TOPOMAP_NODE_HIERARCHY=%s needs "
+                           "TOPOMAP_NODE_DISTANCES", cfg->node_hierarchy);
     if (cfg->node_hierarchy)
-        return tm_hier_parse(ctx, cfg->node_hierarchy,
-                             cfg->node_distances ? cfg->node_distances : "", &s->hier);
+        return tm_hier_parse(ctx, cfg->node_hierarchy, cfg->node_distances, &s->hier);
     f = fopen(cfg->hwloc, "r");
     if (!f)
         return tm_ctx_fail(ctx, TM_EINPUT, "TOPOMAP_HWLOC=%s: cannot open", cfg->hwloc);
