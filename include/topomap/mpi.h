@@ -6,7 +6,8 @@
  * reorder == 0 they are those calls.  With reorder != 0 the communication
  * graph is gathered on rank 0 (edge lists, never a P x P array), mapped
  * onto the network named by TOPOMAP_TOPOLOGY (hosts from
- * MPI_Get_processor_name or TOPOMAP_HOSTS), and the new communicator is
+ * MPI_Get_processor_name or TOPOMAP_HOSTS; with a node hierarchy, the
+ * cores the processes are bound to), and the new communicator is
  * built so that new rank v owns graph vertex v: MPI_Dist_graph_neighbors
  * on new rank v returns the lists that old rank v passed (vertex ids are
  * the new ranks).  An identity result is detected and costs nothing more.
