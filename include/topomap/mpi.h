@@ -6,7 +6,8 @@
  * reorder == 0 they are those calls.  With reorder != 0 the communication
  * graph is gathered on rank 0 (edge lists, never a P x P array), mapped
  * onto the network named by TOPOMAP_TOPOLOGY (hosts from
- * MPI_Get_processor_name or TOPOMAP_HOSTS), and the new communicator is
+ * MPI_Get_processor_name or TOPOMAP_HOSTS; with a node hierarchy, the
+ * cores the processes are bound to), and the new communicator is
  * built so that new rank v owns graph vertex v: MPI_Dist_graph_neighbors
  * on new rank v returns the lists that old rank v passed (vertex ids are
  * the new ranks).  An identity result is detected and costs nothing more.
@@ -41,6 +42,12 @@ TM_API int tm_mpi_dist_graph_create(MPI_Comm comm_old, int n, const int *sources
  * sits at coordinates v (row-major), as MPI_Cart_create defines. */
 TM_API int tm_mpi_cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods,
                               int reorder, MPI_Comm *comm_cart);
+/* MPI_Graph_create (the non-distributed graph topology): every process
+ * passes the whole graph, so nothing is gathered; new rank v is node v
+ * (MPI_Graph_neighbors(v) = node v's edges as given), processes beyond
+ * nnodes get MPI_COMM_NULL as with MPI. */
+TM_API int tm_mpi_graph_create(MPI_Comm comm_old, int nnodes, const int *index, const int *edges,
+                               int reorder, MPI_Comm *comm_graph);
 
 #ifdef __cplusplus
 }

@@ -47,22 +47,29 @@ static int neighbours(int v, int ndims, const int *dims, const int *periods, int
     return k;
 }
 
+typedef struct cart_args {
+    int ndims;
+    const int *dims, *periods;
+    MPI_Comm *out;
+} cart_args;
+
+static int cart_on(MPI_Comm comm, void *arg)
+{
+    const cart_args *a = arg;
+    return PMPI_Cart_create(comm, a->ndims, a->dims, a->periods, 0, a->out);
+}
+
 int tm_mpi_cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int *periods,
                        int reorder, MPI_Comm *comm_cart)
 {
     tm__mpi_cfg cfg;
     tm__mpi_edges mine = {0};
-    tm__mpi_plan plan;
-    MPI_Comm newc;
-    int rank, size, inter = 0, rc, *nb = NULL, k = 0;
+    cart_args args = {ndims, dims, periods, comm_cart};
+    int rank, size, *nb = NULL, k = 0;
     long long n = grid_size(ndims, dims);
-    if (!reorder || comm_old == MPI_COMM_NULL || MPI_Comm_test_inter(comm_old, &inter) ||
-        inter)
-        return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
-    MPI_Comm_rank(comm_old, &rank);
-    MPI_Comm_size(comm_old, &size);
     /* every rank computes the same n: all skip or none */
-    if (n < 0 || n > size || tm__mpi_mode_get(comm_old, rank, &cfg) != TM__MPI_RUN)
+    if (!tm__mpi_can_reorder(comm_old, reorder, &rank, &size) || n < 0 || n > size ||
+        tm__mpi_mode_get(comm_old, rank, &cfg) != TM__MPI_RUN)
         return PMPI_Cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     nb = malloc((size_t)(2 * ndims + 1) * sizeof *nb);
     if (!nb)
@@ -75,16 +82,6 @@ int tm_mpi_cart_create(MPI_Comm comm_old, int ndims, const int *dims, const int 
         for (int i = 0; mine.m >= 0 && i < k; i++)
             mine.pair[2 * i] = rank, mine.pair[2 * i + 1] = nb[i], mine.w[i] = 1.0;
     }
-    tm__mpi_plan_make(comm_old, &cfg, &mine, (int)n, "MPI_Cart_create", &plan);
     free(nb);
-    free(mine.pair);
-    free(mine.w);
-    if (!plan.reorder)
-        return PMPI_Cart_create(comm_old, ndims, dims, periods, 0, comm_cart);
-    rc = tm__mpi_split(comm_old, &plan, &newc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = PMPI_Cart_create(newc, ndims, dims, periods, 0, comm_cart);
-    MPI_Comm_free(&newc);
-    return rc;
+    return tm__mpi_finish(comm_old, &cfg, &mine, (int)n, "MPI_Cart_create", cart_on, &args);
 }

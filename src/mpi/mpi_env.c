@@ -31,10 +31,15 @@ static double env_num(const char *name, double dflt, double lo, double hi, int r
     return x;
 }
 
-void tm__mpi_cfg_read(tm__mpi_cfg *cfg, int rank)
+static void cfg_read(tm__mpi_cfg *cfg, int rank)
 {
     cfg->topology = env_or("TOPOMAP_TOPOLOGY", NULL);
     cfg->strategy = env_or("TOPOMAP_STRATEGY", "all");
+    cfg->strategy_given = env_or("TOPOMAP_STRATEGY", NULL) != NULL;
+    cfg->node_hierarchy = env_or("TOPOMAP_NODE_HIERARCHY", NULL);
+    cfg->node_distances = env_or("TOPOMAP_NODE_DISTANCES", NULL);
+    cfg->hwloc = env_or("TOPOMAP_HWLOC", NULL);
+    cfg->cores = cfg->node_hierarchy || cfg->hwloc;
     cfg->refine = env_or("TOPOMAP_REFINE", "ils:10+ta");
     if (strcmp(cfg->refine, "none") == 0)
         cfg->refine = NULL;
@@ -45,17 +50,29 @@ void tm__mpi_cfg_read(tm__mpi_cfg *cfg, int rank)
     cfg->search = (int)env_num("TOPOMAP_SEARCH", 1, 1, TM__MPI_MAX_SEARCH, rank);
 }
 
+int tm__mpi_can_reorder(MPI_Comm comm, int reorder, int *rank, int *size)
+{
+    int inter = 0;
+    if (!reorder || comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        inter)
+        return 0;
+    MPI_Comm_rank(comm, rank);
+    MPI_Comm_size(comm, size);
+    return 1;
+}
+
 /* The note about a missing TOPOMAP_TOPOLOGY is printed once per process,
  * not once per communicator: the only process-wide state of the library. */
 static int noted_no_topology;
 
 tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg)
 {
-    int mode[2] = {TM__MPI_RUN, 1};
+    int mode[3] = {TM__MPI_RUN, 1, 0};
     memset(cfg, 0, sizeof *cfg);
     if (rank == 0) {
-        tm__mpi_cfg_read(cfg, rank);
+        cfg_read(cfg, rank);
         mode[1] = cfg->search;
+        mode[2] = cfg->cores;
         if (strcmp(env_or("TOPOMAP_DISABLE", "0"), "0") != 0)
             mode[0] = TM__MPI_OFF;
         else if (!cfg->topology) {
@@ -66,8 +83,9 @@ tm__mpi_mode tm__mpi_mode_get(MPI_Comm comm, int rank, tm__mpi_cfg *cfg)
             noted_no_topology = 1;
         }
     }
-    MPI_Bcast(mode, 2, MPI_INT, 0, comm);
+    MPI_Bcast(mode, 3, MPI_INT, 0, comm);
     cfg->search = mode[1];
+    cfg->cores = mode[2] != 0; /* every process reports its core only then */
     return (tm__mpi_mode)mode[0];
 }
 

@@ -15,11 +15,9 @@
  * rank 0's environment says so.  Collective when it returns a mode. */
 static int wanted(MPI_Comm comm, int reorder, tm__mpi_cfg *cfg, tm__mpi_mode *mode)
 {
-    int inter = 0, rank;
-    if (!reorder || comm == MPI_COMM_NULL || MPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        inter)
+    int rank, size;
+    if (!tm__mpi_can_reorder(comm, reorder, &rank, &size))
         return 0;
-    MPI_Comm_rank(comm, &rank);
     *mode = tm__mpi_mode_get(comm, rank, cfg);
     return 1;
 }
@@ -158,6 +156,20 @@ int tm_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int
     return rc;
 }
 
+typedef struct dist_args {
+    int n;
+    const int *sources, *degrees, *destinations, *weights;
+    MPI_Info info;
+    MPI_Comm *out;
+} dist_args;
+
+static int dist_on(MPI_Comm comm, void *arg)
+{
+    const dist_args *a = arg;
+    return PMPI_Dist_graph_create(comm, a->n, a->sources, a->degrees, a->destinations,
+                                  a->weights, a->info, 0, a->out);
+}
+
 int tm_mpi_dist_graph_create(MPI_Comm comm_old, int n, const int *sources, const int *degrees,
                              const int *destinations, const int *weights, MPI_Info info,
                              int reorder, MPI_Comm *comm_dist_graph)
@@ -165,27 +177,13 @@ int tm_mpi_dist_graph_create(MPI_Comm comm_old, int n, const int *sources, const
     tm__mpi_cfg cfg;
     tm__mpi_mode mode;
     tm__mpi_edges mine = {0};
-    tm__mpi_plan plan;
-    MPI_Comm newc;
-    int size, rc, unw = wflag(weights) != 1;
+    dist_args args = {n, sources, degrees, destinations, weights, info, comm_dist_graph};
+    int size, unw = wflag(weights) != 1;
     if (!wanted(comm_old, reorder, &cfg, &mode) || mode != TM__MPI_RUN)
         return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
                                       reorder, comm_dist_graph);
     MPI_Comm_size(comm_old, &size);
     for (int i = 0, k = 0; i < n && mine.m >= 0; k += degrees[i], i++)
         edges_add(&mine, sources[i], degrees[i], destinations + k, unw ? NULL : weights + k, unw);
-    tm__mpi_plan_make(comm_old, &cfg, &mine, size, "MPI_Dist_graph_create", &plan);
-    edges_free(&mine);
-    if (!plan.reorder)
-        return PMPI_Dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
-                                      0, comm_dist_graph);
-    /* Edges are given in vertex ids, and new rank v owns vertex v: the
-     * same arguments describe the same graph on the new communicator. */
-    rc = tm__mpi_split(comm_old, &plan, &newc);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    rc = PMPI_Dist_graph_create(newc, n, sources, degrees, destinations, weights, info, 0,
-                                comm_dist_graph);
-    MPI_Comm_free(&newc);
-    return rc;
+    return tm__mpi_finish(comm_old, &cfg, &mine, size, "MPI_Dist_graph_create", dist_on, &args);
 }

@@ -77,8 +77,81 @@ cleanup:
     return err;
 }
 
+/* The node hierarchy of TOPOMAP_NODE_HIERARCHY/_DISTANCES or TOPOMAP_HWLOC
+ * (none given: per-host placement, s->hier unused). */
+static tm_err load_hier(tm_ctx *ctx, const tm__mpi_cfg *cfg, tm__mpi_state *s)
+{
+    FILE *f;
+    tm_err err;
+    if (cfg->node_hierarchy && cfg->hwloc)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "TOPOMAP_NODE_HIERARCHY and TOPOMAP_HWLOC exclude "
+                                           "each other");
+    if (cfg->node_hierarchy && !cfg->node_distances)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "TOPOMAP_NODE_HIERARCHY=%s needs "
+                           "TOPOMAP_NODE_DISTANCES", cfg->node_hierarchy);
+    if (cfg->node_hierarchy)
+        return tm_hier_parse(ctx, cfg->node_hierarchy, cfg->node_distances, &s->hier);
+    f = fopen(cfg->hwloc, "r");
+    if (!f)
+        return tm_ctx_fail(ctx, TM_EINPUT, "TOPOMAP_HWLOC=%s: cannot open", cfg->hwloc);
+    err = tm_hier_from_hwloc(ctx, f, cfg->hwloc, &s->hier);
+    fclose(f);
+    return err;
+}
+
+/* Core-level placement needs every process bound to its own core and the
+ * cores of each host to be exactly 0..k-1 (k processes there) inside the
+ * node hierarchy: the mapper's slot s of a host is node PE s, and an
+ * allocation has no holes.  Then procs[first[a] + c] = the process on core
+ * c of host a.  Otherwise false with the reason in s->why. */
+static bool order_by_core(const tm__mpi_job *job, tm__mpi_state *s, int32_t *by)
+{
+    for (int p = 0; p < job->P; p++)
+        by[p] = -1;
+    for (int p = 0; p < job->P; p++) {
+        int c = job->cores[p], a = s->hv[p];
+        const char *h = job->hosts + (size_t)p * TM__MPI_HOSTLEN;
+        if (c < 0)
+            snprintf(s->why, sizeof s->why, "rank %d is not bound to one core", p);
+        else if (c >= s->hier.n_pe)
+            snprintf(s->why, sizeof s->why, "rank %d is on core %d, beyond the node "
+                     "hierarchy's %lld cores", p, c, (long long)s->hier.n_pe);
+        else if (c >= s->alloc.slots[a])
+            snprintf(s->why, sizeof s->why, "the cores of host %.64s are not 0..%d (rank %d on "
+                     "core %d)", h, s->alloc.slots[a] - 1, p, c);
+        else if (by[s->first[a] + c] >= 0)
+            snprintf(s->why, sizeof s->why, "ranks %d and %d share core %d of host %.64s",
+                     by[s->first[a] + c], p, c, h);
+        else {
+            by[s->first[a] + c] = p;
+            continue;
+        }
+        return false;
+    }
+    memcpy(s->procs, by, (size_t)job->P * sizeof *by);
+    return true;
+}
+
+static tm_err use_cores(tm_ctx *ctx, const tm__mpi_cfg *cfg, const tm__mpi_job *job,
+                        tm__mpi_state *s)
+{
+    int32_t *by;
+    tm_err err;
+    if (!cfg->node_hierarchy && !cfg->hwloc)
+        return TM_EOK;
+    err = load_hier(ctx, cfg, s);
+    if (err)
+        return err;
+    by = malloc((size_t)job->P * sizeof *by);
+    if (!by)
+        return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory for %d processes", job->P);
+    s->core_level = order_by_core(job, s, by);
+    free(by);
+    return TM_EOK;
+}
+
 /* Vertex v on old rank v's process (slot = its index among its host's
- * processes). */
+ * processes: its core with core-level placement). */
 static tm_err baseline(tm_ctx *ctx, const tm__mpi_job *job, tm__mpi_state *s)
 {
     tm_err err = tm_mapping_alloc(ctx, &s->cur, job->nnodes, false);
@@ -111,6 +184,8 @@ static tm_err load(tm_ctx *ctx, const tm__mpi_cfg *cfg, const tm__mpi_job *job, 
     if (!err)
         err = build_alloc(ctx, job, s);
     if (!err)
+        err = use_cores(ctx, cfg, job, s);
+    if (!err)
         err = baseline(ctx, job, s);
     return err;
 }
@@ -131,6 +206,9 @@ static bool better(const tm_metrics *m, const tm_metrics *c)
     return false;
 }
 
+/* Maps with this searcher's (strategy, refine, seed) of the schedule;
+ * with core-level placement the node hierarchy enters J, which the
+ * refinements and the (congestion, dilation, J) comparison use. */
 static tm_err map_and_eval(tm_ctx *ctx, const tm__mpi_cfg *cfg, tm__mpi_state *s)
 {
     tm_problem p = {0};
@@ -141,11 +219,14 @@ static tm_err map_and_eval(tm_ctx *ctx, const tm__mpi_cfg *cfg, tm__mpi_state *s
     p.alloc = &s->alloc;
     p.comm = &s->comm;
     p.imbalance = -1;
-    tm_ctx_set_seed(ctx, (uint64_t)cfg->seed);
+    p.hier = s->core_level ? &s->hier : NULL;
+    mo.node_hier = p.hier;
+    tm_ctx_set_seed(ctx, (uint64_t)s->run.seed);
     if (!err)
         err = tm_ctx_set_time_limit(ctx, cfg->time_limit);
     if (!err)
-        err = tm_map_run(ctx, &p, cfg->strategy, cfg->refine, TM_OBJ_CONGESTION, &s->res);
+        err = tm_map_run(ctx, &p, s->run.strategy, s->run.refine[0] ? s->run.refine : NULL,
+                         TM_OBJ_CONGESTION, &s->res);
     if (!err)
         err = tm_metrics_eval(ctx, s->route, &s->comm, &s->cur, &mo, &s->mc);
     if (!err)
@@ -216,6 +297,7 @@ static tm_err map_local(tm_ctx *ctx, const tm__mpi_cfg *cfg, const tm__mpi_job *
 static void state_init(tm__mpi_state *s)
 {
     memset(s, 0, sizeof *s);
+    snprintf(s->why, sizeof s->why, "not asked");
     tm_alloc_init(&s->alloc);
     tm_comm_init(&s->comm);
     tm_mapping_init(&s->cur);
@@ -232,20 +314,24 @@ int tm__mpi_map(const tm__mpi_cfg *cfg, const tm__mpi_job *job, MPI_Comm search,
     tm__mpi_pick pick;
     tm_ctx *ctx = NULL;
     bool loaded = false, ok;
-    int rc = -1, me = 0;
+    int rc = -1, me = 0, k = 1;
     state_init(&s);
     memset(&pick, 0, sizeof pick);
     snprintf(err, errlen, "out of memory");
     if (search != MPI_COMM_NULL)
         MPI_Comm_rank(search, &me);
+    if (search != MPI_COMM_NULL)
+        MPI_Comm_size(search, &k);
+    tm__mpi_schedule(cfg, me, k, &s.run);
     ok = tm_ctx_new(&ctx) == TM_EOK;
     if (ok) {
-        tm__mpi_cfg c = *cfg;
-        c.seed += me; /* each searcher its own seed */
-        ok = map_local(ctx, &c, job, &s, owner, &pick, &loaded) == TM_EOK;
+        ok = map_local(ctx, cfg, job, &s, owner, &pick, &loaded) == TM_EOK;
         if (!ok)
             snprintf(err, errlen, "%s", tm_ctx_errmsg(ctx));
     }
+    if (loaded && me == 0 && !s.core_level && (cfg->node_hierarchy || cfg->hwloc))
+        fprintf(stderr, "topomap: note: core-level placement not used (%s): ranks placed per "
+                        "host\n", s.why);
     if (search != MPI_COMM_NULL && tm__mpi_search_pick(search, job, ok, owner, &pick) == 0)
         ok = true;
     /* rank 0's report needs its own net, allocation and baseline */

@@ -15,10 +15,14 @@ typedef struct tm__mpi_state {
     int32_t *hv;     /* P: allocation index of each process's host */
     int32_t *procs;  /* P: old ranks grouped by host */
     int32_t *first;  /* alloc.n + 1: start of each host's group in procs */
+    tm_hier hier;    /* node-internal levels (TOPOMAP_NODE_HIERARCHY or TOPOMAP_HWLOC) */
+    bool core_level; /* slot s of a host = logical core s (procs ordered by core) */
+    char why[200];   /* why not, when a node hierarchy was given */
     tm_mapping cur;  /* baseline: vertex v on old rank v */
     tm_map_result res;
     tm_metrics mc, mm; /* baseline and mapped, evaluated the same way */
     bool applied;    /* the mapping beat the baseline */
+    tm__mpi_run run; /* what this searcher ran */
     double t0, time_s;
 } tm__mpi_state;
 

@@ -38,6 +38,17 @@ static void jhead(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_job *job)
     fprintf(f, ",\n  \"refine\": ");
     jstr(f, cfg->refine ? cfg->refine : "none");
     fprintf(f, ",\n  \"seed\": %ld,\n", cfg->seed);
+    if (cfg->node_hierarchy) {
+        fprintf(f, "  \"node_hierarchy\": ");
+        jstr(f, cfg->node_hierarchy);
+        fprintf(f, ",\n  \"node_distances\": ");
+        jstr(f, cfg->node_distances ? cfg->node_distances : "");
+        fprintf(f, ",\n");
+    } else if (cfg->hwloc) {
+        fprintf(f, "  \"hwloc\": ");
+        jstr(f, cfg->hwloc);
+        fprintf(f, ",\n");
+    }
 }
 
 /* Where vertex v runs: the host of process owner[v] and its index among
@@ -83,7 +94,13 @@ static void jsearch(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_pick *pick)
             pick->winner);
     for (int i = 0; pick->searchers > 1 && i < pick->searchers; i++) {
         const double *a = pick->all + 4 * i;
-        fprintf(f, "%s{\"seed\": %ld, ", i ? ", " : "", cfg->seed + i);
+        tm__mpi_run run;
+        tm__mpi_schedule(cfg, i, pick->searchers, &run);
+        fprintf(f, "%s{\"strategy\": ", i ? ", " : "");
+        jstr(f, run.strategy);
+        fprintf(f, ", \"refine\": ");
+        jstr(f, run.refine[0] ? run.refine : "none");
+        fprintf(f, ", \"seed\": %ld, ", run.seed);
         if (a[3] != 0)
             fprintf(f, "\"max_congestion\": %.17g, \"avg_dilation\": %.17g, \"qap_J\": %.17g}",
                     a[0], a[1], a[2]);
@@ -124,8 +141,9 @@ void tm__mpi_report(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const tm__mp
     jhead(of.fp, cfg, job);
     fprintf(of.fp, "  \"best\": ");
     jstr(of.fp, pick->best);
-    fprintf(of.fp, ",\n  \"applied\": %s,\n  \"identity\": %s,\n",
-            pick->applied && !identity ? "true" : "false", identity ? "true" : "false");
+    fprintf(of.fp, ",\n  \"applied\": %s,\n  \"identity\": %s,\n  \"core_level\": %s,\n",
+            pick->applied && !identity ? "true" : "false", identity ? "true" : "false",
+            s->core_level ? "true" : "false");
     jmetrics(of.fp, "consecutive", &s->mc);
     jfigures(of.fp, "mapped", pick->mapped);
     jfigures(of.fp, "best_found", pick->found);

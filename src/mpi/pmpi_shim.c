@@ -1,7 +1,7 @@
 /* pmpi_shim.c - libtopomap_pmpi.so: LD_PRELOAD it and an unmodified
- * application's MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create and
- * MPI_Cart_create go through libtopomap_mpi (docs/mpi.md).  Only the C
- * bindings are intercepted.  Everything else is the MPI library's.
+ * application's MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create,
+ * MPI_Cart_create and MPI_Graph_create go through libtopomap_mpi
+ * (docs/mpi.md).  Only the C bindings are intercepted.  Everything else is the MPI library's.
  * TM_API: MPICH's mpi.h, unlike Open MPI's, does not mark the MPI_
  * names visible, and the objects are built with -fvisibility=hidden. */
 #include "topomap/mpi.h"
@@ -28,4 +28,10 @@ TM_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const
                     int reorder, MPI_Comm *comm_cart)
 {
     return tm_mpi_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
+}
+
+TM_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], const int edges[],
+                            int reorder, MPI_Comm *comm_graph)
+{
+    return tm_mpi_graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
 }

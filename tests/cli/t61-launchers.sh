@@ -8,6 +8,9 @@
 #   with -bind-to core gives one shared group and distinct cores; a host on
 #   two non-adjacent lines gives one proxy per line (separate groups), the
 #   behaviour `--format mpich` warns about (docs/mpi.md "Launchers").
+# - libtopomap_mpi's core detection (sched_getaffinity -> logical core) under
+#   both bindings: the report's slot of every vertex is the core its
+#   process is bound to.
 # Slurm (srun --distribution=arbitrary) is a manual check: docs/mpi.md.
 # Skipped when make found no mpicc, or with fewer than 2 cores.
 set -eu
@@ -33,6 +36,16 @@ cat > one.graphml <<X
 X
 printf '0 1 1\n1 0 1\n' > two.edges
 
+# cores_used DIR LAUNCHER...: tm_neighbors reorders with a node hierarchy on
+# this host; prints the core of each old rank as the report saw it
+cores_used() {
+    local dir=$1; shift
+    expect_exit 0 timeout 60 "$@" env TOPOMAP_TOPOLOGY=one.graphml TOPOMAP_NODE_HIERARCHY=2 \
+        TOPOMAP_NODE_DISTANCES=1 TOPOMAP_REPORT=core.json "$dir/tm_neighbors" adjacent 2 1
+    python3 -c 'import json; d = json.load(open("core.json")); assert d["core_level"], d
+c = {o: s for o, s in zip(d["owner"], d["slots"])}; print(c[0], c[1])'
+}
+
 # field FIELD RANK: a field of rank RANK's line in $OUT
 field() { echo "$OUT" | awk -v r="$2" -v f="$1" '$1 == "rank" && $2 == r { for (i = 3; i < NF; i++) if ($i == f) print $(i + 1) }'; }
 
@@ -52,6 +65,8 @@ for dir in $TOPOMAP_MPI_DIRS; do
                 [ "$(field host $r)" = "$host" ]
                 [ "$(field shared_group $r)" = 0 ] && [ "$(field size $r)" = 2 ]
             done
+            want=$(awk '{ sub(/.*slot=/, ""); printf "%s%s", (NR > 1 ? " " : ""), $0 }' $f)
+            [ "$(cores_used "$dir" mpirun.openmpi --allow-run-as-root --rankfile $f -np 2)" = "$want" ]
         done
         ;;
     mpi-mpich)
@@ -61,6 +76,7 @@ for dir in $TOPOMAP_MPI_DIRS; do
         expect_exit 0 timeout 60 mpirun.mpich -f mf -n 2 -bind-to core "$dir/placement"
         [ "$(field shared_group 1)" = 0 ] && [ "$(field size 1)" = 2 ]
         [ "$(field cpus 0)" != "$(field cpus 1)" ]
+        [ "$(cores_used "$dir" mpirun.mpich -f mf -n 2 -bind-to core | tr ' ' '\n' | sort | tr '\n' ' ')" = "0 1 " ]
         # the same host on two lines (two names for it): two proxies
         printf '%s:1\nlocalhost:1\n%s:1\n' "$host" "$host" > split.mf
         expect_exit 0 timeout 60 mpirun.mpich -f split.mf -n 3 "$dir/placement"

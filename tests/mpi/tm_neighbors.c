@@ -2,7 +2,9 @@
  *
  *   tm_neighbors MODE D0 D1 [D2] [--periodic]
  *   MODE: adjacent (weights 10 along dimension 0, 1 otherwise),
- *         adjacent-unw (MPI_UNWEIGHTED), general (MPI_Dist_graph_create), cart
+ *         adjacent-unw (MPI_UNWEIGHTED), general (MPI_Dist_graph_create), cart,
+ *         graph (tm_mpi_graph_create: every process passes the whole grid),
+ *         graph-mpi (the same through MPI_Graph_create: the PMPI shim's test)
  *
  * The graph is the grid D0 x D1 x D2 (row-major ranks).  After
  * tm_mpi_*(reorder = 1) every process takes the vertex of its new rank and
@@ -99,6 +101,43 @@ static long check_cart(MPI_Comm comm, const grid *g, int me)
     return bad;
 }
 
+/* MPI_Graph_neighbors of vertex `me` in order, then the id exchange. */
+static long check_oldgraph(MPI_Comm comm, const grid *g, int me)
+{
+    int nb[6], w[6], deg = neighbours(g, me, nb, w), n = -1, got_nb[6], ids[6], got[6];
+    long bad = 0;
+    MPI_Graph_neighbors_count(comm, me, &n);
+    if (n != deg)
+        return 1;
+    MPI_Graph_neighbors(comm, me, 6, got_nb);
+    for (int i = 0; i < deg; i++) {
+        bad += got_nb[i] != nb[i];
+        ids[i] = me;
+        got[i] = -1;
+    }
+    MPI_Neighbor_alltoall(ids, 1, MPI_INT, got, 1, MPI_INT, comm);
+    for (int i = 0; i < deg; i++)
+        bad += got[i] != nb[i];
+    return bad;
+}
+
+/* The whole grid as MPI_Graph_create's index/edges. */
+static void create_oldgraph(const grid *g, int n, int plain, MPI_Comm *c)
+{
+    int *index = malloc((size_t)n * sizeof *index), *edges = malloc((size_t)n * 6 * sizeof *edges);
+    int w[6];
+    for (int v = 0, k = 0; index && edges && v < n; v++) {
+        k += neighbours(g, v, edges + k, w);
+        index[v] = k;
+    }
+    if (index && edges && plain)
+        MPI_Graph_create(MPI_COMM_WORLD, n, index, edges, 1, c);
+    else if (index && edges)
+        tm_mpi_graph_create(MPI_COMM_WORLD, n, index, edges, 1, c);
+    free(index);
+    free(edges);
+}
+
 static MPI_Comm create(const char *mode, const grid *g, int old)
 {
     int nb[6], w[6], deg = neighbours(g, old, nb, w), periods[3];
@@ -111,6 +150,9 @@ static MPI_Comm create(const char *mode, const grid *g, int old)
                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 1, &c);
     else if (strcmp(mode, "general") == 0)
         tm_mpi_dist_graph_create(MPI_COMM_WORLD, 1, &old, &deg, nb, w, MPI_INFO_NULL, 1, &c);
+    else if (strncmp(mode, "graph", 5) == 0)
+        create_oldgraph(g, g->dims[0] * g->dims[1] * g->dims[2], strcmp(mode, "graph-mpi") == 0,
+                        &c);
     else {
         for (int d = 0; d < 3; d++)
             periods[d] = g->periodic;
@@ -138,8 +180,12 @@ int main(int argc, char **argv)
     c = create(mode, &g, old);
     if (c != MPI_COMM_NULL) {
         MPI_Comm_rank(c, &me);
-        bad = strcmp(mode, "cart") == 0 ? check_cart(c, &g, me)
-                                         : check_graph(c, &g, me, strcmp(mode, "general") != 0);
+        if (strcmp(mode, "cart") == 0)
+            bad = check_cart(c, &g, me);
+        else if (strncmp(mode, "graph", 5) == 0)
+            bad = check_oldgraph(c, &g, me);
+        else
+            bad = check_graph(c, &g, me, strcmp(mode, "general") != 0);
         MPI_Comm_free(&c);
     }
     moved = me != old;
