@@ -83,6 +83,7 @@ typedef struct runner {
     const tm__general *gen;
     const tm_comm *full;
     int phase;        /* PHASE_* */
+    bool screen;      /* large `all` run: constructions evaluated, then screened */
     job *jobs;
     int nj;
     atomic_int next;
@@ -193,6 +194,12 @@ static void construct_job(runner *rn, job *j)
         j->met = calloc(1, sizeof *j->met);
         if (!j->met)
             j->err = tm__nomem(j->jc);
+    }
+    if (!j->err && rn->screen) { /* in this worker: the evaluations run in parallel too */
+        if (!(j->cmet = calloc(1, sizeof *j->cmet)))
+            j->err = tm__nomem(j->jc);
+        else
+            j->err = eval_job(j->jc, rn, &j->m, j->cmet);
     }
     j->time_s = tm__now() - t0;
 }
@@ -570,17 +577,9 @@ static bool better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
  * the answer stays independent of the thread count. */
 static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
 {
-    for (int i = 0; i < rn->nj; i++) {
-        job *j = &rn->jobs[i];
-        if (!j->jc || j->err)
-            continue;
-        double t0 = tm__now();
-        if (!(j->cmet = calloc(1, sizeof *j->cmet)))
-            return tm__nomem(ctx);
-        if ((j->err = eval_job(j->jc, rn, &j->m, j->cmet)) != TM_EOK)
-            return tm__fail(ctx, j->err, "%s", tm_ctx_errmsg(j->jc));
-        j->time_s += tm__now() - t0;
-    }
+    for (int i = 0; i < rn->nj; i++) /* refine_phase has kept the message */
+        if (rn->jobs[i].err)
+            return tm__fail(ctx, rn->jobs[i].err, "%s", rn->jobs[i].msg);
     for (int kept = 0; kept < SCREEN_KEEP; kept++) {
         int b = -1; /* the best non-dominated construction not yet kept */
         for (int i = 0; i < rn->nj; i++) {
@@ -618,12 +617,12 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
 static tm_err run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
 {
     int nt = tm_ctx_threads(ctx);
-    bool scr = rn->nj > 1 && rn->nrf > 0 && rn->p->net && rn->p->comm->n > SCREEN_MIN_TASKS;
     tm_err err;
-    if ((rn->time_limit > 0 || scr) && rn->nj > 1) {
+    rn->screen = rn->nj > 1 && rn->nrf > 0 && rn->p->net && rn->p->comm->n > SCREEN_MIN_TASKS;
+    if ((rn->time_limit > 0 || rn->screen) && rn->nj > 1) {
         rn->phase = PHASE_CONSTRUCT;
         run_pool(rn, nt);
-        if (scr && (err = screen(ctx, rn, obj)) != TM_EOK)
+        if (rn->screen && (err = screen(ctx, rn, obj)) != TM_EOK)
             return err;
         rn->phase = PHASE_REFINE;
         if (rn->time_limit > 0)
