@@ -82,11 +82,13 @@ static tm_err lft_init(tm_ctx *ctx, tm_route *r)
 {
     tm__fwd *f;
     tm_err err;
-    if (!r->dir)
+    if (!r->opts.lft_dir)
         return tm__fail(ctx, TM_EUSAGE, "lft routing needs a table directory (tm_route_new_lft)");
     err = tm__fwd_new(ctx, r, true, &f);
     if (!err)
-        err = tm__lft_read_dir(ctx, r, f, r->dir);
+        err = tm__lft_read_dir(ctx, r, f, r->opts.lft_dir);
+    if (!err && r->opts.lmc_spread)
+        err = tm__fwd_spread(ctx, r, f);
     if (err) {
         tm__fwd_free(f);
         return err;
