@@ -57,8 +57,9 @@ TM_API const char *tm_route_kind_name(tm_route_kind kind);
  * geometry is TM_EUSAGE.  The router reads the net's CSR snapshot:
  * re-finalizing the net invalidates it (make a new one). */
 TM_API tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
-/* Forwarding-table routing (TM_ROUTE_LFT) from the ibroute files of dir
- * (one per switch; docs/routing.md).  The net needs LIDs and port numbers
+/* Forwarding-table routing (TM_ROUTE_LFT) from the dumps in dir: ibroute
+ * files (one per switch), dump_lfts.sh, opensm-lfts.dump, opensm.fdbs or
+ * ibdiagnet2.fdbs, recognised per file (docs/routing.md).  The net needs LIDs and port numbers
  * (tm_net_add_lid, tm_net_set_cable_ports: the ibnetdiscover reader sets
  * them).  Malformed files are TM_EINPUT "file:line: ..."; a flow that the
  * tables cannot deliver fails in tm_route_flows with the file and line of

@@ -1,11 +1,12 @@
 /*
  * lft.c - `--routing lft:DIR`: the fabric's real routes, from the
- * forwarding tables ibroute dumped into DIR (one file per switch, read by
- * lft_read.c) and followed hop by hop by fwd.c.
+ * forwarding tables dumped into DIR (ibroute, one file per switch, or
+ * dump_lfts.sh / opensm-lfts.dump / opensm.fdbs / ibdiagnet2.fdbs, read
+ * by lft_read.c and lft_fdbs.c) and followed hop by hop by fwd.c.
  *
  * Files are read in name order so that messages are reproducible; every
- * regular file of DIR whose name does not start with '.' must be ibroute
- * output.
+ * regular file of DIR whose name does not start with '.' must be a
+ * forwarding-table dump.
  */
 #include <dirent.h>
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # InfiniBand routing beyond one ibroute file per switch (docs/routing.md):
-# --lmc-spread on the hand-made LMC 1 fabric of tests/data/route/lmc1 (a -> c
+# the other forwarding-table dumps (dump_lfts.sh, opensm-lfts.dump,
+# opensm.fdbs / ibdiagnet2.fdbs) of tests/data/route/lft2, which route as its
+# ibroute files do (congestion 0.02, make-lft-fixtures.py); --lmc-spread on the hand-made LMC 1 fabric of tests/data/route/lmc1 (a -> c
 # and b -> d, 1 unit each: base LIDs only, both climb leaf1 -> spine1, 2 /
 # 100 Gbit/s = 0.02; spread over both LIDs, 0.01 everywhere) and
 # --routing updn (OpenSM's Up/Down engine, emulated) with its --root option.
@@ -9,6 +11,15 @@ set -eu
 d=$TM_TEST_DATA/route/lmc1
 b=$TM_TEST_DATA/bad/lft
 ev() { "$TOPOMAP" eval --topology $d/fabric.txt --comm $d/pairs.edges "$@"; }
+l2=$TM_TEST_DATA/route/lft2
+for fmt in tables dump osm fdbs; do
+    expect_exit 0 "$TOPOMAP" eval --topology $l2/fabric.txt --comm $l2/pairs.edges --routing lft:$l2/$fmt --json
+    [ "$(echo "$OUT" | json_get "['max_congestion']")" = 0.02 ]
+done
+expect_exit 2 "$TOPOMAP" eval --topology $l2/fabric.txt --comm $l2/pairs.edges --routing lft:$b/fdbs-row
+expect_in "x.fdbs:5: malformed entry" "$ERR"
+expect_exit 2 "$TOPOMAP" eval --topology $l2/fabric.txt --comm $l2/pairs.edges --routing lft:$b/multicast
+expect_in "x.txt:2: multicast forwarding tables" "$ERR"
 expect_exit 0 ev --routing lft:$d/tables --json
 [ "$(echo "$OUT" | json_get "['max_congestion']")" = 0.02 ]
 expect_exit 0 ev --routing lft:$d/tables --lmc-spread --json
