@@ -31,26 +31,13 @@ typedef struct mh {
     int32_t *queue; /* per vertex */
 } mh;
 
-/* BFS over switches from switch vertex t, then the hop count through
+/* Switch-to-switch BFS distances from leaf t, then the hop count through
  * every switch-to-switch link: one more than its head's distance. */
 static void minhop_hops(void *ud, int32_t t, int32_t *phop)
 {
     mh *m = ud;
     const tm_net_csr *g = m->r->g;
-    int32_t head = 0, tail = 0;
-    memset(m->dist, 0xff, (size_t)g->n * sizeof *m->dist);
-    m->dist[t] = 0;
-    m->queue[tail++] = t;
-    while (head < tail) {
-        int32_t v = m->queue[head++];
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
-            int32_t u = g->head[j];
-            if (m->f->sw_of[u] >= 0 && m->dist[u] < 0) {
-                m->dist[u] = m->dist[v] + 1;
-                m->queue[tail++] = u;
-            }
-        }
-    }
+    tm__sm_switch_bfs(m->r, m->f, &t, 1, m->dist, m->queue);
     for (int32_t l = 0; l < g->n_links; l++) {
         int32_t u = g->head_of[l];
         phop[l] = m->f->sw_of[g->tail_of[l]] >= 0 && m->f->sw_of[u] >= 0 && m->dist[u] >= 0

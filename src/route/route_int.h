@@ -112,6 +112,12 @@ void tm__sm_leaf_hosts(const tm_route *r, const tm__fwd *f, int32_t t, int32_t *
  * vertex id (OpenSM's sort_ports_by_switch_load over its GUID-ordered
  * switch table). */
 tm_err tm__sm_switch_order(tm_ctx *ctx, const tm_route *r, const tm__fwd *f, int32_t **order);
+/* BFS over switches only (hosts never forward) from the n switch vertices
+ * src: dist[v] = hops from the nearest source, -1 if unreached; queue has
+ * room for every vertex.  The hop tables of minhop and updn and updn's
+ * ranks. */
+void tm__sm_switch_bfs(const tm_route *r, const tm__fwd *f, const int32_t *src, int32_t n,
+                       int32_t *dist, int32_t *queue);
 /* OpenSM's table builder (osm_ucast_mgr.c ucast_mgr_process_tbl with
  * osm_switch_recommend_path), shared by minhop and updn, which differ only
  * in their hop tables.  Destination hosts come leaf by leaf in

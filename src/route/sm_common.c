@@ -4,6 +4,7 @@
  * which OpenSM visits switches.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "route_int.h"
 #include "../util/util.h"
@@ -20,6 +21,29 @@ void tm__sm_leaf_hosts(const tm_route *r, const tm__fwd *f, int32_t t, int32_t *
         if (g->is_host[h] && f->first_link[h] >= 0 && g->head_of[f->first_link[h]] == t &&
             f->first_link[h] == (l ^ 1))
             out[(*n)++] = l;
+    }
+}
+
+void tm__sm_switch_bfs(const tm_route *r, const tm__fwd *f, const int32_t *src, int32_t n,
+                       int32_t *dist, int32_t *queue)
+{
+    const tm_net_csr *g = r->g;
+    int32_t head = 0, tail = 0;
+    memset(dist, 0xff, (size_t)g->n * sizeof *dist);
+    for (int32_t i = 0; i < n; i++)
+        if (dist[src[i]] < 0) {
+            dist[src[i]] = 0;
+            queue[tail++] = src[i];
+        }
+    while (head < tail) {
+        int32_t v = queue[head++];
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
+            int32_t u = g->head[j];
+            if (f->sw_of[u] >= 0 && dist[u] < 0) {
+                dist[u] = dist[v] + 1;
+                queue[tail++] = u;
+            }
+        }
     }
 }
 

@@ -33,20 +33,22 @@ enum { UP = 0, DOWN = 1 };
 typedef struct updn {
     const tm_route *r;
     const tm__fwd *f;
-    uint32_t *rank;  /* per vertex: distance from the nearest root (UINT32_MAX: none) */
+    int32_t *rank;   /* per vertex: distance from the nearest root (-1: none) */
     uint64_t *id;    /* per vertex */
     int32_t *least;  /* per vertex: least hops to the current leaf */
     int32_t *queue;  /* ring of n entries */
     uint8_t *dir, *queued;
 } updn;
 
-/* updn_get_dir: the direction of the step cur -> rem. */
+/* updn_get_dir: the direction of the step cur -> rem.  An unranked
+ * switch (-1: no root reaches it) compares as OpenSM's 0xffffffff. */
 static int step_dir(const updn *u, int32_t cur, int32_t rem)
 {
-    if (!u->rank[cur] && !u->rank[rem])
+    uint32_t rc = (uint32_t)u->rank[cur], rr = (uint32_t)u->rank[rem];
+    if (!rc && !rr)
         return UP; /* OpenSM's hack for cables between two roots */
-    if (u->rank[cur] != u->rank[rem])
-        return u->rank[cur] < u->rank[rem] ? DOWN : UP;
+    if (rc != rr)
+        return rc < rr ? DOWN : UP;
     return u->id[cur] > u->id[rem] ? UP : DOWN;
 }
 
@@ -93,32 +95,13 @@ static void updn_hops(void *ud, int32_t t, int32_t *phop)
     }
 }
 
-/* Switch-to-switch BFS distances from switch vertex s into dist. */
-static void sw_bfs(const updn *u, int32_t s, int32_t *dist)
-{
-    const tm_net_csr *g = u->r->g;
-    int32_t head = 0, tail = 0;
-    memset(dist, 0xff, (size_t)g->n * sizeof *dist);
-    dist[s] = 0;
-    u->queue[tail++] = s;
-    while (head < tail) {
-        int32_t v = u->queue[head++];
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
-            int32_t w = g->head[j];
-            if (u->f->sw_of[w] >= 0 && dist[w] < 0) {
-                dist[w] = dist[v] + 1;
-                u->queue[tail++] = w;
-            }
-        }
-    }
-}
-
-/* updn_find_root_nodes_by_min_hop; returns the number of roots (rank 0). */
-static int32_t auto_roots(updn *u, int32_t *dist)
+/* updn_find_root_nodes_by_min_hop: the roots into roots; returns their
+ * number. */
+static int32_t auto_roots(updn *u, int32_t *dist, int32_t *roots)
 {
     const tm_net_csr *g = u->r->g;
     const tm__fwd *f = u->f;
-    int32_t *cas = u->least, roots = 0; /* CA cables per switch vertex (scratch) */
+    int32_t *cas = u->least, n_roots = 0; /* CA cables per switch vertex (scratch) */
     double total = 0;
     memset(cas, 0, (size_t)g->n * sizeof *cas);
     for (int32_t l = 0; l < g->n_links; l++)
@@ -129,7 +112,7 @@ static int32_t auto_roots(updn *u, int32_t *dist)
     for (int32_t s = 0; s < f->n_sw; s++) {
         double hist[64] = {0};
         int over1 = 0, over2 = 0;
-        sw_bfs(u, f->vertex_of[s], dist);
+        tm__sm_switch_bfs(u->r, f, &f->vertex_of[s], 1, dist, u->queue);
         for (int32_t v = 0; v < g->n; v++)
             if (cas[v] && dist[v] >= 0 && dist[v] < 64)
                 hist[dist[v]] += cas[v];
@@ -137,61 +120,38 @@ static int32_t auto_roots(updn *u, int32_t *dist)
             over1 += hist[i] > total * 0.9;
             over2 += hist[i] > total * 0.05;
         }
-        if (over1 == 1 && over2 == 1) {
-            u->rank[f->vertex_of[s]] = 0;
-            roots++;
-        }
+        if (over1 == 1 && over2 == 1)
+            roots[n_roots++] = f->vertex_of[s];
     }
-    return roots;
+    return n_roots;
 }
 
-/* updn_subn_rank: BFS from all roots at once. */
-static void rank_switches(updn *u)
-{
-    const tm_net_csr *g = u->r->g;
-    int32_t head = 0, tail = 0;
-    for (int32_t v = 0; v < g->n; v++)
-        if (u->f->sw_of[v] >= 0 && u->rank[v] == 0)
-            u->queue[tail++] = v;
-    while (head < tail) {
-        int32_t v = u->queue[head++];
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
-            int32_t w = g->head[j];
-            if (u->f->sw_of[w] >= 0 && u->rank[w] > u->rank[v] + 1) {
-                u->rank[w] = u->rank[v] + 1;
-                u->queue[tail++] = w;
-            }
-        }
-    }
-}
-
-static tm_err set_roots(tm_ctx *ctx, updn *u)
+/* The roots (given, or OpenSM's rule), then updn_subn_rank: every
+ * switch's BFS distance from the nearest root. */
+static tm_err rank_switches(tm_ctx *ctx, updn *u)
 {
     const tm_route *r = u->r;
-    int32_t *dist, found;
+    int32_t *roots = tm__malloc_n((size_t)r->g->n + 1, sizeof *roots), n = r->opts.n_roots;
+    tm_err err = TM_EOK;
+    if (!roots)
+        return tm__nomem(ctx);
     for (int32_t v = 0; v < r->g->n; v++) {
         uint64_t guid = tm_net_guid(r->net, v);
-        u->rank[v] = UINT32_MAX;
         u->id[v] = guid ? guid : (uint64_t)v + 1;
     }
-    for (int32_t i = 0; i < r->opts.n_roots; i++) {
-        int32_t v = r->opts.roots[i];
-        if (v < 0 || v >= r->g->n || u->f->sw_of[v] < 0)
-            return tm__fail(ctx, TM_EUSAGE, "updn: root %d is not a switch of the topology",
-                            (int)v);
-        u->rank[v] = 0;
+    for (int32_t i = 0; i < n && !err; i++) {
+        roots[i] = r->opts.roots[i];
+        if (roots[i] < 0 || roots[i] >= r->g->n || u->f->sw_of[roots[i]] < 0)
+            err = tm__fail(ctx, TM_EUSAGE, "updn: root %d is not a switch of the topology",
+                           (int)roots[i]);
     }
-    if (r->opts.n_roots)
-        return TM_EOK;
-    dist = tm__malloc_n((size_t)r->g->n, sizeof *dist);
-    if (!dist)
-        return tm__nomem(ctx);
-    found = auto_roots(u, dist);
-    free(dist);
-    if (!found)
-        return tm__fail(ctx, TM_EINPUT, "updn: no switch passes OpenSM's root test (90%% of the "
-                        "hosts at one hop distance); name the roots (--root)");
-    return TM_EOK;
+    if (!err && !n && !(n = auto_roots(u, u->rank, roots)))
+        err = tm__fail(ctx, TM_EINPUT, "updn: no switch passes OpenSM's root test (90%% of the "
+                       "hosts at one hop distance); name the roots (--root)");
+    if (!err)
+        tm__sm_switch_bfs(r, u->f, roots, n, u->rank, u->queue);
+    free(roots);
+    return err;
 }
 
 static tm_err updn_init(tm_ctx *ctx, tm_route *r)
@@ -209,12 +169,10 @@ static tm_err updn_init(tm_ctx *ctx, tm_route *r)
     u.queue = tm__malloc_n(n, sizeof *u.queue);
     u.dir = calloc(n, 1);
     u.queued = calloc(n, 1);
-    err = u.rank && u.id && u.least && u.queue && u.dir && u.queued ? set_roots(ctx, &u)
+    err = u.rank && u.id && u.least && u.queue && u.dir && u.queued ? rank_switches(ctx, &u)
                                                                      : tm__nomem(ctx);
-    if (!err) {
-        rank_switches(&u);
+    if (!err)
         err = tm__sm_build_tables(ctx, r, f, updn_hops, &u);
-    }
     free(u.rank);
     free(u.id);
     free(u.least);
