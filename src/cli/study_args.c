@@ -10,7 +10,7 @@
 static const char *const CMD = "topomap study";
 
 enum {
-    OPT_FAIL_LINKS = OPT_REPORT + 1, /* after every shared option id (cli.h) */ OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
+    OPT_FAIL_LINKS = OPT_SHARED_END_, /* after every shared option id (cli.h) */ OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
     OPT_SCALE_CAPACITY
 };
 
