@@ -241,6 +241,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
             json_str(&j, "report", a->report_path);
         if (!a->hmode)
             json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
+        if (!a->hmode && tm_route_kind_of(nw->route) == TM_ROUTE_LFT)
+            json_bool(&j, "lmc_spread", a->in.lmc_spread);
         cli_json_metrics(&j, nw->net, met, a->hmode);
         if (a->compare)
             json_compare(&j, nw, met, ecmp);
@@ -252,7 +254,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
     printf("mapping            %s\n",
            a->mapping_path ? a->mapping_path : "consecutive (allocation order)");
     if (!a->hmode)
-        printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw->route)));
+        printf("routing            %s%s\n", tm_route_kind_name(tm_route_kind_of(nw->route)),
+               a->in.lmc_spread ? " (--lmc-spread: flows split over the LMC LIDs)" : "");
     cli_print_metrics(stdout, nw->net, met, a->hmode);
     if (a->compare)
         print_compare(nw, met, ecmp);

@@ -22,9 +22,13 @@ expect_exit 2 "$TOPOMAP" eval --topology $l2/fabric.txt --comm $l2/pairs.edges -
 expect_in "x.txt:2: multicast forwarding tables" "$ERR"
 expect_exit 0 ev --routing lft:$d/tables --json
 [ "$(echo "$OUT" | json_get "['max_congestion']")" = 0.02 ]
+[ "$(echo "$OUT" | json_get "['lmc_spread']")" = False ]
 expect_exit 0 ev --routing lft:$d/tables --lmc-spread --json
 [ "$(echo "$OUT" | json_get "['max_congestion']")" = 0.01 ]
+[ "$(echo "$OUT" | json_get "['lmc_spread']")" = True ]
 [ "$(echo "$OUT" | json_get "['avg_dilation']")" = 4 ]
+expect_exit 0 ev --routing lft:$d/tables --lmc-spread
+expect_in "routing            lft (--lmc-spread" "$OUT"
 # the mapper takes the option too
 expect_exit 0 "$TOPOMAP" map --topology $d/fabric.txt --comm $d/pairs.edges --routing lft:$d/tables \
     --lmc-spread --json
