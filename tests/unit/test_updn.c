@@ -4,11 +4,13 @@
  * pair of generated fat-trees delivered on a minimal path; the real
  * PlaFRIM fabric with its two spines as roots: every pair delivered,
  * within diameter + 2 hops, and no path turns from down to up under
- * OpenSM's direction rule; root errors. */
+ * OpenSM's direction rule; plafrim2's subnets with automatic roots; root
+ * errors. */
 #include "test_fixtures.h"
 #include "route_fixtures.h"
 
 #define PLAFRIM "data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"
+#define PLAFRIM2 "data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_000"
 
 static void add(tm_net *net, const char *name, tm_vertex_kind kind)
 {
@@ -258,6 +260,25 @@ static void test_real_plafrim(void **state)
     tm_net_free(net);
 }
 
+/* plafrim2's two subnets (7 switches, and 1): OpenSM's automatic roots
+ * route every pair within diameter + 2 hops. */
+static void test_real_plafrim2(void **state)
+{
+    (void)state;
+    for (int sn = 0; sn < 2; sn++) {
+        char topo[4096], rel[128];
+        tm_net *net;
+        tm_route *r;
+        snprintf(rel, sizeof rel, "%s%d.txt", PLAFRIM2, sn);
+        snprintf(topo, sizeof topo, "%s", REAL_DATA(rel));
+        net = load(topo);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_UPDN, &r));
+        route_all_pairs(r, NULL, 2);
+        tm_route_free(r);
+        tm_net_free(net);
+    }
+}
+
 static void test_root_errors(void **state)
 {
     tm_net *net = cycle_fabric();
@@ -286,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_turn_check),
         cmocka_unit_test(test_fattrees),
         cmocka_unit_test(test_real_plafrim),
+        cmocka_unit_test(test_real_plafrim2),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
