@@ -1,15 +1,15 @@
 /*
  * lft_fdbs.c - the unicast forwarding tables in the format of OpenSM's
  * `dump_ucast_routes` (opensm/osm_dump.c, the file opensm.fdbs), which
- * ibdiagnet also writes (ibdiagnet2.fdbs; ibutils' ibdm reads it back in
- * IBFabric::parseFdbFile):
+ * ibdiagnet also writes (ibdiagnet2.fdbs; ibdm, of ibutils, reads such
+ * files back in IBFabric::parseFdbFile):
  *
  *   osm_ucast_mgr_dump_ucast_routes: Switch 0x0002c9030068ec10
  *   LID    : Port : Hops : Optimal
  *   0x0001 : UNREACHABLE
  *   0x0002 : 003  : 00   : yes
  *
- * (newer OpenSM prints "dump_ucast_routes: Switch ...").  One block per
+ * (OpenSM itself prints "dump_ucast_routes: Switch ..."; both are read).  One block per
  * switch, found by GUID only: the header has no LID.  Hops and
  * "Optimal" are not needed.  ibdiagnet may precede a block with
  * "PLFT_NUM: n"; only the linear table (PLFT 0) is routed by LID, so
