@@ -216,8 +216,8 @@ static tm_err line_of(tm__lft_file *lf, const char *p)
                                                  !tm__lft_lit(&q, "lids dumped")))
         return TM_EOK;
     if (!strncmp(p, "Switch 0x", 9) || !strncmp(p, "Multicast mlids", 15))
-        return tm__lex_error(lf->lx, "multicast forwarding tables (opensm.mcfdbs, "
-                             "ibdiagnet2.mcfdbs or ibroute -M); routing needs the unicast ones");
+        return tm__lex_error(lf->lx, "multicast forwarding tables (OpenSM's opensm.mcfdbs "
+                             "or ibroute -M); routing needs the unicast ones");
     return tm__lex_error(lf->lx, "not a line of a forwarding-table dump (ibroute, dump_lfts.sh, "
                          "opensm-lfts.dump, opensm.fdbs, ibdiagnet2.fdbs)");
 }

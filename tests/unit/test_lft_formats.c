@@ -79,7 +79,7 @@ static void test_format_errors(void **state)
     static const char *const cases[][2] = {
         {"same-switch", "x.txt:13: second table for switch 'leaf1' (first in "},
         {"not-ibroute", "x.txt:1: not a line of a forwarding-table dump"},
-        {"multicast", "x.txt:2: multicast forwarding tables (opensm.mcfdbs"},
+        {"multicast", "x.txt:2: multicast forwarding tables (OpenSM's opensm.mcfdbs or ibroute -M)"},
         {"fdbs-header", "x.fdbs:1: malformed header: expected 'dump_ucast_routes: Switch 0xGUID'"},
         {"fdbs-row", "x.fdbs:5: malformed entry: expected '0xLID : PORT : HOPS : ...'"},
         {"fdbs-plft", "x.fdbs:1: private LFT 1 (PLFT_NUM): only the linear forwarding table"},
