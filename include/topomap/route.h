@@ -3,7 +3,8 @@
  * directed links of the network.  A router is a pluggable module behind one
  * interface (ECMP over minimum-hop paths, a single deterministic shortest
  * path, dimension order on tori/meshes, InfiniBand forwarding tables read
- * from ibroute dumps or computed as OpenSM's ftree / min-hop engines would;
+ * from ibroute and other LFT dumps or computed as OpenSM's ftree / min-hop /
+ * up-down engines would;
  * docs/routing.md), so the metrics and the refinement never know which
  * model is in use.
  *
@@ -14,6 +15,7 @@
 #ifndef TOPOMAP_ROUTE_H
 #define TOPOMAP_ROUTE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,14 +41,15 @@ typedef enum {
     TM_ROUTE_LFT,      /* InfiniBand forwarding tables read from ibroute
                         * dumps (tm_route_new_lft); one path per pair */
     TM_ROUTE_FTREE,    /* OpenSM's fat-tree routing (D-mod-k), emulated */
-    TM_ROUTE_MINHOP    /* OpenSM's min-hop routing, emulated */
+    TM_ROUTE_MINHOP,   /* OpenSM's min-hop routing, emulated */
+    TM_ROUTE_UPDN      /* OpenSM's up-down routing (no down -> up turn), emulated */
 } tm_route_kind;
 
 typedef struct tm_route tm_route;
 typedef struct tm_route_ws tm_route_ws;
 
-/* "ecmp", "single", "dor", "lft", "ftree", "minhop" -> kind; -1 if
- * unknown. */
+/* "ecmp", "single", "dor", "lft", "ftree", "minhop", "updn" -> kind; -1
+ * if unknown. */
 TM_API int tm_route_kind_parse(const char *s);
 TM_API const char *tm_route_kind_name(tm_route_kind kind);
 
@@ -54,13 +57,31 @@ TM_API const char *tm_route_kind_name(tm_route_kind kind);
  * geometry is TM_EUSAGE.  The router reads the net's CSR snapshot:
  * re-finalizing the net invalidates it (make a new one). */
 TM_API tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out);
-/* Forwarding-table routing (TM_ROUTE_LFT) from the ibroute files of dir
- * (one per switch; docs/routing.md).  The net needs LIDs and port numbers
+/* Forwarding-table routing (TM_ROUTE_LFT) from the dumps in dir: ibroute
+ * files (one per switch), dump_lfts.sh, opensm-lfts.dump, opensm.fdbs or
+ * ibdiagnet2.fdbs, recognised per file (docs/routing.md).  The net needs LIDs and port numbers
  * (tm_net_add_lid, tm_net_set_cable_ports: the ibnetdiscover reader sets
  * them).  Malformed files are TM_EINPUT "file:line: ..."; a flow that the
  * tables cannot deliver fails in tm_route_flows with the file and line of
  * the entry at fault. */
 TM_API tm_err tm_route_new_lft(tm_ctx *ctx, const tm_net *net, const char *dir, tm_route **out);
+/* Options of tm_route_new_opts; start from TM_ROUTE_OPTS_INIT. */
+typedef struct tm_route_opts {
+    const char *lft_dir;  /* TM_ROUTE_LFT: the table directory (required) */
+    bool lmc_spread;      /* TM_ROUTE_LFT: a flow to a host whose LID has LMC m is split
+                           * evenly over its 2^m LIDs, each followed through the tables
+                           * (MPI libraries striping over path bits; docs/routing.md);
+                           * false: every flow goes to the base LID */
+    const int32_t *roots; /* TM_ROUTE_UPDN: root switches (vertex ids); NULL: found as
+                           * OpenSM does when it has no root GUID file */
+    int32_t n_roots;
+} tm_route_opts;
+#define TM_ROUTE_OPTS_INIT {NULL, false, NULL, 0}
+/* A router of any kind with options: lmc_spread with another kind than
+ * TM_ROUTE_LFT, or roots with another kind than TM_ROUTE_UPDN, is
+ * TM_EUSAGE (they would be silently ignored otherwise). */
+TM_API tm_err tm_route_new_opts(tm_ctx *ctx, const tm_net *net, tm_route_kind kind,
+                                const tm_route_opts *opts, tm_route **out);
 TM_API void tm_route_free(tm_route *r);
 TM_API tm_route_kind tm_route_kind_of(const tm_route *r);
 TM_API const tm_net *tm_route_net(const tm_route *r);

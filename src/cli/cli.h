@@ -25,6 +25,8 @@ typedef struct cli_inputs {
     const char *comm_format;
     const char *alloc;
     const char *routing;
+    bool lmc_spread;    /* --lmc-spread (lft routing) */
+    const char *roots;  /* --root S[,S2..] (updn routing) */
     const char *hierarchy;
     const char *distances;
     /* network mode: node-internal levels for J */
@@ -42,7 +44,8 @@ enum {
     OPT_MAPPING, OPT_STRATEGY, OPT_REFINE, OPT_OBJECTIVE, OPT_SEED, OPT_TIME_LIMIT,
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
     OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
-    OPT_COMPARE_ROUTING, OPT_REPORT
+    OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT,
+    OPT_SHARED_END_ /* a subcommand's own option ids start here */
 };
 
 /* getopt_long entries for the inputs (no terminator); append to a table. */
@@ -55,6 +58,8 @@ enum {
     {"comm-format", required_argument, NULL, OPT_COMM_FORMAT},                    \
     {"alloc", required_argument, NULL, OPT_ALLOC},                                \
     {"routing", required_argument, NULL, OPT_ROUTING},                            \
+    {"lmc-spread", no_argument, NULL, OPT_LMC_SPREAD},                            \
+    {"root", required_argument, NULL, OPT_ROOT},                                  \
     {"hierarchy", required_argument, NULL, OPT_HIERARCHY},                        \
     {"distances", required_argument, NULL, OPT_DISTANCES},                        \
     {"node-hierarchy", required_argument, NULL, OPT_NODE_HIERARCHY},              \
@@ -125,8 +130,9 @@ typedef struct cli_network {
 } cli_network;
 void cli_network_init(cli_network *nw);
 void cli_network_release(cli_network *nw);
-/* A router for --routing (NULL: ECMP; lft:DIR: forwarding tables). */
-tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const char *routing, tm_route **out);
+/* A router for --routing (NULL: ECMP; lft:DIR: forwarding tables) with
+ * --lmc-spread and --root. */
+tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, tm_route **out);
 tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw);
 
 /* Node-internal hierarchy of network mode from --hwloc or --node-hierarchy

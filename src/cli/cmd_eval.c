@@ -23,9 +23,13 @@ static const char usage_text[] =
     "                    hierarchy mode: one PE index per line)\n"
     "  --alloc A         hostlist expression (node[001-064]) or hostfile; default: all hosts\n"
     "  --routing R       ecmp (default: all minimum-hop paths equally), single, dor (tori/meshes),\n"
-    "                    lft:DIR (the fabric's forwarding tables: ibroute files, one per switch;\n"
-    "                    needs an ibnetdiscover topology with LIDs), ftree, minhop (OpenSM's\n"
+    "                    lft:DIR (the fabric's forwarding tables: ibroute files, dump_lfts.sh,\n"
+    "                    opensm-lfts.dump, opensm.fdbs or ibdiagnet2.fdbs dumps; needs an\n"
+    "                    ibnetdiscover topology with LIDs), ftree, minhop, updn (OpenSM's\n"
     "                    engines emulated; docs/routing.md)\n"
+    "  --lmc-spread      (lft) split each flow evenly over the destination's 2^LMC LIDs,\n"
+    "                    as MPI libraries striping over path bits do; default: base LID only\n"
+    "  --root S[,S2..]   (updn) the root switches; default: found by OpenSM's rule\n"
     "  --compare-routing also evaluate the mapping under ECMP and print both side by side\n"
     "                    (how optimistic the ECMP idealisation is for this routing)\n"
     "  --approx          congestion by Hoefler & Snir's Algorithm 3 (approximate)\n"
@@ -237,6 +241,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
             json_str(&j, "report", a->report_path);
         if (!a->hmode)
             json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(nw->route)));
+        if (!a->hmode && tm_route_kind_of(nw->route) == TM_ROUTE_LFT)
+            json_bool(&j, "lmc_spread", a->in.lmc_spread);
         cli_json_metrics(&j, nw->net, met, a->hmode);
         if (a->compare)
             json_compare(&j, nw, met, ecmp);
@@ -248,7 +254,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
     printf("mapping            %s\n",
            a->mapping_path ? a->mapping_path : "consecutive (allocation order)");
     if (!a->hmode)
-        printf("routing            %s\n", tm_route_kind_name(tm_route_kind_of(nw->route)));
+        printf("routing            %s%s\n", tm_route_kind_name(tm_route_kind_of(nw->route)),
+               a->in.lmc_spread ? " (--lmc-spread: flows split over the LMC LIDs)" : "");
     cli_print_metrics(stdout, nw->net, met, a->hmode);
     if (a->compare)
         print_compare(nw, met, ecmp);

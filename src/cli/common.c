@@ -35,11 +35,13 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
         if (strncmp(arg, "lft:", 4) == 0 ? !arg[4] : tm_route_kind_parse(arg) < 0 ||
                                                      tm_route_kind_parse(arg) == TM_ROUTE_LFT) {
             cli_usage_error("topomap", "unknown --routing '%s' (ecmp, single, dor, lft:DIR, "
-                            "ftree, minhop)", arg);
+                            "ftree, minhop, updn)", arg);
             return -1;
         }
         in->routing = arg;
         return 1;
+    case OPT_LMC_SPREAD: in->lmc_spread = true; return 1;
+    case OPT_ROOT: in->roots = arg; return 1;
     case OPT_HIERARCHY: in->hierarchy = arg; return 1;
     case OPT_DISTANCES: in->distances = arg; return 1;
     case OPT_NODE_HIERARCHY: in->node_hierarchy = arg; return 1;
@@ -167,13 +169,50 @@ void cli_network_release(cli_network *nw)
     cli_network_init(nw);
 }
 
-/* --routing: a model name, or lft:DIR for forwarding tables. */
-tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const char *routing, tm_route **out)
+/* --root a,b,c: switch names -> vertex ids (*n of them, in roots). */
+static tm_err parse_roots(tm_ctx *ctx, const tm_net *net, const char *list, int32_t **roots,
+                          int32_t *n)
 {
-    int kind = routing ? tm_route_kind_parse(routing) : TM_ROUTE_ECMP;
-    if (routing && strncmp(routing, "lft:", 4) == 0)
-        return tm_route_new_lft(ctx, net, routing + 4, out);
-    return tm_route_new(ctx, net, (tm_route_kind)kind, out);
+    char *copy = strdup(list), *save = NULL;
+    *n = 0;
+    *roots = malloc((strlen(list) / 2 + 1) * sizeof **roots);
+    if (!copy || !*roots) {
+        free(copy);
+        return TM_ENOMEM;
+    }
+    for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        int32_t v = tm_net_find(net, name);
+        if (v < 0 || tm_net_kind(net, v) != TM_VERTEX_SWITCH) {
+            tm_err err = tm_ctx_fail(ctx, TM_EUSAGE, "--root: '%s' is not a switch of the "
+                                     "topology", name);
+            free(copy);
+            return err;
+        }
+        (*roots)[(*n)++] = v;
+    }
+    free(copy);
+    return TM_EOK;
+}
+
+/* --routing: a model name, or lft:DIR for forwarding tables. */
+tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, tm_route **out)
+{
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    int32_t *roots = NULL;
+    int kind = in->routing ? tm_route_kind_parse(in->routing) : TM_ROUTE_ECMP;
+    tm_err err = TM_EOK;
+    if (in->routing && strncmp(in->routing, "lft:", 4) == 0) {
+        kind = TM_ROUTE_LFT;
+        o.lft_dir = in->routing + 4;
+    }
+    o.lmc_spread = in->lmc_spread;
+    if (in->roots)
+        err = parse_roots(ctx, net, in->roots, &roots, &o.n_roots);
+    o.roots = roots;
+    if (!err)
+        err = tm_route_new_opts(ctx, net, (tm_route_kind)kind, &o, out);
+    free(roots);
+    return err;
 }
 
 tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw)
@@ -184,7 +223,7 @@ tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw)
     if (!err)
         err = cli_load_node_hier(ctx, in, &nw->node_hier, &nw->have_node_hier);
     if (!err)
-        err = cli_route_new(ctx, nw->net, in->routing, &nw->route);
+        err = cli_route_new(ctx, nw->net, in, &nw->route);
     return err;
 }
 
@@ -209,6 +248,11 @@ int cli_check_inputs(const char *cmd, const cli_inputs *in)
     if (in->hierarchy && (in->routing || in->alloc || in->slots || in->node_name_map))
         return cli_usage_error(cmd, "--routing, --alloc, --slots and --node-name-map need a "
                                     "network (--topology)"), -1;
+    if (in->lmc_spread && (!in->routing || strncmp(in->routing, "lft:", 4) != 0))
+        return cli_usage_error(cmd, "--lmc-spread needs forwarding tables (--routing lft:DIR)"),
+               -1;
+    if (in->roots && (!in->routing || strcmp(in->routing, "updn") != 0))
+        return cli_usage_error(cmd, "--root needs --routing updn"), -1;
     return 0;
 }
 

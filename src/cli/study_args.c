@@ -10,7 +10,7 @@
 static const char *const CMD = "topomap study";
 
 enum {
-    OPT_FAIL_LINKS = OPT_REPORT + 1, /* after every shared option id (cli.h) */ OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
+    OPT_FAIL_LINKS = OPT_SHARED_END_, /* after every shared option id (cli.h) */ OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
     OPT_SCALE_CAPACITY
 };
 
@@ -56,7 +56,8 @@ static int add_routing(study_args *a, const char *v)
 {
     int k = tm_route_kind_parse(v), i;
     if (k < 0)
-        return cli_usage_error(CMD, "unknown --routing '%s' (ecmp, single, dor)", v), -1;
+        return cli_usage_error(CMD, "unknown --routing '%s' (ecmp, single, dor, ftree, "
+                                    "minhop, updn)", v), -1;
     if ((i = push("--routing", &a->n_routings, STUDY_MAX_AXIS)) < 0)
         return -1;
     a->routings[i] = (tm_route_kind)k;
@@ -234,6 +235,10 @@ int study_parse_args(int argc, char **argv, study_args *a)
             c == OPT_NODE_DISTANCES || c == OPT_HWLOC || c == OPT_HOP_DISTANCE)
             return cli_usage_error(CMD, "'%s' is not a study option (network mode only, no "
                                         "node hierarchy)", argv[optind - 1]);
+        if (c == OPT_LMC_SPREAD || c == OPT_ROOT)
+            return cli_usage_error(CMD, "'%s' is not a study option (study routes with computed "
+                                        "tables and automatic updn roots only)",
+                                   argv[optind - 1]);
         if (c == '?' || c == ':')
             return cli_getopt_error(CMD, c, argv);
         if (c == OPT_NODEMAP || c == OPT_SEPARATE_HCAS || c == OPT_COMM_FORMAT || c == OPT_ALLOC) {

@@ -10,6 +10,12 @@
  * a flow (no table, no entry, conflicting entries, a port without cable,
  * a loop, delivery to a vertex that does not own the LID) is an error
  * naming the file and line of the entry that failed, never a guess.
+ *
+ * With --lmc-spread (f->dlmc set) a flow to a host whose LID has LMC m is
+ * split into 2^m equal parts, one per destination LID base .. base+2^m-1,
+ * each followed through the tables: the model of an MPI library that
+ * stripes its connections over the path bits of the remote port
+ * (docs/routing.md).  Its hop count is that of the base LID's path.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +40,7 @@ void tm__fwd_free(tm__fwd *f)
     free(f->first_link);
     free(f->dlid);
     free(f->link_port);
+    free(f->dlmc);
     free(f);
 }
 
@@ -196,6 +203,19 @@ tm_err tm__fwd_new_computed(tm_ctx *ctx, const tm_route *r, tm__fwd **out)
     return fwd_make(ctx, r, false, !complete_addressing(r), out);
 }
 
+tm_err tm__fwd_spread(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
+{
+    f->dlmc = calloc((size_t)r->g->n + 1, sizeof *f->dlmc);
+    if (!f->dlmc)
+        return tm__nomem(ctx);
+    for (int32_t v = 0; v < r->g->n; v++) {
+        int lmc;
+        tm_net_lid(r->net, v, &lmc);
+        f->dlmc[v] = (uint8_t)lmc;
+    }
+    return TM_EOK;
+}
+
 /* ---- following the tables ------------------------------------------------ */
 
 typedef struct walk {
@@ -294,6 +314,31 @@ static int32_t follow(const walk *w, double vol, double *load)
     }
 }
 
+/* Routes vol from w->src to w->dst over the destination's LIDs (its base
+ * LID, or all 2^LMC of them with --lmc-spread); returns the base LID's hop
+ * count, or -1 with w->why set and nothing loaded. */
+static int32_t route_one(walk *w, double vol, double *load)
+{
+    const tm__fwd *f = w->f;
+    uint32_t base = f->dlid[w->dst], n = f->dlmc && base ? 1u << f->dlmc[w->dst] : 1;
+    int32_t h0 = -1;
+    /* every path is checked first, so that a failing flow loads nothing */
+    for (uint32_t j = 0; j < n; j++) {
+        int32_t h;
+        w->dlid = base + j;
+        h = follow(w, 0, NULL);
+        if (h < 0)
+            return -1;
+        if (j == 0)
+            h0 = h;
+    }
+    for (uint32_t j = 0; j < n; j++) {
+        w->dlid = base + j;
+        follow(w, vol / n, load);
+    }
+    return h0;
+}
+
 tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
                      const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
@@ -304,12 +349,9 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
         int32_t h = 0;
         if (dst[i] != src) {
             w.dst = dst[i];
-            w.dlid = w.f->dlid[dst[i]];
-            /* checked first, so that a failing flow loads nothing */
-            h = follow(&w, 0, NULL);
+            h = route_one(&w, vol[i], load);
             if (h < 0)
                 return tm__fail(ctx, TM_EINPUT, "%s", why);
-            follow(&w, vol[i], load);
         }
         if (hops)
             hops[i] = h;

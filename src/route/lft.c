@@ -1,11 +1,12 @@
 /*
  * lft.c - `--routing lft:DIR`: the fabric's real routes, from the
- * forwarding tables ibroute dumped into DIR (one file per switch, read by
- * lft_read.c) and followed hop by hop by fwd.c.
+ * forwarding tables dumped into DIR (ibroute, one file per switch, or
+ * dump_lfts.sh / opensm-lfts.dump / opensm.fdbs / ibdiagnet2.fdbs, read
+ * by lft_read.c and lft_fdbs.c) and followed hop by hop by fwd.c.
  *
  * Files are read in name order so that messages are reproducible; every
- * regular file of DIR whose name does not start with '.' must be ibroute
- * output.
+ * regular file of DIR whose name does not start with '.' must be a
+ * forwarding-table dump.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -82,11 +83,13 @@ static tm_err lft_init(tm_ctx *ctx, tm_route *r)
 {
     tm__fwd *f;
     tm_err err;
-    if (!r->dir)
+    if (!r->opts.lft_dir)
         return tm__fail(ctx, TM_EUSAGE, "lft routing needs a table directory (tm_route_new_lft)");
     err = tm__fwd_new(ctx, r, true, &f);
     if (!err)
-        err = tm__lft_read_dir(ctx, r, f, r->dir);
+        err = tm__lft_read_dir(ctx, r, f, r->opts.lft_dir);
+    if (!err && r->opts.lmc_spread)
+        err = tm__fwd_spread(ctx, r, f);
     if (err) {
         tm__fwd_free(f);
         return err;

@@ -1,32 +1,37 @@
 /*
- * lft_read.c - reads the linear forwarding tables that `ibroute` prints,
- * one file per switch (the format of infiniband-diags' ibroute; real
- * examples: tests/data/real/data/ibroute_lft/):
+ * lft_read.c - reads linear forwarding tables dumped by the InfiniBand
+ * tools, autodetecting the format of each file by its first switch
+ * header (docs/routing.md "Input"):
  *
- *   Unicast lids [0x0-0x91] of switch Lid 2 guid 0x000b8cffff004939 (desc):
- *     Lid  Out   Destination
- *          Port     Info
- *   0x0001 015 : (Channel Adapter portguid 0x0002c9030002da23: 'bonobo020 HCA-1')
- *   ...
- *   134 valid lids dumped
+ * - the `Unicast lids` family: ibroute (one switch per file; real
+ *   examples: tests/data/real/data/ibroute_lft/), dump_lfts.sh / dump_fts
+ *   (the same blocks for every switch in one file; the switch may be
+ *   named by "DR path ..." instead of "Lid N"), and OpenSM's
+ *   opensm-lfts.dump (decimal range, '#' before the destination):
  *
- * The switch is found by GUID (LID if the topology has no GUIDs); a table
+ *     Unicast lids [0x0-0x91] of switch Lid 2 guid 0x000b8cffff004939 (desc):
+ *       Lid  Out   Destination
+ *            Port     Info
+ *     0x0001 015 : (Channel Adapter portguid 0x0002c9030002da23: 'bonobo020 HCA-1')
+ *     ...
+ *     134 valid lids dumped
+ *
+ * - the `dump_ucast_routes` family of opensm.fdbs / ibdiagnet2.fdbs
+ *   (lft_fdbs.c).
+ *
+ * A switch is found by GUID (LID if the topology has no GUIDs); a table
  * of a switch the topology does not hold (another subnet's file in the
  * same directory) is skipped with a warning.  A LID listed twice with
  * different ports is marked conflicting and only the routes that need it
  * fail; nothing is guessed (docs/routing.md).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "route_int.h"
-#include "../util/util.h"
+#include "lft_int.h"
 
-/* Skips blanks, then the literal s; 0 if it matched. */
-static int lit(const char **p, const char *s)
+int tm__lft_lit(const char **p, const char *s)
 {
     const char *q = tm__skip_blank(*p);
     size_t n = strlen(s);
@@ -36,9 +41,7 @@ static int lit(const char **p, const char *s)
     return 0;
 }
 
-/* An unsigned number in base 10 or 16 ("0x" prefix required for 16),
- * at most max; 0 on success. */
-static int num(const char **p, int base, uint64_t max, uint64_t *v)
+int tm__lft_num(const char **p, int base, uint64_t max, uint64_t *v)
 {
     const char *q = tm__skip_blank(*p);
     char *e;
@@ -56,63 +59,55 @@ static int num(const char **p, int base, uint64_t max, uint64_t *v)
     return 0;
 }
 
-typedef struct lft_file {
-    const tm_route *r;
-    tm__fwd *f;
-    tm__lexer *lx;
-    int32_t sw;      /* switch index, -1 before the header, -2 skipped */
-    uint64_t lo, hi; /* LID range of the header */
-} lft_file;
+static const char *format_name(tm__lft_format fmt)
+{
+    return fmt == TM__LFT_FDBS ? "'dump_ucast_routes: Switch' (opensm.fdbs, ibdiagnet2.fdbs)"
+                               : "'Unicast lids' (ibroute, dump_lfts.sh, opensm-lfts.dump)";
+}
 
-/* The switch a header names (by GUID, else by LID); -1 = not in the
- * topology (warned), or an error. */
-static tm_err find_switch(lft_file *lf, uint64_t lid, uint64_t guid, int32_t *sw)
+tm_err tm__lft_set_format(tm__lft_file *lf, tm__lft_format fmt)
+{
+    if (lf->fmt && lf->fmt != fmt)
+        return tm__lex_error(lf->lx, "a %s header in a file of %s tables", format_name(fmt),
+                             format_name(lf->fmt));
+    lf->fmt = fmt;
+    return TM_EOK;
+}
+
+/* The switch vertex a header names; -1 if the topology has no such switch. */
+static int32_t find_switch(const tm__lft_file *lf, uint64_t lid, uint64_t guid)
 {
     const tm_net *net = lf->r->net;
-    int32_t v = -1, n = tm_net_n_vertices(net);
+    int32_t n = tm_net_n_vertices(net), v;
     bool any_guid = false;
-    *sw = -1;
-    for (int32_t u = 0; u < n && v < 0; u++) {
+    for (int32_t u = 0; u < n; u++) {
         any_guid |= tm_net_guid(net, u) != 0;
         if (lf->f->sw_of[u] >= 0 && tm_net_guid(net, u) == guid)
-            v = u;
+            return u;
     }
-    if (v < 0 && !any_guid)
-        v = tm_net_lid_owner(net, (uint32_t)lid, NULL);
-    if (v < 0 || lf->f->sw_of[v] < 0) {
+    v = !any_guid && lid ? tm_net_lid_owner(net, (uint32_t)lid, NULL) : -1;
+    return v >= 0 && lf->f->sw_of[v] >= 0 ? v : -1;
+}
+
+tm_err tm__lft_begin(tm__lft_file *lf, uint64_t lid, uint64_t guid)
+{
+    const tm_net *net = lf->r->net;
+    int32_t v = find_switch(lf, lid, guid), s;
+    lf->sw = -2;
+    if (v < 0) {
         tm__warn(lf->lx->ctx, "%s:%ld: switch LID %llu GUID 0x%016llx is not in the topology; "
                  "table skipped", lf->lx->name, lf->lx->line, (unsigned long long)lid,
                  (unsigned long long)guid);
         return TM_EOK;
     }
-    if (tm_net_lid(net, v, NULL) != lid)
+    if (lid && tm_net_lid(net, v, NULL) != lid)
         return tm__lex_error(lf->lx, "switch '%s' has LID %u in the topology, but LID %llu here",
                              tm_net_name(net, v), tm_net_lid(net, v, NULL),
                              (unsigned long long)lid);
-    *sw = lf->f->sw_of[v];
-    return TM_EOK;
-}
-
-static tm_err header(lft_file *lf, const char *p)
-{
-    uint64_t lid, guid;
-    int32_t s;
-    tm_err err;
-    if (lf->sw != -1)
-        return tm__lex_error(lf->lx, "second 'Unicast lids' header (one switch per file)");
-    if (lit(&p, "Unicast lids [") || num(&p, 16, 0xffff, &lf->lo) || lit(&p, "-") ||
-        num(&p, 16, 0xffff, &lf->hi) || lit(&p, "] of switch Lid") || num(&p, 10, 0xffff, &lid) ||
-        lit(&p, "guid") || num(&p, 16, UINT64_MAX, &guid) || lf->lo > lf->hi)
-        return tm__lex_error(lf->lx, "malformed header: expected 'Unicast lids [0xLO-0xHI] of "
-                             "switch Lid N guid 0xG'");
-    err = find_switch(lf, lid, guid, &s);
-    if (err || s < 0) {
-        lf->sw = -2;
-        return err;
-    }
+    s = lf->f->sw_of[v];
     if (lf->f->has_table[s])
         return tm__lex_error(lf->lx, "second table for switch '%s' (first in %s)",
-                             tm_net_name(lf->r->net, lf->f->vertex_of[s]), lf->f->file[s]);
+                             tm_net_name(net, v), lf->f->file[s]);
     lf->f->file[s] = tm__strdup(lf->lx->name);
     if (!lf->f->file[s])
         return tm__nomem(lf->lx->ctx);
@@ -121,17 +116,13 @@ static tm_err header(lft_file *lf, const char *p)
     return TM_EOK;
 }
 
-/* "0xLID PORT : ..." */
-static tm_err row(lft_file *lf, const char *p)
+tm_err tm__lft_entry(tm__lft_file *lf, uint64_t lid, uint64_t port)
 {
-    uint64_t lid, port;
-    size_t i;
     tm__fwd *f = lf->f;
-    if (num(&p, 16, 0xffff, &lid) || num(&p, 10, 255, &port) || lit(&p, ":"))
-        return tm__lex_error(lf->lx, "malformed entry: expected '0xLID PORT : destination'");
+    size_t i;
     if (lf->sw == -1)
-        return tm__lex_error(lf->lx, "entry before the 'Unicast lids' header");
-    if (lid < lf->lo || lid > lf->hi)
+        return tm__lex_error(lf->lx, "entry before the first switch header");
+    if (lf->ranged && (lid < lf->lo || lid > lf->hi))
         return tm__lex_error(lf->lx, "LID 0x%04llx is outside the header's range [0x%llx-0x%llx]",
                              (unsigned long long)lid, (unsigned long long)lf->lo,
                              (unsigned long long)lf->hi);
@@ -147,27 +138,94 @@ static tm_err row(lft_file *lf, const char *p)
     return TM_EOK;
 }
 
-static tm_err line_of(lft_file *lf, const char *p)
+/* "[LO-HI]": hex with 0x (ibroute, dump_fts) or decimal (opensm-lfts.dump). */
+static int lid_range(const char **p, uint64_t *lo, uint64_t *hi)
+{
+    const char *q = tm__skip_blank(*p);
+    int base = q[0] == '0' && (q[1] == 'x' || q[1] == 'X') ? 16 : 10;
+    if (tm__lft_num(p, base, 0xffff, lo) || tm__lft_lit(p, "-") ||
+        tm__lft_num(p, base, 0xffff, hi) || tm__lft_lit(p, "]") || *lo > *hi)
+        return -1;
+    return 0;
+}
+
+/* "of switch Lid N [Gid G] guid 0xG" or "of switch DR path ... guid 0xG":
+ * a directed-route header (dump_fts) names no LID (0). */
+static int switch_id(const char **p, uint64_t *lid, uint64_t *guid)
+{
+    const char *g;
+    *lid = 0;
+    if (tm__lft_lit(p, "of switch"))
+        return -1;
+    if (!tm__lft_lit(p, "Lid")) {
+        if (tm__lft_num(p, 10, 0xffff, lid) || !*lid)
+            return -1;
+    } else if (tm__lft_lit(p, "DR path")) {
+        return -1;
+    }
+    g = strstr(*p, " guid ");
+    if (!g)
+        return -1;
+    *p = g + 6;
+    return tm__lft_num(p, 16, UINT64_MAX, guid);
+}
+
+static tm_err header(tm__lft_file *lf, const char *p)
+{
+    uint64_t lid, guid;
+    tm_err err = tm__lft_set_format(lf, TM__LFT_UNICAST_LIDS);
+    if (err)
+        return err;
+    if (tm__lft_lit(&p, "Unicast lids [") || lid_range(&p, &lf->lo, &lf->hi) ||
+        switch_id(&p, &lid, &guid))
+        return tm__lex_error(lf->lx, "malformed header: expected 'Unicast lids [0xLO-0xHI] of "
+                             "switch Lid N guid 0xG'");
+    lf->ranged = true;
+    return tm__lft_begin(lf, lid, guid);
+}
+
+/* "0xLID PORT [: destination]" (ibroute -n prints no destination;
+ * opensm-lfts.dump puts '#' before it). */
+static tm_err row(tm__lft_file *lf, const char *p)
+{
+    uint64_t lid, port;
+    if (tm__lft_num(&p, 16, 0xffff, &lid) || tm__lft_num(&p, 10, 255, &port) ||
+        (*tm__skip_blank(p) && tm__lft_lit(&p, ":") && tm__lft_lit(&p, "#")))
+        return tm__lex_error(lf->lx, "malformed entry: expected '0xLID PORT : destination'");
+    return tm__lft_entry(lf, lid, port);
+}
+
+static tm_err line_of(tm__lft_file *lf, const char *p)
 {
     uint64_t n;
     const char *q = p;
-    if (!*p)
-        return TM_EOK;
+    bool mine;
+    tm_err err;
+    if (!*p || *p == '#')
+        return TM_EOK; /* ibdiagnet's files open with '#' comments */
     if (!strncmp(p, "Unicast lids", 12))
         return header(lf, p);
+    err = tm__lft_fdbs_line(lf, p, &mine);
+    if (err || mine)
+        return err;
     if (!strncmp(p, "Lid", 3) || !strncmp(p, "Port", 4))
         return TM_EOK; /* column titles */
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         return row(lf, p);
-    if (!num(&q, 10, UINT64_MAX, &n) && !lit(&q, "valid lids dumped"))
+    if (!tm__lft_num(&q, 10, UINT64_MAX, &n) && (!tm__lft_lit(&q, "valid lids dumped") ||
+                                                 !tm__lft_lit(&q, "lids dumped")))
         return TM_EOK;
-    return tm__lex_error(lf->lx, "not a line of ibroute's forwarding-table output");
+    if (!strncmp(p, "Switch 0x", 9) || !strncmp(p, "Multicast mlids", 15))
+        return tm__lex_error(lf->lx, "multicast forwarding tables (OpenSM's opensm.mcfdbs "
+                             "or ibroute -M); routing needs the unicast ones");
+    return tm__lex_error(lf->lx, "not a line of a forwarding-table dump (ibroute, dump_lfts.sh, "
+                         "opensm-lfts.dump, opensm.fdbs, ibdiagnet2.fdbs)");
 }
 
 tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, const char *name)
 {
     tm__lexer lx;
-    lft_file lf = {r, f, &lx, -1, 0, 0};
+    tm__lft_file lf = {r, f, &lx, TM__LFT_NONE, -1, false, 0, 0};
     tm_err err = TM_EOK;
     int rc;
     tm__lex_init(&lx, ctx, in, name);
@@ -176,8 +234,9 @@ tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, c
     if (!err && rc < 0)
         err = (tm_err)-rc;
     if (!err && lf.sw == -1)
-        err = tm__fail(ctx, TM_EINPUT, "%s:%ld: no 'Unicast lids ... of switch' header (not "
-                       "ibroute output)", name, lx.line > 0 ? lx.line : 1L);
+        err = tm__fail(ctx, TM_EINPUT, "%s:%ld: no switch header ('Unicast lids ... of switch' "
+                       "or 'dump_ucast_routes: Switch'): not a forwarding-table dump", name,
+                       lx.line > 0 ? lx.line : 1L);
     tm__lex_release(&lx);
     return err;
 }

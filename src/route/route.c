@@ -21,6 +21,7 @@ static const tm__route_ops *const route_models[] = {
     &tm__route_lft_ops,
     &tm__route_ftree_ops,
     &tm__route_minhop_ops,
+    &tm__route_updn_ops,
 };
 #define N_MODELS ((int)(sizeof route_models / sizeof route_models[0]))
 
@@ -41,8 +42,8 @@ const char *tm_route_kind_name(tm_route_kind kind)
     return route_models[kind]->name;
 }
 
-static tm_err route_make(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, const char *dir,
-                         tm_route **out)
+static tm_err route_make(tm_ctx *ctx, const tm_net *net, tm_route_kind kind,
+                         const tm_route_opts *opts, tm_route **out)
 {
     tm_route *r;
     tm_err err;
@@ -58,9 +59,10 @@ static tm_err route_make(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, con
     r->g = tm_net_csr_get(net);
     r->kind = kind;
     r->ops = route_models[kind];
-    r->dir = dir;
+    r->opts = *opts;
     err = r->ops->init ? r->ops->init(ctx, r) : TM_EOK;
-    r->dir = NULL;
+    r->opts.lft_dir = NULL;
+    r->opts.roots = NULL;
     if (err) {
         free(r);
         return err;
@@ -71,16 +73,34 @@ static tm_err route_make(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, con
 
 tm_err tm_route_new(tm_ctx *ctx, const tm_net *net, tm_route_kind kind, tm_route **out)
 {
-    return route_make(ctx, net, kind, NULL, out);
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    return route_make(ctx, net, kind, &o, out);
 }
 
 tm_err tm_route_new_lft(tm_ctx *ctx, const tm_net *net, const char *dir, tm_route **out)
 {
-    if (!dir) {
-        *out = NULL;
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    o.lft_dir = dir;
+    return tm_route_new_opts(ctx, net, TM_ROUTE_LFT, &o, out);
+}
+
+tm_err tm_route_new_opts(tm_ctx *ctx, const tm_net *net, tm_route_kind kind,
+                         const tm_route_opts *opts, tm_route **out)
+{
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    *out = NULL;
+    if (opts)
+        o = *opts;
+    if (kind == TM_ROUTE_LFT && !o.lft_dir)
         return tm__fail(ctx, TM_EUSAGE, "lft routing needs a table directory");
-    }
-    return route_make(ctx, net, TM_ROUTE_LFT, dir, out);
+    /* options another model would ignore are refused, not dropped */
+    if (o.lmc_spread && kind != TM_ROUTE_LFT)
+        return tm__fail(ctx, TM_EUSAGE, "--lmc-spread needs forwarding tables (--routing lft:DIR)");
+    if ((o.roots || o.n_roots) && kind != TM_ROUTE_UPDN)
+        return tm__fail(ctx, TM_EUSAGE, "root switches are an option of updn routing only");
+    if (o.n_roots < 0 || (o.n_roots && !o.roots))
+        return tm__fail(ctx, TM_EUSAGE, "updn: bad root switch list");
+    return route_make(ctx, net, kind, &o, out);
 }
 
 void tm_route_free(tm_route *r)

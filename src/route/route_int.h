@@ -51,7 +51,7 @@ struct tm_route {
     tm_route_kind kind;
     const tm__route_ops *ops;
     void *priv;
-    const char *dir; /* lft: the table directory, during init only */
+    tm_route_opts opts; /* lft_dir and roots are valid during init only */
 };
 
 struct tm_route_ws {
@@ -65,6 +65,7 @@ extern const tm__route_ops tm__route_dor_ops;
 extern const tm__route_ops tm__route_lft_ops;
 extern const tm__route_ops tm__route_ftree_ops;
 extern const tm__route_ops tm__route_minhop_ops;
+extern const tm__route_ops tm__route_updn_ops;
 
 /* ---- fwd.c: forwarding tables (lft, ftree, minhop) ------------------------
  * One linear forwarding table per switch: out[s * n_lid + lid] is the
@@ -87,6 +88,7 @@ typedef struct tm__fwd {
     uint32_t *dlid;      /* per vertex: base LID (0 = none) */
     int32_t *link_port;  /* per directed link: port number at its tail if a switch, else 0 */
     bool synthetic;      /* LIDs and ports made up (net without complete addressing) */
+    uint8_t *dlmc;       /* per vertex: LMC of its LID, when flows are spread (else NULL) */
 } tm__fwd;
 
 /* Allocates the tables of every switch of r->net (all entries NONE) and
@@ -110,7 +112,29 @@ void tm__sm_leaf_hosts(const tm_route *r, const tm__fwd *f, int32_t t, int32_t *
  * vertex id (OpenSM's sort_ports_by_switch_load over its GUID-ordered
  * switch table). */
 tm_err tm__sm_switch_order(tm_ctx *ctx, const tm_route *r, const tm__fwd *f, int32_t **order);
+/* BFS over switches only (hosts never forward) from the n switch vertices
+ * src: dist[v] = hops from the nearest source, -1 if unreached; queue has
+ * room for every vertex.  The hop tables of minhop and updn and updn's
+ * ranks. */
+void tm__sm_switch_bfs(const tm_route *r, const tm__fwd *f, const int32_t *src, int32_t n,
+                       int32_t *dist, int32_t *queue);
+/* OpenSM's table builder (osm_ucast_mgr.c ucast_mgr_process_tbl with
+ * osm_switch_recommend_path), shared by minhop and updn, which differ only
+ * in their hop tables.  Destination hosts come leaf by leaf in
+ * tm__sm_switch_order, port order on each leaf; for each leaf t, hops(ud,
+ * t, phop) fills phop[l], for every directed link l out of a switch, with
+ * the hop count from l's tail to t through l (TM__SM_NO_PATH if the engine
+ * allows none).  Every switch then forwards the host's LID out of the
+ * least-hop port that already carries the fewest routes (lowest port on a
+ * tie) and counts the route there.  Marks every switch as having a table. */
+#define TM__SM_NO_PATH INT32_MAX
+typedef void (*tm__sm_hops_fn)(void *ud, int32_t t, int32_t *phop);
+tm_err tm__sm_build_tables(tm_ctx *ctx, const tm_route *r, tm__fwd *f, tm__sm_hops_fn hops,
+                           void *ud);
 void tm__fwd_free(tm__fwd *f);
+/* --lmc-spread: keeps every vertex's LMC so that a flow is split over the
+ * destination's 2^LMC LIDs (each followed through the tables). */
+tm_err tm__fwd_spread(tm_ctx *ctx, const tm_route *r, tm__fwd *f);
 /* Ops helpers shared by the table-driven models (r->priv is a tm__fwd). */
 void tm__fwd_fini(tm_route *r);
 tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,

@@ -1,5 +1,7 @@
-/* fuzz_lft.c - one ibroute forwarding-table file (lft_read.c) read for the
- * hand-made fabric of tests/data/route/lft2 (2 leaves, 2 spines, 4 hosts),
+/* fuzz_lft.c - one forwarding-table dump (lft_read.c, lft_fdbs.c: any of
+ * the formats, autodetected) read for the hand-made fabrics of
+ * tests/data/route/lft2 (2 leaves, 2 spines, 4 hosts, LMC 0) and
+ * tests/data/route/lmc1 (the same with LMC 1, routed with --lmc-spread),
  * then every host pair routed through whatever the table says (fwd.c):
  * loops, missing cables and conflicting entries must be errors, never a
  * crash or a hang. */
@@ -25,9 +27,71 @@ static const char fabric[] =
     "SW    21   2 0x0000000000002100 4x EDR - SW    11   4 0x0000000000001100 ( 'spine2' - 'leaf2' )\n"
 ;
 
-static tm_net *make_net(tm_ctx *ctx)
+/* tests/data/route/lmc1/fabric.txt (make-lmc-fixtures.py) */
+static const char fabric_lmc[] =
+    "#\n"
+    "# Topology file: hand-made (make-lmc-fixtures.py)\n"
+    "#\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0xcb20\n"
+    "switchguid=0x1000(1000)\n"
+    "Switch\t8 \"S-0000000000001000\"\t\t# \"leaf1\" base port 0 lid 10 lmc 0\n"
+    "[1]\t\"H-0000000000000a00\"[1](a01)\t\t# \"a HCA-1\" lid 2 4xEDR\n"
+    "[2]\t\"H-0000000000000b00\"[1](b01)\t\t# \"b HCA-1\" lid 4 4xEDR\n"
+    "[3]\t\"S-0000000000002000\"[1]\t\t# \"spine1\" lid 20 4xEDR\n"
+    "[4]\t\"S-0000000000002100\"[1]\t\t# \"spine2\" lid 21 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0xcb20\n"
+    "switchguid=0x1100(1100)\n"
+    "Switch\t8 \"S-0000000000001100\"\t\t# \"leaf2\" base port 0 lid 11 lmc 0\n"
+    "[1]\t\"H-0000000000000c00\"[1](c01)\t\t# \"c HCA-1\" lid 6 4xEDR\n"
+    "[2]\t\"H-0000000000000d00\"[1](d01)\t\t# \"d HCA-1\" lid 8 4xEDR\n"
+    "[3]\t\"S-0000000000002000\"[2]\t\t# \"spine1\" lid 20 4xEDR\n"
+    "[4]\t\"S-0000000000002100\"[2]\t\t# \"spine2\" lid 21 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0xcb20\n"
+    "switchguid=0x2000(2000)\n"
+    "Switch\t8 \"S-0000000000002000\"\t\t# \"spine1\" base port 0 lid 20 lmc 0\n"
+    "[1]\t\"S-0000000000001000\"[3]\t\t# \"leaf1\" lid 10 4xEDR\n"
+    "[2]\t\"S-0000000000001100\"[3]\t\t# \"leaf2\" lid 11 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0xcb20\n"
+    "switchguid=0x2100(2100)\n"
+    "Switch\t8 \"S-0000000000002100\"\t\t# \"spine2\" base port 0 lid 21 lmc 0\n"
+    "[1]\t\"S-0000000000001000\"[4]\t\t# \"leaf1\" lid 10 4xEDR\n"
+    "[2]\t\"S-0000000000001100\"[4]\t\t# \"leaf2\" lid 11 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0x1017\n"
+    "caguid=0xa00\n"
+    "Ca\t1 \"H-0000000000000a00\"\t\t# \"a HCA-1\"\n"
+    "[1](a01) \t\"S-0000000000001000\"[1]\t\t# lid 2 lmc 1 \"leaf1\" lid 10 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0x1017\n"
+    "caguid=0xb00\n"
+    "Ca\t1 \"H-0000000000000b00\"\t\t# \"b HCA-1\"\n"
+    "[1](b01) \t\"S-0000000000001000\"[2]\t\t# lid 4 lmc 1 \"leaf1\" lid 10 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0x1017\n"
+    "caguid=0xc00\n"
+    "Ca\t1 \"H-0000000000000c00\"\t\t# \"c HCA-1\"\n"
+    "[1](c01) \t\"S-0000000000001100\"[1]\t\t# lid 6 lmc 1 \"leaf2\" lid 11 4xEDR\n"
+    "\n"
+    "vendid=0x2c9\n"
+    "devid=0x1017\n"
+    "caguid=0xd00\n"
+    "Ca\t1 \"H-0000000000000d00\"\t\t# \"d HCA-1\"\n"
+    "[1](d01) \t\"S-0000000000001100\"[2]\t\t# lid 8 lmc 1 \"leaf2\" lid 11 4xEDR\n";
+
+static tm_net *make_net(tm_ctx *ctx, const char *text, size_t len)
 {
-    FILE *in = fmemopen((void *)fabric, sizeof fabric - 1, "r");
+    FILE *in = fmemopen((void *)text, len, "r");
     tm_net *net = NULL;
     if (!in || tm_net_new(ctx, &net) || tm_ibnet_read(ctx, in, "fabric", NULL, net) ||
         tm_net_finalize(ctx, net))
@@ -56,10 +120,10 @@ static void route_pairs(tm_ctx *ctx, const tm_route *r)
     free(load);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void read_and_route(tm_ctx *ctx, const uint8_t *data, size_t size, const char *text,
+                           size_t len, bool spread)
 {
-    tm_ctx *ctx = fz_ctx();
-    tm_net *net = make_net(ctx);
+    tm_net *net = make_net(ctx, text, len);
     tm_route *ecmp = NULL, r;
     tm__fwd *f = NULL;
     FILE *in = fz_open(data, size);
@@ -69,6 +133,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     err = tm__lft_read_file(ctx, ecmp, f, in, FZ_NAME);
     fz_check_err(ctx, err, 1);
+    if (!err && spread && tm__fwd_spread(ctx, ecmp, f))
+        abort();
     if (!err) {
         r = *ecmp;
         r.priv = f;
@@ -78,6 +144,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tm_route_free(ecmp);
     tm_net_free(net);
     fclose(in);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tm_ctx *ctx = fz_ctx();
+    read_and_route(ctx, data, size, fabric, sizeof fabric - 1, false);
+    read_and_route(ctx, data, size, fabric_lmc, sizeof fabric_lmc - 1, true);
     tm_ctx_free(ctx);
     return 0;
 }

@@ -1,5 +1,6 @@
-/* test_lft.c - forwarding-table routing (--routing lft:DIR, and the
- * emulated OpenSM engines ftree and minhop): link loads
+/* test_lft.c - forwarding-table routing (--routing lft:DIR with and
+ * without --lmc-spread, and the emulated OpenSM engines ftree and minhop):
+ * link loads
  * on a hand-made fabric whose tables put two flows on one uplink (worked
  * out by hand below), the LIDs and port numbers the ibnetdiscover reader
  * keeps, error messages of broken tables, and every host pair of the real
@@ -7,29 +8,10 @@
 #include <math.h>
 
 #include "test_fixtures.h"
+#include "route_fixtures.h"
 
 #define PLAFRIM "data/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"
 #define PLAFRIM2 "data/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_000"
-
-static tm_net *load(const char *path)
-{
-    tm_net *net;
-    tm_topo_opts o = TM_TOPO_OPTS_INIT;
-    assert_tm_ok(ctx, tm_topology_load(ctx, path, &o, &net));
-    return net;
-}
-
-/* Directed link from vertex a to vertex b (one cable between them). */
-static int32_t link_of(const tm_net *net, const char *a, const char *b)
-{
-    const tm_net_csr *g = tm_net_csr_get(net);
-    int32_t u = tm_net_find(net, a), v = tm_net_find(net, b);
-    for (int32_t l = 0; l < g->n_links; l++)
-        if (g->tail_of[l] == u && g->head_of[l] == v)
-            return l;
-    fail_msg("no link %s -> %s", a, b);
-    return -1;
-}
 
 static void test_kind_names(void **state)
 {
@@ -185,6 +167,86 @@ static void test_host_without_lid(void **state)
     tm_net_free(net);
 }
 
+/* ---- --lmc-spread ------------------------------------------------------------
+ * tests/data/route/lmc1 (make-lmc-fixtures.py): hosts have LMC 1, every
+ * base LID comes down spine1 and every second LID down spine2.  a -> c
+ * and b -> d, 1 unit each.  Base LIDs only: both climb leaf1 -> spine1
+ * (load 2), leaf1 -> spine2 idle.  Spread: each flow puts 1/2 on LID
+ * base (spine1) and 1/2 on LID base+1 (spine2): every uplink and downlink
+ * carries 1/2 + 1/2 = 1; the host cables carry their flow's 1. */
+static tm_route *lmc_router(const tm_net *net, const char *dir, bool spread)
+{
+    tm_route *r;
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    o.lft_dir = dir;
+    o.lmc_spread = spread;
+    assert_tm_ok(ctx, tm_route_new_opts(ctx, net, TM_ROUTE_LFT, &o, &r));
+    return r;
+}
+
+static void test_lmc_spread_by_hand(void **state)
+{
+    static const char *const src[] = {"a", "b"}, *const dst[] = {"c", "d"};
+    tm_net *net = load(TEST_DATA("route/lmc1/fabric.txt"));
+    tm_route *base = lmc_router(net, TEST_DATA("route/lmc1/tables"), false);
+    tm_route *spread = lmc_router(net, TEST_DATA("route/lmc1/tables"), true);
+    double *lb = flows_loads(base, src, dst, 2), *ls = flows_loads(spread, src, dst, 2);
+    double *one = flows_loads(spread, src, dst, 1), total = 0;
+    int lmc;
+    (void)state;
+    assert_int_equal(tm_net_lid(net, tm_net_find(net, "c"), &lmc), 6);
+    assert_int_equal(lmc, 1);
+    assert_true(lb[link_of(net, "leaf1", "spine1")] == 2);
+    assert_true(lb[link_of(net, "leaf1", "spine2")] == 0);
+    assert_true(ls[link_of(net, "leaf1", "spine1")] == 1);
+    assert_true(ls[link_of(net, "leaf1", "spine2")] == 1);
+    assert_true(ls[link_of(net, "spine1", "leaf2")] == 1);
+    assert_true(ls[link_of(net, "spine2", "leaf2")] == 1);
+    assert_true(ls[link_of(net, "a", "leaf1")] == 1);
+    assert_true(ls[link_of(net, "leaf2", "d")] == 1);
+    for (int32_t l = 0; l < tm_net_csr_get(net)->n_links; l++)
+        total += ls[l];
+    assert_true(total == 8); /* still two 4-hop flows of 1 */
+    /* a -> c alone: half of it on each spine */
+    assert_true(one[link_of(net, "leaf1", "spine1")] == 0.5);
+    assert_true(one[link_of(net, "spine2", "leaf2")] == 0.5);
+    assert_true(one[link_of(net, "leaf2", "c")] == 1);
+    free(lb);
+    free(ls);
+    free(one);
+    tm_route_free(base);
+    tm_route_free(spread);
+    tm_net_free(net);
+}
+
+/* A table without the entry of an extra LID fails only the spread flows,
+ * with file:line; --lmc-spread is refused by the other models. */
+static void test_lmc_spread_errors(void **state)
+{
+    tm_net *net = load(TEST_DATA("route/lmc1/fabric.txt"));
+    tm_route *ok = lmc_router(net, TEST_DATA("bad/lft/lmc-missing"), false);
+    tm_route *r = lmc_router(net, TEST_DATA("bad/lft/lmc-missing"), true), *none = NULL;
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    tm_route_ws *ws;
+    double load[32] = {0}, vol = 1;
+    int32_t a = tm_net_find(net, "a"), c = tm_net_find(net, "c");
+    (void)state;
+    free(flows_loads(ok, (const char *const[]){"a"}, (const char *const[]){"c"}, 1));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    assert_tm_error(ctx, tm_route_flows(ctx, r, ws, a, 1, &c, &vol, load, NULL), TM_EINPUT,
+                    "ibroute-10.txt:1: switch 'leaf1' has no entry for LID 7 (host 'c')");
+    for (int i = 0; i < 32; i++)
+        assert_true(load[i] == 0);
+    o.lmc_spread = true;
+    assert_tm_error(ctx, tm_route_new_opts(ctx, net, TM_ROUTE_MINHOP, &o, &none), TM_EUSAGE,
+                    "--lmc-spread needs forwarding tables");
+    assert_null(none);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    tm_route_free(ok);
+    tm_net_free(net);
+}
+
 /* Routes every ordered host pair; returns how many failed.  Each failure
  * must name `bad_file` (NULL: none may fail); every delivered pair takes
  * at most diameter + 1 hops (a loop would be an error). */
@@ -243,24 +305,6 @@ static void test_real_plafrim2(void **state)
 }
 
 /* ---- emulated OpenSM engines ----------------------------------------------- */
-
-/* Loads of k flows src[i] -> dst[i] (1 unit each) under router kind. */
-static double *route_loads(const tm_net *net, tm_route_kind kind, const char *const *src,
-                           const char *const *dst, int k)
-{
-    tm_route *r;
-    tm_route_ws *ws;
-    double *load = calloc((size_t)tm_net_csr_get(net)->n_links, sizeof *load), vol = 1;
-    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
-    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
-    for (int i = 0; i < k; i++) {
-        int32_t s = tm_net_find(net, src[i]), t = tm_net_find(net, dst[i]);
-        assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, s, 1, &t, &vol, load, NULL));
-    }
-    tm_route_ws_free(ws);
-    tm_route_free(r);
-    return load;
-}
 
 /* 2-ary 2-tree: leaves L0 (n0, n1), L1 (n2, n3), spines S0, S1; no LIDs in
  * the net, so LIDs are n0..n3 = 1..4 and ports follow cable order.
@@ -364,6 +408,8 @@ int main(void)
         cmocka_unit_test(test_flow_errors),
         cmocka_unit_test(test_read_errors),
         cmocka_unit_test(test_host_without_lid),
+        cmocka_unit_test(test_lmc_spread_by_hand),
+        cmocka_unit_test(test_lmc_spread_errors),
         cmocka_unit_test(test_real_plafrim),
         cmocka_unit_test(test_real_plafrim2),
         cmocka_unit_test(test_ftree_minhop_by_hand),

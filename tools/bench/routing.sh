@@ -6,7 +6,8 @@
 # [BUILD_DIR]; prints markdown rows.  The mapped placement is `topomap
 # map` optimising under the routing of its row (default strategies,
 # refinement limited to TM_ROUTING_LIMIT seconds, default 10, so that the
-# table takes minutes on a shared machine).
+# table takes minutes on a shared machine).  TM_ROUTING_ONLY=R keeps only the
+# rows of routing R (e.g. updn) to add a model's rows without rerunning all.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 bin=${1:-$root/build}/topomap
@@ -17,6 +18,7 @@ row() { # fabric-label topology routing matrix-label matrix [options of map and 
     local label=$1 topo=$2 routing=$3 mlabel=$4 comm=$5; shift 5
     local rlabel=$routing
     case $routing in lft:*) rlabel=lft;; esac
+    [ -n "${TM_ROUTING_ONLY:-}" ] && [ "$rlabel" != "$TM_ROUTING_ONLY" ] && return 0
     local mapped="$work/map.txt" common=()
     [ $# -gt 0 ] && common=("$@")
     for place in consecutive mapped; do
@@ -56,12 +58,14 @@ for mat in "lulesh_64:$m/cnca_mpiP_cm/lulesh_64.graphStats.txt" "cg_64:$m/maplib
            "amg_64:$m/maplib/amg/comm_matrix.p2p.size.csv" "btmz_64:$m/maplib/btmz/comm_matrix.p2p.size.csv"; do
     row plafrim "$pf" "lft:$r/ibroute_lft/plafrim" "${mat%%:*}" "${mat#*:}"
     row plafrim "$pf" minhop "${mat%%:*}" "${mat#*:}"
+    # no plafrim switch passes OpenSM's automatic root test: its two spines are the roots
+    row plafrim "$pf" updn "${mat%%:*}" "${mat#*:}" --root S-0008f10500108500,S-0008f10500108548
     row "plafrim2 (subnet 0, 54 hosts x 2)" "$pf2" "lft:$r/ibroute_lft/plafrim2" "${mat%%:*}" "${mat#*:}" \
         --alloc "$work/plafrim2-hosts" --slots 2
-    for rt in ftree minhop ecmp; do
+    for rt in ftree minhop updn ecmp; do
         row "fattree:k=4,n=3" fattree:k=4,n=3 $rt "${mat%%:*}" "${mat#*:}"
     done
 done
-for rt in ftree minhop ecmp; do
+for rt in ftree minhop updn ecmp; do
     row "fattree:k=32,n=2" fattree:k=32,n=2 $rt npb_cg_C_1024 "$m/cnca_mpiP_cm/npb_cg_C_1024.graphStats.txt"
 done

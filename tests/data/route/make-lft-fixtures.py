@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""Writes the hand-made LFT fabric (tests/data/route/lft2) and the bad
-forwarding-table directories (tests/data/bad/lft/*).  Run from the
+"""Writes the hand-made LFT fabric (tests/data/route/lft2), its tables in
+every dump format the reader knows (tables/: ibroute, one file per switch;
+dump/: dump_lfts.sh, one file with directed-route headers; osm/: OpenSM's
+opensm-lfts.dump; fdbs/: OpenSM's opensm.fdbs / ibdiagnet2.fdbs) and the
+bad forwarding-table directories (tests/data/bad/lft/*).  Run from the
 repository root; the outputs are committed, this script documents them.
 
 Fabric: hosts a, b (LIDs 1, 2) on leaf1 (LID 10) ports 1, 2; hosts c, d
@@ -62,6 +65,41 @@ def table(n, t, extra=()):
     return "\n".join(rows) + "\n"
 
 
+def dump_lfts(tables):
+    """dump_fts (dump_lfts.sh): ibroute's blocks, the switch named by its
+    directed route (rdma-core dump_fts.c dump_unicast_tables)."""
+    blocks = []
+    for i, (n, t) in enumerate(tables.items()):
+        b = table(n, t).replace("switch Lid %d" % SW[n][0], "switch DR path slid 0; dlid 0; 0,%d" % i)
+        if i == 1:  # dump_fts -n: no destination column
+            b = "\n".join(l.split(" : ")[0] + " " if l.startswith("0x") else l for l in b.split("\n"))
+        blocks.append(b)
+    return "".join(blocks)
+
+
+def osm_lfts(tables):
+    """opensm-lfts.dump (opensm/osm_dump.c dump_ucast_lfts)."""
+    out = []
+    for n, t in tables.items():
+        lid, g = SW[n]
+        out.append("Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('%s'):" % (max(t), lid, g, n))
+        out += ["0x%04x %03u # %s" % (l, t[l], dest(l)[1:-1]) for l in sorted(t)]
+        out.append("%d lids dumped" % max(t))
+    return "\n".join(out) + "\n"
+
+
+def fdbs(tables, prefix="osm_ucast_mgr_", extra=()):
+    """opensm.fdbs / ibdiagnet2.fdbs (opensm/osm_dump.c dump_ucast_routes)."""
+    out = list(extra)
+    for n, t in tables.items():
+        out += ["%sdump_ucast_routes: Switch 0x%016x" % (prefix, SW[n][1]), "LID    : Port : Hops : Optimal"]
+        for l in range(1, max(t) + 1):
+            out.append("0x%04X : %03u  : %02u   : yes" % (l, t[l], 0 if t[l] == 0 else 1) if l in t
+                       else "0x%04X : UNREACHABLE" % l)
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
 def write_dir(path, tables, extra=None, raw=None):
     os.makedirs(path, exist_ok=True)
     for f in os.listdir(path):
@@ -85,6 +123,9 @@ os.makedirs(base, exist_ok=True)
 open(base + "/fabric.txt", "w").write(ports_dump())
 open(base + "/fabric-nolid-c.txt", "w").write(ports_dump(no_lid_for="c"))
 write_dir(base + "/tables", LFT)
+write_dir(base + "/dump", {}, raw={"dump_lfts.out": dump_lfts(LFT)})
+write_dir(base + "/osm", {}, raw={"opensm-lfts.dump": osm_lfts(LFT)})
+write_dir(base + "/fdbs", {}, raw={"ibdiagnet2.fdbs": fdbs(LFT, extra=["# ibdiagnet-style comment", "PLFT_NUM: 0"])})
 
 bad = "tests/data/bad/lft"
 without = lambda n: {k: v for k, v in LFT.items() if k != n}
@@ -92,9 +133,17 @@ without = lambda n: {k: v for k, v in LFT.items() if k != n}
 write_dir(bad + "/header", {}, raw={"x.txt": "Unicast lids [0x0-] of switch Lid 10\n"})
 write_dir(bad + "/row", {}, raw={"x.txt": table("leaf1", LFT["leaf1"]).replace("0x0003 003", "0x0003 0z3")})
 write_dir(bad + "/range", {}, raw={"x.txt": table("leaf1", LFT["leaf1"]).replace("0x0003 003", "0x0030 003")})
-write_dir(bad + "/two-headers", {}, raw={"x.txt": table("leaf1", LFT["leaf1"]) + table("leaf2", LFT["leaf2"])})
+write_dir(bad + "/same-switch", {}, raw={"x.txt": table("leaf1", LFT["leaf1"]) + table("leaf1", LFT["leaf1"])})
 write_dir(bad + "/no-header", {}, raw={"x.txt": "0x0001 001 : (x)\n"})
-write_dir(bad + "/not-ibroute", {}, raw={"x.txt": "Switch 0x0000000000001000\nLID : Out Port(s)\n"})
+write_dir(bad + "/not-ibroute", {}, raw={"x.txt": "Routing table of switch 0x1000\n"})
+write_dir(bad + "/multicast", {}, raw={"x.txt": "\nSwitch 0x0000000000001000\nLID    : Out Port(s)\n0xC000 : 0x001  0x002 \n"})
+# the dump_ucast_routes family (opensm.fdbs, ibdiagnet2.fdbs)
+one = {"leaf1": LFT["leaf1"]}
+write_dir(bad + "/fdbs-header", {}, raw={"x.fdbs": fdbs(one).replace("Switch 0x", "Switch 0xzz")})
+write_dir(bad + "/fdbs-row", {}, raw={"x.fdbs": fdbs(one).replace("0x0003 : 003", "0x0003 : 0z3")})
+write_dir(bad + "/fdbs-plft", {}, raw={"x.fdbs": fdbs(one, extra=["PLFT_NUM: 1"])})
+write_dir(bad + "/mixed", {}, raw={"x.txt": table("leaf1", LFT["leaf1"]) + fdbs({"leaf2": LFT["leaf2"]})})
+
 write_dir(bad + "/empty", {}, raw={"x.txt": ""})
 write_dir(bad + "/twice", LFT, raw={"z.txt": table("leaf1", LFT["leaf1"])})
 write_dir(bad + "/lid-mismatch", {}, raw={"x.txt": table("leaf1", LFT["leaf1"]).replace("switch Lid 10", "switch Lid 12")})
