@@ -25,6 +25,7 @@
 
 #include "metrics_int.h"
 #include "../route/route_stub.h"
+#include "../route/updown.h"
 #include "../util/util.h"
 
 /* Chunks per evaluation (at most; fewer when there are few hosts).  Each
@@ -341,6 +342,63 @@ out:
     return err;
 }
 
+/* The fat-trees of route/updown.h: each flow adds its volume to the class
+ * totals of the levels it crosses (up out of its source's classes, down
+ * into its destination's), and every link then gets its class's share;
+ * the stub hops are added as in do_group.  One thread: it costs
+ * O(messages x levels + links), less than reducing one chunk of the DAG
+ * evaluation per thread. */
+static tm_err updown_run(tm_ctx *ctx, job *jb, const tm__updown *u)
+{
+    const tm_net_csr *g = tm_net_csr_get(tm_route_net(jb->route));
+    double *up = tm__calloc_n((size_t)u->n_cls + 1, sizeof *up);
+    double *down = tm__calloc_n((size_t)u->n_cls + 1, sizeof *down);
+    tm__msum ps;
+    worker wk;
+    tm_err err = worker_init(ctx, jb, &wk);
+    memset(&ps, 0, sizeof ps);
+    if (!err && (!up || !down))
+        err = tm__nomem(ctx);
+    for (int32_t gi = 0; !err && gi < jb->n_grp; gi++) {
+        int32_t a = u->leaf_of[jb->grp_v[gi]], k = 0;
+        for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
+            int32_t si = jb->grp_si[i];
+            double out = gather_source(&wk, gi, si, &k, &ps);
+            if (out > 0.0)
+                tm__route_stub_hop(jb->route, jb->by->hosts[si], out, jb->load);
+        }
+        k = merge_destinations(&wk, k, jb->load);
+        for (int32_t i = 0; i < k; i++) {
+            int32_t b = u->leaf_of[wk.list2[i]], meet = tm__updown_meet(u, a, b);
+            double w = wk.vols[i];
+            for (int l = 1; l < meet; l++) {
+                up[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)a]] += w;
+                down[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)b]] += w;
+            }
+            ps.inter_host_volume += w;
+            ps.sum_w_hops += w * (2 * meet);
+            if (2 * meet > ps.max_dilation)
+                ps.max_dilation = 2 * meet;
+        }
+    }
+    for (int32_t v = 0; !err && v < g->n; v++) {
+        int32_t c = u->vcls[v];
+        if (c < 0 || u->den[c] == 0)
+            continue; /* a host, or the top level */
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
+            if (u->level[g->head[j]] == u->level[v] + 1) {
+                jb->load[g->link[j]] += up[c] / u->den[c];
+                jb->load[g->link[j] ^ 1] += down[c] / u->den[c];
+            }
+    }
+    if (!err)
+        tm__msum_add(jb->sum, &ps);
+    worker_release(&wk);
+    free(up);
+    free(down);
+    return err;
+}
+
 tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                          const tm_mapping *map, const tm_metrics_opts *opts,
                          const tm__bygroup *by, double *load, tm__msum *sum)
@@ -364,6 +422,10 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     jb.sum = sum;
     if ((err = make_groups(ctx, &jb)) != TM_EOK)
         goto out_groups;
+    if (jb.stub && tm__route_updown(route)) {
+        err = updown_run(ctx, &jb, tm__route_updown(route));
+        goto out_groups;
+    }
     jb.chunk = (jb.n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
     if (jb.chunk < TM_CHUNK_MIN)
         jb.chunk = TM_CHUNK_MIN;

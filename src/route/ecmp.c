@@ -12,6 +12,28 @@
  * per message; a single message costs the DAG area between src and dst.
  */
 #include "route_int.h"
+#include "updown.h"
+
+/* The fat-tree structure of updown.h, if the net has it: the exact
+ * evaluation then needs no DAG at all (updown_run in src/metrics/exact.c). */
+static tm_err ecmp_init(tm_ctx *ctx, tm_route *r)
+{
+    tm__updown *u;
+    tm_err err = tm__updown_detect(ctx, r->g, &u);
+    r->priv = u;
+    return err;
+}
+
+static void ecmp_fini(tm_route *r)
+{
+    tm__updown_free(r->priv);
+    r->priv = NULL;
+}
+
+const tm__updown *tm__route_updown(const tm_route *r)
+{
+    return r->ops == &tm__route_ecmp_ops ? r->priv : NULL;
+}
 
 static tm_err ecmp_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
                          const int32_t *dst, const double *vol, double *load, int32_t *hops)
@@ -26,8 +48,8 @@ static tm_err ecmp_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_
 
 const tm__route_ops tm__route_ecmp_ops = {
     .name = "ecmp",
-    .init = NULL,
-    .fini = NULL,
+    .init = ecmp_init,
+    .fini = ecmp_fini,
     .ws_init = tm__dag_ws_init,
     .ws_fini = tm__dag_ws_fini,
     .flows = ecmp_flows,

@@ -7,6 +7,7 @@
 
 #include "test_fixtures.h"
 #include "util/util.h"
+#include "route/updown.h"
 
 static void assert_near(double a, double b)
 {
@@ -643,6 +644,167 @@ static void test_vs_per_message(void **state)
     }
 }
 
+/* ---- fat-trees evaluated from class totals (route/updown.h) ----------------- */
+
+/* Generated fat-trees and Clos networks (parallel cables, tapering, three
+ * levels, planes) qualify, and the class-total evaluation must give every
+ * link the load that routing each message alone through its DAG gives.
+ * The same nets with one cable more between two leaves (levels broken) or
+ * one parallel uplink more (not regular) must not qualify, and are checked
+ * the same way (DAG evaluation). */
+/* Levelled and regular but not laminar: 4 leaves (2 hosts each) and 4
+ * level-2 switches in a ring, switch i above leaves i and i + 1.  Leaves 0
+ * and 2 share no level-2 switch; their shortest paths turn at a leaf. */
+static void ring_of_leaves(tm_net *net)
+{
+    int32_t leaf[4], sw[4], h;
+    char name[32];
+    for (int i = 0; i < 4; i++) {
+        snprintf(name, sizeof name, "sw-l1-000%d", i);
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &leaf[i]));
+        snprintf(name, sizeof name, "sw-l2-000%d", i);
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &sw[i]));
+        for (int k = 0; k < 2; k++) {
+            snprintf(name, sizeof name, "h%d", 2 * i + k);
+            assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, &h));
+            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h, leaf[i], 1, NULL));
+        }
+    }
+    for (int i = 0; i < 4; i++) {
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw[i], leaf[i], 1, NULL));
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw[i], leaf[(i + 1) % 4], 1, NULL));
+    }
+}
+
+/* Levelled and laminar, every leaf with 3 uplinks, but not regular: leaf 0
+ * has 1 cable to spine 0 and 2 to spine 1, leaf 1 the other way round
+ * (ECMP then halves leaf 0's traffic per spine, not per cable). */
+static void skewed_clos(tm_net *net)
+{
+    int32_t leaf[2], sp[2], h;
+    char name[32];
+    for (int i = 0; i < 2; i++) {
+        snprintf(name, sizeof name, "sw-l1-000%d", i);
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &leaf[i]));
+        snprintf(name, sizeof name, "sw-l2-000%d", i);
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &sp[i]));
+        for (int k = 0; k < 3; k++) {
+            snprintf(name, sizeof name, "h%d", 3 * i + k);
+            assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, &h));
+            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h, leaf[i], 1, NULL));
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++)
+            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, leaf[i], sp[(k + i) % 2 == 0 ? 0 : 1],
+                                               1, NULL));
+}
+
+static void check_updown(const char *spec, int damage, tm__rng *rng)
+{
+    tm_net *net;
+    tm_route *r;
+    tm_route_ws *ws;
+    tm_comm c;
+    tm_mapping map;
+    tm_metrics m;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    int32_t hosts[512], nh = 0, n_t, m_e = 0, host[256];
+    int32_t (*e)[2] = malloc(2000 * sizeof *e);
+    double *w = malloc(2000 * sizeof *w), *want, sw_hops = 0, maxc = 0;
+    const tm_net_csr *g;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    if (strcmp(spec, "ring") == 0)
+        ring_of_leaves(net);
+    else if (strcmp(spec, "skewed") == 0)
+        skewed_clos(net);
+    else
+        assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
+    if (damage) { /* the first two switches of level 1: leaves */
+        int32_t a = tm_net_find(net, "sw-l1-0000"), b = tm_net_find(net, "sw-l1-0001");
+        if (a < 0)
+            a = tm_net_find(net, "sw-l1-000"), b = tm_net_find(net, "sw-l1-001");
+        if (damage == 2)
+            b = tm_net_find(net, "sw-l2-0000") >= 0 ? tm_net_find(net, "sw-l2-0000")
+                                                    : tm_net_find(net, "sw-l2-000");
+        assert_true(a >= 0 && b >= 0);
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, b, 1, NULL));
+    }
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    g = tm_net_csr_get(net);
+    for (int32_t v = 0; v < g->n && nh < 512; v++)
+        if (g->is_host[v])
+            hosts[nh++] = v;
+    n_t = 2 * nh < 256 ? 2 * nh : 256; /* two tasks per host on average */
+    for (int32_t t = 0; t < n_t; t++)
+        host[t] = hosts[tm__rng_below(rng, (uint64_t)nh)];
+    for (int i = 0; i < 2000 && m_e < 2000; i++) {
+        int32_t u = (int32_t)tm__rng_below(rng, (uint64_t)n_t);
+        int32_t v = (int32_t)tm__rng_below(rng, (uint64_t)n_t);
+        if (u == v)
+            continue;
+        e[m_e][0] = u;
+        e[m_e][1] = v;
+        w[m_e++] = 1 + (double)tm__rng_below(rng, 100);
+    }
+    make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
+    set_map(&map, n_t, host, NULL);
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+    if ((tm__route_updown(r) != NULL) != (damage == 0 && strcmp(spec, "ring") != 0 &&
+                                          strcmp(spec, "skewed") != 0))
+        fail_msg("%s (damage %d): structure %s", spec, damage,
+                 tm__route_updown(r) ? "found" : "not found");
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    want = calloc((size_t)g->n_links + 1, sizeof *want);
+    for (int32_t u = 0; u < n_t; u++)
+        for (int64_t x = c.xadj[u]; x < c.xadj[u + 1]; x++) {
+            int32_t hv = host[c.adj[x]], hops;
+            assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, host[u], 1, &hv, &c.w[x], want, &hops));
+            sw_hops += c.w[x] * hops;
+        }
+    o.keep_link_loads = true;
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
+    for (int32_t l = 0; l < m.n_links; l++) {
+        if (fabs(m.link_load[l] - want[l]) > 1e-9 * (1 + want[l]))
+            fail_msg("%s (damage %d): link %d load %.17g, routed alone %.17g", spec, damage,
+                     (int)l, m.link_load[l], want[l]);
+        if (want[l] / g->cap[l] > maxc)
+            maxc = want[l] / g->cap[l];
+    }
+    assert_near(m.max_congestion, maxc);
+    assert_near(m.sum_w_hops, sw_hops);
+    tm_metrics_release(&m);
+    free(want);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    map_release(&map);
+    free_comm(&c);
+    tm_net_free(net);
+    free(e);
+    free(w);
+}
+
+static void test_updown_vs_per_message(void **state)
+{
+    static const char *const specs[] = {
+        "fattree:k=4,n=3",
+        "fattree:k=2,n=4",
+        "fattree:k=3,n=3,slots=2",
+        "clos:leaves=4,hosts_per_leaf=3,spines=2,uplinks=4",
+        "clos:leaves=5,hosts_per_leaf=4,spines=3,uplinks=3,upcap=0.5",
+        "clos3:pods=3,leaves=2,hosts_per_leaf=2,spines=2",
+        "clos3:pods=2,leaves=3,hosts_per_leaf=2,uplinks=4,spines=2,spine_uplinks=6,supers=3",
+    }; /* and "ring" (ring_of_leaves), "skewed" (skewed_clos) */
+    tm__rng rng;
+    (void)state;
+    tm__rng_seed(&rng, 77, 1);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
+        for (int damage = 0; damage <= 2; damage++)
+            check_updown(specs[i], damage, &rng);
+    check_updown("ring", 0, &rng);
+    check_updown("skewed", 0, &rng);
+}
+
 /* ---- approximate congestion (Algorithm 3) ------------------------------------ */
 
 /* Diamond h0 - {s1, s2} - h1.  Messages a -> c (2) then b -> c (1), a and
@@ -969,6 +1131,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_threads_bit_identical),
         cmocka_unit_test(test_vs_per_message),
+        cmocka_unit_test(test_updown_vs_per_message),
         cmocka_unit_test(test_approximate),
         cmocka_unit_test(test_approximate_cube),
         cmocka_unit_test(test_maplib_torus_dor),
