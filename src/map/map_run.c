@@ -614,6 +614,19 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
     return TM_EOK;
 }
 
+/* Before the refinement phase: the threads are shared out among the jobs
+ * still to refine (one refined row after the screen gets them all).  The
+ * refinements give the same result for any thread count. */
+static void share_threads(runner *rn, int nt)
+{
+    int k = 0;
+    for (int i = 0; i < rn->nj; i++)
+        k += rn->jobs[i].jc != NULL;
+    for (int i = 0; i < rn->nj; i++)
+        if (rn->jobs[i].jc)
+            (void)tm_ctx_set_threads(rn->jobs[i].jc, k > 0 && nt / k > 1 ? nt / k : 1);
+}
+
 static tm_err run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
 {
     int nt = tm_ctx_threads(ctx);
@@ -625,6 +638,7 @@ static tm_err run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
         if (rn->screen && (err = screen(ctx, rn, obj)) != TM_EOK)
             return err;
         rn->phase = PHASE_REFINE;
+        share_threads(rn, nt);
         if (rn->time_limit > 0)
             return refine_side_by_side(ctx, rn);
         run_pool(rn, nt);

@@ -10,28 +10,92 @@
  * (swap a random task with a random task at most two hops away, even if
  * J grows) followed by a local repair (improving swaps of the touched
  * tasks with their neighbours, spreading while it finds some); keep the
- * result if J dropped, else undo the logged swaps.  n * ILS_KICKS kicks,
- * or until the time limit. */
-#define ILS_KICKS 16
+ * result if J dropped, else restore the state exactly (ls_undo).
+ * n * TM__ILS_KICKS kicks, or until the time limit.  With a team the
+ * kicks run in qap_lspar.c, with the same result. */
 
-typedef struct swaplog { int32_t *u, *v; size_t n, cap; } swaplog;
-
-static int log_swap(swaplog *lg, int32_t u, int32_t v)
+tm_err tm__ls_kick_init(tm_ctx *ctx, ls_kick *k, int32_t n)
 {
-    size_t c = lg->cap;
-    if (tm__grow((void **)&lg->u, &c, lg->n + 1, sizeof *lg->u) < 0)
+    memset(k, 0, sizeof *k);
+    k->queue = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *k->queue);
+    k->inq = tm__calloc_n((size_t)(n > 0 ? n : 1), sizeof *k->inq);
+    if (!k->queue || !k->inq) {
+        tm__ls_kick_free(k);
+        return tm__nomem(ctx);
+    }
+    return TM_EOK;
+}
+
+void tm__ls_kick_free(ls_kick *k)
+{
+    free(k->queue), free(k->inq), free(k->su), free(k->sv), free(k->sd);
+    memset(k, 0, sizeof *k);
+}
+
+static int log_swap(ls_kick *k, int32_t u, int32_t v, double d)
+{
+    size_t c1 = k->cap, c2 = k->cap;
+    if (tm__grow((void **)&k->su, &c1, k->ns + 1, sizeof *k->su) < 0 ||
+        tm__grow((void **)&k->sv, &c2, k->ns + 1, sizeof *k->sv) < 0 ||
+        tm__grow((void **)&k->sd, &k->cap, k->ns + 1, sizeof *k->sd) < 0)
         return -1;
-    if (tm__grow((void **)&lg->v, &lg->cap, lg->n + 1, sizeof *lg->v) < 0)
-        return -1;
-    lg->u[lg->n] = u;
-    lg->v[lg->n++] = v;
+    k->su[k->ns] = u;
+    k->sv[k->ns] = v;
+    k->sd[k->ns++] = d;
     return 0;
 }
 
-static void force_swap(ls *L, int32_t u, int32_t v)
+static void enqueue(ls_kick *k, int32_t n, int32_t x)
 {
-    L->j += tm__ls_swap_delta(L, u, v);
+    if (k->inq[x] != k->stamp && k->qt < n) {
+        k->inq[x] = k->stamp;
+        k->queue[k->qt++] = x;
+    }
+}
+
+int tm__ls_kick(ls *L, ls_kick *k, int32_t u, int32_t v)
+{
+    const tm__sgraph *g = L->g;
+    int32_t n = g->n, qh = 0;
+    double d = tm__ls_swap_delta(L, u, v);
+    k->ns = 0;
+    k->qt = 0;
+    L->j += d;
     tm__ls_apply_swap(L, u, v);
+    if (log_swap(k, u, v, d) < 0)
+        return -1;
+    if (++k->stamp == 0) {
+        memset(k->inq, 0, (size_t)n * sizeof *k->inq);
+        k->stamp = 1;
+    }
+    enqueue(k, n, u);
+    enqueue(k, n, v);
+    while (qh < k->qt) {
+        int32_t a = k->queue[qh++];
+        for (int64_t e = g->xadj[a]; e < g->xadj[a + 1]; e++) {
+            int32_t b = g->adj[e];
+            for (int64_t f = g->xadj[b]; f <= g->xadj[b + 1]; f++) {
+                /* partners: b itself and b's neighbours (two hops) */
+                int32_t c = f == g->xadj[b + 1] ? b : g->adj[f];
+                if (c == a || !tm__ls_gain(L, a, c, &d))
+                    continue;
+                tm__ls_apply_swap(L, a, c);
+                L->j += d;
+                if (log_swap(k, a, c, d) < 0)
+                    return -1;
+                enqueue(k, n, c);
+            }
+        }
+    }
+    return 0;
+}
+
+bool tm__ls_kick_keeps(const ls_kick *k, double j0)
+{
+    double j = j0;
+    for (size_t i = 0; i < k->ns; i++)
+        j += k->sd[i];
+    return j < j0 - 1e-9 * (1.0 + fabs(j0) * 1e-6);
 }
 
 static bool load_ok(const ls *L, int32_t u, int32_t v)
@@ -44,24 +108,17 @@ static bool load_ok(const ls *L, int32_t u, int32_t v)
                        L->load[L->pe[v]] - du <= L->bound * (1 + 1e-12));
 }
 
-tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
+/* The kicks one after the other. */
+static tm_err seq_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
 {
     const tm__sgraph *g = L->g;
-    int32_t n = g->n, *queue = NULL;
-    uint32_t *inq = NULL, stamp = 0;
-    swaplog lg = {0};
-    int64_t kicks = (int64_t)n * ILS_KICKS;
-    tm_err err = tm__ls_run_nc(ctx, L, depth, r);
-    if (err || n < 3)
-        return err;
-    queue = tm__malloc_n((size_t)n, sizeof *queue);
-    inq = tm__calloc_n((size_t)n, sizeof *inq);
-    if (!queue || !inq) {
-        err = tm__nomem(ctx);
-        goto out;
-    }
-    for (int64_t it = 0; it < kicks || L->t_end >= 0; it++) {
-        int32_t u = (int32_t)tm__rng_below(r, (uint64_t)n), x, v, qh = 0, qt = 0;
+    int32_t n = g->n;
+    ls_undo ul = {0};
+    ls_kick k;
+    tm_err err = tm__ls_kick_init(ctx, &k, n);
+    L->ul = &ul;
+    for (int64_t it = 0; !err && (it < kicks || L->t_end >= 0); it++) {
+        int32_t u = (int32_t)tm__rng_below(r, (uint64_t)n), x, v;
         double j0 = L->j;
         if ((it & 63) == 0 && tm__ls_out_of_time(L))
             break;
@@ -73,50 +130,33 @@ tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
         v = g->adj[g->xadj[x] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[x + 1] - g->xadj[x]))];
         if (v == u || L->pe[u] == L->pe[v] || !load_ok(L, u, v))
             continue;
-        lg.n = 0;
-        force_swap(L, u, v);
-        if (log_swap(&lg, u, v) < 0) {
+        ul.n = 0;
+        if (tm__ls_kick(L, &k, u, v) < 0 || ul.nomem)
             err = tm__nomem(ctx);
-            goto out;
-        }
-        if (++stamp == 0) {
-            memset(inq, 0, (size_t)n * sizeof *inq);
-            stamp = 1;
-        }
-        queue[qt++] = u;
-        queue[qt++] = v;
-        inq[u] = inq[v] = stamp;
-        while (qh < qt) {
-            int32_t a = queue[qh++];
-            for (int64_t e = g->xadj[a]; e < g->xadj[a + 1]; e++) {
-                int32_t b = g->adj[e];
-                for (int64_t f = g->xadj[b]; f <= g->xadj[b + 1]; f++) {
-                    /* partners: b itself and b's neighbours (two hops) */
-                    int32_t c = f == g->xadj[b + 1] ? b : g->adj[f];
-                    if (c == a || !tm__ls_try_swap(L, a, c))
-                        continue;
-                    if (log_swap(&lg, a, c) < 0) {
-                        err = tm__nomem(ctx);
-                        goto out;
-                    }
-                    if (inq[c] != stamp && qt < n) {
-                        inq[c] = stamp;
-                        queue[qt++] = c;
-                    }
-                }
+        else if (!tm__ls_kick_keeps(&k, j0)) {
+            tm__ls_undo_apply(&ul);
+            for (size_t i = k.ns; i-- > 0;) { /* PEs: each swap is its own inverse */
+                int32_t t = L->pe[k.su[i]];
+                L->pe[k.su[i]] = L->pe[k.sv[i]];
+                L->pe[k.sv[i]] = t;
             }
-        }
-        if (!(L->j < j0 - 1e-9 * (1.0 + fabs(j0) * 1e-6))) {
-            for (size_t i = lg.n; i-- > 0;)
-                force_swap(L, lg.u[i], lg.v[i]);
             L->j = j0; /* exact value before the kick */
         }
     }
-out:
-    free(queue);
-    free(inq);
-    free(lg.u);
-    free(lg.v);
+    L->ul = NULL;
+    free(ul.at);
+    free(ul.old);
+    tm__ls_kick_free(&k);
     return err;
 }
 
+tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
+{
+    int32_t n = L->g->n;
+    tm_err err = tm__ls_run_nc(ctx, L, depth, r);
+    if (err || n < 3)
+        return err;
+    if (L->team && !L->load)
+        return tm__ls_par_kicks(ctx, L, r, (int64_t)n * TM__ILS_KICKS);
+    return seq_kicks(ctx, L, r, (int64_t)n * TM__ILS_KICKS);
+}

@@ -29,6 +29,29 @@ static double contrib(const ls *L, int32_t u)
     return c;
 }
 
+static void save(ls *L, double *at)
+{
+    ls_undo *ul = L->ul;
+    size_t cap = ul->cap;
+    if (ul->nomem)
+        return;
+    if (tm__grow((void **)&ul->at, &cap, ul->n + 1, sizeof *ul->at) < 0 ||
+        tm__grow((void **)&ul->old, &ul->cap, ul->n + 1, sizeof *ul->old) < 0) {
+        ul->nomem = true;
+        return;
+    }
+    ul->at[ul->n] = at;
+    ul->old[ul->n++] = *at;
+}
+
+void tm__ls_undo_apply(ls_undo *ul)
+{
+    while (ul->n > 0) {
+        ul->n--;
+        *ul->at[ul->n] = ul->old[ul->n];
+    }
+}
+
 /* Task u moves from PE `from` to pe[u] (already set): neighbours'
  * contributions follow in O(deg u). */
 static void moved(ls *L, int32_t u, int32_t from)
@@ -38,6 +61,8 @@ static void moved(ls *L, int32_t u, int32_t from)
         return;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
         int32_t x = g->adj[e], px = L->pe[x];
+        if (L->ul)
+            save(L, &L->c[x]);
         L->c[x] += g->w[e] * (tm__qd(&L->o, px, L->pe[u]) - tm__qd(&L->o, px, from));
     }
 }
@@ -50,6 +75,10 @@ void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
     L->pe[v] = pu;
     if (L->load) {
         double du = L->g->vw[v] - L->g->vw[u];
+        if (L->ul) {
+            save(L, &L->load[pu]);
+            save(L, &L->load[pv]);
+        }
         L->load[pu] += du;
         L->load[pv] -= du;
     }
@@ -58,6 +87,10 @@ void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
          * endpoint already moved, so fix u and v by recomputing them */
         moved(L, u, pu);
         moved(L, v, pv);
+        if (L->ul) {
+            save(L, &L->c[u]);
+            save(L, &L->c[v]);
+        }
         L->c[u] = contrib(L, u);
         L->c[v] = contrib(L, v);
     }
@@ -96,19 +129,18 @@ double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t
     return tm__ls_swap_delta(&L, u, v);
 }
 
-/* Tries to swap u and v; returns 1 if the swap improved J and was done. */
-int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
+bool tm__ls_gain(const ls *L, int32_t u, int32_t v, double *dout)
 {
     const tm__sgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
-    double d = 0.0, eps = -1e-9 * (1.0 + fabs(L->j) * 1e-6);
+    double d = 0.0, eps = L->eps;
     if (pu == pv || u == v)
-        return 0;
+        return false;
     if (L->load) {
         double du = g->vw[v] - g->vw[u];
         if (du != 0 && (L->load[pu] + du > L->bound * (1 + 1e-12) ||
                         L->load[pv] - du > L->bound * (1 + 1e-12)))
-            return 0;
+            return false;
     }
     if (L->c) {
         /* with the contributions c[]: u's side is S_u(pv) - c[u] plus the
@@ -124,7 +156,7 @@ int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
         d = su - L->c[u] + wuv * duv;
         /* v's side can gain at most its contribution without the u-v edge */
         if (!(d - L->c[v] + wuv * duv < eps))
-            return 0;
+            return false;
         for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++)
             sv += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
         d += sv - L->c[v] + wuv * duv;
@@ -132,6 +164,16 @@ int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
         d = tm__ls_swap_delta(L, u, v);
     }
     if (!(d < eps))
+        return false;
+    *dout = d;
+    return true;
+}
+
+/* Tries to swap u and v; returns 1 if the swap improved J and was done. */
+int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
+{
+    double d;
+    if (!tm__ls_gain(L, u, v, &d))
         return 0;
     tm__ls_apply_swap(L, u, v);
     L->j += d;
@@ -147,7 +189,7 @@ static int move_pass(ls *L, const int32_t *order)
     int nmoved = 0;
     for (int32_t i = 0; i < g->n; i++) {
         int32_t u = order[i], pu = L->pe[u], bq = -1;
-        double best = -1e-9 * (1.0 + fabs(L->j) * 1e-6), base = 0.0;
+        double best = L->eps, base = 0.0;
         for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
             base += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
         for (int64_t f = g->xadj[u]; f < g->xadj[u + 1]; f++) {
@@ -197,67 +239,137 @@ static void mark(const tm__sgraph *g, uint8_t *dirty, int32_t u)
         dirty[g->adj[e]] = 1;
 }
 
+tm_err tm__ls_ws_init(tm_ctx *ctx, ls_ws *w, int32_t n)
+{
+    memset(w, 0, sizeof *w);
+    w->queue = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *w->queue);
+    w->dist = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *w->dist);
+    w->stamp = tm__calloc_n((size_t)(n > 0 ? n : 1), sizeof *w->stamp);
+    if (!w->queue || !w->dist || !w->stamp) {
+        tm__ls_ws_free(w);
+        return tm__nomem(ctx);
+    }
+    return TM_EOK;
+}
+
+void tm__ls_ws_free(ls_ws *w)
+{
+    free(w->queue), free(w->dist), free(w->stamp), free(w->moved);
+    memset(w, 0, sizeof *w);
+}
+
+static uint32_t next_stamp(ls_ws *w, int32_t n)
+{
+    if (++w->cur == 0) {
+        memset(w->stamp, 0, (size_t)n * sizeof *w->stamp);
+        w->cur = 1;
+    }
+    return w->cur;
+}
+
+/* The tasks within distance depth of u, in BFS order, into w->queue;
+ * returns how many.  The ball depends on the graph only. */
+static int32_t ball(const tm__sgraph *g, ls_ws *w, int32_t u, int depth)
+{
+    uint32_t cur = next_stamp(w, g->n);
+    int32_t qh = 0, qt = 0;
+    w->stamp[u] = cur;
+    w->dist[u] = 0;
+    w->queue[qt++] = u;
+    while (qh < qt) {
+        int32_t x = w->queue[qh++];
+        if (w->dist[x] >= depth)
+            continue;
+        for (int64_t e = g->xadj[x]; e < g->xadj[x + 1]; e++) {
+            int32_t y = g->adj[e];
+            if (w->stamp[y] != cur) {
+                w->stamp[y] = cur;
+                w->dist[y] = w->dist[x] + 1;
+                w->queue[qt++] = y;
+            }
+        }
+    }
+    return qt;
+}
+
+/* Partners worth a try: one-to-one, a swap inside a lowest-level group is
+ * void. */
+static bool partner(const ls *L, int32_t u, int32_t x)
+{
+    return x != u && (L->load || !tm__qsame(&L->o, L->pe[u], L->pe[x]));
+}
+
+int tm__ls_nc_visit(ls *L, ls_ws *w, int32_t u, int depth, uint8_t *next)
+{
+    int32_t nb = ball(L->g, w, u, depth);
+    int improved = 0;
+    for (int32_t i = 1; i < nb; i++) {
+        int32_t x = w->queue[i];
+        if (!partner(L, u, x) || !tm__ls_try_swap(L, u, x))
+            continue;
+        improved++;
+        mark(L->g, next, u);
+        mark(L->g, next, x);
+        if (w->track && !w->nomem) {
+            if (tm__grow((void **)&w->moved, &w->cap_moved, w->n_moved + 1, sizeof *w->moved) < 0)
+                w->nomem = true;
+            else
+                w->moved[w->n_moved++] = x;
+        }
+    }
+    return improved;
+}
+
+bool tm__ls_nc_probe(const ls *L, ls_ws *w, int32_t u, int depth)
+{
+    int32_t nb = ball(L->g, w, u, depth);
+    double d;
+    for (int32_t i = 1; i < nb; i++)
+        if (partner(L, u, w->queue[i]) && tm__ls_gain(L, u, w->queue[i], &d))
+            return true;
+    return false;
+}
+
 /* N_C^D.  After the first round only "dirty" tasks are searched from: a
  * swap (u, v) changes its gain only if u, v or one of their neighbours
  * moved, and then u or v is dirty and the pair is met from its side (the
- * ball relation is symmetric), so no improving pair is missed. */
+ * ball relation is symmetric), so no improving pair is missed.  With a
+ * team (one-to-one only) each round runs in qap_lspar.c, same swaps. */
 tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
 {
     const tm__sgraph *g = L->g;
     int32_t n = g->n > 0 ? g->n : 0;
-    int32_t *order = tm__malloc_n((size_t)n, sizeof *order);
-    int32_t *queue = tm__malloc_n((size_t)n, sizeof *queue);
-    int32_t *dist = tm__malloc_n((size_t)n, sizeof *dist);
-    uint32_t *stamp = tm__calloc_n((size_t)n, sizeof *stamp);
-    uint8_t *dirty = tm__malloc_n((size_t)n, 1), *next = tm__calloc_n((size_t)n, 1);
-    uint32_t cur = 0;
-    if (!order || !queue || !dist || !stamp || !dirty || !next) {
-        free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
-        return tm__nomem(ctx);
-    }
+    int32_t *order = tm__malloc_n((size_t)(n ? n : 1), sizeof *order);
+    uint8_t *dirty = tm__malloc_n((size_t)(n ? n : 1), 1), *next = tm__calloc_n((size_t)(n ? n : 1), 1);
+    ls_ws w;
+    tm_err err = tm__ls_ws_init(ctx, &w, n);
+    if (!err && (!order || !dirty || !next))
+        err = tm__nomem(ctx);
+    if (err)
+        goto out;
     memset(dirty, 1, (size_t)n);
     for (int32_t i = 0; i < n; i++)
         order[i] = i;
     for (int round = 0;; round++) {
         int improved = 0;
+        bool stopped = false;
         shuffle(order, n, r);
         if (L->load && move_pass(L, order) > 0) {
             improved++;
             memset(next, 1, (size_t)n);
         }
-        for (int32_t i = 0; i < n; i++) {
-            int32_t u = order[i], qh = 0, qt = 0;
-            if (!dirty[u])
-                continue;
-            if (++cur == 0) {
-                memset(stamp, 0, (size_t)n * sizeof *stamp);
-                cur = 1;
+        if (L->team && !L->load) {
+            err = tm__ls_par_nc_round(ctx, L, &w, order, dirty, next, depth, &improved, &stopped);
+            if (err || stopped)
+                goto out;
+        } else {
+            for (int32_t i = 0; i < n; i++) {
+                int32_t u = order[i];
+                if (dirty[u])
+                    improved += tm__ls_nc_visit(L, &w, u, depth, next);
+                if ((i & 255) == 0 && tm__ls_out_of_time(L))
+                    goto out;
             }
-            stamp[u] = cur;
-            dist[u] = 0;
-            queue[qt++] = u;
-            while (qh < qt) {
-                int32_t x = queue[qh++];
-                /* one-to-one: a swap inside a lowest-level group is void */
-                if (x != u && (L->load || !tm__qsame(&L->o, L->pe[u], L->pe[x])) &&
-                    tm__ls_try_swap(L, u, x)) {
-                    improved++;
-                    mark(g, next, u);
-                    mark(g, next, x);
-                }
-                if (dist[x] >= depth)
-                    continue;
-                for (int64_t e = g->xadj[x]; e < g->xadj[x + 1]; e++) {
-                    int32_t y = g->adj[e];
-                    if (stamp[y] != cur) {
-                        stamp[y] = cur;
-                        dist[y] = dist[x] + 1;
-                        queue[qt++] = y;
-                    }
-                }
-            }
-            if ((i & 255) == 0 && tm__ls_out_of_time(L))
-                goto done;
         }
         if (!improved)
             break;
@@ -268,9 +380,10 @@ tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
             memset(next, 0, (size_t)n);
         }
     }
-done:
-    free(order), free(queue), free(dist), free(stamp), free(dirty), free(next);
-    return TM_EOK;
+out:
+    tm__ls_ws_free(&w);
+    free(order), free(dirty), free(next);
+    return err;
 }
 
 /* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
@@ -325,6 +438,10 @@ done:
     return TM_EOK;
 }
 
+/* Smallest one-to-one problem searched with a team of threads: below, a
+ * round is too short to share out. */
+#define TM__LSPAR_MIN 2048
+
 tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o, double bound,
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out)
@@ -333,6 +450,7 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
     tm__rng r;
     tm_err err = TM_EOK;
     double tl = tm_ctx_time_limit(ctx);
+    bool nc = strcmp(nbh, "nc") == 0, ils = strcmp(nbh, "ils") == 0;
     memset(&L, 0, sizeof L);
     L.g = g;
     L.pe = pe;
@@ -356,16 +474,23 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
     for (int32_t u = 0; u < g->n; u++)
         L.c[u] = contrib(&L, u);
     L.j = tm__qap_eval_sym(g, &L.o, pe);
-    if (strcmp(nbh, "nc") == 0)
+    L.eps = -1e-9 * (1.0 + fabs(L.j) * 1e-6);
+    /* the results do not depend on the team's size (qap_lspar.c) */
+    if ((nc || ils) && !L.load && g->n >= TM__LSPAR_MIN && tm_ctx_threads(ctx) > 1 &&
+        (err = tm__team_new(ctx, tm_ctx_threads(ctx), &L.team)) != TM_EOK)
+        goto out;
+    if (nc)
         err = tm__ls_run_nc(ctx, &L, depth, &r);
-    else if (strcmp(nbh, "ils") == 0)
+    else if (ils)
         err = tm__ls_run_ils(ctx, &L, depth, &r);
     else if (strcmp(nbh, "np") == 0)
         err = run_blocks(ctx, &L, depth, &r);
     else
         err = run_blocks(ctx, &L, g->n > 0 ? g->n : 1, &r);
+out:
     if (j_out)
         *j_out = L.j;
+    tm__team_free(L.team);
     free(L.load);
     free(L.c);
     return err;

@@ -1,9 +1,21 @@
 /* qap_ls_int.h - the swap local-search state shared by qap_ls.c (nc, np,
- * n2) and qap_ils.c (iterated local search).  Not installed. */
+ * n2), qap_ils.c (iterated local search) and qap_lspar.c (the same
+ * searches with a team of threads, same results).  Not installed. */
 #ifndef TM_QAP_LS_INT_H
 #define TM_QAP_LS_INT_H
 
 #include "qap_int.h"
+
+/* Old values of the doubles a swap overwrote, so that a rejected kick is
+ * undone exactly (adding the change back would leave rounding residue,
+ * and the parallel search needs every copy of the state to stay equal to
+ * the master bit for bit). */
+typedef struct ls_undo {
+    double **at;
+    double *old;
+    size_t n, cap;
+    bool nomem;
+} ls_undo;
 
 typedef struct ls {
     const tm__sgraph *g;
@@ -12,21 +24,81 @@ typedef struct ls {
     double *load; /* per PE; NULL when one-to-one */
     double bound;
     double j;
+    /* A swap is improving when it changes J by less than eps (< 0).  Fixed
+     * for the whole search (from the starting J): a decision must depend
+     * only on the tasks around the swap, never on how J was summed. */
+    double eps;
     double t_end; /* < 0: no limit */
     const tm_ctx *ctx; /* its stop predicate ends the search early (NULL: none) */
     double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
                      * per-vertex contributions), or NULL */
+    ls_undo *ul;    /* when set, tm__ls_apply_swap logs what it overwrites */
+    tm__team *team; /* threads for the parallel passes (qap_lspar.c), or NULL */
 } ls;
+
+/* Work arrays of one bounded BFS over the tasks (N_C^D). */
+typedef struct ls_ws {
+    int32_t *queue, *dist;
+    uint32_t *stamp, cur;
+    int32_t *moved;   /* when track: the partners of the swaps of a visit */
+    size_t n_moved, cap_moved;
+    bool track, nomem;
+} ls_ws;
+
+tm_err tm__ls_ws_init(tm_ctx *ctx, ls_ws *w, int32_t n);
+void tm__ls_ws_free(ls_ws *w);
 
 /* Exact change of J if u and v exchanged PEs (no contributions used). */
 double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v);
+/* Whether exchanging u and v lowers J by more than -L->eps and keeps the
+ * balance; *d is the change when it does.  Reads only. */
+bool tm__ls_gain(const ls *L, int32_t u, int32_t v, double *d);
 /* Swaps u and v if that lowers J and keeps the balance; 1 if done. */
 int tm__ls_try_swap(ls *L, int32_t u, int32_t v);
 /* Exchanges the PEs of u and v, updating loads and contributions (not J). */
 void tm__ls_apply_swap(ls *L, int32_t u, int32_t v);
+/* Puts back what the undo log recorded (newest first) and empties it. */
+void tm__ls_undo_apply(ls_undo *ul);
 /* Time limit reached or the caller asked to stop (tm_ctx_set_stop). */
 bool tm__ls_out_of_time(const ls *L);
+
+/* N_C^D from task u: tries every task within distance depth, applying
+ * improving swaps at once; marks the moved tasks and their neighbours in
+ * next.  Returns the number of swaps. */
+int tm__ls_nc_visit(ls *L, ls_ws *w, int32_t u, int depth, uint8_t *next);
+/* Whether tm__ls_nc_visit(u) would swap anything now (reads only). */
+bool tm__ls_nc_probe(const ls *L, ls_ws *w, int32_t u, int depth);
+
 tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r);
 tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r);
+
+/* qap_lspar.c: one round of N_C^D over `order` (the tasks with dirty set)
+ * with L->team, the same swaps in the same order as visiting them one
+ * after the other.  *stopped when the time limit or stop predicate ended it. */
+tm_err tm__ls_par_nc_round(tm_ctx *ctx, ls *L, ls_ws *w, const int32_t *order,
+                           const uint8_t *dirty, uint8_t *next, int depth, int *improved,
+                           bool *stopped);
+
+/* The kicks of ils (qap_ils.c, run in parallel by qap_lspar.c). */
+typedef struct ls_kick {
+    int32_t *queue;     /* tasks queued by the repair (the kick's pair first) */
+    uint32_t *inq, stamp;
+    int32_t qt;
+    int32_t *su, *sv;   /* the swaps, in order (the forced one first) */
+    double *sd;         /* their changes of J */
+    size_t ns, cap;
+} ls_kick;
+
+tm_err tm__ls_kick_init(tm_ctx *ctx, ls_kick *k, int32_t n);
+void tm__ls_kick_free(ls_kick *k);
+/* Forces the swap (u, v) and repairs around it (improving swaps of the
+ * touched tasks with tasks at most two hops away), logging the swaps in k;
+ * L->j follows.  -1 when out of memory. */
+int tm__ls_kick(ls *L, ls_kick *k, int32_t u, int32_t v);
+/* Whether a kick whose swaps changed J by k->sd keeps, from J = j0. */
+bool tm__ls_kick_keeps(const ls_kick *k, double j0);
+/* The kicks of ils:D after nc: n * TM__ILS_KICKS of them, drawn from r. */
+#define TM__ILS_KICKS 16
+tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks);
 
 #endif

@@ -47,6 +47,16 @@ void *tm__ctx_shared_pool(tm_ctx *ctx, void *(*make)(void), void (*drop)(void *)
  * and METIS pool. */
 void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent);
 
+/* ---- a team of threads (team.c) ----------------------------------------
+ * n members, the caller being member 0 (fewer if threads cannot start:
+ * callers must give the same results for any size).  tm__team_run calls
+ * fn(arg, member) in every member and returns when all have returned. */
+typedef struct tm__team tm__team;
+tm_err tm__team_new(tm_ctx *ctx, int n, tm__team **out);
+int tm__team_size(const tm__team *t);
+void tm__team_run(tm__team *t, void (*fn)(void *arg, int member), void *arg);
+void tm__team_free(tm__team *t);
+
 /* ---- memory ------------------------------------------------------------- */
 
 /* malloc/calloc/realloc of n elements of size sz with overflow check;

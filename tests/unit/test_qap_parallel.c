@@ -2,8 +2,10 @@
  * (docs/parallel.md): the multisection gives the same answer for 1, 2, 3
  * and 8 threads also when its top split shares METIS tries out as trials;
  * a stop predicate ends ils early with a valid, not worse mapping; and
- * tm_map_run under a stop request keeps only the first run and succeeds.
- * Part of `make test-tsan`. */
+ * tm_map_run under a stop request keeps only the first run and succeeds;
+ * nc and ils with a team of threads (qap_lspar.c) swap exactly as they do
+ * alone, from a random start (most steps redone) and from a converged one
+ * (most evaluations replayed).  Part of `make test-tsan`. */
 #include <stdatomic.h>
 
 #include "test_qap_common.h"
@@ -181,6 +183,81 @@ static void test_threads_same_result(void **state)
     tm_ctx_free(ctx);
 }
 
+/* nc:D / ils:D on a 14^3 grid (2,744 tasks, above TM__LSPAR_MIN) with
+ * 1, 2, 3 and 8 threads: the same PEs and bit for bit the same J, and J is
+ * the real J.  The first pass starts from a random placement on 4,096 PEs
+ * (dense improvements: commits invalidate evaluations), the second from
+ * the first's result (nothing to commit: evaluations are replayed). */
+static void test_local_search_threads(void **state)
+{
+    enum { GL = 14, NL = GL * GL * GL };
+    static const int threads[] = {1, 2, 3, 8};
+    static const char *nbh[] = {"nc", "ils"};
+    tm_hier h = qt_hier("8:8:8:8", "1:3:10:30");
+    tm_comm c;
+    tm__sgraph g;
+    tm__qdist o;
+    tm__rng r;
+    tm_ctx *ctx;
+    int32_t start[NL], first[NL], pe[NL], perm[4096];
+    (void)state;
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    memset(&c, 0, sizeof c);
+    c.n = NL;
+    c.xadj = calloc(NL + 1, sizeof *c.xadj);
+    c.adj = malloc(NL * 6 * sizeof *c.adj);
+    c.w = malloc(NL * 6 * sizeof *c.w);
+    for (int32_t u = 0; u < NL; u++) {
+        int x = u % GL, y = u / GL % GL, z = u / (GL * GL);
+        static const int d[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+        c.xadj[u] = c.nnz;
+        for (int i = 0; i < 6; i++) {
+            int a = x + d[i][0], b = y + d[i][1], e = z + d[i][2];
+            if (a >= 0 && b >= 0 && e >= 0 && a < GL && b < GL && e < GL) {
+                int32_t v = a + GL * (b + GL * e);
+                c.adj[c.nnz] = v;
+                c.w[c.nnz++] = 1 + (u + v) % 3; /* symmetric */
+            }
+        }
+    }
+    c.xadj[NL] = c.nnz;
+    assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
+    tm__qdist_init(&o, &h);
+    tm__rng_seed(&r, 3, 1);
+    for (int32_t i = 0; i < 4096; i++)
+        perm[i] = i;
+    for (int32_t i = 4095; i > 0; i--) {
+        int32_t k = (int32_t)tm__rng_below(&r, (uint64_t)i + 1), t = perm[i];
+        perm[i] = perm[k];
+        perm[k] = t;
+    }
+    for (int k = 0; k < 2; k++) {
+        for (int pass = 0; pass < 2; pass++) {
+            double j1 = 0;
+            memcpy(start, pass == 0 ? perm : first, sizeof start);
+            for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+                double j = -1;
+                memcpy(pe, start, sizeof pe);
+                assert_tm_ok(ctx, tm_ctx_set_threads(ctx, threads[t]));
+                assert_tm_ok(ctx, tm__qap_local_search(ctx, &g, &o, -1, nbh[k], 3, 11, pe, &j));
+                assert_true(fabs(j - tm__qap_eval(&c, &h, pe)) < 1e-6 * (1 + j));
+                if (t == 0) {
+                    memcpy(first, pe, sizeof first);
+                    j1 = j;
+                    assert_true(j < tm__qap_eval(&c, &h, start) || pass == 1);
+                } else {
+                    if (memcmp(first, pe, sizeof pe) != 0 || memcmp(&j, &j1, sizeof j) != 0)
+                        fail_msg("%s pass %d: %d threads differ from 1 (J %.17g vs %.17g)",
+                                 nbh[k], pass, threads[t], j, j1);
+                }
+            }
+        }
+    }
+    tm__sgraph_release(&g);
+    qt_free_comm(&c);
+    tm_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_stop_predicate_ends_ils),
         cmocka_unit_test(test_map_run_stopped),
         cmocka_unit_test(test_threads_same_result),
+        cmocka_unit_test(test_local_search_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
