@@ -15,6 +15,13 @@
  *    exactly (checked cable by cable, O(cables), no search) and the
  *    allocated hosts are grid vertices; hops are the sum over dimensions
  *    of the ring or line distance.  A 32x32x32 torus needs no 2 GiB table.
+ *  - levels without a table: too many classes for the table, but the net
+ *    is one of the fat-trees of route/updown.h (laminar and regular: every
+ *    k-ary n-tree, XGFT and Clos the generators build, at any size).  There
+ *    a path between leaves whose classes first meet at level L must climb
+ *    to L (below it the classes are the connected parts), and the up-down
+ *    paths through L exist, so D = 2 (L - 1) with no search at all
+ *    (tm__updown_detect, O(links)).
  *  - rows: anything else too big for a table (> ~16k classes and no grid,
  *    e.g. a huge random network of transit hosts), or with a distance
  *    beyond int16 (a chain of 32,768 switches).  Rows of D (int32) are computed
@@ -39,6 +46,7 @@
 #include <string.h>
 
 #include "netdist_int.h"
+#include "../route/updown.h"
 #include "../util/util.h"
 
 /* ---- classes ------------------------------------------------------------ */
@@ -361,6 +369,45 @@ static tm_err try_levels(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const in
     return TM_EOK;
 }
 
+/* The levels form from the fat-tree structure of route/updown.h, when the
+ * net has it, every class is a leaf switch and the form fits max_bytes.
+ * Level l of the form groups the leaves by their class at tree level l + 1
+ * (level 0: the leaf itself), so two classes first agree at l = L - 1 and
+ * lvd[l] = 2 l. */
+static tm_err try_updown(tm_ctx *ctx, tm_netdist *d, const tm_net_csr *g, size_t max_bytes)
+{
+    tm__updown *u = NULL;
+    size_t nc = (size_t)d->n_cls;
+    int nl;
+    tm_err err = tm__updown_detect(ctx, g, &u);
+    if (err || !u)
+        return err;
+    nl = u->n_lev - 1;
+    if (nl < 1 || nl > TM_NET_MAX_LEVELS || (size_t)nl * nc * sizeof *d->lev > max_bytes)
+        goto out;
+    for (int32_t i = 0; i < d->n; i++)
+        if (d->off[i] != 1)
+            goto out; /* a host that is its own class: no leaf */
+    for (size_t c = 0; c < nc; c++)
+        if (u->leaf_of[d->cls_vertex[c]] < 0)
+            goto out;
+    if (!(d->lev = tm__malloc_n((size_t)nl * nc, sizeof *d->lev))) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int l = 0; l < nl; l++)
+        for (size_t c = 0; c < nc; c++)
+            d->lev[(size_t)l * nc + c] =
+                u->cls[(size_t)l * (size_t)u->n_leaf + (size_t)u->leaf_of[d->cls_vertex[c]]];
+    for (int l = 0; l <= nl; l++)
+        d->lvd[l] = (int16_t)(2 * l);
+    d->n_lev = nl;
+    d->kind = TM__ND_TABLE;
+out:
+    tm__updown_free(u);
+    return err;
+}
+
 /* ---- grid ---------------------------------------------------------------- */
 
 /* True if grid vertex iv (coordinates x) has cables to exactly its grid
@@ -594,7 +641,10 @@ tm_err tm__netdist_new_budget(tm_ctx *ctx, const tm_net *net, const int32_t *hos
             goto out;
         /* a distance beyond int16: the rows (int32) take over */
     }
-    err = grid ? make_grid(ctx, d, net, hosts) : make_rows(ctx, d, g, max_bytes);
+    if (!grid && (err = try_updown(ctx, d, g, max_bytes)) == TM_EOK && d->lev)
+        goto out;
+    if (!err)
+        err = grid ? make_grid(ctx, d, net, hosts) : make_rows(ctx, d, g, max_bytes);
 out:
     if (err) {
         tm_netdist_free(d);

@@ -13,6 +13,7 @@
 #include "map_fixtures.h"
 #include "test_fixtures.h"
 #include "net/netdist_int.h"
+#include "route/updown.h"
 
 /* ---- reference and helpers ------------------------------------------------- */
 
@@ -108,6 +109,19 @@ static void check_kind(const tm_net *net, const int32_t *hosts, int32_t n, size_
     tm_netdist_free(d);
 }
 
+/* Levels of the form netdist takes from a fat-tree of route/updown.h when
+ * the table does not fit (tree levels - 1), or a large number if the net
+ * is not one. */
+static int updown_levels(const tm_net *net)
+{
+    tm__updown *u;
+    int nl;
+    assert_tm_ok(ctx, tm__updown_detect(ctx, tm_net_csr_get(net), &u));
+    nl = u ? u->n_lev - 1 : 1 << 20;
+    tm__updown_free(u);
+    return nl;
+}
+
 /* Every backend the net allows: the table, the grid (if `grid`) or rows
  * with a single slot (budget 0), and rows with three slots (misses,
  * evictions, symmetric hits). */
@@ -125,7 +139,7 @@ static void check_backends(const tm_net *net, const int32_t *hosts, int32_t n, b
     check_kind(net, hosts, n, 0, grid ? "grid" : "rows");
     three_rows = 3 * n_cls * sizeof(int32_t);
     if (!grid && three_rows < n_cls * n_cls * sizeof(int16_t))
-        check_kind(net, hosts, n, three_rows, "rows");
+        check_kind(net, hosts, n, three_rows, updown_levels(net) <= 3 ? "levels" : "rows");
 }
 
 /* All hosts, and two sub-allocations (every 3rd host, every 7th from the 2nd). */
@@ -226,6 +240,41 @@ static void test_fattree_classes(void **state)
     assert_int_equal(tm_netdist_hops(d, 0, 63), 6); /* across the top */
     tm_netdist_free(d);
     tm_net_free(net);
+}
+
+/* Too many classes for the table (here: a budget one byte short of it):
+ * a fat-tree still gets the levels form, from its structure alone
+ * (route/updown.h), with the same levels and distances as the form the
+ * table check finds; one extra cable between two leaves and it is rows. */
+static void test_fattree_levels_without_table(void **state)
+{
+    (void)state;
+    for (int damage = 0; damage < 2; damage++) {
+        tm_net *net;
+        int32_t hosts[64], n;
+        tm_netdist *d;
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        assert_tm_ok(ctx, tm_gen_build(ctx, "fattree:k=4,n=3", NULL, net));
+        if (damage)
+            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, tm_net_find(net, "sw-l1-000"),
+                                               tm_net_find(net, "sw-l1-001"), 1, NULL));
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        n = pick_hosts(net, 1, 0, hosts);
+        assert_tm_ok(ctx, tm__netdist_new_budget(ctx, net, hosts, n, 16 * 16 * 2 - 1, &d));
+        assert_string_equal(tm_netdist_kind(d), damage ? "rows" : "levels");
+        if (!damage) {
+            assert_null(d->table);
+            assert_int_equal(d->n_lev, 2);
+            assert_int_equal(d->lvd[1], 2);
+            assert_int_equal(d->lvd[2], 4);
+        }
+        check_pairs(net, d, hosts, n);
+        tm_netdist_free(d);
+        /* every 3rd host: still one or two on each of the 16 leaves */
+        n = pick_hosts(net, 3, 1, hosts);
+        check_kind(net, hosts, n, 16 * 16 * 2 - 1, damage ? "rows" : "levels");
+        tm_net_free(net);
+    }
 }
 
 /* Above TM__NETDIST_GRID_TABLE a healthy torus answers from coordinates
@@ -688,6 +737,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated),
         cmocka_unit_test(test_fattree_classes),
+        cmocka_unit_test(test_fattree_levels_without_table),
         cmocka_unit_test(test_big_grid),
         cmocka_unit_test(test_star),
         cmocka_unit_test(test_two_switches),
