@@ -101,7 +101,13 @@ static tm_err host_graph(grow *G, const tm_net *net)
     }
     tm__bfs_init(&b, g, dist, queue);
     G->hoff[0] = 0;
-    G->use_cn = true;
+    /* indirect networks (every host a stub of a switch): the nearest hosts
+     * of a host are the others of its switch, a clique, and common
+     * neighbours carry no structure; on a big fat-tree with few hosts per
+     * leaf they also made every boxed-in task price every host */
+    G->use_cn = false;
+    for (int32_t a = 0; a < nh && !G->use_cn; a++)
+        G->use_cn = G->sw_of[a] < 0;
     for (int32_t a = 0; a < nh; a++) {
         int32_t k = nearest_hosts(q, &b, a, G->hadj + G->hoff[a]);
         G->hoff[a + 1] = G->hoff[a] + k;
