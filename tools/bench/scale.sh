@@ -60,9 +60,9 @@ P
 }
 # run LABEL cmd...: prints "wall/RSS" (or >LIMIT)
 run() {
-    if /usr/bin/time -f "%e %M" -o "$OUT/time" timeout "$LIMIT" "$@" >/dev/null 2>"$OUT/err"; then
+    if /usr/bin/time -f "%e %M" -o "$OUT/time" timeout -k 5 "$LIMIT" "$@" >/dev/null 2>"$OUT/err"; then
         awk '{printf "%.2f s / %d MB", $1, $2 / 1024}' "$OUT/time"
-    elif [ "$(head -c 7 "$OUT/time" 2>/dev/null)" = "Command" ] && grep -q "status 124" "$OUT/time"; then
+    elif [ "$(head -c 7 "$OUT/time" 2>/dev/null)" = "Command" ] && grep -qE "status (124|137)" "$OUT/time"; then
         printf '>%s s' "$LIMIT"
     else
         printf 'error (%s)' "$(tail -1 "$OUT/err")"
