@@ -10,49 +10,157 @@
  * accumulated in one backward sweep (dag.c), so a whole source host costs
  * O(area of its DAG up to the farthest destination), never a path search
  * per message; a single message costs the DAG area between src and dst.
+ *
+ * Two structures found at init make it cheaper, with the same loads:
+ * regular fat-trees (updown.h: the exact evaluation uses class totals and
+ * no DAG at all) and healthy tori and meshes (gridbox.h: one box per
+ * message, used when a source's boxes are smaller than its DAG would be).
  */
+#include <stdlib.h>
+
+#include "gridbox.h"
 #include "route_int.h"
 #include "updown.h"
+#include "../util/util.h"
 
-/* The fat-tree structure of updown.h, if the net has it: the exact
- * evaluation then needs no DAG at all (updown_run in src/metrics/exact.c). */
-static tm_err ecmp_init(tm_ctx *ctx, tm_route *r)
-{
-    tm__updown *u;
-    tm_err err = tm__updown_detect(ctx, r->g, &u);
-    r->priv = u;
-    return err;
-}
+typedef struct ecmp_data {
+    tm__updown *ud;
+    tm__gridbox *gb;
+} ecmp_data;
+
+/* Per thread: the DAG workspace, and the boxes' buffer. */
+typedef struct ecmp_ws {
+    tm_route_ws dag; /* priv: the tm__dagws of dag.c */
+    double *buf;
+    size_t cap;
+} ecmp_ws;
 
 static void ecmp_fini(tm_route *r)
 {
-    tm__updown_free(r->priv);
+    ecmp_data *e = r->priv;
+    if (e) {
+        tm__updown_free(e->ud);
+        tm__gridbox_free(e->gb);
+    }
+    free(e);
     r->priv = NULL;
+}
+
+static tm_err ecmp_init(tm_ctx *ctx, tm_route *r)
+{
+    ecmp_data *e = calloc(1, sizeof *e);
+    tm_err err;
+    if (!e)
+        return tm__nomem(ctx);
+    r->priv = e;
+    err = tm__updown_detect(ctx, r->g, &e->ud);
+    if (!err && !e->ud)
+        err = tm__gridbox_detect(ctx, r->net, &e->gb);
+    if (err)
+        ecmp_fini(r);
+    return err;
 }
 
 const tm__updown *tm__route_updown(const tm_route *r)
 {
-    return r->ops == &tm__route_ecmp_ops ? r->priv : NULL;
+    return r->ops == &tm__route_ecmp_ops ? ((const ecmp_data *)r->priv)->ud : NULL;
+}
+
+const tm__gridbox *tm__route_gridbox(const tm_route *r)
+{
+    return r->ops == &tm__route_ecmp_ops ? ((const ecmp_data *)r->priv)->gb : NULL;
+}
+
+static tm_err ecmp_ws_init(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws)
+{
+    ecmp_ws *w = calloc(1, sizeof *w);
+    tm_err err;
+    if (!w)
+        return tm__nomem(ctx);
+    w->dag.r = r;
+    if ((err = tm__dag_ws_init(ctx, r, &w->dag)) != TM_EOK) {
+        free(w);
+        return err;
+    }
+    ws->priv = w;
+    return TM_EOK;
+}
+
+static void ecmp_ws_fini(tm_route_ws *ws)
+{
+    ecmp_ws *w = ws->priv;
+    if (!w)
+        return;
+    tm__dag_ws_fini(&w->dag);
+    free(w->buf);
+    free(w);
+}
+
+/* The boxes of these flows, if together smaller than the DAG (about the
+ * vertices it reaches, at most all of them); then the largest box in
+ * *max.  Depends on the input only, never on the thread. */
+static bool boxes_pay(const tm__gridbox *gb, const tm_net_csr *g, int32_t src, size_t k,
+                      const int32_t *dst, int64_t *max)
+{
+    int64_t total = 0;
+    *max = 0;
+    for (size_t i = 0; i < k; i++) {
+        int64_t c = tm__gridbox_cost(gb, src, dst[i]);
+        if (c < 0)
+            return false;
+        total += c;
+        if (c > *max)
+            *max = c;
+        if (total > g->n / 2)
+            return false;
+    }
+    return true;
 }
 
 static tm_err ecmp_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
                          const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
-    tm__dagws *w = ws->priv;
-    tm__dag *d = tm__dag_get(w, src);
-    tm_err err = tm__dag_reach_all(ctx, r, d, k, dst, hops);
+    const ecmp_data *e = r->priv;
+    ecmp_ws *w = ws->priv;
+    tm__dag *d;
+    int64_t max;
+    tm_err err;
+    if (e->gb && boxes_pay(e->gb, r->g, src, k, dst, &max)) {
+        size_t cap = w->cap;
+        if (tm__grow((void **)&w->buf, &cap, (size_t)max, sizeof *w->buf) < 0)
+            return tm__nomem(ctx);
+        w->cap = cap;
+        for (size_t i = 0; i < k; i++) {
+            if (vol[i] != 0.0)
+                tm__gridbox_route(e->gb, src, dst[i], vol[i], load, w->buf);
+            if (hops)
+                hops[i] = tm__gridbox_hops(e->gb, src, dst[i]);
+        }
+        return TM_EOK;
+    }
+    d = tm__dag_get(w->dag.priv, src);
+    err = tm__dag_reach_all(ctx, r, d, k, dst, hops);
     if (!err)
-        tm__dag_sweep(w, d, TM__SPLIT_ECMP, k, dst, vol, load);
+        tm__dag_sweep(w->dag.priv, d, TM__SPLIT_ECMP, k, dst, vol, load);
     return err;
+}
+
+static int32_t ecmp_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
+{
+    const ecmp_data *e = r->priv;
+    ecmp_ws *w = ws->priv;
+    if (e->gb && tm__gridbox_cost(e->gb, src, dst) >= 0)
+        return tm__gridbox_hops(e->gb, src, dst);
+    return tm__dag_hops(r, &w->dag, src, dst);
 }
 
 const tm__route_ops tm__route_ecmp_ops = {
     .name = "ecmp",
     .init = ecmp_init,
     .fini = ecmp_fini,
-    .ws_init = tm__dag_ws_init,
-    .ws_fini = tm__dag_ws_fini,
+    .ws_init = ecmp_ws_init,
+    .ws_fini = ecmp_ws_fini,
     .flows = ecmp_flows,
-    .hops = tm__dag_hops,
+    .hops = ecmp_hops,
     .stub_sources = true,
 };

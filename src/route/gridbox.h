@@ -1,0 +1,52 @@
+/*
+ * gridbox.h - ECMP on a healthy torus or mesh without a DAG (internal).
+ *
+ * On a grid whose vertices are transit hosts joined exactly to their grid
+ * neighbours (one cable each, rings of at least 3), the minimum-hop paths
+ * from s to t move only in the shorter direction of each dimension (both,
+ * in separate paths, when a ring's two ways tie), so they are the
+ * monotone lattice paths of a box with n_d steps in dimension d.  ECMP
+ * splits a flow evenly over all of them: every tie combination of
+ * directions gets the same share (its box has the same number of paths),
+ * and inside a box the share of a vertex's flow that takes a step in
+ * dimension d is r_d / R, the steps still to go in d over all steps still
+ * to go (the fraction of the remaining paths that start that way).  One
+ * message costs its box's volume instead of a shortest-path DAG from its
+ * source, which for a source whose partners are spread over the torus is
+ * most of the network.  tests/unit/test_route.c compares it with every
+ * minimum-hop path enumerated one by one.
+ */
+#ifndef TM_ROUTE_GRIDBOX_H
+#define TM_ROUTE_GRIDBOX_H
+
+#include <stdint.h>
+
+#include "topomap/net.h"
+
+typedef struct tm__gridbox {
+    int nd;
+    int32_t base, n;                 /* grid vertices base .. base + n - 1 */
+    int32_t dims[TM_GRID_MAX_DIMS];
+    bool wrap[TM_GRID_MAX_DIMS];
+    int32_t stride[TM_GRID_MAX_DIMS];
+    int32_t *link;                   /* (i * nd + d) * 2 + dir: the link from grid vertex i
+                                      * one step in dimension d (dir 0: +, 1: -), or -1 */
+} tm__gridbox;
+
+/* The grid of net if it is healthy as above (*out NULL if not); TM_ENOMEM only. */
+tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out);
+void tm__gridbox_free(tm__gridbox *b);
+/* Doubles tm__gridbox_route needs for src -> dst (the box volume), or -1
+ * when a vertex is not a grid vertex. */
+int64_t tm__gridbox_cost(const tm__gridbox *b, int32_t src, int32_t dst);
+/* Hops from src to dst (both grid vertices). */
+int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst);
+/* Adds w, split evenly over all minimum-hop paths from src to dst, to
+ * load; buf holds tm__gridbox_cost(src, dst) doubles. */
+void tm__gridbox_route(const tm__gridbox *b, int32_t src, int32_t dst, double w, double *load,
+                       double *buf);
+/* The grid an ECMP router found in its net, or NULL (ecmp.c). */
+struct tm_route;
+const tm__gridbox *tm__route_gridbox(const struct tm_route *r);
+
+#endif
