@@ -128,42 +128,58 @@ int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst)
     return h;
 }
 
-/* One box: w from grid vertex s, n[d] steps in direction dir[d]. */
+/* One box: w from grid vertex s, n[d] steps in direction dir[d].  The
+ * position k, its grid vertex v and the steps still to go r follow each
+ * step incrementally (no division or modulo per vertex of the box). */
 static void route_box(const tm__gridbox *b, int32_t s, const int32_t *n, const int *dir, double w,
                       double *load, double *buf)
 {
     int nd = b->nd;
-    int32_t k[TM_GRID_MAX_DIMS] = {0}, x0[TM_GRID_MAX_DIMS], bstr[TM_GRID_MAX_DIMS];
+    int32_t k[TM_GRID_MAX_DIMS] = {0}, x[TM_GRID_MAX_DIMS], x0[TM_GRID_MAX_DIMS];
+    int32_t bstr[TM_GRID_MAX_DIMS], v = s, r = 0;
     int64_t vol = 1;
     for (int d = 0; d < nd; d++) {
-        x0[d] = s / b->stride[d] % b->dims[d];
+        x0[d] = x[d] = s / b->stride[d] % b->dims[d];
         bstr[d] = (int32_t)vol;
         vol *= n[d] + 1;
+        r += n[d];
     }
     memset(buf, 0, (size_t)vol * sizeof *buf);
     buf[0] = w;
     /* positions in increasing box index: every predecessor comes first */
     for (int64_t p = 0; p < vol; p++) {
-        int32_t v = 0, r = 0;
         double f = buf[p];
-        for (int d = 0; d < nd; d++) {
-            int32_t x = dir[d] ? x0[d] - k[d] : x0[d] + k[d];
-            if (b->wrap[d])
-                x = (x % b->dims[d] + b->dims[d]) % b->dims[d];
-            v += x * b->stride[d];
-            r += n[d] - k[d];
-        }
-        if (r > 0 && f != 0.0)
+        if (r > 0 && f != 0.0) {
+            const int32_t *lk = b->link + (size_t)v * (size_t)nd * 2;
+            double fr = f / (double)r;
             for (int d = 0; d < nd; d++) {
                 double share;
                 if (k[d] == n[d])
                     continue;
-                share = f * (double)(n[d] - k[d]) / (double)r;
-                load[b->link[((size_t)v * (size_t)nd + (size_t)d) * 2 + (size_t)dir[d]]] += share;
+                share = fr * (double)(n[d] - k[d]);
+                load[lk[d * 2 + dir[d]]] += share;
                 buf[p + bstr[d]] += share;
             }
-        for (int d = 0; d < nd && ++k[d] > n[d]; d++) /* next position */
+        }
+        for (int d = 0; d < nd; d++) { /* next position: a step in d, or back to 0 and carry */
+            int32_t step = dir[d] ? -1 : 1;
+            if (k[d] < n[d]) {
+                k[d]++;
+                r--;
+                x[d] += step;
+                v += step * b->stride[d];
+                if (x[d] == b->dims[d] || x[d] < 0) { /* round the ring */
+                    int32_t back = x[d] < 0 ? b->dims[d] : -b->dims[d];
+                    x[d] += back;
+                    v += back * b->stride[d];
+                }
+                break;
+            }
+            r += k[d];
+            v += (x0[d] - x[d]) * b->stride[d];
+            x[d] = x0[d];
             k[d] = 0;
+        }
     }
 }
 
