@@ -176,8 +176,8 @@ static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
         err = tm_route_flows(wk->ctx, jb->route, wk->ws, v, (size_t)k, wk->list, wk->vols, load,
                              wk->hops);
     }
-    if (err)
-        return jb->stub ? name_failure(wk, gi, load) : err;
+    if (err) /* out of memory is not a route to name */
+        return jb->stub && err != TM_ENOMEM ? name_failure(wk, gi, load) : err;
     for (int32_t i = 0; i < k; i++) {
         /* a switch here stands for its stub hosts: one hop more */
         int32_t hops = wk->hops[i] + first + (jb->stub && !g->is_host[wk->list2[i]]);

@@ -21,6 +21,7 @@
  * OOM_DENSE is swept, and beyond it a deterministic stride so that about
  * OOM_SPARSE more points are tried (the last allocation always is). */
 #include "test_util.h"
+#include "graph/metis_pool.h"
 
 #include <errno.h>
 #include <execinfo.h>
