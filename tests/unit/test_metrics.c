@@ -655,21 +655,29 @@ static void test_vs_per_message(void **state)
 /* Levelled and regular but not laminar: 4 leaves (2 hosts each) and 4
  * level-2 switches in a ring, switch i above leaves i and i + 1.  Leaves 0
  * and 2 share no level-2 switch; their shortest paths turn at a leaf. */
-static void ring_of_leaves(tm_net *net)
+/* n leaves sw-l1-000i with hpl hosts each and n switches sw-l2-000i (not
+ * cabled to the leaves). */
+static void leaves_and_switches(tm_net *net, int n, int hpl, int32_t *leaf, int32_t *sw)
 {
-    int32_t leaf[4], sw[4], h;
     char name[32];
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < n; i++) {
         snprintf(name, sizeof name, "sw-l1-000%d", i);
         assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &leaf[i]));
         snprintf(name, sizeof name, "sw-l2-000%d", i);
         assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &sw[i]));
-        for (int k = 0; k < 2; k++) {
-            snprintf(name, sizeof name, "h%d", 2 * i + k);
+        for (int k = 0; k < hpl; k++) {
+            int32_t h;
+            snprintf(name, sizeof name, "h%d", hpl * i + k);
             assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, &h));
             assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h, leaf[i], 1, NULL));
         }
     }
+}
+
+static void ring_of_leaves(tm_net *net)
+{
+    int32_t leaf[4], sw[4];
+    leaves_and_switches(net, 4, 2, leaf, sw);
     for (int i = 0; i < 4; i++) {
         assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw[i], leaf[i], 1, NULL));
         assert_tm_ok(ctx, tm_net_add_cable(ctx, net, sw[i], leaf[(i + 1) % 4], 1, NULL));
@@ -681,19 +689,8 @@ static void ring_of_leaves(tm_net *net)
  * (ECMP then halves leaf 0's traffic per spine, not per cable). */
 static void skewed_clos(tm_net *net)
 {
-    int32_t leaf[2], sp[2], h;
-    char name[32];
-    for (int i = 0; i < 2; i++) {
-        snprintf(name, sizeof name, "sw-l1-000%d", i);
-        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &leaf[i]));
-        snprintf(name, sizeof name, "sw-l2-000%d", i);
-        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_SWITCH, 0, &sp[i]));
-        for (int k = 0; k < 3; k++) {
-            snprintf(name, sizeof name, "h%d", 3 * i + k);
-            assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, name, TM_VERTEX_HOST, 1, &h));
-            assert_tm_ok(ctx, tm_net_add_cable(ctx, net, h, leaf[i], 1, NULL));
-        }
-    }
+    int32_t leaf[2], sp[2];
+    leaves_and_switches(net, 2, 3, leaf, sp);
     for (int i = 0; i < 2; i++)
         for (int k = 0; k < 3; k++)
             assert_tm_ok(ctx, tm_net_add_cable(ctx, net, leaf[i], sp[(k + i) % 2 == 0 ? 0 : 1],
