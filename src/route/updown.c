@@ -143,14 +143,11 @@ static int32_t next_level(const tm_net_csr *g, tm__updown *u, scratch *s, int l,
             s->uref[c] = up;
             continue;
         }
-        u->vcls[v] = s->newc[u->vcls[g->head[g->off[v]]] - base];
-        if (u->level[g->head[g->off[v]]] != l) /* first link goes up: find a child */
-            for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-                if (u->level[g->head[j]] == l) {
-                    u->vcls[v] = s->newc[u->vcls[g->head[j]] - base];
-                    break;
-                }
-        if (kids != s->ncount[u->vcls[v] - nb])
+        u->vcls[v] = -1; /* the class of its children (it has one: its BFS parent) */
+        for (int32_t j = g->off[v]; j < g->off[v + 1] && u->vcls[v] < 0; j++)
+            if (u->level[g->head[j]] == l)
+                u->vcls[v] = s->newc[u->vcls[g->head[j]] - base];
+        if (u->vcls[v] < 0 || kids != s->ncount[u->vcls[v] - nb])
             return -1; /* not laminar */
     }
     for (int32_t c = 0; c < nc; c++)
