@@ -32,12 +32,20 @@ void tm__ls_kick_free(ls_kick *k)
     memset(k, 0, sizeof *k);
 }
 
+int tm__ls_swaps_reserve(int32_t **u, int32_t **v, double **d, size_t *cap, size_t need)
+{
+    size_t cu = *cap, cv = *cap, cd = *cap;
+    int rc = tm__grow((void **)u, &cu, need, sizeof **u) < 0 ||
+             tm__grow((void **)v, &cv, need, sizeof **v) < 0 ||
+             (d && tm__grow((void **)d, &cd, need, sizeof **d) < 0) ? -1 : 0;
+    if (rc == 0) /* all grew alike from the same capacity */
+        *cap = cu;
+    return rc;
+}
+
 static int log_swap(ls_kick *k, int32_t u, int32_t v, double d)
 {
-    size_t c1 = k->cap, c2 = k->cap;
-    if (tm__grow((void **)&k->su, &c1, k->ns + 1, sizeof *k->su) < 0 ||
-        tm__grow((void **)&k->sv, &c2, k->ns + 1, sizeof *k->sv) < 0 ||
-        tm__grow((void **)&k->sd, &k->cap, k->ns + 1, sizeof *k->sd) < 0)
+    if (tm__ls_swaps_reserve(&k->su, &k->sv, &k->sd, &k->cap, k->ns + 1) < 0)
         return -1;
     k->su[k->ns] = u;
     k->sv[k->ns] = v;
@@ -108,42 +116,63 @@ static bool load_ok(const ls *L, int32_t u, int32_t v)
                        L->load[L->pe[v]] - du <= L->bound * (1 + 1e-12));
 }
 
+void tm__ls_kick_undo(ls *L, ls_undo *ul, const ls_kick *k)
+{
+    tm__ls_undo_apply(ul);
+    for (size_t i = k->ns; i-- > 0;) { /* each swap is its own inverse */
+        int32_t t = L->pe[k->su[i]];
+        L->pe[k->su[i]] = L->pe[k->sv[i]];
+        L->pe[k->sv[i]] = t;
+    }
+}
+
+int tm__ls_kick_run(ls *L, ls_kick *k, ls_undo *ul, int32_t u, int32_t v)
+{
+    double j0 = L->j;
+    bool nomem;
+    ul->n = 0;
+    L->ul = ul;
+    nomem = tm__ls_kick(L, k, u, v) < 0 || ul->nomem;
+    L->ul = NULL;
+    if (nomem)
+        return -1;
+    if (tm__ls_kick_keeps(k, j0))
+        return 1;
+    tm__ls_kick_undo(L, ul, k);
+    L->j = j0; /* exact value before the kick */
+    return 0;
+}
+
+bool tm__ls_kick_draw(const tm__sgraph *g, tm__rng *r, int32_t *u, int32_t *v)
+{
+    int32_t x;
+    *u = (int32_t)tm__rng_below(r, (uint64_t)g->n);
+    if (g->xadj[*u] == g->xadj[*u + 1])
+        return false;
+    x = g->adj[g->xadj[*u] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[*u + 1] - g->xadj[*u]))];
+    *v = g->adj[g->xadj[x] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[x + 1] - g->xadj[x]))];
+    return true;
+}
+
 /* The kicks one after the other. */
 static tm_err seq_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
 {
     const tm__sgraph *g = L->g;
-    int32_t n = g->n;
     ls_undo ul = {0};
     ls_kick k;
-    tm_err err = tm__ls_kick_init(ctx, &k, n);
-    L->ul = &ul;
+    tm_err err = tm__ls_kick_init(ctx, &k, g->n);
     for (int64_t it = 0; !err && (it < kicks || L->t_end >= 0); it++) {
-        int32_t u = (int32_t)tm__rng_below(r, (uint64_t)n), x, v;
-        double j0 = L->j;
+        int32_t u, v;
         if ((it & 63) == 0 && tm__ls_out_of_time(L))
             break;
         if (L->t_end >= 0 && it >= kicks * 64)
             break;
-        if (g->xadj[u] == g->xadj[u + 1])
+        if (!tm__ls_kick_draw(g, r, &u, &v) || v == u || L->pe[u] == L->pe[v] ||
+            !load_ok(L, u, v))
             continue;
-        x = g->adj[g->xadj[u] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[u + 1] - g->xadj[u]))];
-        v = g->adj[g->xadj[x] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[x + 1] - g->xadj[x]))];
-        if (v == u || L->pe[u] == L->pe[v] || !load_ok(L, u, v))
-            continue;
-        ul.n = 0;
-        if (tm__ls_kick(L, &k, u, v) < 0 || ul.nomem)
+        if (tm__ls_kick_run(L, &k, &ul, u, v) < 0)
             err = tm__nomem(ctx);
-        else if (!tm__ls_kick_keeps(&k, j0)) {
-            tm__ls_undo_apply(&ul);
-            for (size_t i = k.ns; i-- > 0;) { /* PEs: each swap is its own inverse */
-                int32_t t = L->pe[k.su[i]];
-                L->pe[k.su[i]] = L->pe[k.sv[i]];
-                L->pe[k.sv[i]] = t;
-            }
-            L->j = j0; /* exact value before the kick */
-        }
     }
-    L->ul = NULL;
     free(ul.at);
     free(ul.old);
     tm__ls_kick_free(&k);

@@ -97,6 +97,21 @@ void tm__ls_kick_free(ls_kick *k);
 int tm__ls_kick(ls *L, ls_kick *k, int32_t u, int32_t v);
 /* Whether a kick whose swaps changed J by k->sd keeps, from J = j0. */
 bool tm__ls_kick_keeps(const ls_kick *k, double j0);
+/* Undoes the kick logged in k exactly: the doubles from ul (L's undo log
+ * during the kick), the PEs by swapping back. */
+void tm__ls_kick_undo(ls *L, ls_undo *ul, const ls_kick *k);
+/* Runs the kick (u, v) on L and keeps it if J dropped, else restores the
+ * state exactly; ul is L's undo log for it.  1 kept, 0 undone, -1 out of
+ * memory. */
+int tm__ls_kick_run(ls *L, ls_kick *k, ls_undo *ul, int32_t u, int32_t v);
+/* Draws a kick's pair from r as ils does: u, and unless u has no
+ * neighbour (then false), a neighbour x of u and a neighbour v of x.  The
+ * draws depend on the graph only, so a batch can be drawn ahead. */
+bool tm__ls_kick_draw(const tm__sgraph *g, tm__rng *r, int32_t *u, int32_t *v);
+/* Grows the parallel arrays of a swap log (u, v and, unless NULL, d) to
+ * hold need entries; *cap is the capacity they all have.  -1 when out of
+ * memory (then *cap still holds for all of them). */
+int tm__ls_swaps_reserve(int32_t **u, int32_t **v, double **d, size_t *cap, size_t need);
 /* The kicks of ils:D after nc: n * TM__ILS_KICKS of them, drawn from r. */
 #define TM__ILS_KICKS 16
 tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks);

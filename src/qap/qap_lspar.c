@@ -235,7 +235,6 @@ typedef struct member {
 } member;
 
 typedef struct kbatch {
-    const ls *master;
     member *mem;
     kentry *e;
     int32_t ne;
@@ -247,16 +246,9 @@ typedef struct kbatch {
 
 static bool keep_log(member *m, const ls_kick *k)
 {
-    size_t c1 = m->capq, c2 = m->caps, c3 = m->caps;
-    if (tm__grow((void **)&m->q, &c1, m->nq + (size_t)k->qt, sizeof *m->q) < 0 ||
-        tm__grow((void **)&m->su, &c2, m->ns + k->ns, sizeof *m->su) < 0 ||
-        tm__grow((void **)&m->sv, &c3, m->ns + k->ns, sizeof *m->sv) < 0)
+    if (tm__grow((void **)&m->q, &m->capq, m->nq + (size_t)k->qt, sizeof *m->q) < 0 ||
+        tm__ls_swaps_reserve(&m->su, &m->sv, &m->sd, &m->caps, m->ns + k->ns) < 0)
         return false;
-    c2 = m->caps;
-    if (tm__grow((void **)&m->sd, &c2, m->ns + k->ns, sizeof *m->sd) < 0)
-        return false;
-    m->capq = c1;
-    m->caps = c2;
     memcpy(m->q + m->nq, k->queue, (size_t)k->qt * sizeof *m->q);
     memcpy(m->su + m->ns, k->su, k->ns * sizeof *m->su);
     memcpy(m->sv + m->ns, k->sv, k->ns * sizeof *m->sv);
@@ -264,18 +256,6 @@ static bool keep_log(member *m, const ls_kick *k)
     m->nq += (size_t)k->qt;
     m->ns += k->ns;
     return true;
-}
-
-/* Undoes a kick exactly: the doubles from the log, the PEs by swapping
- * back (each swap is its own inverse). */
-static void undo_kick(ls *L, ls_undo *ul, const ls_kick *k)
-{
-    tm__ls_undo_apply(ul);
-    for (size_t i = k->ns; i-- > 0;) {
-        int32_t t = L->pe[k->su[i]];
-        L->pe[k->su[i]] = L->pe[k->sv[i]];
-        L->pe[k->sv[i]] = t;
-    }
 }
 
 static void spec_member(void *arg, int id)
@@ -306,7 +286,7 @@ static void spec_member(void *arg, int id)
             e->s0 = m->ns - m->k.ns;
             e->ns = m->k.ns;
         }
-        undo_kick(&m->L, &m->ul, &m->k);
+        tm__ls_kick_undo(&m->L, &m->ul, &m->k);
     }
 }
 
@@ -329,19 +309,13 @@ static int32_t draw(const ls *L, tm__rng *r, int64_t it0, int32_t count, int64_t
     const tm__sgraph *g = L->g;
     int32_t ne = 0;
     for (int64_t it = it0; ne < count; it++) {
-        int32_t u, x, v;
         if (!(it < kicks || L->t_end >= 0) || (L->t_end >= 0 && it >= kicks * 64)) {
             *end = true;
             break;
         }
-        u = (int32_t)tm__rng_below(r, (uint64_t)g->n);
-        e[ne] = (kentry){.it = it, .u = u, .v = u};
-        if (g->xadj[u] != g->xadj[u + 1]) {
-            x = g->adj[g->xadj[u] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[u + 1] - g->xadj[u]))];
-            v = g->adj[g->xadj[x] + (int64_t)tm__rng_below(r, (uint64_t)(g->xadj[x + 1] - g->xadj[x]))];
-            e[ne].v = v;
-            e[ne].valid = v != u; /* one-to-one: distinct tasks, distinct PEs */
-        }
+        e[ne] = (kentry){.it = it};
+        /* one-to-one: distinct tasks have distinct PEs */
+        e[ne].valid = tm__ls_kick_draw(g, r, &e[ne].u, &e[ne].v) && e[ne].v != e[ne].u;
         ne++;
     }
     return ne;
@@ -354,9 +328,7 @@ typedef struct committed {
 
 static int commit_swaps(committed *c, const int32_t *su, const int32_t *sv, size_t ns)
 {
-    size_t c1 = c->cap;
-    if (tm__grow((void **)&c->u, &c1, c->n + ns, sizeof *c->u) < 0 ||
-        tm__grow((void **)&c->v, &c->cap, c->n + ns, sizeof *c->v) < 0)
+    if (tm__ls_swaps_reserve(&c->u, &c->v, NULL, &c->cap, c->n + ns) < 0)
         return -1;
     memcpy(c->u + c->n, su, ns * sizeof *su);
     memcpy(c->v + c->n, sv, ns * sizeof *sv);
@@ -385,19 +357,9 @@ static int commit_kick(ls *L, kbatch *b, const kentry *e, marks *mk, ls_kick *k,
         if (commit_swaps(cm, view.su, view.sv, e->ns) < 0)
             return -1;
     } else {
-        double j0 = L->j;
-        ul->n = 0;
-        L->ul = ul;
-        if (tm__ls_kick(L, k, e->u, e->v) < 0 || ul->nomem) {
-            L->ul = NULL;
-            return -1;
-        }
-        L->ul = NULL;
-        if (!tm__ls_kick_keeps(k, j0)) {
-            undo_kick(L, ul, k);
-            L->j = j0;
-            return 0;
-        }
+        int rc = tm__ls_kick_run(L, k, ul, e->u, e->v);
+        if (rc <= 0)
+            return rc;
         if (commit_swaps(cm, k->su, k->sv, k->ns) < 0)
             return -1;
     }
@@ -457,7 +419,7 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
     if (!err)
         err = members_init(ctx, L, mem, team);
     for (int64_t it0 = 0; !err && !end;) {
-        kbatch b = {L, mem, e, 0, 0, NULL, NULL, 0};
+        kbatch b = {mem, e, 0, 0, NULL, NULL, 0};
         int commits = 0;
         b.ne = draw(L, r, it0, batch, kicks, e, &end);
         tm__team_run(L->team, spec_member, &b);
