@@ -151,18 +151,37 @@ static int32_t merge_destinations(worker *wk, int32_t k, double *load)
 }
 
 /* Routes the messages of source group gi into load. */
+/* The messages of group gi's source hosts, into wk->list / acc; a source
+ * routed from its switch puts its traffic on its own cable here.  Returns
+ * the number of destination hosts. */
+static int32_t gather_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
+{
+    const job *jb = wk->jb;
+    int32_t k = 0;
+    for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
+        int32_t si = jb->grp_si[i];
+        double out = gather_source(wk, gi, si, &k, ps);
+        if (jb->grp_v[gi] != jb->by->hosts[si] && out > 0.0)
+            tm__route_stub_hop(jb->route, jb->by->hosts[si], out, load);
+    }
+    return k;
+}
+
+/* A flow of volume w between two hosts `hops` apart. */
+static void add_flow(tm__msum *ps, double w, int32_t hops)
+{
+    ps->inter_host_volume += w;
+    ps->sum_w_hops += w * hops;
+    if (hops > ps->max_dilation)
+        ps->max_dilation = hops;
+}
+
 static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
 {
     const job *jb = wk->jb;
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(jb->route));
-    int32_t v = jb->grp_v[gi], k = 0, first = 0;
+    int32_t v = jb->grp_v[gi], k = gather_group(wk, gi, load, ps), first = 0;
     tm_err err;
-    for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
-        int32_t si = jb->grp_si[i];
-        double out = gather_source(wk, gi, si, &k, ps);
-        if (v != jb->by->hosts[si] && out > 0.0)
-            tm__route_stub_hop(jb->route, jb->by->hosts[si], out, load);
-    }
     /* a stub group's messages all take one hop more than from its switch */
     if (v != jb->by->hosts[jb->grp_si[jb->grp_off[gi]]])
         first = 1;
@@ -178,14 +197,8 @@ static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
     }
     if (err) /* out of memory is not a route to name */
         return jb->stub && err != TM_ENOMEM ? name_failure(wk, gi, load) : err;
-    for (int32_t i = 0; i < k; i++) {
-        /* a switch here stands for its stub hosts: one hop more */
-        int32_t hops = wk->hops[i] + first + (jb->stub && !g->is_host[wk->list2[i]]);
-        ps->inter_host_volume += wk->vols[i];
-        ps->sum_w_hops += wk->vols[i] * hops;
-        if (hops > ps->max_dilation)
-            ps->max_dilation = hops;
-    }
+    for (int32_t i = 0; i < k; i++) /* a switch here stands for its stub hosts: one hop more */
+        add_flow(ps, wk->vols[i], wk->hops[i] + first + (jb->stub && !g->is_host[wk->list2[i]]));
     return TM_EOK;
 }
 
@@ -360,14 +373,8 @@ static tm_err updown_run(tm_ctx *ctx, job *jb, const tm__updown *u)
     if (!err && (!up || !down))
         err = tm__nomem(ctx);
     for (int32_t gi = 0; !err && gi < jb->n_grp; gi++) {
-        int32_t a = u->leaf_of[jb->grp_v[gi]], k = 0;
-        for (int32_t i = jb->grp_off[gi]; i < jb->grp_off[gi + 1]; i++) {
-            int32_t si = jb->grp_si[i];
-            double out = gather_source(&wk, gi, si, &k, &ps);
-            if (out > 0.0)
-                tm__route_stub_hop(jb->route, jb->by->hosts[si], out, jb->load);
-        }
-        k = merge_destinations(&wk, k, jb->load);
+        int32_t a = u->leaf_of[jb->grp_v[gi]];
+        int32_t k = merge_destinations(&wk, gather_group(&wk, gi, jb->load, &ps), jb->load);
         for (int32_t i = 0; i < k; i++) {
             int32_t b = u->leaf_of[wk.list2[i]], meet = tm__updown_meet(u, a, b);
             double w = wk.vols[i];
@@ -375,10 +382,7 @@ static tm_err updown_run(tm_ctx *ctx, job *jb, const tm__updown *u)
                 up[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)a]] += w;
                 down[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)b]] += w;
             }
-            ps.inter_host_volume += w;
-            ps.sum_w_hops += w * (2 * meet);
-            if (2 * meet > ps.max_dilation)
-                ps.max_dilation = 2 * meet;
+            add_flow(&ps, w, 2 * meet);
         }
     }
     for (int32_t v = 0; !err && v < g->n; v++) {

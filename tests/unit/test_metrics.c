@@ -548,6 +548,46 @@ static void test_threads_bit_identical(void **state)
 
 /* ---- grouping and accumulation against per-message routing ---------------- */
 
+/* Routes every message of c alone (one tm_route_flows call per message)
+ * and requires tm_metrics_eval, with `threads` threads, to give each link
+ * that load (within tol, relative), the max congestion and the sum of w x
+ * hops; *sw_hops and *tot get the per-message figures, *m the evaluation
+ * (the caller releases it). */
+static void eval_vs_per_message(const tm_net *net, tm_route *r, const tm_comm *c,
+                                const tm_mapping *map, const int32_t *host, int threads,
+                                double tol, const char *label, tm_metrics *m, double *sw_hops,
+                                double *tot)
+{
+    const tm_net_csr *g = tm_net_csr_get(net);
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_route_ws *ws;
+    double *want = calloc((size_t)g->n_links + 1, sizeof *want), maxc = 0;
+    *sw_hops = *tot = 0;
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    for (int32_t u = 0; u < c->n; u++)
+        for (int64_t x = c->xadj[u]; x < c->xadj[u + 1]; x++) {
+            int32_t hv = host[c->adj[x]], hops;
+            assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, host[u], 1, &hv, &c->w[x], want, &hops));
+            *sw_hops += c->w[x] * hops;
+            *tot += c->w[x];
+        }
+    o.keep_link_loads = true;
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, threads));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, c, map, &o, m));
+    assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
+    for (int32_t l = 0; l < m->n_links; l++) {
+        if (fabs(m->link_load[l] - want[l]) > tol * (1 + fabs(want[l])))
+            fail_msg("%s: link %d load %.17g, routed alone %.17g", label, (int)l,
+                     m->link_load[l], want[l]);
+        if (want[l] / g->cap[l] > maxc)
+            maxc = want[l] / g->cap[l];
+    }
+    assert_near(m->max_congestion, maxc);
+    assert_near(m->sum_w_hops, *sw_hops);
+    free(want);
+    tm_route_ws_free(ws);
+}
+
 /* Random connected nets (a switch tree with random extra and parallel
  * cables, 1-4 slots per host), random messages and placements: the
  * grouped evaluation must equal routing every message on its own. */
@@ -559,15 +599,13 @@ static void test_vs_per_message(void **state)
     for (int iter = 0; iter < 60; iter++) {
         tm_net *net;
         tm_route *r;
-        tm_route_ws *ws;
         tm_comm c;
         tm_mapping map;
         tm_metrics m;
-        tm_metrics_opts o = TM_METRICS_OPTS_INIT;
         int32_t n_sw = 1 + (int32_t)tm__rng_below(&rng, 4), n_h = 2 + (int32_t)tm__rng_below(&rng, 8);
         int32_t n = n_sw + n_h, n_t = 0, hosts[16], slots[16], host[64], m_e = 0;
         int32_t e[400][2];
-        double w[400], *want, sw_hops = 0, tot = 0, maxc = 0;
+        double w[400], sw_hops, tot;
         int kind = (int)tm__rng_below(&rng, 2);
         char name[16];
         assert_tm_ok(ctx, tm_net_new(ctx, &net));
@@ -609,34 +647,13 @@ static void test_vs_per_message(void **state)
         make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
         set_map(&map, n_t, host, NULL);
         assert_tm_ok(ctx, tm_route_new(ctx, net, (tm_route_kind)kind, &r));
-        assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
-        want = calloc((size_t)tm_net_csr_get(net)->n_links + 1, sizeof *want);
-        for (int32_t u = 0; u < n_t; u++)
-            for (int64_t x = c.xadj[u]; x < c.xadj[u + 1]; x++) {
-                int32_t hv = host[c.adj[x]], hops;
-                assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, host[u], 1, &hv, &c.w[x], want, &hops));
-                sw_hops += c.w[x] * hops;
-                tot += c.w[x];
-            }
-        o.keep_link_loads = true;
-        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1 + (int)tm__rng_below(&rng, 3)));
-        assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
-        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
-        for (int32_t l = 0; l < m.n_links; l++) {
-            double cg = want[l] / tm_net_csr_get(net)->cap[l];
-            assert_near(m.link_load[l], want[l]);
-            if (cg > maxc)
-                maxc = cg;
-        }
-        assert_near(m.max_congestion, maxc);
-        assert_near(m.sum_w_hops, sw_hops);
+        eval_vs_per_message(net, r, &c, &map, host, 1 + (int)tm__rng_below(&rng, 3), 1e-12,
+                            "random net", &m, &sw_hops, &tot);
         assert_near(m.qap_J, sw_hops);
         assert_near(m.total_volume, tot);
         assert_near(m.avg_dilation, tot > 0 ? sw_hops / tot : 0);
         assert_int_equal(m.messages, m_e);
         tm_metrics_release(&m);
-        free(want);
-        tm_route_ws_free(ws);
         tm_route_free(r);
         map_release(&map);
         free_comm(&c);
@@ -701,14 +718,13 @@ static void check_updown(const char *spec, int damage, tm__rng *rng)
 {
     tm_net *net;
     tm_route *r;
-    tm_route_ws *ws;
     tm_comm c;
     tm_mapping map;
     tm_metrics m;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
     int32_t hosts[512], nh = 0, n_t, m_e = 0, host[256];
     int32_t (*e)[2] = malloc(2000 * sizeof *e);
-    double *w = malloc(2000 * sizeof *w), *want, sw_hops = 0, maxc = 0;
+    double *w = malloc(2000 * sizeof *w), sw_hops, tot;
+    char label[96];
     const tm_net_csr *g;
     assert_tm_ok(ctx, tm_net_new(ctx, &net));
     if (strcmp(spec, "ring") == 0)
@@ -751,28 +767,9 @@ static void check_updown(const char *spec, int damage, tm__rng *rng)
                                           strcmp(spec, "skewed") != 0))
         fail_msg("%s (damage %d): structure %s", spec, damage,
                  tm__route_updown(r) ? "found" : "not found");
-    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
-    want = calloc((size_t)g->n_links + 1, sizeof *want);
-    for (int32_t u = 0; u < n_t; u++)
-        for (int64_t x = c.xadj[u]; x < c.xadj[u + 1]; x++) {
-            int32_t hv = host[c.adj[x]], hops;
-            assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, host[u], 1, &hv, &c.w[x], want, &hops));
-            sw_hops += c.w[x] * hops;
-        }
-    o.keep_link_loads = true;
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m));
-    for (int32_t l = 0; l < m.n_links; l++) {
-        if (fabs(m.link_load[l] - want[l]) > 1e-9 * (1 + want[l]))
-            fail_msg("%s (damage %d): link %d load %.17g, routed alone %.17g", spec, damage,
-                     (int)l, m.link_load[l], want[l]);
-        if (want[l] / g->cap[l] > maxc)
-            maxc = want[l] / g->cap[l];
-    }
-    assert_near(m.max_congestion, maxc);
-    assert_near(m.sum_w_hops, sw_hops);
+    snprintf(label, sizeof label, "%s (damage %d)", spec, damage);
+    eval_vs_per_message(net, r, &c, &map, host, 1, 1e-9, label, &m, &sw_hops, &tot);
     tm_metrics_release(&m);
-    free(want);
-    tm_route_ws_free(ws);
     tm_route_free(r);
     map_release(&map);
     free_comm(&c);
