@@ -96,27 +96,6 @@ static void ecmp_ws_fini(tm_route_ws *ws)
     free(w);
 }
 
-/* The boxes of these flows, if together smaller than the DAG (about the
- * vertices it reaches, at most all of them); then the largest box in
- * *max.  Depends on the input only, never on the thread. */
-static bool boxes_pay(const tm__gridbox *gb, const tm_net_csr *g, int32_t src, size_t k,
-                      const int32_t *dst, int64_t *max)
-{
-    int64_t total = 0;
-    *max = 0;
-    for (size_t i = 0; i < k; i++) {
-        int64_t c = tm__gridbox_cost(gb, src, dst[i]);
-        if (c < 0)
-            return false;
-        total += c;
-        if (c > *max)
-            *max = c;
-        if (total > g->n / 2)
-            return false;
-    }
-    return true;
-}
-
 static tm_err ecmp_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
                          const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
@@ -125,7 +104,9 @@ static tm_err ecmp_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_
     tm__dag *d;
     int64_t max;
     tm_err err;
-    if (e->gb && boxes_pay(e->gb, r->g, src, k, dst, &max)) {
+    /* boxes, if together smaller than the DAG (about the vertices it
+     * reaches, at most all of them); depends on the input only */
+    if (e->gb && tm__gridbox_boxes(e->gb, src, k, dst, r->g->n / 2, &max) >= 0) {
         size_t cap = w->cap;
         if (tm__grow((void **)&w->buf, &cap, (size_t)max, sizeof *w->buf) < 0)
             return tm__nomem(ctx);

@@ -8,8 +8,10 @@
 
 void tm__gridbox_free(tm__gridbox *b)
 {
-    if (b)
+    if (b) {
         free(b->link);
+        free(b->coord);
+    }
     free(b);
 }
 
@@ -20,7 +22,7 @@ static bool vertex_links(const tm_net_csr *g, tm__gridbox *b, int32_t i)
     int32_t v = b->base + i, want = 0;
     int32_t *slot = b->link + (size_t)i * (size_t)b->nd * 2;
     for (int d = 0; d < b->nd; d++) {
-        int32_t x = i / b->stride[d] % b->dims[d];
+        int32_t x = tm__gridbox_x(b, i, d);
         want += (b->wrap[d] || x + 1 < b->dims[d]) + (b->wrap[d] || x > 0);
     }
     if (g->off[v + 1] - g->off[v] != want)
@@ -30,7 +32,7 @@ static bool vertex_links(const tm_net_csr *g, tm__gridbox *b, int32_t i)
         if (w < 0 || w >= b->n)
             return false;
         for (int d = 0; d < b->nd; d++) {
-            int32_t x = i / b->stride[d] % b->dims[d], y = w / b->stride[d] % b->dims[d];
+            int32_t x = tm__gridbox_x(b, i, d), y = tm__gridbox_x(b, w, d);
             if (x == y)
                 continue;
             ndiff++;
@@ -64,8 +66,9 @@ tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out)
             return TM_EOK;
     }
     if (!(b = calloc(1, sizeof *b)) ||
-        !(b->link = tm__malloc_n((size_t)n * (size_t)gr->ndims * 2, sizeof *b->link))) {
-        free(b);
+        !(b->link = tm__malloc_n((size_t)n * (size_t)gr->ndims * 2, sizeof *b->link)) ||
+        !(b->coord = tm__malloc_n((size_t)n * (size_t)gr->ndims, sizeof *b->coord))) {
+        tm__gridbox_free(b);
         return tm__nomem(ctx);
     }
     b->nd = gr->ndims;
@@ -75,8 +78,12 @@ tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out)
         b->dims[d] = gr->dims[d];
         b->wrap[d] = gr->wrap[d] && gr->dims[d] > 1;
         b->stride[d] = s;
+        b->max_steps += b->wrap[d] ? b->dims[d] / 2 : b->dims[d] - 1;
     }
     memset(b->link, 0xff, (size_t)n * (size_t)b->nd * 2 * sizeof *b->link);
+    for (int32_t i = 0; i < b->n; i++)
+        for (int d = 0; d < b->nd; d++)
+            b->coord[(size_t)i * (size_t)b->nd + (size_t)d] = i / b->stride[d] % b->dims[d];
     for (int32_t i = 0; i < b->n; i++)
         if (!g->is_host[b->base + i] || !g->transit[b->base + i] || !vertex_links(g, b, i)) {
             tm__gridbox_free(b);
@@ -86,9 +93,7 @@ tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out)
     return TM_EOK;
 }
 
-/* Steps and direction of dimension d from coordinate x to y: *tie when a
- * ring's two ways are equally short (then dir 0 is one of them). */
-static int32_t steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int *dir, bool *tie)
+int32_t tm__gridbox_steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int *dir, bool *tie)
 {
     int32_t fwd = y - x, len = b->dims[d];
     *tie = false;
@@ -111,10 +116,25 @@ int64_t tm__gridbox_cost(const tm__gridbox *b, int32_t src, int32_t dst)
     for (int d = 0; d < b->nd; d++) {
         int dir;
         bool tie;
-        vol *= steps(b, d, s / b->stride[d] % b->dims[d], t / b->stride[d] % b->dims[d], &dir,
+        vol *= tm__gridbox_steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir,
                      &tie) + 1;
     }
     return vol;
+}
+
+int64_t tm__gridbox_boxes(const tm__gridbox *b, int32_t src, size_t k, const int32_t *dst,
+                          int64_t limit, int64_t *max)
+{
+    int64_t total = 0;
+    *max = 0;
+    for (size_t i = 0; i < k; i++) {
+        int64_t c = tm__gridbox_cost(b, src, dst[i]);
+        if (c < 0 || (total += c) > limit)
+            return -1;
+        if (c > *max)
+            *max = c;
+    }
+    return total;
 }
 
 int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst)
@@ -123,7 +143,7 @@ int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst)
     for (int d = 0; d < b->nd; d++) {
         int dir;
         bool tie;
-        h += steps(b, d, s / b->stride[d] % b->dims[d], t / b->stride[d] % b->dims[d], &dir, &tie);
+        h += tm__gridbox_steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir, &tie);
     }
     return h;
 }
@@ -139,7 +159,7 @@ static void route_box(const tm__gridbox *b, int32_t s, const int32_t *n, const i
     int32_t bstr[TM_GRID_MAX_DIMS], v = s, r = 0;
     int64_t vol = 1;
     for (int d = 0; d < nd; d++) {
-        x0[d] = x[d] = s / b->stride[d] % b->dims[d];
+        x0[d] = x[d] = tm__gridbox_x(b, s, d);
         bstr[d] = (int32_t)vol;
         vol *= n[d] + 1;
         r += n[d];
@@ -190,7 +210,7 @@ void tm__gridbox_route(const tm__gridbox *b, int32_t src, int32_t dst, double w,
     int dir[TM_GRID_MAX_DIMS], tied[TM_GRID_MAX_DIMS], nt = 0;
     for (int d = 0; d < b->nd; d++) {
         bool tie;
-        n[d] = steps(b, d, s / b->stride[d] % b->dims[d], t / b->stride[d] % b->dims[d], &dir[d],
+        n[d] = tm__gridbox_steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir[d],
                      &tie);
         if (tie)
             tied[nt++] = d;

@@ -31,7 +31,15 @@ typedef struct tm__gridbox {
     int32_t stride[TM_GRID_MAX_DIMS];
     int32_t *link;                   /* (i * nd + d) * 2 + dir: the link from grid vertex i
                                       * one step in dimension d (dir 0: +, 1: -), or -1 */
+    int32_t max_steps;               /* the most hops between two grid vertices */
+    int32_t *coord;                  /* i * nd + d: coordinate d of grid vertex i */
 } tm__gridbox;
+
+/* Coordinate d of grid vertex i (a table: no division per use). */
+static inline int32_t tm__gridbox_x(const tm__gridbox *b, int32_t i, int d)
+{
+    return b->coord[(size_t)i * (size_t)b->nd + (size_t)d];
+}
 
 /* The grid of net if it is healthy as above (*out NULL if not); TM_ENOMEM only. */
 tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out);
@@ -39,12 +47,44 @@ void tm__gridbox_free(tm__gridbox *b);
 /* Doubles tm__gridbox_route needs for src -> dst (the box volume), or -1
  * when a vertex is not a grid vertex. */
 int64_t tm__gridbox_cost(const tm__gridbox *b, int32_t src, int32_t dst);
+/* The boxes of src's k destinations together (tm__gridbox_cost), with
+ * the largest in *max; -1 when a vertex is not on the grid or the total
+ * passes limit. */
+int64_t tm__gridbox_boxes(const tm__gridbox *b, int32_t src, size_t k, const int32_t *dst,
+                          int64_t limit, int64_t *max);
 /* Hops from src to dst (both grid vertices). */
 int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst);
 /* Adds w, split evenly over all minimum-hop paths from src to dst, to
  * load; buf holds tm__gridbox_cost(src, dst) doubles. */
 void tm__gridbox_route(const tm__gridbox *b, int32_t src, int32_t dst, double w, double *load,
                        double *buf);
+/* Steps and direction (0: +, 1: -) of dimension d from coordinate x to y;
+ * *tie when a ring's two ways are equally short (then dir is 0). */
+int32_t tm__gridbox_steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int *dir, bool *tie);
+
+/*
+ * Many messages at once, for the exact evaluation (gridbatch.c).  A
+ * uniformly random minimum-hop path of a box with n_d steps in dimension
+ * d (C in all) passes the vertex k steps in (K = sum k_d) with
+ * probability prod_d binom(n_d, k_d) / binom(C, K) (multivariate
+ * hypergeometric) and leaves it in dimension d with probability
+ * (n_d - k_d) / (C - K), so a row of the box along dimension 0 is a
+ * product of per-box tables: a few vector operations with no dependence
+ * between vertices, where route_box's recurrence has one.
+ */
+typedef struct tm__gridmsg {
+    int32_t src, dst; /* grid vertices (net vertex ids) */
+    double w;
+} tm__gridmsg;
+/* Closed-form binomials fit a double up to this many hops. */
+#define TM__GRIDBOX_CLOSED_MAX 1000
+/* Adds the ECMP loads of the m messages (each (src, dst) at most once,
+ * src != dst) to load, with the context's threads: the same sums in the
+ * same order for any thread count.  Needs b->max_steps <=
+ * TM__GRIDBOX_CLOSED_MAX; TM_ENOMEM only. */
+tm_err tm__gridbox_batch(tm_ctx *ctx, const tm__gridbox *b, const tm__gridmsg *msg, size_t m,
+                         double *load);
+
 /* The grid an ECMP router found in its net, or NULL (ecmp.c). */
 struct tm_route;
 const tm__gridbox *tm__route_gridbox(const struct tm_route *r);

@@ -391,6 +391,74 @@ static void test_cache_eviction(void **state)
     tm_net_free(net);
 }
 
+/* The batch of route/gridbox.h (the exact evaluation's: closed form,
+ * a message and its reverse in one box, rows owned by threads) on the
+ * same grids: random messages, some with their reverse, some between
+ * hosts whose rings tie, against every minimum-hop path enumerated; and
+ * bit-identical loads for 1, 2, 3 and 8 threads. */
+static void test_gridbox_batch_brute_force(void **state)
+{
+    static const char *specs[] = {"torus:4x5x3", "torus:6x4", "mesh:3x4x2", "torus:8",
+                                  "torus:4x4x4", "mesh:5x3", "torus:3x2x4", "torus:4x3x3x2",
+                                  "torus:6x6", "mesh:7", "torus:10x2x6"};
+    tm__rng rng;
+    (void)state;
+    tm__rng_seed(&rng, 11, 0);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        tm_net *net;
+        tm_route *r;
+        const tm_net_csr *g;
+        const tm__gridbox *gb;
+        tm__gridmsg msg[200];
+        double *want, *ref, *got;
+        size_t m = 0;
+        int tries = 0;
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        assert_tm_ok(ctx, tm_gen_build(ctx, specs[i], NULL, net));
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        g = tm_net_csr_get(net);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+        gb = tm__route_gridbox(r);
+        if (!gb)
+            fail_msg("%s: no grid", specs[i]);
+        want = calloc((size_t)g->n_links, sizeof *want);
+        ref = calloc((size_t)g->n_links, sizeof *ref);
+        got = calloc((size_t)g->n_links, sizeof *got);
+        while (m < 120 && tries++ < 2000) { /* distinct pairs; a third with the reverse too */
+            int32_t s = gb->base + (int32_t)tm__rng_below(&rng, (uint64_t)gb->n);
+            int32_t t = gb->base + (int32_t)tm__rng_below(&rng, (uint64_t)gb->n);
+            bool dup = s == t;
+            for (size_t j = 0; j < m; j++)
+                dup |= (msg[j].src == s && msg[j].dst == t) || (msg[j].src == t && msg[j].dst == s);
+            if (dup)
+                continue;
+            msg[m++] = (tm__gridmsg){s, t, 1 + (double)tm__rng_below(&rng, 9)};
+            if (tm__rng_below(&rng, 3) == 0)
+                msg[m++] = (tm__gridmsg){t, s, 0.5 + (double)tm__rng_below(&rng, 4)};
+        }
+        for (size_t j = 0; j < m; j++)
+            brute_flow(g, msg[j].src, msg[j].dst, msg[j].w, want);
+        for (int th = 1; th <= 8; th += th < 3 ? 1 : 5) {
+            double *out = th == 1 ? ref : got;
+            memset(out, 0, (size_t)g->n_links * sizeof *out);
+            assert_tm_ok(ctx, tm_ctx_set_threads(ctx, th));
+            assert_tm_ok(ctx, tm__gridbox_batch(ctx, gb, msg, m, out));
+            if (th > 1)
+                assert_memory_equal(got, ref, (size_t)g->n_links * sizeof *got);
+        }
+        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
+        for (int32_t l = 0; l < g->n_links; l++)
+            if (fabs(ref[l] - want[l]) > 1e-12 * (1 + want[l]))
+                fail_msg("%s: link %d: batch %.17g, enumerated %.17g", specs[i], (int)l, ref[l],
+                         want[l]);
+        free(want);
+        free(ref);
+        free(got);
+        tm_route_free(r);
+        tm_net_free(net);
+    }
+}
+
 /* ---- single path by hand ---------------------------------------------------- */
 
 /* Square h0-h1-h3, h0-h2-h3 (no switches: hosts are transit).  Cables:
@@ -684,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_transit_rules),
         cmocka_unit_test(test_ecmp_brute_force),
         cmocka_unit_test(test_ecmp_grid_brute_force),
+        cmocka_unit_test(test_gridbox_batch_brute_force),
         cmocka_unit_test(test_single_random),
         cmocka_unit_test(test_cache_eviction),
         cmocka_unit_test(test_single_by_hand),
