@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "metrics_int.h"
+#include "../route/gridbox.h"
 #include "../route/route_stub.h"
 #include "../route/updown.h"
 #include "../util/util.h"
@@ -403,6 +404,62 @@ static tm_err updown_run(tm_ctx *ctx, job *jb, const tm__updown *u)
     return err;
 }
 
+/* The k destinations of grid vertex v go as boxes (route/gridbox.h) when
+ * the boxes are at most TM_BOX_PER_VERTEX times the vertices, what one
+ * DAG from v costs at most: measured on tori, a vertex of a box costs
+ * 1.3 ns in the batch (for a message and its reverse), a vertex of a DAG
+ * 16 ns (a search step and a sweep step).  Depends on the input only. */
+#define TM_BOX_PER_VERTEX 8
+/* A healthy torus or mesh under ECMP: the messages of every grid host
+ * whose boxes pay go to *msg (for tm__gridbox_batch), with their sums;
+ * the other groups stay in jb for the DAG evaluation (their order kept).
+ * One thread: O(messages). */
+static tm_err grid_split(tm_ctx *ctx, job *jb, const tm__gridbox *gb, tm__gridmsg **msg,
+                         size_t *m)
+{
+    tm__msum ps;
+    worker wk;
+    size_t cap = 0;
+    int32_t ng = 0, pos = 0;
+    tm_err err = worker_init(ctx, jb, &wk);
+    memset(&ps, 0, sizeof ps);
+    *m = 0;
+    for (int32_t gi = 0; !err && gi < jb->n_grp; gi++) {
+        int32_t v = jb->grp_v[gi], lo = jb->grp_off[gi], hi = jb->grp_off[gi + 1], k;
+        int64_t max;
+        tm__msum gs;
+        memset(&gs, 0, sizeof gs);
+        /* a grid vertex is a host routed from itself: no stub hop */
+        if (tm__gridbox_cost(gb, v, v) >= 0 &&
+            tm__gridbox_boxes(gb, v, (size_t)(k = gather_group(&wk, gi, jb->load, &gs)), wk.list,
+                              (int64_t)TM_BOX_PER_VERTEX * jb->n_vertices, &max) >= 0) {
+            if (tm__grow((void **)msg, &cap, *m + (size_t)k, sizeof **msg) < 0) {
+                err = tm__nomem(ctx);
+                break;
+            }
+            for (int32_t i = 0; i < k; i++) {
+                tm__gridmsg *e = &(*msg)[(*m)++];
+                e->src = v;
+                e->dst = wk.list[i];
+                e->w = wk.acc[e->dst];
+                add_flow(&gs, e->w, tm__gridbox_hops(gb, v, e->dst));
+            }
+            tm__msum_add(&ps, &gs);
+            continue;
+        }
+        jb->grp_off[ng] = pos; /* keep the group (ng <= gi: read before written) */
+        for (int32_t i = lo; i < hi; i++)
+            jb->grp_si[pos++] = jb->grp_si[i];
+        jb->grp_v[ng++] = v;
+    }
+    jb->grp_off[ng] = pos;
+    jb->n_grp = ng;
+    if (!err)
+        tm__msum_add(jb->sum, &ps);
+    worker_release(&wk);
+    return err;
+}
+
 tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                          const tm_mapping *map, const tm_metrics_opts *opts,
                          const tm__bygroup *by, double *load, tm__msum *sum)
@@ -412,6 +469,9 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     worker *wk = NULL;
     pthread_t *tid = NULL;
     int threads = tm_ctx_threads(ctx), started = 0;
+    const tm__gridbox *gb = tm__route_gridbox(route);
+    tm__gridmsg *msg = NULL;
+    size_t n_msg = 0;
     tm_err err = TM_EOK;
 
     memset(&jb, 0, sizeof jb);
@@ -430,6 +490,9 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
         err = updown_run(ctx, &jb, tm__route_updown(route));
         goto out_groups;
     }
+    if (gb && gb->max_steps <= TM__GRIDBOX_CLOSED_MAX &&
+        (err = grid_split(ctx, &jb, gb, &msg, &n_msg)) != TM_EOK)
+        goto out_groups;
     jb.chunk = (jb.n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
     if (jb.chunk < TM_CHUNK_MIN)
         jb.chunk = TM_CHUNK_MIN;
@@ -471,6 +534,8 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     else if (jb.reduced != jb.n_chunks)
         err = tm__fail(ctx, TM_EINTERNAL, "metrics: %d of %d chunks reduced", (int)jb.reduced,
                        (int)jb.n_chunks);
+    else if (n_msg > 0)
+        err = tm__gridbox_batch(ctx, gb, msg, n_msg, load);
 out:
     for (int i = 0; wk && i < threads; i++)
         worker_release(&wk[i]);
@@ -484,6 +549,7 @@ out:
     pthread_cond_destroy(&jb.cond);
     pthread_mutex_destroy(&jb.lock);
 out_groups:
+    free(msg);
     free(jb.grp_off);
     free(jb.grp_si);
     free(jb.grp_v);

@@ -588,6 +588,15 @@ static void eval_vs_per_message(const tm_net *net, tm_route *r, const tm_comm *c
     tm_route_ws_free(ws);
 }
 
+/* The router, mapping, communication graph and net of one case. */
+static void case_release(tm_route *r, tm_mapping *map, tm_comm *c, tm_net *net)
+{
+    tm_route_free(r);
+    map_release(map);
+    free_comm(c);
+    tm_net_free(net);
+}
+
 /* Random connected nets (a switch tree with random extra and parallel
  * cables, 1-4 slots per host), random messages and placements: the
  * grouped evaluation must equal routing every message on its own. */
@@ -658,6 +667,69 @@ static void test_vs_per_message(void **state)
         map_release(&map);
         free_comm(&c);
         tm_net_free(net);
+    }
+}
+
+/* ---- tori and meshes evaluated as boxes (route/gridbox.h) ------------------ */
+
+/* Generated tori and meshes, one task per host in random order, three
+ * random partners per task and a task that talks to every other: on the
+ * 8x8x8 torus that task's boxes hold more than 8 times the vertices (511
+ * boxes of 27 vertices on average), so it is routed by the DAG and the
+ * others by the box batch.  Every link load must equal routing each
+ * message alone. */
+static void test_grid_vs_per_message(void **state)
+{
+    static const char *specs[] = {"torus:5x4x3", "mesh:4x3x2", "torus:6x4", "torus:8x8x8"};
+    tm__rng rng;
+    (void)state;
+    tm__rng_seed(&rng, 77, 1);
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        tm_net *net;
+        tm_route *r;
+        tm_comm c;
+        tm_mapping map;
+        tm_metrics m;
+        const tm_net_csr *g;
+        int32_t n_t = 0, *host = malloc(512 * sizeof *host), m_e = 0;
+        int32_t (*e)[2] = malloc(2048 * sizeof *e);
+        double *w = malloc(2048 * sizeof *w), sw_hops, tot;
+        assert_tm_ok(ctx, tm_net_new(ctx, &net));
+        assert_tm_ok(ctx, tm_gen_build(ctx, specs[i], NULL, net));
+        assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+        g = tm_net_csr_get(net);
+        for (int32_t v = 0; v < g->n && n_t < 512; v++)
+            if (g->is_host[v])
+                host[n_t++] = v;
+        for (int32_t t = n_t - 1; t > 0; t--) {
+            int32_t j = (int32_t)tm__rng_below(&rng, (uint64_t)t + 1), x = host[t];
+            host[t] = host[j];
+            host[j] = x;
+        }
+        for (int32_t u = 0; u < n_t; u++)
+            for (int32_t k = 0; k < (u == 0 ? n_t : 3); k++) {
+                int32_t v = u == 0 ? k : (int32_t)tm__rng_below(&rng, (uint64_t)n_t);
+                bool dup = u == v;
+                for (int32_t x = m_e - 1; x >= 0 && e[x][0] == u; x--)
+                    dup |= e[x][1] == v;
+                if (dup)
+                    continue;
+                e[m_e][0] = u;
+                e[m_e][1] = v;
+                w[m_e++] = 1 + (double)tm__rng_below(&rng, 50);
+            }
+        make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
+        set_map(&map, n_t, host, NULL);
+        assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
+        eval_vs_per_message(net, r, &c, &map, host, 1 + (int)(i % 2), 1e-12, specs[i], &m,
+                            &sw_hops, &tot);
+        assert_near(m.qap_J, sw_hops);
+        assert_near(m.total_volume, tot);
+        tm_metrics_release(&m);
+        case_release(r, &map, &c, net);
+        free(host);
+        free(e);
+        free(w);
     }
 }
 
@@ -770,10 +842,7 @@ static void check_updown(const char *spec, int damage, tm__rng *rng)
     snprintf(label, sizeof label, "%s (damage %d)", spec, damage);
     eval_vs_per_message(net, r, &c, &map, host, 1, 1e-9, label, &m, &sw_hops, &tot);
     tm_metrics_release(&m);
-    tm_route_free(r);
-    map_release(&map);
-    free_comm(&c);
-    tm_net_free(net);
+    case_release(r, &map, &c, net);
     free(e);
     free(w);
 }
@@ -1125,6 +1194,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_threads_bit_identical),
         cmocka_unit_test(test_vs_per_message),
+        cmocka_unit_test(test_grid_vs_per_message),
         cmocka_unit_test(test_updown_vs_per_message),
         cmocka_unit_test(test_approximate),
         cmocka_unit_test(test_approximate_cube),

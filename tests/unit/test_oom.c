@@ -850,11 +850,13 @@ static void test_eval(void **state)
     eval_arg a2 = {fx_fat, &fx_c24, TM_ROUTE_SINGLE, false};
     eval_arg a3 = {fx_torus, &fx_c9, TM_ROUTE_DOR, false};
     eval_arg a4 = {fx_torus, &fx_c9, TM_ROUTE_ECMP, true};
+    eval_arg a5 = {fx_torus, &fx_c9, TM_ROUTE_ECMP, false}; /* the grid batch */
     (void)state;
     sweep("eval fattree ecmp", op_eval, &a1);
     sweep("eval fattree single", op_eval, &a2);
     sweep("eval torus dor", op_eval, &a3);
     sweep("eval torus approximate", op_eval, &a4);
+    sweep("eval torus ecmp", op_eval, &a5);
     sweep("eval hierarchy", op_eval_hier, NULL);
 }
 
