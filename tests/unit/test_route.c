@@ -400,7 +400,8 @@ static void test_gridbox_batch_brute_force(void **state)
 {
     static const char *specs[] = {"torus:4x5x3", "torus:6x4", "mesh:3x4x2", "torus:8",
                                   "torus:4x4x4", "mesh:5x3", "torus:3x2x4", "torus:4x3x3x2",
-                                  "torus:6x6", "mesh:7", "torus:10x2x6"};
+                                  "torus:6x6", "mesh:7", "torus:10x2x6", "mesh:1x5",
+                                  "torus:3x1x4", "mesh:6x1x1", "torus:5x1"};
     tm__rng rng;
     (void)state;
     tm__rng_seed(&rng, 11, 0);
