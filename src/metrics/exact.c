@@ -430,7 +430,7 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, const tm__gridbox *gb, tm__gridms
         tm__msum gs;
         memset(&gs, 0, sizeof gs);
         /* a grid vertex is a host routed from itself: no stub hop */
-        if (tm__gridbox_cost(gb, v, v) >= 0 &&
+        if (tm__gridbox_on(gb, v) &&
             tm__gridbox_boxes(gb, v, (size_t)(k = gather_group(&wk, gi, jb->load, &gs)), wk.list,
                               (int64_t)TM_BOX_PER_VERTEX * jb->n_vertices, &max) >= 0) {
             if (tm__grow((void **)msg, &cap, *m + (size_t)k, sizeof **msg) < 0) {

@@ -130,7 +130,7 @@ static int32_t ecmp_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_
 {
     const ecmp_data *e = r->priv;
     ecmp_ws *w = ws->priv;
-    if (e->gb && tm__gridbox_cost(e->gb, src, dst) >= 0)
+    if (e->gb && tm__gridbox_on(e->gb, src) && tm__gridbox_on(e->gb, dst))
         return tm__gridbox_hops(e->gb, src, dst);
     return tm__dag_hops(r, &w->dag, src, dst);
 }

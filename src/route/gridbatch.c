@@ -11,7 +11,7 @@
  *   b -> a are those of a -> b reversed, so a message and its reverse
  *   share one box: the volume they have in common goes once to a plane
  *   of both ways, only the rest to the plane of one way.  A row of a
- *   plane is contiguous, and the row loop adds two vertices per vector
+ *   plane is contiguous, and the row loop adds four vertices per vector
  *   operation.
  * - Rows are padded by half a ring, so a row that goes round the ring is
  *   still one contiguous run; fold() adds the part past the end.
@@ -162,11 +162,17 @@ static void row_more(int32_t len, double p, const double *restrict bin, const do
         y[j] += b * (p * bin[j] * g[j]);
 }
 
+/* The next coordinate from x in direction dir (1: down) round a ring of L. */
+static int32_t ring_step(int32_t x, int dir, int32_t L)
+{
+    return dir ? (x == 0 ? L - 1 : x - 1) : (x + 1 == L ? 0 : x + 1);
+}
+
 /* The position row of the links leaving grid row `row` one step in
  * dimension d down (coordinate x there): the row below, round the ring. */
 static int32_t row_below(const batch *bt, int d, int32_t row, int32_t x)
 {
-    return x == 0 ? row + (bt->b->dims[d] - 1) * bt->rstride[d] : row - bt->rstride[d];
+    return row + (ring_step(x, 1, bt->b->dims[d]) - x) * bt->rstride[d];
 }
 
 /* Padded position q of grid row `row` in plane pl. */
@@ -212,8 +218,7 @@ static void box_row(const batch *bt, box *bx, const int32_t *k, int32_t K0, int3
  * follows. */
 static void step(const batch *bt, const box *bx, int d, int32_t *x, int32_t *row)
 {
-    int32_t nx = x[d] + (bx->dir[d] ? -1 : 1);
-    nx = nx < 0 ? nx + bt->b->dims[d] : nx == bt->b->dims[d] ? 0 : nx;
+    int32_t nx = ring_step(x[d], bx->dir[d], bt->b->dims[d]);
     *row += (nx - x[d]) * bt->rstride[d];
     x[d] = nx;
 }
@@ -244,12 +249,6 @@ static void box_layer(const batch *bt, box *bx, int32_t *k, int32_t *x, int32_t 
     }
 }
 
-/* The next coordinate from x in direction dir round a ring of L. */
-static int32_t ring_step(int32_t x, int dir, int32_t L)
-{
-    return dir ? (x == 0 ? L - 1 : x - 1) : (x + 1 == L ? 0 : x + 1);
-}
-
 /* add_box on a grid of up to three dimensions, the common case (a
  * missing dimension has one coordinate and no steps), with the row set-up
  * of box_row and the odometer of box_layer unrolled: a row costs the
@@ -273,13 +272,13 @@ static void add_box3(const batch *bt, const box *bx, int32_t slab, double *sink)
     double *sy = sink + (size_t)(b->max_steps + 2), *sz = sy + (size_t)(b->max_steps + 2);
     for (int32_t k2 = 0; k2 <= n2; k2++, z = ring_step(z, d2, L2)) {
         /* the z links leave from this layer, or from the one below going down */
-        int32_t zb = d2 ? (z == 0 ? L2 - 1 : z - 1) : z, y = y0;
+        int32_t zb = d2 ? ring_step(z, 1, L2) : z, y = y0;
         bool own = z / S == slab, own_z = k2 < n2 && zb / S == slab;
         double c = own_z ? (double)(n2 - k2) * bx->w : 0.0;
         if (!own && !own_z)
             continue;
         for (int32_t k1 = 0; k1 <= n1; k1++, y = ring_step(y, d1, L1)) {
-            int32_t yb = d1 ? (y == 0 ? L1 - 1 : y - 1) : y, K0 = k1 + k2;
+            int32_t yb = d1 ? ring_step(y, 1, L1) : y, K0 = k1 + k2;
             const double *gp = bx->dir[0] ? bx->g + (bx->C - K0 - n0) : bx->g + K0;
             bool on_y = own && k1 < n1;
             row_fused(n0 + 1, bin1[k1] * bin2[k2], bx->bin[0], gp, bx->m0,
@@ -316,7 +315,7 @@ static void add_box(const batch *bt, box *bx, int me, int32_t slab)
          * below when they go down */
         bool own = xl / S == slab;
         bool own_last = k[last] < bx->n[last] &&
-                        (bx->dir[last] ? (xl == 0 ? b->dims[last] - 1 : xl - 1) / S == slab : own);
+                        (bx->dir[last] ? ring_step(xl, 1, b->dims[last]) / S == slab : own);
         if (own || own_last)
             box_layer(bt, bx, k, x, k[last], row, own, own_last, sink);
         if (k[last] == bx->n[last])
@@ -329,25 +328,19 @@ static void add_box(const batch *bt, box *bx, int me, int32_t slab)
 static void add_pair(const batch *bt, const pair *pr, int me, int32_t slab)
 {
     const tm__gridbox *b = bt->b;
-    int32_t s = pr->a - b->base, t = pr->b - b->base;
-    int tied[TM_GRID_MAX_DIMS], nt = 0;
+    int32_t s = pr->a - b->base;
+    int tied[TM_GRID_MAX_DIMS], nt;
     box bx;
     double f;
+    nt = tm__gridbox_shape(b, s, pr->b - b->base, bx.n, bx.dir, tied);
     bx.C = 0;
     for (int d = 0; d < b->nd; d++) {
-        bool tie;
         bx.x0[d] = tm__gridbox_x(b, s, d);
-        bx.n[d] = tm__gridbox_steps(b, d, bx.x0[d], tm__gridbox_x(b, t, d), &bx.dir[d],
-                                    &tie);
         bx.C += bx.n[d];
-        if (tie)
-            tied[nt++] = d;
     }
-    /* each way round the tied rings: as many paths each (tm__gridbox_route) */
     f = 1.0 / (double)(1u << nt);
     for (uint32_t m = 0; m < (1u << nt); m++) {
-        for (int i = 0; i < nt; i++)
-            bx.dir[tied[i]] = (int)((m >> i) & 1u);
+        tm__gridbox_way(tied, nt, m, bx.dir);
         /* the volume both ways to the planes of both ways, the rest one way:
          * side 0 holds the link up, which a -> b takes where its box goes up */
         if ((bx.w = (pr->wf < pr->wb ? pr->wf : pr->wb) * f) > 0.0) {
@@ -372,8 +365,7 @@ static bool touches(const batch *bt, const pair *pr, int32_t slab)
     return (z0 - pr->zlo + L) % L <= pr->zn || (pr->zlo - z0 + L) % L < len;
 }
 
-/* Slabs of rows, in turn among the members: the rows one slab's boxes
- * write stay in the core's cache while its boxes go by. */
+/* Each member its slabs (slabs()): every pair that touches one. */
 static void member_run(void *arg, int me)
 {
     const batch *bt = arg;
@@ -390,20 +382,17 @@ static void member_run(void *arg, int me)
  * coordinate goes to *zlo .. *zlo + *zn (a tied ring: all of it). */
 static int32_t low_corner(const tm__gridbox *b, int32_t s, int32_t t, int32_t *zlo, int32_t *zn)
 {
-    int32_t lo = 0;
-    for (int d = 0; d < b->nd; d++) {
-        int32_t xs = tm__gridbox_x(b, s, d), xt = tm__gridbox_x(b, t, d), n, x;
-        int dir;
-        bool tie;
-        n = tm__gridbox_steps(b, d, xs, xt, &dir, &tie);
-        if (tie)
-            x = xs < xt ? xs : xt;
-        else
-            x = dir ? xs - n : xs;
+    int32_t lo = 0, n[TM_GRID_MAX_DIMS];
+    int dir[TM_GRID_MAX_DIMS], tied[TM_GRID_MAX_DIMS], nt = tm__gridbox_shape(b, s, t, n, dir, tied);
+    for (int d = 0, i = 0; d < b->nd; d++) {
+        int32_t xs = tm__gridbox_x(b, s, d), xt = tm__gridbox_x(b, t, d), x;
+        bool tie = i < nt && tied[i] == d;
+        i += tie;
+        x = tie ? (xs < xt ? xs : xt) : dir[d] ? xs - n[d] : xs;
         x = x < 0 ? x + b->dims[d] : x;
         lo += x * b->stride[d];
         *zlo = x;
-        *zn = tie ? b->dims[d] : n;
+        *zn = tie ? b->dims[d] : n[d];
     }
     return lo;
 }
@@ -476,8 +465,10 @@ out:
     return np;
 }
 
-/* The planes' loads onto the links: side 0 of the position of vertex p in
- * dimension d is the link p -> p + e_d, side 1 the link back. */
+/* The planes' loads onto the links.  The position of vertex p in
+ * dimension d stands for the link p -> p + e_d (planes of both ways and
+ * nd + 2 d) and the link back (both ways and nd + 2 d + 1); padded
+ * position q of a row is vertex q - 1 of it, round the ring. */
 static void fold(const batch *bt, double *load)
 {
     const tm__gridbox *b = bt->b;
@@ -489,8 +480,6 @@ static void fold(const batch *bt, double *load)
                 double both = *plane_at(bt, d, r, q);
                 double fwd = *plane_at(bt, nd + 2 * d, r, q), bwd = *plane_at(bt, nd + 2 * d + 1, r, q);
                 int32_t p = r * L0 + (q - 1 < L0 ? q - 1 : q - 1 - L0), x, up, nb;
-                if (q - 1 - L0 >= L0) /* past the wrap-round part: never written */
-                    break;
                 up = b->link[((size_t)p * (size_t)nd + (size_t)d) * 2];
                 if (up < 0)
                     continue; /* the end of a mesh: no link, and nothing added */
@@ -538,7 +527,7 @@ tm_err tm__gridbox_batch(tm_ctx *ctx, const tm__gridbox *b, const tm__gridmsg *m
     bt.rows = b->n / b->dims[0];
     for (int d = 1; d < b->nd; d++)
         bt.rstride[d] = b->stride[d] / b->dims[0];
-    bt.width = b->dims[0] + 2 + (b->wrap[0] ? b->dims[0] / 2 : 0);
+    bt.width = b->dims[0] + 1 + (b->wrap[0] ? b->dims[0] / 2 : 0);
     bt.plane = (size_t)bt.rows * (size_t)bt.width;
     bt.planes = tm__calloc_n(3 * (size_t)b->nd * bt.plane, sizeof *bt.planes);
     bt.scratch = tm__calloc_n((size_t)bt.members, sizeof *bt.scratch);

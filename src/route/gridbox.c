@@ -93,7 +93,9 @@ tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out)
     return TM_EOK;
 }
 
-int32_t tm__gridbox_steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int *dir, bool *tie)
+/* Steps and direction of dimension d from coordinate x to y: *tie when a
+ * ring's two ways are equally short (then dir 0 is one of them). */
+static int32_t steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int *dir, bool *tie)
 {
     int32_t fwd = y - x, len = b->dims[d];
     *tie = false;
@@ -107,17 +109,29 @@ int32_t tm__gridbox_steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int
     return *dir ? len - fwd : fwd;
 }
 
+int tm__gridbox_shape(const tm__gridbox *b, int32_t s, int32_t t, int32_t *n, int *dir,
+                      int *tied)
+{
+    int nt = 0;
+    for (int d = 0; d < b->nd; d++) {
+        bool tie;
+        n[d] = steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir[d], &tie);
+        if (tie)
+            tied[nt++] = d;
+    }
+    return nt;
+}
+
 int64_t tm__gridbox_cost(const tm__gridbox *b, int32_t src, int32_t dst)
 {
     int32_t s = src - b->base, t = dst - b->base;
     int64_t vol = 1;
-    if (s < 0 || s >= b->n || t < 0 || t >= b->n)
+    if (!tm__gridbox_on(b, src) || !tm__gridbox_on(b, dst))
         return -1;
     for (int d = 0; d < b->nd; d++) {
         int dir;
         bool tie;
-        vol *= tm__gridbox_steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir,
-                     &tie) + 1;
+        vol *= steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir, &tie) + 1;
     }
     return vol;
 }
@@ -143,7 +157,7 @@ int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst)
     for (int d = 0; d < b->nd; d++) {
         int dir;
         bool tie;
-        h += tm__gridbox_steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir, &tie);
+        h += steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir, &tie);
     }
     return h;
 }
@@ -206,19 +220,11 @@ static void route_box(const tm__gridbox *b, int32_t s, const int32_t *n, const i
 void tm__gridbox_route(const tm__gridbox *b, int32_t src, int32_t dst, double w, double *load,
                        double *buf)
 {
-    int32_t s = src - b->base, t = dst - b->base, n[TM_GRID_MAX_DIMS];
-    int dir[TM_GRID_MAX_DIMS], tied[TM_GRID_MAX_DIMS], nt = 0;
-    for (int d = 0; d < b->nd; d++) {
-        bool tie;
-        n[d] = tm__gridbox_steps(b, d, tm__gridbox_x(b, s, d), tm__gridbox_x(b, t, d), &dir[d],
-                     &tie);
-        if (tie)
-            tied[nt++] = d;
-    }
-    /* each way round the tied rings: as many paths each, so equal shares */
+    int32_t s = src - b->base, n[TM_GRID_MAX_DIMS];
+    int dir[TM_GRID_MAX_DIMS], tied[TM_GRID_MAX_DIMS];
+    int nt = tm__gridbox_shape(b, s, dst - b->base, n, dir, tied);
     for (uint32_t m = 0; m < (1u << nt); m++) {
-        for (int i = 0; i < nt; i++)
-            dir[tied[i]] = (int)((m >> i) & 1u);
+        tm__gridbox_way(tied, nt, m, dir);
         route_box(b, s, n, dir, w / (double)(1u << nt), load, buf);
     }
 }

@@ -41,6 +41,12 @@ static inline int32_t tm__gridbox_x(const tm__gridbox *b, int32_t i, int d)
     return b->coord[(size_t)i * (size_t)b->nd + (size_t)d];
 }
 
+/* Whether net vertex v is a grid vertex. */
+static inline bool tm__gridbox_on(const tm__gridbox *b, int32_t v)
+{
+    return v >= b->base && v - b->base < b->n;
+}
+
 /* The grid of net if it is healthy as above (*out NULL if not); TM_ENOMEM only. */
 tm_err tm__gridbox_detect(tm_ctx *ctx, const tm_net *net, tm__gridbox **out);
 void tm__gridbox_free(tm__gridbox *b);
@@ -58,9 +64,19 @@ int32_t tm__gridbox_hops(const tm__gridbox *b, int32_t src, int32_t dst);
  * load; buf holds tm__gridbox_cost(src, dst) doubles. */
 void tm__gridbox_route(const tm__gridbox *b, int32_t src, int32_t dst, double w, double *load,
                        double *buf);
-/* Steps and direction (0: +, 1: -) of dimension d from coordinate x to y;
- * *tie when a ring's two ways are equally short (then dir is 0). */
-int32_t tm__gridbox_steps(const tm__gridbox *b, int d, int32_t x, int32_t y, int *dir, bool *tie);
+/* The box from grid vertex s to t (offsets from base): n[d] steps in
+ * direction dir[d] (0: +, 1: -) per dimension, and the dimensions whose
+ * ring's two ways are equally short (dir 0 there) in tied[], in
+ * increasing order.  Returns their number. */
+int tm__gridbox_shape(const tm__gridbox *b, int32_t s, int32_t t, int32_t *n, int *dir,
+                      int *tied);
+/* Way m (0 .. 2^nt - 1) round the tied rings: bit i of m is the direction
+ * of dimension tied[i].  Every way has as many paths, so an equal share. */
+static inline void tm__gridbox_way(const int *tied, int nt, uint32_t m, int *dir)
+{
+    for (int i = 0; i < nt; i++)
+        dir[tied[i]] = (int)((m >> i) & 1u);
+}
 
 /*
  * Many messages at once, for the exact evaluation (gridbatch.c).  A
