@@ -24,6 +24,13 @@ check() { # NAME TOPOMAP-TOPOLOGY-ARGS...
     n=$((n + 1))
 }
 check x5 --topology "$TOPO_DIR/psmn-x5/X5.topofile" --node-name-map "$TOPO_DIR/psmn-x5/X5.map"
+# any other dump in topologies/ (with its .map when it has one), if it is connected
+for f in "$TOPO_DIR"/*/*.topofile "$TOPO_DIR"/*/*.topo; do
+    [ -f "$f" ] && [ "$f" != "$TOPO_DIR/psmn-x5/X5.topofile" ] || continue
+    args=(--topology "$f"); [ -f "${f%.*}.map" ] && args+=(--node-name-map "${f%.*}.map")
+    parts=$("$TOPOMAP" topo info "${args[@]}" --json --no-diameter 2>/dev/null | json_py "len(d['parts'])")
+    [ "$parts" = 1 ] && check "dump-$(basename "$(dirname "$f")")-$(basename "${f%.*}")" "${args[@]}"
+done
 check plafrim --topology "$real/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt"
 check plafrim2-0 --topology "$real/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0000.txt"
 check plafrim2-1 --topology "$real/ibnetdiscover_p/plafrim2/ib-subnet-fe80_0000_0000_0001.txt"
