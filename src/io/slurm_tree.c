@@ -144,7 +144,8 @@ static int32_t group_root(const tm_net_csr *g, const tm__slurm_tree *t, int32_t 
 /* Depths of the level-0 switches below the roots of their groups. */
 static tm_err group_depths(tm_ctx *ctx, const tm_net_csr *g, tm__slurm_tree *t)
 {
-    int32_t *q = tm__malloc_n((size_t)t->n, sizeof *q), *q2 = tm__malloc_n((size_t)t->n, sizeof *q2);
+    int32_t *q = tm__malloc_n((size_t)t->n, sizeof *q);
+    int32_t *q2 = tm__malloc_n((size_t)t->n, sizeof *q2);
     int32_t ecc;
     if (!q || !q2) {
         free(q);

@@ -66,7 +66,9 @@ static const char *switch_name(const tm__lft_file *lf)
 static bool covered(const tm__lft_file *lf)
 {
     uint64_t last = lf->hi - lf->hi % LFT_BLOCK;
-    return lf->trailer || (lf->max_lid >= 0 && (uint64_t)lf->max_lid >= (last > lf->lo ? last : lf->lo));
+    if (last < lf->lo)
+        last = lf->lo;
+    return lf->trailer || (lf->max_lid >= 0 && (uint64_t)lf->max_lid >= last);
 }
 
 static tm_err ignored(const tm__lft_file *lf, const char *p)
