@@ -49,6 +49,17 @@ def leaves_of(conf):
     return leaves
 
 
+# Unique per run: the controller that answers must be this run's, not one that another test
+# on the same machine started on the same port.
+CLUSTER = 'tm%d' % os.getpid()
+
+
+def ours(env):
+    r = subprocess.run([tool('scontrol'), 'show', 'config'], env=env, capture_output=True,
+                       text=True)
+    return re.search(r'^ClusterName\s*=\s*%s$' % CLUSTER, r.stdout, re.M) is not None
+
+
 def tool(name):
     found = shutil.which(name) or shutil.which(name, path='/usr/sbin:/sbin:/usr/bin')
     if not found:
@@ -60,7 +71,7 @@ def write_conf(d, hosts, port):
     user = 'root' if os.geteuid() == 0 else os.environ.get('USER', 'nobody')
     with open(os.path.join(d, 'slurm.conf'), 'w') as f:
         f.write('\n'.join([
-            'ClusterName=topomaptest', 'SlurmctldHost=localhost',
+            'ClusterName=%s' % CLUSTER, 'SlurmctldHost=localhost',
             'SlurmctldPort=%d' % port, 'SlurmdPort=%d' % (port + 1),
             'AuthType=auth/none', 'CredType=cred/none', 'SlurmUser=%s' % user,
             'StateSaveLocation=%s/state' % d, 'SlurmdSpoolDir=%s/spool' % d,
@@ -81,7 +92,7 @@ def start(d, env):
                              stderr=subprocess.STDOUT)
         for _ in range(100):
             r = subprocess.run([tool('scontrol'), 'ping'], env=env, capture_output=True, text=True)
-            if 'UP' in r.stdout:
+            if 'UP' in r.stdout and p.poll() is None and ours(env):
                 return p
             if p.poll() is not None:
                 break
