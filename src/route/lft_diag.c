@@ -17,8 +17,9 @@
  * block, or the "N valid lids dumped" line was printed), an error
  * otherwise: a table that stops short is not guessed at.  A failed
  * SubnGet names the block (AM): past the range it is a warning, inside it
- * the block's entries are missing (ibroute) or stale (dump_fts) and the
- * file is refused.  `ibwarn`/`ibdebug` lines are warnings.
+ * the block's entries are missing (ibroute) and the file is refused;
+ * dump_fts's form is always refused (it prints stale entries).
+ * `ibwarn`/`ibdebug` lines are warnings.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -95,11 +96,17 @@ static tm_err stop(tm__lft_file *lf, const char *p)
     return TM_EOK;
 }
 
-/* "... AM 0xB": LFT block B could not be read. */
+/* "... AM 0xB": LFT block B could not be read.  dump_fts names the switch
+ * in the line and reads only blocks of the range, then prints the
+ * previous block's entries for it: always an error, blamed on the switch
+ * the line names (its stderr line may land next to another table). */
 static tm_err failed_block(tm__lft_file *lf, const char *p)
 {
     const char *am = strstr(p, " AM ");
     uint64_t b;
+    if (!strncmp(p, "SubnGet(LFT) failed on switch", 29))
+        return tm__lex_error(lf->lx, "the tool could not read an LFT block ('%.160s'): the "
+                             "entries it printed for that block are stale; dump it again", p);
     if (!am || lf->sw == -1 || !lf->ranged)
         return stop(lf, p);
     am += 4;

@@ -93,6 +93,8 @@ static void test_format_errors(void **state)
         {"subnget-block", "x.txt:12: the tool could not read LFT block 0 (LIDs 0x0-0x3f) of "
                           "switch 'leaf1'"},
         {"diag-only", "x.txt:1: the tool printed diagnostics but no table"},
+        {"subnget-dump-fts", "x.txt:8: the tool could not read an LFT block ('SubnGet(LFT) "
+                             "failed on switch 'leaf1' DR path"},
         {"after-stop", "x.txt:13: entry after the tool's error line ended the table"},
     };
     tm_net *net = load(TEST_DATA("route/lft2/fabric.txt"));
