@@ -8,7 +8,8 @@ set -euo pipefail
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
-      chromium)  # tests/cli/t32-report.sh renders the HTML report headless
+      chromium  # tests/cli/t32-report.sh renders the HTML report headless
+      slurmctld slurm-client)  # tests/cli/t06-slurm-ctld.sh: the real controller reads the export
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
 missing=()

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "warn_summary.h"
 
 int cli_input_option(cli_inputs *in, int c, const char *arg)
 {
@@ -58,6 +59,7 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
 {
     const char *msg = tm_ctx_errmsg(ctx);
+    cli_warn_flush(); /* the warnings, then the error */
     fprintf(stderr, "topomap %s: %s\n", cmd, *msg ? msg : tm_err_str(err));
     return tm_err_exit_code(err);
 }
@@ -109,19 +111,13 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo,
     return 0;
 }
 
-static void log_to_stderr(void *ud, tm_log_level level, const char *msg)
-{
-    (void)ud;
-    fprintf(stderr, "topomap: %s%s\n", level == TM_LOG_WARN ? "warning: " : "", msg);
-}
-
 tm_err cli_ctx_new(tm_ctx **out, bool quiet)
 {
     tm_err err = tm_ctx_new(out);
     if (err)
         return err;
     if (!quiet)
-        tm_ctx_set_log(*out, log_to_stderr, NULL);
+        tm_ctx_set_log(*out, cli_warn_log, NULL); /* summarised: warn_summary.c */
     return TM_EOK;
 }
 

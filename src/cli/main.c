@@ -5,6 +5,7 @@
 #include <libxml/parser.h>
 
 #include "cli.h"
+#include "warn_summary.h"
 
 static const struct command {
     const char *name;
@@ -23,7 +24,8 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
     fprintf(out, "  version  print the version\n\n"
-                 "'topomap <command> --help' describes each command.\n"
+                 "'topomap <command> --help' describes each command.  Warnings about the\n"
+                 "inputs are summarised, one line per kind; --verbose (any command) lists each.\n"
                  "exit codes: 0 ok, 1 usage error, 2 bad input, 3 infeasible request, "
                  "4 internal error\n");
 }
@@ -31,6 +33,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     int rc;
+    cli_warn_take_verbose(&argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE_;
@@ -46,6 +49,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) == 0) {
             rc = commands[i].run(argc - 1, argv + 1);
+            cli_warn_flush();
             xmlCleanupParser();
             return rc;
         }

@@ -1,31 +1,46 @@
 /* slurm_int.h - the switch tree shared by the Slurm topology writers
- * (slurm_tree.c, slurm_write.c; never installed). */
+ * (slurm_tree.c: levels and children; slurm_top.c: line order and the
+ * top switch; slurm_write.c: the files; never installed). */
 #ifndef TM_SLURM_INT_H
 #define TM_SLURM_INT_H
 
 #include "topomap/io.h"
 
+/* A line of the file is an item: a switch v (0 <= v < n), the virtual
+ * leaf holding the hosts of switch v (n + v), or the virtual root (2n). */
 typedef struct tm__slurm_tree {
     int32_t n;                  /* vertices of the net */
-    int32_t *level;             /* per vertex: switch level, -1 for hosts and unreached switches */
-    int32_t *order;             /* the n_switches written switches, by level then id */
-    int32_t n_switches;         /* switches with a level */
-    int32_t n_levels;
-    int32_t leaves;             /* level-0 switches */
+    int32_t *level;             /* per vertex: hops from the nearest switch with hosts, -1 hosts
+                                 * and switches that reach no host */
+    int32_t *depth;             /* per level-0 switch: BFS depth below the root of its group of
+                                 * cabled switches with hosts (0: root or alone), else -1 */
+    int32_t *slevel;            /* per written switch: the level Slurm gives its line, else -1 */
+    char **vname;               /* per vertex: name of its virtual leaf, NULL = none */
+    char *root_name;            /* the virtual root's name, NULL = none */
+    bool *listed;               /* with a root, per vertex: some other line lists it */
+    int32_t *order;             /* the n_items lines, in file order */
+    int32_t n_items;
+    int32_t n_switches;         /* real switches written */
+    int32_t n_levels;           /* Slurm levels of the file */
+    int32_t leaves;             /* lines with Nodes= (virtual leaves included) */
+    int32_t virtual_leaves;
     int32_t hosts;              /* hosts cabled to a switch */
     int32_t hosts_off_switch;   /* hosts cabled to no switch (not written) */
     int32_t unreached_switches; /* switches that reach no host (not written) */
+    bool spanning;              /* the file's first top-level line reaches every host */
 } tm__slurm_tree;
 
-/* Levels of a finalized net (rules in slurm_tree.c).  TM_EINFEASIBLE when
- * the net has no switches or no switch is cabled to a host. */
+/* The tree of a finalized net (rules in slurm_tree.c and slurm_top.c).
+ * TM_EINFEASIBLE when the net has no switches or no switch is cabled to
+ * a host. */
 tm_err tm__slurm_tree_build(tm_ctx *ctx, const tm_net *net, tm__slurm_tree *t);
 void tm__slurm_tree_release(tm__slurm_tree *t);
-/* Whether neighbour v of switch parent is one of its children. */
+/* Whether neighbour v of written switch parent is listed on its line
+ * (hosts of a switch with a virtual leaf are listed on that leaf). */
 bool tm__slurm_is_child(const tm_net *net, const tm__slurm_tree *t, int32_t parent, int32_t v);
-/* *has_root: some switch has every leaf switch below it (1 also when the
- * check gave up on a huge fabric). */
-tm_err tm__slurm_tree_has_root(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *t,
-                               int *has_root);
+/* Orders the lines (slurm_top.c): by Slurm level, a switch that reaches
+ * every host first among the top ones; without one, on a connected
+ * fabric, a virtual root above the switches no line lists. */
+tm_err tm__slurm_tree_top(tm_ctx *ctx, const tm_net *net, tm__slurm_tree *t);
 
 #endif

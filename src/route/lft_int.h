@@ -22,6 +22,10 @@ typedef struct tm__lft_file {
     int32_t sw;       /* switch index, -1 before the first header, -2 skipped block */
     bool ranged;      /* the header gave a LID range [lo, hi] */
     uint64_t lo, hi;
+    int64_t max_lid;  /* largest LID listed in the current block, -1 none */
+    bool trailer;     /* the block's "N valid lids dumped" line was seen */
+    bool stopped;     /* a tool's error line ended the current block */
+    long diag_line;   /* first tool diagnostic of the file (0: none) */
 } tm__lft_file;
 
 /* Skips blanks, then the literal s; 0 if it matched. */
@@ -39,6 +43,12 @@ tm_err tm__lft_set_format(tm__lft_file *lf, tm__lft_format fmt);
 tm_err tm__lft_begin(tm__lft_file *lf, uint64_t lid, uint64_t guid);
 /* Records "LID lid goes out of port" for the current block. */
 tm_err tm__lft_entry(tm__lft_file *lf, uint64_t lid, uint64_t port);
+/* A diagnostic line the InfiniBand tools print between or after tables
+ * (lft_diag.c): *mine is false when p is not one.  A warning naming the
+ * file and line when the current table is complete; an error when it
+ * stopped short of its header's range. */
+tm_err tm__lft_diag_line(tm__lft_file *lf, const char *p, bool *mine);
+
 /* One line of the dump_ucast_routes family (lft_fdbs.c); *mine is false
  * when the line is not one of its forms. */
 tm_err tm__lft_fdbs_line(tm__lft_file *lf, const char *p, bool *mine);

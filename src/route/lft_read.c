@@ -19,6 +19,9 @@
  * - the `dump_ucast_routes` family of opensm.fdbs / ibdiagnet2.fdbs
  *   (lft_fdbs.c).
  *
+ * Lines the tools print about themselves (`ibroute: iberror: ...`,
+ * `ibwarn: ...`, a failed SubnGet) are read by lft_diag.c.
+ *
  * A switch is found by GUID (LID if the topology has no GUIDs); a table
  * of a switch the topology does not hold (another subnet's file in the
  * same directory) is skipped with a warning.  A LID listed twice with
@@ -94,6 +97,8 @@ tm_err tm__lft_begin(tm__lft_file *lf, uint64_t lid, uint64_t guid)
     const tm_net *net = lf->r->net;
     int32_t v = find_switch(lf, lid, guid), s;
     lf->sw = -2;
+    lf->max_lid = -1;
+    lf->trailer = lf->stopped = false;
     if (v < 0) {
         tm__warn(lf->lx->ctx, "%s:%ld: switch LID %llu GUID 0x%016llx is not in the topology; "
                  "table skipped", lf->lx->name, lf->lx->line, (unsigned long long)lid,
@@ -122,6 +127,10 @@ tm_err tm__lft_entry(tm__lft_file *lf, uint64_t lid, uint64_t port)
     size_t i;
     if (lf->sw == -1)
         return tm__lex_error(lf->lx, "entry before the first switch header");
+    if (lf->stopped)
+        return tm__lex_error(lf->lx, "entry after the tool's error line ended the table");
+    if ((int64_t)lid > lf->max_lid)
+        lf->max_lid = (int64_t)lid;
     if (lf->ranged && (lid < lf->lo || lid > lf->hi))
         return tm__lex_error(lf->lx, "LID 0x%04llx is outside the header's range [0x%llx-0x%llx]",
                              (unsigned long long)lid, (unsigned long long)lf->lo,
@@ -203,6 +212,9 @@ static tm_err line_of(tm__lft_file *lf, const char *p)
     tm_err err;
     if (!*p || *p == '#')
         return TM_EOK; /* ibdiagnet's files open with '#' comments */
+    err = tm__lft_diag_line(lf, p, &mine);
+    if (err || mine)
+        return err;
     if (!strncmp(p, "Unicast lids", 12))
         return header(lf, p);
     err = tm__lft_fdbs_line(lf, p, &mine);
@@ -213,8 +225,10 @@ static tm_err line_of(tm__lft_file *lf, const char *p)
     if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         return row(lf, p);
     if (!tm__lft_num(&q, 10, UINT64_MAX, &n) && (!tm__lft_lit(&q, "valid lids dumped") ||
-                                                 !tm__lft_lit(&q, "lids dumped")))
+                                                 !tm__lft_lit(&q, "lids dumped"))) {
+        lf->trailer = true;
         return TM_EOK;
+    }
     if (!strncmp(p, "Switch 0x", 9) || !strncmp(p, "Multicast mlids", 15))
         return tm__lex_error(lf->lx, "multicast forwarding tables (OpenSM's opensm.mcfdbs "
                              "or ibroute -M); routing needs the unicast ones");
@@ -225,7 +239,7 @@ static tm_err line_of(tm__lft_file *lf, const char *p)
 tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, const char *name)
 {
     tm__lexer lx;
-    tm__lft_file lf = {r, f, &lx, TM__LFT_NONE, -1, false, 0, 0};
+    tm__lft_file lf = {r, f, &lx, TM__LFT_NONE, -1, false, 0, 0, -1, false, false, 0};
     tm_err err = TM_EOK;
     int rc;
     tm__lex_init(&lx, ctx, in, name);
@@ -233,7 +247,11 @@ tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, c
         err = line_of(&lf, tm__skip_blank(lx.buf));
     if (!err && rc < 0)
         err = (tm_err)-rc;
-    if (!err && lf.sw == -1)
+    if (!err && lf.sw == -1 && lf.diag_line)
+        err = tm__fail(ctx, TM_EINPUT, "%s:%ld: the tool printed diagnostics but no table "
+                       "('Unicast lids ... of switch' or 'dump_ucast_routes: Switch')", name,
+                       lf.diag_line);
+    else if (!err && lf.sw == -1)
         err = tm__fail(ctx, TM_EINPUT, "%s:%ld: no switch header ('Unicast lids ... of switch' "
                        "or 'dump_ucast_routes: Switch'): not a forwarding-table dump", name,
                        lx.line > 0 ? lx.line : 1L);

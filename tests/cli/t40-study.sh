@@ -182,8 +182,12 @@ X=$TOPO_DIR/psmn-x5/X5.topofile
 printf '0 1 1\n' > tiny.edges
 expect_exit 0 "$TOPOMAP" study --topology $X --node-name-map $TOPO_DIR/psmn-x5/X5.map --comm tiny.edges --strategy identity --refine none \
     --fail-links 5% --seeds 3 --scale-capacity all=2
-[ "$(grep -c 'has no hostname' stderr.txt)" = 3 ]
+[ "$(grep -c 'has no hostname' stderr.txt)" = 1 ]  # one line: "3 warnings like: ..."
+expect_in "warning: 3 warnings like: " "$ERR"
 expect_in "8 runs in" "$OUT"
+expect_exit 0 "$TOPOMAP" study --verbose --topology $X --node-name-map $TOPO_DIR/psmn-x5/X5.map \
+    --comm tiny.edges --strategy identity --refine none --fail-links 5% --seeds 3
+[ "$(grep -c 'has no hostname' stderr.txt)" = 3 ]
 
 # --- the progress bar: on a terminal only, and not with --quiet --------------
 # (script(1) of util-linux runs the command on a pseudo-terminal)

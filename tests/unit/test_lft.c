@@ -119,6 +119,9 @@ static void test_flow_errors(void **state)
                      "which has no cable"},
         {"loop", "ibroute-20.txt:6: forwarding loop: LID 3 (host 'c')"},
         {"no-entry", "ibroute-10.txt:1: switch 'leaf1' has no entry for LID 3"},
+        /* the same tables ending with ibroute's iberror line: read with warnings, and the
+         * LID a flow needs is still missing (docs/routing.md "Tool diagnostics") */
+        {"no-entry-iberror", "ibroute-10.txt:1: switch 'leaf1' has no entry for LID 3"},
         {"conflict", "ibroute-10.txt:12: switch 'leaf1' has conflicting entries for LID 3"},
         {"wrong-host",
          "ibroute-11.txt:6: LID 3 (host 'c') is delivered to 'd', which does not own"},

@@ -86,6 +86,16 @@ static void test_format_errors(void **state)
         {"mixed", "x.txt:13: a 'dump_ucast_routes: Switch' (opensm.fdbs, ibdiagnet2.fdbs) "
                   "header in a file of 'Unicast lids'"},
         {"empty", "x.txt:1: no switch header"},
+        {"stopped-short", "x.txt:12: the tool stopped ('/usr/sbin/ibroute: iberror: failed: dump "
+                          "tables: linear forwarding table get failed') before the table of "
+                          "switch 'leaf1' reached the end of its range [0x0-0x4f] (last LID "
+                          "listed 0x15): dump it again"},
+        {"subnget-block", "x.txt:12: the tool could not read LFT block 0 (LIDs 0x0-0x3f) of "
+                          "switch 'leaf1'"},
+        {"diag-only", "x.txt:1: the tool printed diagnostics but no table"},
+        {"subnget-dump-fts", "x.txt:8: the tool could not read an LFT block ('SubnGet(LFT) "
+                             "failed on switch 'leaf1' DR path"},
+        {"after-stop", "x.txt:13: entry after the tool's error line ended the table"},
     };
     tm_net *net = load(TEST_DATA("route/lft2/fabric.txt"));
     char dir[4096];
@@ -99,10 +109,51 @@ static void test_format_errors(void **state)
     tm_net_free(net);
 }
 
+/* ---- tool diagnostics (lft_diag.c) ------------------------------------------ */
+
+typedef struct warnings {
+    int n;
+    char first[512];
+} warnings;
+
+static void count_warning(void *ud, tm_log_level level, const char *msg)
+{
+    warnings *w = ud;
+    if (level != TM_LOG_WARN)
+        return;
+    if (!w->n++)
+        snprintf(w->first, sizeof w->first, "%s", msg);
+}
+
+/* lft2's ibroute files as older ibroute prints them: each table complete,
+ * then "iberror: failed: ... linear forwarding table get failed" (plain
+ * and -d forms) and an ibwarn line before one header: the same routes as
+ * the clean files, one warning per diagnostic naming its file and line. */
+static void test_lft2_iberror(void **state)
+{
+    tm_net *net = load(TEST_DATA("route/lft2/fabric.txt"));
+    tm_route *ref = lft(net, TEST_DATA("route/lft2/tables")), *r;
+    warnings w = {0};
+    (void)state;
+    tm_ctx_set_log(ctx, count_warning, &w);
+    r = lft(net, TEST_DATA("route/lft2/iberror"));
+    tm_ctx_set_log(ctx, NULL, NULL);
+    assert_int_equal(w.n, 5);
+    assert_non_null(strstr(w.first, "ibroute-10.txt:12: tool diagnostic ignored: "
+                           "'/usr/sbin/ibroute: iberror: failed: dump tables: linear forwarding "
+                           "table get failed' (the table of switch 'leaf1' covers its range "
+                           "[0x0-0x15])"));
+    same_routes(ref, r);
+    tm_route_free(r);
+    tm_route_free(ref);
+    tm_net_free(net);
+}
+
 /* ---- plafrim's ibroute files converted into the other formats ------------ */
 
 typedef struct conv {
     FILE *dump, *osm, *fdbs;
+    const char *iberror; /* directory of the ibroute files ending with iberror */
 } conv;
 
 /* One ibroute file into the three other formats: dump_lfts.sh (a
@@ -115,10 +166,18 @@ static void convert(const char *path, conv *c, int idx)
     unsigned lo, hi, lid, port, top = 0;
     unsigned long long guid;
     unsigned short port_of[0x10000];
+    char out[4300];
+    FILE *ibe;
+    snprintf(out, sizeof out, "%s/ibroute-%d.txt", c->iberror, idx);
+    ibe = fopen(out, "w");
+    assert_non_null(ibe);
     assert_non_null(in);
     memset(port_of, 0xff, sizeof port_of);
     while (fgets(line, sizeof line, in)) {
         char *rest = strstr(line, " guid ");
+        /* older ibroute: the whole range, then one LFT block too many */
+        fputs(strstr(line, "valid lids dumped") ? "/usr/sbin/ibroute: iberror: failed: dump "
+              "tables: linear forwarding table get failed\n" : line, ibe);
         if (sscanf(line, "Unicast lids [0x%x-0x%x] of switch Lid %u", &lo, &hi, &lid) == 3) {
             assert_non_null(rest);
             assert_int_equal(sscanf(rest, " guid 0x%llx", &guid), 1);
@@ -144,6 +203,7 @@ static void convert(const char *path, conv *c, int idx)
             fprintf(c->fdbs, "0x%04X : %03u  : 01   : yes\n", l, port_of[l]);
     fprintf(c->osm, "%u lids dumped\n", top);
     fclose(in);
+    fclose(ibe);
 }
 
 static FILE *create(char *path, size_t sz, const char *dir, const char *sub, const char *name)
@@ -161,6 +221,8 @@ static void test_plafrim_converted(void **state)
 {
     static const char *const subs[] = {"dump", "osm", "fdbs"};
     char topo[4096], src[4096], tmp[] = "/tmp/tm_lft_formatsXXXXXX", p[3][4200], path[8192];
+    char ibe[4200];
+    warnings w = {0};
     conv c;
     tm_net *net;
     tm_route *ref;
@@ -171,6 +233,9 @@ static void test_plafrim_converted(void **state)
     c.dump = create(p[0], sizeof p[0], tmp, subs[0], "dump_lfts.out");
     c.osm = create(p[1], sizeof p[1], tmp, subs[1], "opensm-lfts.dump");
     c.fdbs = create(p[2], sizeof p[2], tmp, subs[2], "ibdiagnet2.fdbs");
+    snprintf(ibe, sizeof ibe, "%s/iberror", tmp);
+    assert_int_equal(mkdir(ibe, 0700), 0);
+    c.iberror = ibe;
     {
         DIR *d = opendir(src);
         struct dirent *e;
@@ -198,6 +263,24 @@ static void test_plafrim_converted(void **state)
         assert_int_equal(unlink(p[i]), 0);
         assert_int_equal(rmdir(path), 0);
     }
+    /* every file ends with the iberror line: one warning each, same routes */
+    {
+        tm_route *r;
+        tm_ctx_set_log(ctx, count_warning, &w);
+        r = lft(net, ibe);
+        tm_ctx_set_log(ctx, NULL, NULL);
+        assert_int_equal(w.n, 9);
+        assert_non_null(strstr(w.first, ".txt:"));
+        assert_non_null(strstr(w.first, "iberror: failed: dump tables: linear forwarding table "
+                               "get failed' (the table of switch '"));
+        same_routes(ref, r);
+        tm_route_free(r);
+        for (int i = 0; i < 9; i++) {
+            snprintf(path, sizeof path, "%s/ibroute-%d.txt", ibe, i);
+            assert_int_equal(unlink(path), 0);
+        }
+        assert_int_equal(rmdir(ibe), 0);
+    }
     assert_int_equal(rmdir(tmp), 0);
     tm_route_free(ref);
     tm_net_free(net);
@@ -208,6 +291,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_errors),
         cmocka_unit_test(test_lft2_formats),
+        cmocka_unit_test(test_lft2_iberror),
         cmocka_unit_test(test_plafrim_converted),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -227,7 +227,7 @@ static void test_irregular(void **state)
     assert_non_null(strstr(s, "), 6 hosts.\n"));
     assert_non_null(strstr(s, "# Not written: 1 hosts cabled to no switch.\n"));
     assert_non_null(strstr(s, "# Not written: 2 switches that reach no host.\n"));
-    assert_null(strstr(s, "No switch has every leaf"));
+    assert_null(strstr(s, "in parts"));
     free(s);
     /* a failed cable: L3 hangs off no upper switch any more */
     tm_net_set_cable_enabled(net, l3_m2, false);
@@ -239,12 +239,14 @@ static void test_irregular(void **state)
                    "SwitchName=M1 Switches=L[1-2]\n"
                    "SwitchName=M2 Switches=L[1-2]\n"
                    "SwitchName=T Switches=M[1-2]\n");
-    assert_non_null(strstr(s, "# No switch has every leaf switch below it.\n"));
+    assert_non_null(strstr(s, "# The fabric is in parts: no switch reaches every host.\n"));
     free(s);
     tm_net_free(net);
 }
 
-/* Switches that all carry hosts (a dragonfly's routers) are all leaves. */
+/* Switches that all carry hosts (a dragonfly's routers) hang from the
+ * most central one (lowest id on a tie), whose hosts go on a virtual
+ * leaf. */
 static void test_all_leaves(void **state)
 {
     tm_net *net;
@@ -260,8 +262,73 @@ static void test_all_leaves(void **state)
     cable(net, "r1", "r2", 1);
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     s = slurm_text(net, false, false);
-    expect_body(s, "SwitchName=r1 Nodes=h1\nSwitchName=r2 Nodes=h2\n");
-    assert_non_null(strstr(s, "# No switch has every leaf switch below it.\n"));
+    expect_body(s, "SwitchName=r1-hosts Nodes=h1\nSwitchName=r2 Nodes=h2\n"
+                   "SwitchName=r1 Switches=r2,r1-hosts\n");
+    assert_non_null(strstr(s, "# 1 virtual leaf switch (<switch>-hosts, not in the fabric)"));
+    assert_null(strstr(s, "in parts"));
+    free(s);
+    tm_net_free(net);
+}
+
+/* A net of hosts h<i> on switches; cables given as "a-b" pairs. */
+static tm_net *small_net(const char *const *hosts, size_t nh, const char *const *sws, size_t ns,
+                         const char *const (*cables)[2], size_t nc)
+{
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    for (size_t i = 0; i < nh; i++)
+        vtx(net, hosts[i], TM_VERTEX_HOST);
+    for (size_t i = 0; i < ns; i++)
+        vtx(net, sws[i], TM_VERTEX_SWITCH);
+    for (size_t i = 0; i < nc; i++)
+        cable(net, cables[i][0], cables[i][1], 1);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+/* Slurm takes the first switch of the highest level that holds a
+ * requested node: a core switch with hosts goes above its leaves (hosts
+ * on a virtual leaf); of two top switches, the one that reaches every
+ * host comes first; when no top switch does (PSMN X5's shape), a virtual
+ * root lists the switches no line lists. */
+static void test_top_rule(void **state)
+{
+    static const char *const h6[] = {"c1", "c2", "login", "h1", "h2", "h3"};
+    static const char *const core_sw[] = {"L1", "L2", "core"};
+    static const char *const core_cab[][2] = {{"c1", "L1"}, {"c2", "L2"}, {"login", "core"},
+                                               {"L1", "core"}, {"L2", "core"}};
+    static const char *const span_sw[] = {"L1", "L2", "S1", "S2"};
+    static const char *const span_cab[][2] = {{"h1", "L1"}, {"h2", "L2"}, {"L1", "S1"},
+                                               {"L1", "S2"}, {"L2", "S2"}};
+    static const char *const x5_sw[] = {"L1", "L2", "L3", "A", "C", "E"};
+    static const char *const x5_cab[][2] = {{"h1", "L1"}, {"h2", "L2"}, {"h3", "L3"},
+                                             {"A", "L1"}, {"A", "L2"}, {"A", "L3"}, {"C", "L1"},
+                                             {"C", "L2"}, {"E", "C"}};
+    tm_net *net;
+    char *s;
+    (void)state;
+    net = small_net(h6, 3, core_sw, 3, core_cab, 5);
+    s = slurm_text(net, false, false);
+    expect_body(s, "SwitchName=L1 Nodes=c1\nSwitchName=L2 Nodes=c2\n"
+                   "SwitchName=core-hosts Nodes=login\n"
+                   "SwitchName=core Switches=L[1-2],core-hosts\n");
+    free(s);
+    tm_net_free(net);
+    net = small_net(h6 + 3, 2, span_sw, 4, span_cab, 5);
+    s = slurm_text(net, false, false);
+    expect_body(s, "SwitchName=L1 Nodes=h1\nSwitchName=L2 Nodes=h2\n"
+                   "SwitchName=S2 Switches=L[1-2]\nSwitchName=S1 Switches=L1\n");
+    free(s);
+    tm_net_free(net);
+    net = small_net(h6 + 3, 3, x5_sw, 6, x5_cab, 9);
+    s = slurm_text(net, false, false);
+    expect_body(s, "SwitchName=L1 Nodes=h1\nSwitchName=L2 Nodes=h2\nSwitchName=L3 Nodes=h3\n"
+                   "SwitchName=A Switches=L[1-3]\nSwitchName=C Switches=L[1-2]\n"
+                   "SwitchName=E Switches=C\nSwitchName=topomap-root Switches=A,E\n");
+    assert_non_null(strstr(s, "# topomap-root is not in the fabric"));
+    free(s);
+    s = slurm_text(net, true, false);
+    assert_non_null(strstr(s, "      - switch: topomap-root\n        children: A,E\n"));
     free(s);
     tm_net_free(net);
 }
@@ -338,6 +405,7 @@ int main(void)
         cmocka_unit_test(test_compress),
         cmocka_unit_test(test_compress_roundtrip),
         cmocka_unit_test(test_fattree),
+        cmocka_unit_test(test_top_rule),
         cmocka_unit_test(test_irregular),
         cmocka_unit_test(test_all_leaves),
         cmocka_unit_test(test_errors),
