@@ -78,9 +78,14 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
+# INSTALL_DEPS=no (package builds: debian/rules, the Spack recipe): never
+# run apt; only check the build dependencies and stop if one is missing.
+INSTALL_DEPS ?= yes
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+	@if [ "$(INSTALL_DEPS)" = no ]; then \
+	  pkg-config --exists igraph libxml-2.0 || { echo "make: igraph or libxml-2.0 not found by pkg-config"; exit 1; }; \
+	elif ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
 	  || ! command -v chromium >/dev/null; then \
 	  tools/install-deps.sh; \
 	elif ! command -v mpicc.openmpi >/dev/null || ! command -v mpicc.mpich >/dev/null; then \
@@ -105,6 +110,7 @@ $(BUILD)/libtopomap.a: $(LIB_OBJ)
 
 $(BUILD)/libtopomap.so: $(LIB_OBJ)
 	$(CC) -shared -Wl,-soname,libtopomap.so.$(SOVERSION) -o $@ $^ $(LDFLAGS_ALL) $(PKG_LIBS)
+	ln -sf libtopomap.so $(BUILD)/libtopomap.so.$(SOVERSION)
 
 $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
@@ -123,11 +129,15 @@ endif
 ifneq ($(SAN),)
   MPI_FLAVORS :=
 endif
-mpicc_of = $(if $(filter default,$(1)),mpicc,mpicc.$(1))
+# MPICC_<mpi>=path overrides the wrapper of a flavour (the Spack recipe
+# passes MPI_FLAVORS=<mpi> MPICC_<mpi>=<its mpicc>); MPI_SHIM=0 builds no
+# PMPI shim (Spack's ~shim).
+MPI_SHIM ?= 1
+mpicc_of = $(or $(MPICC_$(1)),$(if $(filter default,$(1)),mpicc,mpicc.$(1)))
 MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_shim.c,$(wildcard src/mpi/*.c)))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 libtopomap_pmpi.so halo3d tm_neighbors placement))
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so) halo3d tm_neighbors placement))
 
 mpi: $(MPI_OUT)
 	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
@@ -379,7 +389,7 @@ install: install-files
 	@for f in $(MPI_FLAVORS); do \
 	  echo "install topomap-mpi-$$f: $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f/" && \
 	  $(INSTALL) -d $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f && \
-	  $(INSTALL) -m 755 $(BUILD)/mpi-$$f/libtopomap_mpi.so $(BUILD)/mpi-$$f/libtopomap_pmpi.so \
+	  $(INSTALL) -m 755 $(BUILD)/mpi-$$f/libtopomap_mpi.so $(if $(filter 1,$(MPI_SHIM)),$(BUILD)/mpi-$$f/libtopomap_pmpi.so) \
 	    $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f/ && \
 	  $(INSTALL) -m 644 $(BUILD)/install/topomap-mpi-$$f.pc $(DESTDIR)$(PKGCONFIGDIR)/ && \
 	  $(INSTALL) -m 644 $(BUILD)/install/topomap-mpi-$$f.cmake $(DESTDIR)$(CMAKEDIR)/ || exit 1; done
