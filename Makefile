@@ -86,7 +86,7 @@ $(DEPS_STAMP):
 	@if [ "$(INSTALL_DEPS)" = no ]; then \
 	  pkg-config --exists igraph libxml-2.0 || { echo "make: igraph or libxml-2.0 not found by pkg-config"; exit 1; }; \
 	elif ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
-	  || ! command -v chromium >/dev/null; then \
+	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
 	  tools/install-deps.sh; \
 	elif ! command -v mpicc.openmpi >/dev/null || ! command -v mpicc.mpich >/dev/null; then \
 	  tools/install-deps.sh || echo "make: Open MPI / MPICH not installed: libtopomap_mpi is built for the MPIs found"; fi
