@@ -63,7 +63,7 @@ def render_lines(lines, out):
                 # "cannot adjust line"): a paragraph with the text indented.
                 long_tag = len(t) > 40
                 out.extend(['.PP', tag(t), '.RS'] if long_tag else ['.TP', tag(t)])
-                out.extend(esc(d) for d in desc) if desc else out.append('\\&')
+                out.extend([esc(d) for d in desc] or ['\\&'])
                 if long_tag:
                     out.append('.RE')
         i = j

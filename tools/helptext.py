@@ -33,7 +33,7 @@ def commands(binary):
     text = run(binary, '--help')
     out, inside = [], False
     for line in text.splitlines():
-        if re.match(r'^commands?:\s*$', line):
+        if re.match(r'^commands?:\s*$', line, re.IGNORECASE):
             inside = True
             continue
         if inside:

@@ -181,7 +181,7 @@ grep -q "topomapConfig.cmake, version: $ver" cm.log || { cat cm.log; echo "find_
 # Man pages: one per command of `topomap --help` plus topomap(1); no groff
 # warning; identical to what gen-man.py makes from the installed binary; every
 # option of the command's --help on its page.
-cmds=$("$P/bin/topomap" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}' | grep -v '^version$')
+cmds=$("$P/bin/topomap" --help | sed -n '/^[Cc]ommands:/,/^$/p' | awk 'NR > 1 && NF {print $1}' | grep -v '^version$')
 want_pages=$(printf 'topomap.1\n'; for c in $cmds; do echo "topomap-$c.1"; done)
 [ "$(ls "$P/share/man/man1" | sort)" = "$(echo "$want_pages" | sort)" ] ||
     { echo "man pages: $(ls "$P/share/man/man1" | tr '\n' ' '), expected: $(echo $want_pages)"; exit 1; }
