@@ -22,6 +22,8 @@ import shlex
 import sys
 import types
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the recipe
+
 
 class Recorder:
     """The `make` executable: records its arguments instead of running."""
