@@ -39,7 +39,8 @@ class Topomap(MakefilePackage):
     # man pages and bash completion are generated from `topomap --help`
     depends_on("python@3:", type="build")
     depends_on("igraph@0.10:")
-    depends_on("metis@5.1:")
+    # src/graph/partition.c asserts METIS's idx_t is 32 bits
+    depends_on("metis@5.1: ~int64")
     depends_on("libxml2")
     depends_on("mpi", when="+mpi")
     depends_on("cmocka", type="test")

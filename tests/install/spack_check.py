@@ -118,8 +118,9 @@ def stub_spack():
 
 def check_metadata(cls):
     """The conventions of the issue: a MakefilePackage with variants mpi and
-    shim, dependencies igraph, metis, libxml2 (link), pkgconfig (build),
-    cmocka (test), mpi when +mpi, and +shim conflicting with ~mpi."""
+    shim, dependencies igraph, metis (32-bit idx_t), libxml2 (link),
+    pkgconfig (build), cmocka (test), mpi when +mpi, and +shim conflicting
+    with ~mpi."""
     errors = []
     if not issubclass(cls, MakefilePackage):
         errors.append('not a MakefilePackage')
@@ -131,8 +132,9 @@ def check_metadata(cls):
             errors.append('variant %s missing' % v)
         elif not variants[v].get('description'):
             errors.append('variant %s has no description' % v)
-    deps = {a[0]: kw for k, a, kw in DIRECTIVES if k == 'depends_on'}
-    want = {'igraph@0.10:': None, 'metis@5.1:': None, 'libxml2': None,
+    deps = {a[0].replace(' ', ''): kw for k, a, kw in DIRECTIVES if k == 'depends_on'}
+    # metis with a 32-bit idx_t: src/graph/partition.c asserts it
+    want = {'igraph@0.10:': None, 'metis@5.1:~int64': None, 'libxml2': None,
             'pkgconfig': 'build', 'cmocka': 'test', 'mpi': None}
     for d, typ in want.items():
         if d not in deps:
