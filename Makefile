@@ -8,13 +8,20 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
-#   make install    PREFIX=/usr/local (MPI libraries in PREFIX/lib/topomap-mpi-<mpi>/)
+#   make install    PREFIX=/usr/local DESTDIR= LIBDIR=PREFIX/lib ... (docs/install.md): the
+#                   libraries, headers, CLI, MPI libraries (LIBDIR/topomap-mpi-<mpi>/),
+#                   pkg-config and CMake files, man pages, bash completion; make uninstall
+#   make deb        the Debian packages into build/deb/ (debian/, docs/install.md)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
 # when missing.
 
 PREFIX  ?= /usr/local
+# The version is TOPOMAP_VERSION in include/topomap/topomap.h (what
+# `topomap --version` prints); the SONAME is libtopomap.so.<major>.
+VERSION   := $(shell sed -n 's/^\#define TOPOMAP_VERSION "\(.*\)"/\1/p' include/topomap/topomap.h)
+SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 BUILD   ?= build
 CC      ?= cc
 SAN     ?=
@@ -66,17 +73,23 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
+        install-files uninstall man completion deb \
         fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
+# INSTALL_DEPS=no (package builds: debian/rules, the Spack recipe): never
+# run apt; only check the build dependencies and stop if one is missing.
+INSTALL_DEPS ?= yes
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
-	@if ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
-	  || ! command -v chromium >/dev/null; then \
+	@if [ "$(INSTALL_DEPS)" = no ]; then \
+	  pkg-config --exists igraph libxml-2.0 || { echo "make: igraph or libxml-2.0 not found by pkg-config"; exit 1; }; \
+	elif ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
 	  tools/install-deps.sh; \
-	elif ! command -v mpicc.openmpi >/dev/null || ! command -v mpicc.mpich >/dev/null; then \
-	  tools/install-deps.sh || echo "make: Open MPI / MPICH not installed: libtopomap_mpi is built for the MPIs found"; fi
+	else \
+	  tools/install-deps.sh || echo "make: some test tools (MPI, slurmctld, ...) not installed: the tests that need them skip"; fi
 	@touch $@
 
 deps: $(DEPS_STAMP)
@@ -96,7 +109,8 @@ $(BUILD)/libtopomap.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/libtopomap.so: $(LIB_OBJ)
-	$(CC) -shared -o $@ $^ $(LDFLAGS_ALL) $(PKG_LIBS)
+	$(CC) -shared -Wl,-soname,libtopomap.so.$(SOVERSION) -o $@ $^ $(LDFLAGS_ALL) $(PKG_LIBS)
+	ln -sf libtopomap.so $(BUILD)/libtopomap.so.$(SOVERSION)
 
 $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 	$(CC) -o $@ $(CLI_OBJ) $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS)
@@ -115,11 +129,15 @@ endif
 ifneq ($(SAN),)
   MPI_FLAVORS :=
 endif
-mpicc_of = $(if $(filter default,$(1)),mpicc,mpicc.$(1))
+# MPICC_<mpi>=path overrides the wrapper of a flavour (the Spack recipe
+# passes MPI_FLAVORS=<mpi> MPICC_<mpi>=<its mpicc>); MPI_SHIM=0 builds no
+# PMPI shim (Spack's ~shim).
+MPI_SHIM ?= 1
+mpicc_of = $(or $(MPICC_$(1)),$(if $(filter default,$(1)),mpicc,mpicc.$(1)))
 MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_shim.c,$(wildcard src/mpi/*.c)))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 libtopomap_pmpi.so halo3d tm_neighbors placement))
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so) halo3d tm_neighbors placement))
 
 mpi: $(MPI_OUT)
 	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
@@ -129,7 +147,7 @@ $(BUILD)/mpi-$(1)/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) $$(CFLAGS_ALL) -fvisibility=hidden -MMD -MP -c $$< -o $$@
 $(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_mpi.map
-	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_mpi.map -o $$@ \
+	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_mpi.map -Wl,-soname,libtopomap_mpi.so -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) \
     $(BUILD)/mpi-$(1)/obj/pmpi_shim.o src/mpi/export_pmpi.map
@@ -306,15 +324,93 @@ bench-map: all
 bench-scale: all
 	tools/bench/scale.sh $(BUILD) $(SIZES)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/topomap
-	install -m 755 $(BUILD)/topomap $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 include/topomap/*.h $(DESTDIR)$(PREFIX)/include/topomap/
+# ---- install (docs/install.md) ----------------------------------------------
+# GNU-style directories, each overridable; DESTDIR is prepended to every one
+# (staged installs, packaging).  Debian's multiarch LIBDIR is set by
+# debian/rules.  The .pc and CMake files name the final (non-DESTDIR) paths.
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+DATADIR      ?= $(PREFIX)/share
+MANDIR       ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR     ?= $(LIBDIR)/cmake/topomap
+BASHCOMPDIR  ?= $(DATADIR)/bash-completion/completions
+INSTALL      ?= install
+SONAME       := libtopomap.so.$(SOVERSION)
+
+# Man pages and bash completion are generated from the built CLI's --help
+# (tools/gen-man.py, tools/gen-completion.py): rebuilt whenever topomap is,
+# so they cannot drift from it.
+MAN_STAMP := $(BUILD)/man/.stamp
+$(MAN_STAMP): $(BUILD)/topomap tools/gen-man.py
+	@rm -rf $(BUILD)/man && mkdir -p $(BUILD)/man
+	python3 tools/gen-man.py $(BUILD)/topomap $(BUILD)/man
+	@touch $@
+$(BUILD)/topomap.bash: $(BUILD)/topomap tools/gen-completion.py
+	python3 tools/gen-completion.py $(BUILD)/topomap > $@.tmp && mv $@.tmp $@
+man: $(MAN_STAMP)
+completion: $(BUILD)/topomap.bash
+
+# The pkg-config and CMake files with this install's paths (packaging/).
+# topomap-mpi-<mpi>.pc requires that MPI's own module (ompi-c, mpich; mpi for
+# a plain mpicc) and the CMake target carries its flags.
+PKG_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' \
+  -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g'
+install-files: all man completion
+	@rm -rf $(BUILD)/install && mkdir -p $(BUILD)/install
+	$(PKG_SUBST) packaging/pkgconfig/topomap.pc.in > $(BUILD)/install/topomap.pc
+	$(PKG_SUBST) packaging/cmake/topomapConfig.cmake.in > $(BUILD)/install/topomapConfig.cmake
+	$(PKG_SUBST) packaging/cmake/topomapConfigVersion.cmake.in > $(BUILD)/install/topomapConfigVersion.cmake
 	@for f in $(MPI_FLAVORS); do \
-	  install -d $(DESTDIR)$(PREFIX)/lib/topomap-mpi-$$f && \
-	  install -m 644 $(BUILD)/mpi-$$f/libtopomap_mpi.so $(BUILD)/mpi-$$f/libtopomap_pmpi.so \
-	    $(DESTDIR)$(PREFIX)/lib/topomap-mpi-$$f/ || exit 1; done
+	  case $$f in openmpi) pc=ompi-c;; mpich) pc=mpich;; *) pc=mpi;; esac; \
+	  if pkg-config --exists $$pc; then req=$$pc; cf=$$(pkg-config --cflags $$pc); lf=$$(pkg-config --libs $$pc); \
+	  else echo "make: no pkg-config module $$pc: topomap-mpi-$$f.pc does not name the MPI (compile with the MPI wrapper)"; \
+	    req=; cf=; lf=; fi; \
+	  $(PKG_SUBST) -e "s|@FLAVOR@|$$f|g" -e "s|@MPI_PC@|$$req|g" -e "s|@MPI_CFLAGS@|$$cf|g" -e "s|@MPI_LIBS@|$$lf|g" \
+	    packaging/pkgconfig/topomap-mpi.pc.in > $(BUILD)/install/topomap-mpi-$$f.pc && \
+	  $(PKG_SUBST) -e "s|@FLAVOR@|$$f|g" -e "s|@MPI_CFLAGS@|$$cf|g" -e "s|@MPI_LIBS@|$$lf|g" \
+	    packaging/cmake/topomap-mpi.cmake.in > $(BUILD)/install/topomap-mpi-$$f.cmake || exit 1; done
+
+install: install-files
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/topomap \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 755 $(BUILD)/topomap $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 644 $(BUILD)/libtopomap.a $(DESTDIR)$(LIBDIR)/
+	$(INSTALL) -m 755 $(BUILD)/libtopomap.so $(DESTDIR)$(LIBDIR)/libtopomap.so.$(VERSION)
+	ln -sf libtopomap.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtopomap.so
+	$(INSTALL) -m 644 include/topomap/*.h $(DESTDIR)$(INCLUDEDIR)/topomap/
+	$(INSTALL) -m 644 $(BUILD)/install/topomap.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	$(INSTALL) -m 644 $(BUILD)/install/topomapConfig.cmake $(BUILD)/install/topomapConfigVersion.cmake \
+	  $(DESTDIR)$(CMAKEDIR)/
+	$(INSTALL) -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL) -m 644 $(BUILD)/topomap.bash $(DESTDIR)$(BASHCOMPDIR)/topomap
+	@for f in $(MPI_FLAVORS); do \
+	  echo "install topomap-mpi-$$f: $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f/" && \
+	  $(INSTALL) -d $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f && \
+	  $(INSTALL) -m 755 $(BUILD)/mpi-$$f/libtopomap_mpi.so $(if $(filter 1,$(MPI_SHIM)),$(BUILD)/mpi-$$f/libtopomap_pmpi.so) \
+	    $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f/ && \
+	  $(INSTALL) -m 644 $(BUILD)/install/topomap-mpi-$$f.pc $(DESTDIR)$(PKGCONFIGDIR)/ && \
+	  $(INSTALL) -m 644 $(BUILD)/install/topomap-mpi-$$f.cmake $(DESTDIR)$(CMAKEDIR)/ || exit 1; done
+
+# Removes what `make install` with the same variables installed (the
+# directories stay).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/topomap $(DESTDIR)$(LIBDIR)/libtopomap.a \
+	  $(DESTDIR)$(LIBDIR)/libtopomap.so $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libtopomap.so.$(VERSION) \
+	  $(DESTDIR)$(PKGCONFIGDIR)/topomap.pc $(DESTDIR)$(PKGCONFIGDIR)/topomap-mpi-*.pc \
+	  $(DESTDIR)$(CMAKEDIR)/topomapConfig.cmake $(DESTDIR)$(CMAKEDIR)/topomapConfigVersion.cmake \
+	  $(DESTDIR)$(CMAKEDIR)/topomap-mpi-*.cmake $(DESTDIR)$(MANDIR)/man1/topomap.1 \
+	  $(DESTDIR)$(MANDIR)/man1/topomap-*.1 $(DESTDIR)$(BASHCOMPDIR)/topomap
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/topomap $(DESTDIR)$(LIBDIR)/topomap-mpi-*
+	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
+
+# The Debian packages (debian/): built from a copy of the tree in
+# build/deb/src with dpkg-buildpackage, then unpacked with dpkg -x into a
+# clean directory whose topomap --version must run (tools/deb.sh).
+deb:
+	tools/deb.sh
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz

@@ -9,9 +9,14 @@ pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmock
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
       chromium  # tests/cli/t32-report.sh renders the HTML report headless
-      slurmctld slurm-client)  # tests/cli/t06-slurm-ctld.sh: the real controller reads the export
+      slurmctld slurm-client  # tests/cli/t06-slurm-ctld.sh: the real controller reads the export
+      # tests/cli/t70-install.sh: CMake and pkg-config consumers, `man -l`, and a
+      # `pkg-config --static` link (Debian's igraph.pc names these in Libs.private)
+      cmake man-db libglpk-dev libarpack2-dev libplfit-dev)
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
+# `make deb` only: dpkg-buildpackage, debhelper (compat 13) and lintian
+if [ "${1:-}" = "--deb" ]; then pkgs+=(dpkg-dev debhelper devscripts lintian fakeroot); fi
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
