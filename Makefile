@@ -116,10 +116,13 @@ ifneq ($(SAN),)
   MPI_FLAVORS :=
 endif
 mpicc_of = $(if $(filter default,$(1)),mpicc,mpicc.$(1))
-MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_shim.c,$(wildcard src/mpi/*.c)))
+MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
+# The shim's own files: the four topology calls, MPI_Init/Finalize and the
+# recorder (TOPOMAP_RECORD) with its point-to-point and collective wrappers.
+MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 libtopomap_pmpi.so halo3d tm_neighbors placement))
+                 libtopomap_pmpi.so halo3d tm_neighbors placement record_pattern))
 
 mpi: $(MPI_OUT)
 	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
@@ -132,13 +135,16 @@ $(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)
 	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_mpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) \
-    $(BUILD)/mpi-$(1)/obj/pmpi_shim.o src/mpi/export_pmpi.map
+    $(MPI_SHIM_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_pmpi.map
 	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_pattern: tests/mpi/record_pattern.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/tm_neighbors: tests/mpi/tm_neighbors.c $(BUILD)/mpi-$(1)/libtopomap_mpi.so

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# TOPOMAP_RECORD in the PMPI shim under the real launchers (Open MPI and
+# MPICH): tests/mpi/record_pattern.c sends a known pattern (every kind of
+# point-to-point send, sub- and intercommunicators, persistent requests,
+# neighbourhood collectives, every collective) and
+# tests/mpi/record_expect.py, which computes the pattern independently,
+# compares the recorded matrices and JSON exactly, for every collective
+# algorithm on 2, 5 and 16 ranks.  Then: `topomap eval/map --comm` read the
+# file, recording and reordering in one run (halo3d: world numbering), an
+# unwritable file is one warning and the job succeeds.  Skipped only when
+# `make` found no mpicc (TOPOMAP_MPI_DIRS empty).
+set -eu
+. "$(dirname "$0")/lib.sh"
+if [ -z "${TOPOMAP_MPI_DIRS:-}" ]; then
+    echo "skip: no MPI build (no mpicc found by make)"
+    exit 0
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+EXPECT=$HERE/../mpi/record_expect.py
+
+# run DIR NP [VAR=VALUE ...] -- PROG ARGS (as t60-mpi.sh)
+run() {
+    local dir=$1 np=$2; shift 2
+    local vars=()
+    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+    shift
+    case $(basename "$dir") in
+    mpi-openmpi) set -- mpirun.openmpi --allow-run-as-root --oversubscribe \
+                     --mca mpi_yield_when_idle 1 -np "$np" env "${vars[@]}" "$@" ;;
+    mpi-mpich)   set -- mpirun.mpich -np "$np" env "${vars[@]}" "$@" ;;
+    *)           set -- mpirun -np "$np" env "${vars[@]}" "$@" ;;
+    esac
+    expect_exit 0 timeout 120 "$@"
+}
+
+for dir in $TOPOMAP_MPI_DIRS; do
+    shim=$dir/libtopomap_pmpi.so
+    # the exact pattern: every algorithm on 5 ranks (not a power of two)
+    # and 16, auto and skip on 2
+    for case in 5:auto 5:skip 5:ring 5:recursive-doubling 5:binomial \
+                16:auto 16:ring 16:recursive-doubling 16:binomial 2:auto 2:skip; do
+        np=${case%%:*} algo=${case#*:}
+        rm -f rec.mtx rec.mtx.json rec.mtx.messages.mtx
+        run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx \
+            TOPOMAP_RECORD_COLLECTIVES="$algo" -- "$dir/record_pattern"
+        expect_in "record_pattern: $np ranks done" "$OUT"
+        [ -z "$ERR" ] || { echo "stderr: $ERR"; exit 1; }
+        python3 "$EXPECT" "$np" "$algo" rec.mtx
+        [ "$(ls -a | grep -c 'tmp')" = 0 ]    # no temporary file left
+        [ "$case" != 16:auto ] || cp rec.mtx rec16.mtx
+    done
+
+    # topomap reads the recorded file: 16 ranks on a 4x4 torus
+    "$TOPOMAP" eval --topology torus:4x4 --comm rec16.mtx --json > ev.json
+    [ "$(json_py 'd["max_congestion"] > 0' < ev.json)" = True ]
+    "$TOPOMAP" map --topology torus:4x4 --comm rec16.mtx --format openmpi --out rank.txt > /dev/null
+    [ "$(grep -c '^rank ' rank.txt)" = 16 ]
+
+    # a bad algorithm name: one warning, auto used
+    run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=fast -- \
+        "$dir/record_pattern"
+    expect_in "TOPOMAP_RECORD_COLLECTIVES=fast is not" "$ERR"
+    python3 "$EXPECT" 2 auto rec.mtx
+
+    # cannot write: one warning, exit 0, no file
+    run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=no/such/dir/rec.mtx -- "$dir/record_pattern"
+    [ "$(echo "$ERR" | grep -c 'topomap: warning: TOPOMAP_RECORD')" = 1 ]
+    [ ! -e no ]
+
+    # recording and reordering in one run: halo3d on 8 scattered hosts of a
+    # torus; topomap's own collectives are not recorded, the halo goes to
+    # the world ranks that ran the blocks: each sends 8^2 doubles per face
+    # and iteration to each world neighbour, symmetric
+    for i in $(seq 0 7); do printf 'n%04d\n' $(( (i * 3) % 8 )); done > h8
+    run "$dir" 8 LD_PRELOAD="$shim" TOPOMAP_TOPOLOGY=torus:2x4 TOPOMAP_HOSTS=h8 \
+        TOPOMAP_REPORT=rep.json TOPOMAP_RECORD=halo.mtx TOPOMAP_RECORD_COLLECTIVES=skip -- \
+        "$dir/halo3d" 8 2
+    expect_in "0 wrong" "$OUT"
+    python3 - halo.mtx rep.json <<'PY'
+import json, sys
+rows = [l.split() for l in open(sys.argv[1]) if not l.startswith("%")][1:]
+m = {(int(i) - 1, int(j) - 1): float(v) for i, j, v in rows}
+rep = json.load(open(sys.argv[2]))
+owner = rep["owner"]             # owner[v]: world rank that ran block v
+edges = {(u, v) for u, v, w in rep["edges"]}
+want = {(owner[u], owner[v]): 2 * 64 * 8.0 for u, v in edges}
+assert m == want, (sorted(m.items())[:8], sorted(want.items())[:8])
+d = json.load(open(sys.argv[1] + ".json"))
+assert set(d["calls"]) == {"MPI_Neighbor_alltoall", "MPI_Allreduce"}, d["calls"]
+assert d["calls"]["MPI_Allreduce"]["messages"] == 0   # skip: calls only
+PY
+done
