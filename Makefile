@@ -8,6 +8,7 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
+#   make bench-record the overhead of TOPOMAP_RECORD on halo3d (tools/bench/record.sh)
 #   make install    PREFIX=/usr/local (MPI libraries in PREFIX/lib/topomap-mpi-<mpi>/)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
@@ -65,7 +66,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record install clean fuzz fuzz-smoke \
         fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
@@ -311,6 +312,11 @@ bench-map: all
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.
 bench-scale: all
 	tools/bench/scale.sh $(BUILD) $(SIZES)
+
+# The PMPI shim's recorder against plain MPI and the shim alone on
+# examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).
+bench-record: mpi
+	tools/bench/record.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/topomap

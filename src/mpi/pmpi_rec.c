@@ -52,6 +52,8 @@ static struct {
     cstat_tab cstats;
     uint64_t kinds[TM__REC_NKINDS][3];
     tm__rec_comm world;
+    int want_task, reorderings, *task;
+    const char *task_call;
 } st = {.mu = PTHREAD_MUTEX_INITIALIZER, .keyval = MPI_KEYVAL_INVALID};
 
 static _Thread_local int quiet;
@@ -408,9 +410,46 @@ static tm__rec_algo algo_parse(const char *s, int *bad)
     return TM__REC_AUTO;
 }
 
+void tm__rec_reordered(MPI_Comm newcomm, const char *call)
+{
+    MPI_Group g, wg;
+    int size = 0, P = st.world.size, *in, *out, same = 1;
+    if (!st.on || newcomm == MPI_COMM_NULL)
+        return;
+    PMPI_Comm_size(newcomm, &size);
+    if (size != P)
+        return;
+    in = malloc((size_t)P * sizeof *in);
+    out = malloc((size_t)P * sizeof *out);
+    if (!in || !out) {
+        st.nomem = 1;
+        goto out;
+    }
+    for (int i = 0; i < P; i++)
+        in[i] = i;
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    PMPI_Comm_group(newcomm, &g);
+    PMPI_Group_translate_ranks(wg, P, in, g, out);
+    PMPI_Group_free(&g);
+    PMPI_Group_free(&wg);
+    for (int i = 0; i < P; i++)
+        same &= out[i] == i;
+    if (same)
+        goto out;
+    st.reorderings++;
+    if (st.task || !st.want_task)
+        goto out;
+    st.task = out;
+    st.task_call = call;
+    out = NULL;
+out:
+    free(in);
+    free(out);
+}
+
 void tm__rec_init(int provided)
 {
-    int rank = 0, cfg[3] = {0, TM__REC_AUTO, 0}, bad = 0;
+    int rank = 0, cfg[3] = {0, TM__REC_AUTO, 1}, bad = 0;
     const char *path = getenv("TOPOMAP_RECORD");
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (rank == 0) {
@@ -420,6 +459,14 @@ void tm__rec_init(int provided)
         if (bad)
             tm__mpi_warn(0, "TOPOMAP_RECORD_COLLECTIVES=%s is not skip, ring, recursive-doubling, "
                             "binomial or auto; using auto", getenv("TOPOMAP_RECORD_COLLECTIVES"));
+        const char *ranks = getenv("TOPOMAP_RECORD_RANKS");
+        if (ranks && *ranks && strcmp(ranks, "task") != 0) {
+            cfg[2] = 0;
+            if (strcmp(ranks, "world") != 0) {
+                cfg[2] = 1;
+                tm__mpi_warn(0, "TOPOMAP_RECORD_RANKS=%s is not task or world; using task", ranks);
+            }
+        }
     }
     PMPI_Bcast(cfg, 3, MPI_INT, 0, MPI_COMM_WORLD);
     if (!cfg[0])
@@ -428,6 +475,7 @@ void tm__rec_init(int provided)
         MPI_SUCCESS)
         return;
     st.algo = (tm__rec_algo)cfg[1];
+    st.want_task = cfg[2];
     st.provided = provided;
     st.mt = provided == MPI_THREAD_MULTIPLE;
     st.path = rank == 0 ? strdup(path) : NULL;
@@ -469,6 +517,9 @@ void tm__rec_finalize(void)
             st.cstats.s[k++] = st.cstats.s[i];
     o.cstats = st.cstats.s;
     o.ncstats = k;
+    o.task = st.task;
+    o.task_call = st.task_call;
+    o.reorderings = st.reorderings;
     PMPI_Allreduce(&st.nomem, &nomem, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (nomem) {
         tm__mpi_warn(st.world.rank, "TOPOMAP_RECORD: out of memory while recording; no file "
@@ -481,6 +532,8 @@ void tm__rec_finalize(void)
     free(st.preqs);
     free(st.path);
     free(st.world.out);
+    free(st.task);
+    st.task = NULL;
     PMPI_Comm_free_keyval(&st.keyval);
     memset(&st.cells, 0, sizeof st.cells);
     memset(&st.cstats, 0, sizeof st.cstats);

@@ -76,6 +76,11 @@ int tm__rec_on(void);
 /* Brackets topomap's own MPI traffic (the reordering calls): not recorded. */
 void tm__rec_quiet(int on);
 
+/* A topology call of the shim returned newcomm (call: its MPI name): the
+ * first one that spans MPI_COMM_WORLD with other ranks gives the task
+ * numbering (TOPOMAP_RECORD_RANKS=task, the default). */
+void tm__rec_reordered(MPI_Comm newcomm, const char *call);
+
 /* Point-to-point: count elements of type to dest of comm (MPI_PROC_NULL
  * skipped), one call of kind. */
 void tm__rec_p2p(tm__rec_kind kind, MPI_Comm comm, int dest, int count, MPI_Datatype type);
@@ -137,6 +142,10 @@ typedef struct tm__rec_out {
     uint64_t kinds[TM__REC_NKINDS][3]; /* calls, messages, bytes */
     tm__rec_cstat *cstats;
     int ncstats;
+    const int *task;         /* world rank -> task (rank in the reordered
+                              * communicator); NULL: world numbering */
+    const char *task_call;   /* the call that made it */
+    int reorderings;         /* world-spanning communicators the shim reordered */
 } tm__rec_out;
 void tm__rec_write(const tm__rec_out *o);
 

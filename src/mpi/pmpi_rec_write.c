@@ -152,35 +152,76 @@ static int open_out(tm_ctx *ctx, const char *path, tm_ofile *of)
     return -1;
 }
 
-/* col 1: bytes, 2: messages. */
+typedef struct entry {
+    int i, j;
+    uint64_t v;
+} entry;
+
+static int entry_cmp(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (x->i != y->i)
+        return x->i < y->i ? -1 : 1;
+    return (x->j > y->j) - (x->j < y->j);
+}
+
+/* The nonzero entries of column col (1: bytes, 2: messages), renumbered
+ * by o->task when set, in (row, column) order; NULL when out of memory. */
+static entry *entries(const gathered *g, const tm__rec_out *o, int col, int64_t *n)
+{
+    entry *e = malloc((size_t)(g->ncells ? g->ncells : 1) * sizeof *e);
+    int64_t k = 0, m = 0;
+    if (!e)
+        return NULL;
+    for (int src = 0; src < g->P; src++)
+        for (int j = 0; j < g->row_len[src]; j++, k++) {
+            int dst = (int)g->cells[3 * k];
+            if (!g->cells[3 * k + col])
+                continue;
+            e[m].i = o->task ? o->task[src] : src;
+            e[m].j = o->task ? o->task[dst] : dst;
+            e[m++].v = g->cells[3 * k + col];
+        }
+    if (o->task && m)
+        qsort(e, (size_t)m, sizeof *e, entry_cmp);
+    *n = m;
+    return e;
+}
+
 static int write_mtx(tm_ctx *ctx, const char *path, const gathered *g, const tm__rec_out *o,
                      int col)
 {
     tm_ofile of;
-    int64_t nnz = 0, k = 0;
+    int64_t nnz = 0;
     uint64_t msgs = 0, bytes = 0;
-    if (open_out(ctx, path, &of))
+    entry *e = entries(g, o, col, &nnz);
+    if (!e) {
+        tm__mpi_warn(0, "TOPOMAP_RECORD: out of memory; recording not written");
         return -1;
+    }
+    if (open_out(ctx, path, &of)) {
+        free(e);
+        return -1;
+    }
     for (int64_t i = 0; i < g->ncells; i++) {
-        nnz += g->cells[3 * i + col] > 0;
         bytes += g->cells[3 * i + 1];
         msgs += g->cells[3 * i + 2];
     }
     fprintf(of.fp, "%%%%MatrixMarket matrix coordinate real general\n"
-                   "%% topomap libtopomap_pmpi.so TOPOMAP_RECORD: %s sent by MPI_COMM_WORLD rank "
-                   "i-1 to rank j-1\n"
+                   "%% topomap libtopomap_pmpi.so TOPOMAP_RECORD: %s sent by %s i-1 to %s j-1\n"
                    "%% ranks %d, pairs %lld, messages %llu, bytes %llu, collectives %s\n%% MPI: ",
-            col == 1 ? "bytes" : "messages", g->P, (long long)nnz, (unsigned long long)msgs,
+            col == 1 ? "bytes" : "messages", o->task ? "task" : "MPI_COMM_WORLD rank",
+            o->task ? "task" : "rank", g->P, (long long)nnz, (unsigned long long)msgs,
             (unsigned long long)bytes, tm__rec_algo_name[o->algo]);
     for (const char *s = g->mpi; *s; s++)
         fputc(*s == '\r' ? ' ' : *s, of.fp);
+    if (o->task)
+        fprintf(of.fp, "\n%% task = rank in the communicator %s reordered (FILE.json: "
+                       "task_of_world_rank)", o->task_call);
     fprintf(of.fp, "\n%d %d %lld\n", g->P, g->P, (long long)nnz);
-    for (int src = 0; src < g->P; src++)
-        for (int j = 0; j < g->row_len[src]; j++, k++)
-            if (g->cells[3 * k + col] > 0)
-                fprintf(of.fp, "%d %llu %llu\n", src + 1,
-                        (unsigned long long)g->cells[3 * k] + 1,
-                        (unsigned long long)g->cells[3 * k + col]);
+    for (int64_t k = 0; k < nnz; k++)
+        fprintf(of.fp, "%d %d %llu\n", e[k].i + 1, e[k].j + 1, (unsigned long long)e[k].v);
+    free(e);
     return commit(ctx, &of, path);
 }
 
@@ -269,9 +310,15 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
     fprintf(of.fp, "{\n  \"tool\": \"topomap libtopomap_pmpi.so (TOPOMAP_RECORD)\",\n"
                    "  \"mpi\": ");
     jstr(of.fp, g->mpi);
-    fprintf(of.fp, ",\n  \"thread_level\": \"%s\",\n  \"ranks\": %d,\n"
-                   "  \"numbering\": \"MPI_COMM_WORLD\",\n  \"matrix\": ",
-            thread_level(o->provided), g->P);
+    fprintf(of.fp, ",\n  \"thread_level\": \"%s\",\n  \"ranks\": %d,\n  \"numbering\": \"%s\",\n",
+            thread_level(o->provided), g->P, o->task ? "task" : "MPI_COMM_WORLD");
+    if (o->task) {
+        fprintf(of.fp, "  \"task_call\": \"%s\",\n  \"task_of_world_rank\": [", o->task_call);
+        for (int i = 0; i < g->P; i++)
+            fprintf(of.fp, "%s%d", i ? ", " : "", o->task[i]);
+        fprintf(of.fp, "],\n");
+    }
+    fprintf(of.fp, "  \"reorderings\": %d,\n  \"matrix\": ", o->reorderings);
     jstr(of.fp, o->path);
     fprintf(of.fp, ",\n  \"messages_matrix\": ");
     jstr(of.fp, msgs_path);

@@ -48,6 +48,8 @@ TM_API int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const
                                              destinations, destweights, info, reorder,
                                              comm_dist_graph);
     tm__rec_quiet(0);
+    if (rc == MPI_SUCCESS)
+        tm__rec_reordered(*comm_dist_graph, "MPI_Dist_graph_create_adjacent");
     return rc;
 }
 
@@ -60,6 +62,8 @@ TM_API int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], 
     rc = tm_mpi_dist_graph_create(comm_old, n, sources, degrees, destinations, weights, info,
                                     reorder, comm_dist_graph);
     tm__rec_quiet(0);
+    if (rc == MPI_SUCCESS)
+        tm__rec_reordered(*comm_dist_graph, "MPI_Dist_graph_create");
     return rc;
 }
 
@@ -70,6 +74,8 @@ TM_API int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const
     tm__rec_quiet(1);
     rc = tm_mpi_cart_create(comm_old, ndims, dims, periods, reorder, comm_cart);
     tm__rec_quiet(0);
+    if (rc == MPI_SUCCESS)
+        tm__rec_reordered(*comm_cart, "MPI_Cart_create");
     return rc;
 }
 
@@ -80,5 +86,7 @@ TM_API int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int indx[], con
     tm__rec_quiet(1);
     rc = tm_mpi_graph_create(comm_old, nnodes, indx, edges, reorder, comm_graph);
     tm__rec_quiet(0);
+    if (rc == MPI_SUCCESS)
+        tm__rec_reordered(*comm_graph, "MPI_Graph_create");
     return rc;
 }

@@ -5,8 +5,9 @@
 # neighbourhood collectives, every collective) and
 # tests/mpi/record_expect.py, which computes the pattern independently,
 # compares the recorded matrices and JSON exactly, for every collective
-# algorithm on 2, 5 and 16 ranks.  Then: `topomap eval/map --comm` read the
-# file, recording and reordering in one run (halo3d: world numbering), an
+# algorithm (2, 5 and 16 ranks).  Then: `topomap eval/map --comm` read the
+# file, recording and reordering in one run (halo3d: task and world
+# numbering), bad settings and an
 # unwritable file is one warning and the job succeeds.  Skipped only when
 # `make` found no mpicc (TOPOMAP_MPI_DIRS empty).
 set -eu
@@ -35,10 +36,11 @@ run() {
 
 for dir in $TOPOMAP_MPI_DIRS; do
     shim=$dir/libtopomap_pmpi.so
-    # the exact pattern: every algorithm on 5 ranks (not a power of two)
-    # and 16, auto and skip on 2
+    # the exact pattern: every algorithm on 5 ranks (sub-communicators of 3
+    # and 2), the two that differ on powers of two on 16 (sub-communicators
+    # of 8), skip on 2 (sub-communicators of one rank)
     for case in 5:auto 5:skip 5:ring 5:recursive-doubling 5:binomial \
-                16:auto 16:ring 16:recursive-doubling 16:binomial 2:auto 2:skip; do
+                16:auto 16:recursive-doubling 2:skip; do
         np=${case%%:*} algo=${case#*:}
         rm -f rec.mtx rec.mtx.json rec.mtx.messages.mtx
         run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx \
@@ -68,25 +70,34 @@ for dir in $TOPOMAP_MPI_DIRS; do
     [ ! -e no ]
 
     # recording and reordering in one run: halo3d on 8 scattered hosts of a
-    # torus; topomap's own collectives are not recorded, the halo goes to
-    # the world ranks that ran the blocks: each sends 8^2 doubles per face
-    # and iteration to each world neighbour, symmetric
+    # torus.  topomap's own collectives are not recorded; each block sends
+    # 8^2 doubles per face and iteration to each neighbour block.  Default
+    # numbering: tasks (the ranks of the reordered communicator, the blocks:
+    # what a rankfile for the next run places); TOPOMAP_RECORD_RANKS=world:
+    # the world ranks that ran them (report: owner[v] ran block v).
     for i in $(seq 0 7); do printf 'n%04d\n' $(( (i * 3) % 8 )); done > h8
-    run "$dir" 8 LD_PRELOAD="$shim" TOPOMAP_TOPOLOGY=torus:2x4 TOPOMAP_HOSTS=h8 \
-        TOPOMAP_REPORT=rep.json TOPOMAP_RECORD=halo.mtx TOPOMAP_RECORD_COLLECTIVES=skip -- \
-        "$dir/halo3d" 8 2
-    expect_in "0 wrong" "$OUT"
-    python3 - halo.mtx rep.json <<'PY'
+    for ranks in task world; do
+        run "$dir" 8 LD_PRELOAD="$shim" TOPOMAP_TOPOLOGY=torus:2x4 TOPOMAP_HOSTS=h8 \
+            TOPOMAP_REPORT=rep.json TOPOMAP_RECORD=halo.mtx TOPOMAP_RECORD_COLLECTIVES=skip \
+            TOPOMAP_RECORD_RANKS=$ranks -- "$dir/halo3d" 8 2
+        expect_in "0 wrong" "$OUT"
+        python3 - halo.mtx rep.json $ranks <<'PY'
 import json, sys
 rows = [l.split() for l in open(sys.argv[1]) if not l.startswith("%")][1:]
 m = {(int(i) - 1, int(j) - 1): float(v) for i, j, v in rows}
-rep = json.load(open(sys.argv[2]))
+rep, d = json.load(open(sys.argv[2])), json.load(open(sys.argv[1] + ".json"))
 owner = rep["owner"]             # owner[v]: world rank that ran block v
-edges = {(u, v) for u, v, w in rep["edges"]}
-want = {(owner[u], owner[v]): 2 * 64 * 8.0 for u, v in edges}
+assert owner != list(range(8)) and d["reorderings"] == 1, (owner, d["reorderings"])
+lab = (lambda v: v) if sys.argv[3] == "task" else (lambda v: owner[v])
+want = {(lab(u), lab(v)): 2 * 64 * 8.0 for u, v, w in rep["edges"]}
 assert m == want, (sorted(m.items())[:8], sorted(want.items())[:8])
-d = json.load(open(sys.argv[1] + ".json"))
+if sys.argv[3] == "task":
+    assert d["numbering"] == "task" and d["task_call"] == "MPI_Dist_graph_create_adjacent"
+    assert [d["task_of_world_rank"][owner[v]] for v in range(8)] == list(range(8))
+else:
+    assert d["numbering"] == "MPI_COMM_WORLD" and "task_of_world_rank" not in d
 assert set(d["calls"]) == {"MPI_Neighbor_alltoall", "MPI_Allreduce"}, d["calls"]
 assert d["calls"]["MPI_Allreduce"]["messages"] == 0   # skip: calls only
 PY
+    done
 done

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# record.sh - the overhead of TOPOMAP_RECORD (docs/mpi.md): examples/halo3d
+# under each MPI built by `make`, three ways, runs interleaved:
+#   plain    no shim
+#   shim     LD_PRELOAD=libtopomap_pmpi.so without TOPOMAP_RECORD
+#   record   the shim with TOPOMAP_RECORD (collectives: auto)
+# Time: rank 0, MPI_Init to the return of MPI_Finalize (the recorder
+# gathers and writes there), from tools/bench/mpi_wtime.c preloaded first.
+# Prints the median of REPS runs and the ratios against plain.
+# Usage: tools/bench/record.sh [BUILD_DIR]; NP (default 8), N (cells per
+# block edge, default 16), ITERS (default 2000), REPS (default 7).
+set -eu
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+np=${NP:-8} n=${N:-16} iters=${ITERS:-2000} reps=${REPS:-7}
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+echo "machine: $(uname -n), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "halo3d $n $iters on $np ranks, median of $reps runs (shared machine: timings are noisy)"
+echo "| MPI | plain (s) | shim, not recording (s) | recording (s) | shim / plain | recording / plain |"
+echo "|---|---|---|---|---|---|"
+for dir in "$build"/mpi-*; do
+    flavor=${dir##*/mpi-}
+    [ -x "$dir/halo3d" ] && [ -f "$dir/libtopomap_pmpi.so" ] || continue
+    case $flavor in
+    openmpi) cc=mpicc.openmpi; launch=(mpirun.openmpi --allow-run-as-root --oversubscribe
+                                        --mca mpi_yield_when_idle 1 -np "$np") ;;
+    mpich)   cc=mpicc.mpich; launch=(mpirun.mpich -np "$np") ;;
+    *)       cc=mpicc; launch=(mpirun -np "$np") ;;
+    esac
+    "$cc" -O2 -shared -fPIC -o "$work/wtime-$flavor.so" "$root/tools/bench/mpi_wtime.c" -ldl
+    for i in $(seq "$reps"); do
+        for mode in plain shim record; do
+            pre=$work/wtime-$flavor.so vars=()
+            [ $mode = plain ] || pre="$pre:$dir/libtopomap_pmpi.so"
+            [ $mode = record ] && vars=(TOPOMAP_RECORD="$work/rec.mtx")
+            "${launch[@]}" env LD_PRELOAD="$pre" "${vars[@]}" "$dir/halo3d" "$n" "$iters" \
+                >/dev/null 2>"$work/err" || { cat "$work/err"; exit 1; }
+            grep '^bench_wtime:' "$work/err" | awk '{print $2}' >> "$work/$flavor-$mode"
+        done
+    done
+    [ -s "$work/rec.mtx" ] || { echo "record: no matrix written"; exit 1; }
+    python3 - "$flavor" "$work/$flavor-plain" "$work/$flavor-shim" "$work/$flavor-record" <<'PY'
+import statistics, sys
+flavor, *paths = sys.argv[1:]
+med = [statistics.median(float(x) for x in open(p)) for p in paths]
+print("| %s | %.3f | %.3f | %.3f | %.3f | %.3f |" % (flavor, *med, med[1] / med[0], med[2] / med[0]))
+PY
+done
