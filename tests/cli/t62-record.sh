@@ -69,6 +69,20 @@ for dir in $TOPOMAP_MPI_DIRS; do
     [ "$(echo "$ERR" | grep -c 'topomap: warning: TOPOMAP_RECORD')" = 1 ]
     [ ! -e no ]
 
+    # MPI_THREAD_MULTIPLE: 4 threads per process send at once, no update lost
+    run "$dir" 3 LD_PRELOAD="$shim" TOPOMAP_RECORD=thr.mtx -- "$dir/record_threads" 4 100
+    expect_in "record_threads: 3 ranks x 4 threads x 100 messages done" "$OUT"
+    python3 - thr.mtx <<'PY'
+import json, sys
+def mtx(p):
+    rows = [l.split() for l in open(p) if not l.startswith("%")][1:]
+    return {(int(a), int(b)): float(c) for a, b, c in rows}
+ring = {(w + 1, (w + 1) % 3 + 1) for w in range(3)}
+assert mtx(sys.argv[1]) == {k: 100 * 4 * 10.0 for k in ring}, mtx(sys.argv[1])
+assert mtx(sys.argv[1] + ".messages.mtx") == {k: 400.0 for k in ring}
+assert json.load(open(sys.argv[1] + ".json"))["thread_level"] == "MPI_THREAD_MULTIPLE"
+PY
+
     # recording and reordering in one run: halo3d on 8 scattered hosts of a
     # torus.  topomap's own collectives are not recorded; each block sends
     # 8^2 doubles per face and iteration to each neighbour block.  Default
