@@ -138,7 +138,7 @@ $(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) \
     $(MPI_SHIM_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_pmpi.map
-	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
+	$(call mpicc_of,$(1)) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)

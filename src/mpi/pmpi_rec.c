@@ -351,41 +351,50 @@ void tm__rec_forget(MPI_Request req)
 
 /* ---- collective statistics ------------------------------------------------ */
 
+static size_t cstat_hash(uint64_t kind, uint64_t csize, uint64_t bytes, uint64_t expanded)
+{
+    return hash_int((kind << 40) ^ (csize << 20) ^ bytes ^ (expanded << 62));
+}
+
+static int cstats_grow(cstat_tab *t)
+{
+    size_t cap = t->cap ? 2 * t->cap : 32, h;
+    tm__rec_cstat *s = calloc(cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < t->cap; i++) {
+        const tm__rec_cstat *o = &t->s[i];
+        if (!o->calls)
+            continue;
+        for (h = cstat_hash(o->kind, o->csize, o->bytes, o->expanded) & (cap - 1); s[h].calls;
+             h = (h + 1) & (cap - 1))
+            ;
+        s[h] = *o;
+    }
+    free(t->s);
+    t->s = s;
+    t->cap = cap;
+    return 0;
+}
+
 void tm__rec_coll_stat(tm__rec_kind kind, int csize, uint64_t bytes, bool expanded)
 {
     cstat_tab *t = &st.cstats;
+    tm__rec_cstat key = {(uint64_t)kind, (uint64_t)csize, bytes, 0, (uint64_t)expanded};
     size_t h;
-    uint64_t key = hash_int(((uint64_t)kind << 40) ^ ((uint64_t)csize << 20) ^ bytes ^
-                            ((uint64_t)expanded << 62));
-    if (2 * (t->n + 1) > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 32;
-        tm__rec_cstat *s = calloc(cap, sizeof *s);
-        if (!s) {
-            st.nomem = 1;
-            return;
-        }
-        for (size_t i = 0; i < t->cap; i++) {
-            tm__rec_cstat *o = &t->s[i];
-            if (!o->calls)
-                continue;
-            for (h = hash_int(((uint64_t)o->kind << 40) ^ (o->csize << 20) ^ o->bytes ^
-                              (o->expanded << 62)) & (cap - 1);
-                 s[h].calls; h = (h + 1) & (cap - 1))
-                ;
-            s[h] = *o;
-        }
-        free(t->s);
-        t->s = s;
-        t->cap = cap;
+    if (2 * (t->n + 1) > t->cap && cstats_grow(t)) {
+        st.nomem = 1;
+        return;
     }
-    for (h = key & (t->cap - 1); t->s[h].calls; h = (h + 1) & (t->cap - 1)) {
-        tm__rec_cstat *o = &t->s[h];
-        if (o->kind == (uint64_t)kind && o->csize == (uint64_t)csize && o->bytes == bytes &&
-            o->expanded == (uint64_t)expanded)
+    for (h = cstat_hash(key.kind, key.csize, bytes, key.expanded) & (t->cap - 1); t->s[h].calls;
+         h = (h + 1) & (t->cap - 1)) {
+        const tm__rec_cstat *o = &t->s[h];
+        if (o->kind == key.kind && o->csize == key.csize && o->bytes == bytes &&
+            o->expanded == key.expanded)
             break;
     }
     if (!t->s[h].calls) {
-        t->s[h] = (tm__rec_cstat){(uint64_t)kind, (uint64_t)csize, bytes, 0, (uint64_t)expanded};
+        t->s[h] = key;
         t->n++;
     }
     t->s[h].calls++;
