@@ -11,7 +11,7 @@
 
 typedef tm__rec_coll_args cargs;
 
-/* Ranks a v-variant's count arrays cover (the remote group of an
+/* Ranks an alltoallv/w's count arrays cover (the remote group of an
  * intercommunicator). */
 static int nranks(MPI_Comm comm)
 {
@@ -21,6 +21,14 @@ static int nranks(MPI_Comm comm)
         PMPI_Comm_remote_size(comm, &n);
     else
         PMPI_Comm_size(comm, &n);
+    return n;
+}
+
+/* Ranks a reduce_scatter's counts cover: the local group. */
+static int lsize(MPI_Comm comm)
+{
+    int n = 0;
+    PMPI_Comm_size(comm, &n);
     return n;
 }
 
@@ -270,8 +278,12 @@ static void a2aw(tm__rec_kind kind, MPI_Comm comm, const void *sbuf, const int *
     int n = nranks(comm), in_place = sbuf == MPI_IN_PLACE;
     uint64_t *w = malloc((size_t)(n ? n : 1) * sizeof *w), total = 0;
     cargs a = {0};
-    if (!w)
-        return; /* not recorded: out of memory */
+    if (!w) {
+        tm__rec_lock();
+        tm__rec_lost();
+        tm__rec_unlock();
+        return;
+    }
     for (int i = 0; i < n; i++)
         total += w[i] = in_place ? tm__rec_bytes(rcounts[i], rtypes[i])
                                  : tm__rec_bytes(scounts[i], stypes[i]);
@@ -305,7 +317,7 @@ TM_API int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdisp
 
 #define RS_ARGS                                                                                 \
     .counts = rcounts, .tsize = tm__rec_bytes(1, type),                                         \
-    .n = sum_bytes(rcounts, nranks(comm), tm__rec_bytes(1, type))
+    .n = sum_bytes(rcounts, lsize(comm), tm__rec_bytes(1, type))
 
 TM_API int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm)

@@ -400,6 +400,11 @@ void tm__rec_coll_stat(tm__rec_kind kind, int csize, uint64_t bytes, bool expand
     t->s[h].calls++;
 }
 
+void tm__rec_lost(void)
+{
+    st.nomem = 1;
+}
+
 void tm__rec_count_call(tm__rec_kind kind)
 {
     st.kinds[kind][0]++;

@@ -116,6 +116,8 @@ void tm__rec_unlock(void);
 tm__rec_comm *tm__rec_comm_of(MPI_Comm comm);
 /* Adds one pattern message of kind to world rank wdst (lock held). */
 void tm__rec_add(tm__rec_kind kind, int wdst, uint64_t bytes);
+/* Out of memory while recording: no file at MPI_Finalize, one warning. */
+void tm__rec_lost(void);
 /* One call of kind on this process (lock held). */
 void tm__rec_count_call(tm__rec_kind kind);
 /* One collective operation for the statistics (lock held). */

@@ -220,8 +220,12 @@ static void allreduce(const ex *e, pattern pat, uint64_t n, uint64_t tsize)
         rd_allreduce(e, n);
     } else if (pat == P_RING) {
         uint64_t count = tsize ? n / tsize : 0;
-        if (p < 2 || !(blk = malloc((size_t)p * sizeof *blk)))
+        if (p < 2)
             return;
+        if (!(blk = malloc((size_t)p * sizeof *blk))) {
+            tm__rec_lost();
+            return;
+        }
         for (int b = 0; b < p; b++)
             blk[b] = (int)(count / (uint64_t)p + ((uint64_t)b < count % (uint64_t)p));
         ring_blocks(e, 1, blk, 0, tsize); /* reduce-scatter: all blocks but r */
@@ -351,8 +355,10 @@ static void out_neighbours(MPI_Comm comm, tm__rec_comm *c)
         free(sw);
         free(dw);
     }
-    if (n && !nb)
-        return; /* out of memory: nout stays unknown, nothing recorded */
+    if (n && !nb) {
+        tm__rec_lost(); /* out of memory: the matrix would be wrong */
+        return;
+    }
     for (int i = 0; i < n; i++)
         nb[i] = nb[i] == MPI_PROC_NULL || nb[i] < 0 || nb[i] >= c->size ? -1
               : c->world ? c->world[nb[i]] : nb[i];

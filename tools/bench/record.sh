@@ -6,7 +6,9 @@
 #   record   the shim with TOPOMAP_RECORD (collectives: auto)
 # Time: rank 0, MPI_Init to the return of MPI_Finalize (the recorder
 # gathers and writes there), from tools/bench/mpi_wtime.c preloaded first.
-# Prints the median of REPS runs and the ratios against plain.
+# Prints the median of REPS runs and the ratios against plain.  Then the
+# cost per call on one process (tools/bench/record_calls.c: MPI_Isend +
+# MPI_Recv to itself, MPI_Allreduce of one int), plain against recording.
 # Usage: tools/bench/record.sh [BUILD_DIR]; NP (default 8), N (cells per
 # block edge, default 16), ITERS (default 2000), REPS (default 7).
 set -eu
@@ -28,6 +30,7 @@ for dir in "$build"/mpi-*; do
     *)       cc=mpicc; launch=(mpirun -np "$np") ;;
     esac
     "$cc" -O2 -shared -fPIC -o "$work/wtime-$flavor.so" "$root/tools/bench/mpi_wtime.c" -ldl
+    "$cc" -O2 -o "$work/calls-$flavor" "$root/tools/bench/record_calls.c"
     for i in $(seq "$reps"); do
         for mode in plain shim record; do
             pre=$work/wtime-$flavor.so vars=()
@@ -44,5 +47,31 @@ import statistics, sys
 flavor, *paths = sys.argv[1:]
 med = [statistics.median(float(x) for x in open(p)) for p in paths]
 print("| %s | %.3f | %.3f | %.3f | %.3f | %.3f |" % (flavor, *med, med[1] / med[0], med[2] / med[0]))
+PY
+done
+echo
+echo "cost per call, one process, median of $reps runs (each the median of 5 loops)"
+echo "| MPI | isend+recv plain (ns) | recording (ns) | allreduce plain (ns) | recording (ns) |"
+echo "|---|---|---|---|---|"
+for dir in "$build"/mpi-*; do
+    flavor=${dir##*/mpi-}
+    [ -x "$work/calls-$flavor" ] || continue
+    case $flavor in
+    openmpi) launch=(mpirun.openmpi --allow-run-as-root --oversubscribe -np 1) ;;
+    mpich)   launch=(mpirun.mpich -np 1) ;;
+    *)       launch=(mpirun -np 1) ;;
+    esac
+    : > "$work/c-plain"; : > "$work/c-record"
+    for i in $(seq "$reps"); do
+        "${launch[@]}" "$work/calls-$flavor" >> "$work/c-plain"
+        "${launch[@]}" env LD_PRELOAD="$dir/libtopomap_pmpi.so" TOPOMAP_RECORD="$work/c.mtx" \
+            "$work/calls-$flavor" >> "$work/c-record"
+    done
+    python3 - "$flavor" "$work/c-plain" "$work/c-record" <<'PY'
+import re, statistics, sys
+flavor, plain, rec = sys.argv[1:]
+def med(path, k):
+    return statistics.median(float(re.findall(r"([0-9.]+) ns", l)[k]) for l in open(path))
+print("| %s | %.0f | %.0f | %.0f | %.0f |" % (flavor, med(plain, 0), med(rec, 0), med(plain, 1), med(rec, 1)))
 PY
 done
