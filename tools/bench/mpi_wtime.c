@@ -1,6 +1,7 @@
-/* mpi_wtime.c - a timing preload for tools/bench/record.sh: MPI_Init to
- * the return of MPI_Finalize on rank 0 (so TOPOMAP_RECORD's gathering and
- * writing at MPI_Finalize count), printed as `bench_wtime: S` on stderr.
+/* mpi_wtime.c - a timing preload for tools/bench/record.sh: on rank 0, the
+ * seconds from MPI_Init to the call of MPI_Finalize (the run) and those
+ * MPI_Finalize takes (TOPOMAP_RECORD gathers and writes its files there),
+ * printed as `bench_wtime: RUN FINALIZE` on stderr.
  * It forwards MPI_Init/MPI_Init_thread/MPI_Finalize to the next definition
  * (RTLD_NEXT): put it first in LD_PRELOAD, before libtopomap_pmpi.so. */
 #define _GNU_SOURCE
@@ -49,9 +50,11 @@ int MPI_Finalize(void)
 {
     int (*next)(void) = (int (*)(void))dlsym(RTLD_NEXT, "MPI_Finalize");
     int rc;
+    double t1;
     PMPI_Barrier(MPI_COMM_WORLD);
+    t1 = now();
     rc = next();
     if (rank0)
-        fprintf(stderr, "bench_wtime: %.6f\n", now() - t0);
+        fprintf(stderr, "bench_wtime: %.6f %.6f\n", t1 - t0, now() - t1);
     return rc;
 }
