@@ -12,6 +12,7 @@
 #                   libraries, headers, CLI, MPI libraries (LIBDIR/topomap-mpi-<mpi>/),
 #                   pkg-config and CMake files, man pages, bash completion; make uninstall
 #   make deb        the Debian packages into build/deb/ (debian/, docs/install.md)
+#   make bench-record the overhead of TOPOMAP_RECORD on halo3d (tools/bench/record.sh)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
@@ -72,7 +73,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -134,10 +135,14 @@ endif
 # PMPI shim (Spack's ~shim).
 MPI_SHIM ?= 1
 mpicc_of = $(or $(MPICC_$(1)),$(if $(filter default,$(1)),mpicc,mpicc.$(1)))
-MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_shim.c,$(wildcard src/mpi/*.c)))
+MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
+# The shim's own files: the four topology calls, MPI_Init/Finalize and the
+# recorder (TOPOMAP_RECORD) with its point-to-point and collective wrappers.
+MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so) halo3d tm_neighbors placement))
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads) \
+                 halo3d tm_neighbors placement))
 
 mpi: $(MPI_OUT)
 	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
@@ -150,8 +155,8 @@ $(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)
 	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_mpi.map -Wl,-soname,libtopomap_mpi.so -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) \
-    $(BUILD)/mpi-$(1)/obj/pmpi_shim.o src/mpi/export_pmpi.map
-	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
+    $(MPI_SHIM_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_pmpi.map
+	$(call mpicc_of,$(1)) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
@@ -159,6 +164,12 @@ $(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
 $(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_pattern: tests/mpi/record_pattern.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_threads: tests/mpi/record_threads.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -pthread -o $$@ $$<
 $(BUILD)/mpi-$(1)/tm_neighbors: tests/mpi/tm_neighbors.c $(BUILD)/mpi-$(1)/libtopomap_mpi.so
 	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -Iinclude -o $$@ $$< \
 	  -L$(BUILD)/mpi-$(1) -ltopomap_mpi -Wl,-rpath,'$$$$ORIGIN'
@@ -323,6 +334,11 @@ bench-map: all
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.
 bench-scale: all
 	tools/bench/scale.sh $(BUILD) $(SIZES)
+
+# The PMPI shim's recorder against plain MPI and the shim alone on
+# examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).
+bench-record: mpi
+	tools/bench/record.sh $(BUILD)
 
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# TOPOMAP_RECORD in the PMPI shim under the real launchers (Open MPI and
+# MPICH): tests/mpi/record_pattern.c sends a known pattern (every kind of
+# point-to-point send, sub- and intercommunicators, persistent requests,
+# neighbourhood collectives, every collective) and
+# tests/mpi/record_expect.py, which computes the pattern independently,
+# compares the recorded matrices and JSON exactly, for every collective
+# algorithm (2, 5 and 16 ranks).  Then: `topomap eval/map --comm` read the
+# file, recording and reordering in one run (halo3d: task and world
+# numbering), bad settings and an
+# unwritable file is one warning and the job succeeds.  Skipped only when
+# `make` found no mpicc (TOPOMAP_MPI_DIRS empty).
+set -eu
+. "$(dirname "$0")/lib.sh"
+if [ -z "${TOPOMAP_MPI_DIRS:-}" ]; then
+    echo "no MPI build (no mpicc found by make)"
+    exit 77
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+EXPECT=$HERE/../mpi/record_expect.py
+
+# run DIR NP [VAR=VALUE ...] -- PROG ARGS (as t60-mpi.sh)
+run() {
+    local dir=$1 np=$2; shift 2
+    local vars=()
+    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+    shift
+    case $(basename "$dir") in
+    mpi-openmpi) set -- mpirun.openmpi --allow-run-as-root --oversubscribe \
+                     --mca mpi_yield_when_idle 1 -np "$np" env "${vars[@]}" "$@" ;;
+    mpi-mpich)   set -- mpirun.mpich -np "$np" env "${vars[@]}" "$@" ;;
+    *)           set -- mpirun -np "$np" env "${vars[@]}" "$@" ;;
+    esac
+    expect_exit 0 timeout 120 "$@"
+}
+
+for dir in $TOPOMAP_MPI_DIRS; do
+    shim=$dir/libtopomap_pmpi.so
+    # the exact pattern: every algorithm on 5 ranks (sub-communicators of 3
+    # and 2), the two that differ on powers of two on 16 (sub-communicators
+    # of 8), skip on 2 (sub-communicators of one rank)
+    for case in 5:auto 5:skip 5:ring 5:recursive-doubling 5:binomial \
+                16:auto 16:recursive-doubling 2:skip; do
+        np=${case%%:*} algo=${case#*:}
+        rm -f rec.mtx rec.mtx.json rec.mtx.messages.mtx
+        run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx \
+            TOPOMAP_RECORD_COLLECTIVES="$algo" -- "$dir/record_pattern"
+        expect_in "record_pattern: $np ranks done" "$OUT"
+        [ -z "$ERR" ] || { echo "stderr: $ERR"; exit 1; }
+        python3 "$EXPECT" "$np" "$algo" rec.mtx
+        [ "$(ls -a | grep -c 'tmp')" = 0 ]    # no temporary file left
+        [ "$case" != 16:auto ] || cp rec.mtx rec16.mtx
+    done
+
+    # topomap reads the recorded file: 16 ranks on a 4x4 torus
+    "$TOPOMAP" eval --topology torus:4x4 --comm rec16.mtx --json > ev.json
+    [ "$(json_py 'd["max_congestion"] > 0' < ev.json)" = True ]
+    "$TOPOMAP" map --topology torus:4x4 --comm rec16.mtx --format openmpi --out rank.txt > /dev/null
+    [ "$(grep -c '^rank ' rank.txt)" = 16 ]
+
+    # a bad algorithm name: one warning, auto used
+    run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=fast -- \
+        "$dir/record_pattern"
+    expect_in "TOPOMAP_RECORD_COLLECTIVES=fast is not" "$ERR"
+    python3 "$EXPECT" 2 auto rec.mtx
+
+    # cannot write: one warning, exit 0, no file
+    run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=no/such/dir/rec.mtx -- "$dir/record_pattern"
+    [ "$(echo "$ERR" | grep -c 'topomap: warning: TOPOMAP_RECORD')" = 1 ]
+    [ ! -e no ]
+
+    # MPI_THREAD_MULTIPLE: 4 threads per process send at once, no update lost
+    run "$dir" 3 LD_PRELOAD="$shim" TOPOMAP_RECORD=thr.mtx -- "$dir/record_threads" 4 100
+    expect_in "record_threads: 3 ranks x 4 threads x 100 messages done" "$OUT"
+    python3 - thr.mtx <<'PY'
+import json, sys
+def mtx(p):
+    rows = [l.split() for l in open(p) if not l.startswith("%")][1:]
+    return {(int(a), int(b)): float(c) for a, b, c in rows}
+ring = {(w + 1, (w + 1) % 3 + 1) for w in range(3)}
+assert mtx(sys.argv[1]) == {k: 100 * 4 * 10.0 for k in ring}, mtx(sys.argv[1])
+assert mtx(sys.argv[1] + ".messages.mtx") == {k: 400.0 for k in ring}
+assert json.load(open(sys.argv[1] + ".json"))["thread_level"] == "MPI_THREAD_MULTIPLE"
+PY
+
+    # recording and reordering in one run: halo3d on 8 scattered hosts of a
+    # torus.  topomap's own collectives are not recorded; each block sends
+    # 8^2 doubles per face and iteration to each neighbour block.  Default
+    # numbering: tasks (the ranks of the reordered communicator, the blocks:
+    # what a rankfile for the next run places); TOPOMAP_RECORD_RANKS=world:
+    # the world ranks that ran them (report: owner[v] ran block v).
+    for i in $(seq 0 7); do printf 'n%04d\n' $(( (i * 3) % 8 )); done > h8
+    for ranks in task world; do
+        run "$dir" 8 LD_PRELOAD="$shim" TOPOMAP_TOPOLOGY=torus:2x4 TOPOMAP_HOSTS=h8 \
+            TOPOMAP_REPORT=rep.json TOPOMAP_RECORD=halo.mtx TOPOMAP_RECORD_COLLECTIVES=skip \
+            TOPOMAP_RECORD_RANKS=$ranks -- "$dir/halo3d" 8 2
+        expect_in "0 wrong" "$OUT"
+        python3 - halo.mtx rep.json $ranks <<'PY'
+import json, sys
+rows = [l.split() for l in open(sys.argv[1]) if not l.startswith("%")][1:]
+m = {(int(i) - 1, int(j) - 1): float(v) for i, j, v in rows}
+rep, d = json.load(open(sys.argv[2])), json.load(open(sys.argv[1] + ".json"))
+owner = rep["owner"]             # owner[v]: world rank that ran block v
+assert owner != list(range(8)) and d["reorderings"] == 1, (owner, d["reorderings"])
+lab = (lambda v: v) if sys.argv[3] == "task" else (lambda v: owner[v])
+want = {(lab(u), lab(v)): 2 * 64 * 8.0 for u, v, w in rep["edges"]}
+assert m == want, (sorted(m.items())[:8], sorted(want.items())[:8])
+if sys.argv[3] == "task":
+    assert d["numbering"] == "task" and d["task_call"] == "MPI_Dist_graph_create_adjacent"
+    assert [d["task_of_world_rank"][owner[v]] for v in range(8)] == list(range(8))
+else:
+    assert d["numbering"] == "MPI_COMM_WORLD" and "task_of_world_rank" not in d
+assert set(d["calls"]) == {"MPI_Neighbor_alltoall", "MPI_Allreduce"}, d["calls"]
+assert d["calls"]["MPI_Allreduce"]["messages"] == 0   # skip: calls only
+PY
+    done
+done
