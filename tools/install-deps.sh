@@ -8,7 +8,10 @@ set -euo pipefail
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
-      chromium)  # tests/cli/t32-report.sh renders the HTML report headless
+      chromium  # tests/cli/t32-report.sh renders the HTML report headless
+      # the Python module (python/, docs/python.md) and tests/cli/t85-python.sh
+      python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy
+      python3-scipy python3-pandas python3-networkx python3-matplotlib python3-pytest)
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
 missing=()
