@@ -123,8 +123,7 @@ def enc(s):
 @ffi.callback("void(void *, tm_log_level, const char *)")
 def _log_cb(userdata, level, msg):
     # may run in a library thread: only append (under the GIL cffi takes)
-    ctx = ffi.from_handle(userdata)
-    ctx._log.append(_string(msg))
+    ffi.from_handle(userdata).append(_string(msg))
 
 
 class Context:
@@ -137,8 +136,11 @@ class Context:
         if lib.tm_ctx_new(p) != lib.TM_EOK:
             raise MemoryError("topomap: cannot create a context")
         self.ptr = ffi.gc(p[0], lib.tm_ctx_free)
+        # the handle holds the list, not self: no reference cycle, so the
+        # tm_ctx (and its METIS worker processes) goes when the call's
+        # last reference does, not at the next garbage collection
         self._log = []
-        self._handle = ffi.new_handle(self)
+        self._handle = ffi.new_handle(self._log)
         lib.tm_ctx_set_log(self.ptr, _log_cb, self._handle)
         if seed is not None:
             if not 0 <= int(seed) < 2 ** 64:
@@ -157,7 +159,8 @@ class Context:
             raise _ERRORS.get(err, TopomapError)(err, msg)
 
     def flush_warnings(self):
-        log, self._log = self._log, []
+        log = list(self._log)
+        del self._log[:]
         for m in log:
             warnings.warn(m, TopomapWarning, stacklevel=4)
 

@@ -147,7 +147,7 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
             "failure": fails[r.failure][3], "sample": r.sample,
             "scaled_cables": r.scaled_cables, "failed_cables": r.failed_cables,
             "strategy": strategies[r.strategy], "status": string(lib.tm_study_status_name(r.status)),
-            "runs": r.runs if summary else 1, "not_ok": r.not_ok if summary else (0 if ok else 1),
+            "runs": r.runs if summary else None, "not_ok": r.not_ok if summary else None,
             "consecutive_max_congestion": fig(r.base_congestion),
             "consecutive_avg_dilation": fig(r.base_dilation), "consecutive_qap_J": fig(r.base_J),
             "max_congestion": fig(r.max_congestion), "avg_dilation": fig(r.avg_dilation),
@@ -155,5 +155,5 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
             "change_max_congestion_pct": fig(_change(r.base_congestion, r.max_congestion)),
             "change_avg_dilation_pct": fig(_change(r.base_dilation, r.avg_dilation)),
             "change_qap_J_pct": fig(_change(r.base_J, r.qap_J)),
-            "best": string(r.best), "cause": string(r.cause)})
+            "best": string(r.best) or None, "cause": string(r.cause) or None})
     return StudyResult(rows, res.n_runs)
