@@ -2,8 +2,8 @@
 
 TOPOMAP (the CLI, default <repo>/build/topomap) is run on the same inputs
 as the module, and its JSON is the reference every figure is compared with.
-The module loads $TOPOMAP_LIBRARY (tests/cli/t85-python.sh sets it to the
-in-tree build/libtopomap.so).
+The module loads $TOPOMAP_LIBRARY (tests/cli/t75-python.sh sets it to the
+library under test).
 """
 import json
 import os
@@ -11,7 +11,10 @@ import subprocess
 
 import pytest
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+# the topomap checkout (its inputs, headers and CLI); tests/cli/t75-python.sh
+# runs a copy of these tests and names the checkout in TOPOMAP_SOURCE
+REPO = os.environ.get("TOPOMAP_SOURCE",
+                      os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
 TOPOMAP = os.environ.get("TOPOMAP", os.path.join(REPO, "build", "topomap"))
 TOPO = os.path.join(REPO, "topologies")
 DATA = os.path.join(REPO, "tests", "data")
