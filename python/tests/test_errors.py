@@ -68,3 +68,10 @@ def test_error_in_study_is_raised():
         topomap.study("torus:2x2", np.ones((4, 4)), strategy="nosuch")
     with pytest.raises(topomap.FileError):
         topomap.study(DATA + "/nonexistent.topo", np.ones((4, 4)))
+
+
+def test_not_a_generator_spec():
+    with pytest.raises(topomap.UsageError, match=r"unknown generator 'foo' \(known: torus"):
+        topomap.Network.generate("foo:3")
+    with pytest.raises(topomap.UsageError, match="expected <generator>:<parameters>"):
+        topomap.Network.generate(X)  # a file is not a generator spec

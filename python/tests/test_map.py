@@ -18,9 +18,9 @@ MAP_KEYS = {"objective", "strategy", "out", "strategies", "seed", "best", "conse
 ROW_KEYS = {"name", "refine", "construction", "refinement_undone", "screened", "refine_time_s"}
 
 
-def same_result(cli, res):
+def same_result(cli, res, other=()):
     assert cli["best"] == res.best
-    same_metrics(cli, res.metrics, MAP_KEYS)
+    same_metrics(cli, res.metrics, MAP_KEYS | set(other))
     same_metrics(cli["consecutive"], res.consecutive)
     assert cli["change_pct"] == res.change_pct
     assert [r["name"] for r in cli["strategies"]] == [r.name for r in res.rows]
@@ -91,3 +91,20 @@ def test_hierarchy_mode_map():
     assert sorted(res.mapping.pe.tolist()) == list(range(64))
     hs = {s["name"] for s in topomap.strategies("hierarchy")}
     assert {"mm", "allc", "bottomup", "topdown-c"} <= hs
+
+
+def test_more_tasks_than_slots(tmp_path):
+    """General process mapping (`map --imbalance`): 64 tasks on 8 hosts."""
+    comm = CASES[0][3]
+    rf = tmp_path / "cli.txt"
+    cli = run_cli("map", "--topology", "torus:2x2x2", "--comm", comm, "--imbalance", "0.03",
+                  "--json", "--format", "plain", "--out", rf)
+    net = topomap.Network.generate("torus:2x2x2")
+    res = topomap.map(net, comm, imbalance=0.03)
+    same_result(cli, res, {"general"})
+    assert cli["general"] == {"blocks": res.blocks, "block_bound": res.block_bound,
+                              "block_weight_max": res.block_weight_max}
+    res.mapping.write(tmp_path / "py.txt", "plain")
+    assert (tmp_path / "py.txt").read_text() == rf.read_text()
+    with pytest.raises(topomap.InfeasibleError):
+        topomap.map(net, comm)  # one task per slot without imbalance

@@ -76,6 +76,7 @@ const tm_net_csr *tm_net_csr_get(const tm_net *net);
 
 /* gen.h */
 bool tm_gen_is_spec(const char *s);
+tm_err tm_gen_build(tm_ctx *ctx, const char *spec, const char *prefix, tm_net *net);
 const char *tm_gen_help(void);
 
 /* io.h */

@@ -41,8 +41,11 @@ class Network:
         "clos:leaves=8,hosts_per_leaf=16,spines=4,cap=100", "dragonfly:h=2",
         ... (docs/generators.md; topomap.generator_help())."""
         if not lib.tm_gen_is_spec(enc(spec)):
-            raise UsageError(lib.TM_EUSAGE, "'%s' is not a generator spec (%s)"
-                             % (spec, "known: " + generator_help().strip().splitlines()[0]))
+            # the generator's own message ("unknown generator 'x' (known: ...)")
+            ctx = Context()
+            scratch = cls(_new_net(ctx), spec)
+            ctx.check(lib.tm_gen_build(ctx.ptr, enc(spec), ffi.NULL, scratch._ptr))
+            raise UsageError(lib.TM_EUSAGE, "'%s' is not a generator spec" % (spec,))
         return cls.load(spec, slots=slots)
 
     @classmethod
