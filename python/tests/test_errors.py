@@ -74,4 +74,4 @@ def test_not_a_generator_spec():
     with pytest.raises(topomap.UsageError, match=r"unknown generator 'foo' \(known: torus"):
         topomap.Network.generate("foo:3")
     with pytest.raises(topomap.UsageError, match="expected <generator>:<parameters>"):
-        topomap.Network.generate(X)  # a file is not a generator spec
+        topomap.Network.generate(X5)  # a file is not a generator spec
