@@ -224,6 +224,21 @@ static bool await_ready(int sock, pid_t pid)
     return false;
 }
 
+/* In a new worker: closes every descriptor but a and b (stdin, stdout and
+ * stderr stay).  close_range (Linux 5.9, glibc 2.34) with a bounded loop
+ * as the fallback. */
+static void close_other_fds(int a, int b)
+{
+    unsigned lo = (unsigned)(a < b ? a : b), hi = (unsigned)(a < b ? b : a);
+    long max = sysconf(_SC_OPEN_MAX);
+    if ((lo <= 3 || close_range(3, lo - 1, 0) == 0) &&
+        (hi <= lo + 1 || close_range(lo + 1, hi - 1, 0) == 0) && close_range(hi + 1, ~0U, 0) == 0)
+        return;
+    for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+        if (fd != a && fd != b)
+            close((int)fd);
+}
+
 /* Called with p->mu held.  -1 if the worker cannot be created. */
 static int spawn(tm__metis_pool *p)
 {
@@ -242,11 +257,12 @@ static int spawn(tm__metis_pool *p)
     pid = fork();
     if (pid == 0) {
         /* the child: forked only where the library starts its threads,
-         * before they exist (never from a worker thread); drop the other
-         * workers' sockets so each sees EOF when the parent goes */
-        for (int i = 0; i < p->nw; i++)
-            close(p->w[i].sock);
-        close(sv[0]);
+         * before they exist (never from a worker thread); drop every other
+         * descriptor, the sockets of this pool's other workers and of the
+         * pools of other live contexts alike, so each worker sees EOF when
+         * its own pool goes (a process with several contexts, e.g. the
+         * Python module, would otherwise wait forever in tm_ctx_free) */
+        close_other_fds(sv[1], memfd);
         worker_ready(sv[1]);
         worker_main(sv[1], memfd);
         _exit(0);

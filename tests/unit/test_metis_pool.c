@@ -7,6 +7,7 @@
  * from the process-wide rand() stream (docs/parallel.md). */
 #include <signal.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include "test_util.h"
 #include "graph/metis_pool.h"
@@ -244,12 +245,33 @@ static void test_dead_and_hung_worker(void **state)
     tm_ctx_free(ctx);
 }
 
+/* Two live contexts, each with a worker: the second context's worker was
+ * forked while the first one's socket was open, and must not keep it, or
+ * freeing the first context waits forever for its worker to see EOF (the
+ * Python module keeps several contexts alive).  alarm() turns a hang into
+ * a failure. */
+static void test_two_contexts_free_in_any_order(void **state)
+{
+    tm_ctx *a, *b;
+    (void)state;
+    assert_int_equal(tm_ctx_new(&a), TM_EOK);
+    assert_int_equal(tm_ctx_new(&b), TM_EOK);
+    tm__metis_pool_prefork(tm__ctx_metis_pool(a), 1);
+    tm__metis_pool_prefork(tm__ctx_metis_pool(b), 1);
+    assert_int_equal(tm__metis_pool_workers(tm__ctx_metis_pool(b)), 1);
+    alarm(60);
+    tm_ctx_free(a);
+    tm_ctx_free(b);
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_concurrent_equals_serial),
         cmocka_unit_test(test_serial_through_worker),
         cmocka_unit_test(test_dead_and_hung_worker),
+        cmocka_unit_test(test_two_contexts_free_in_any_order),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

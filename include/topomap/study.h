@@ -1,0 +1,120 @@
+/*
+ * topomap/study.h - what-if studies through the library: the grid of
+ * scenarios that `topomap study` runs (docs/study.md), for callers that are
+ * not the CLI (the Python module, docs/python.md).
+ *
+ * A scenario is one value of each axis; the grid is every combination, in
+ * this order (outermost first): topology, slots per host, capacity change,
+ * failure, routing model, application, failure sample, strategy.  Every
+ * (scenario, strategy) is mapped with tm_map_run (seed of ctx, one thread
+ * per run, the runs spread over tm_ctx_threads(ctx) threads) and compared
+ * with the scenario's consecutive placement; the rows do not depend on the
+ * thread count.  A scenario that cannot run (the failures cut the
+ * allocation apart, the routing model cannot reach a host, too few slots)
+ * is a row with that status, not an error.  With samples > 1, each group
+ * of random-failure samples is followed by a mean and a worst row per
+ * strategy over its OK samples.
+ *
+ * Networks are loaded and finalized in the calling thread (igraph is not
+ * thread-safe): call tm_study_run from one thread at a time.
+ */
+#ifndef TOPOMAP_STUDY_H
+#define TOPOMAP_STUDY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topomap/comm.h"
+#include "topomap/error.h"
+#include "topomap/export.h"
+#include "topomap/map.h"
+#include "topomap/route.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    TM_STUDY_FAIL_NONE = 0, /* the unchanged network */
+    TM_STUDY_FAIL_RANDOM,   /* pct % of the cables between two transit vertices, one draw per
+                             * sample (a function of net, pct, seed of ctx and sample alone) */
+    TM_STUDY_FAIL_LINKS,    /* names "A:B[,C:D..]": every cable between A and B */
+    TM_STUDY_FAIL_SWITCHES  /* names "S[,S2..]": every cable of each switch */
+} tm_study_fail_kind;
+
+typedef struct tm_study_failure {
+    tm_study_fail_kind kind;
+    double pct;        /* RANDOM: in (0, 100] */
+    const char *names; /* LINKS, SWITCHES */
+} tm_study_failure;
+
+/* An axis given with n = 0 takes its single default value (noted).  The
+ * CLI always puts the unchanged network first on the capacity and failure
+ * axes (a NULL scale, a TM_STUDY_FAIL_NONE failure); callers decide. */
+typedef struct tm_study_spec {
+    const char *const *topologies; int n_topologies; /* files or generator specs (>= 1) */
+    const char *node_name_map;   /* ibnetdiscover GUID -> name map, or NULL */
+    bool separate_hcas;          /* ibnetdiscover: one host vertex per HCA */
+    const int32_t *slots; int n_slots;         /* slots per host; 0 = as the topology says
+                                                * (default) */
+    const char *const *scales; int n_scales;   /* "LEVEL=FACTOR[,..]" or "all=F"; NULL = no
+                                                * change (default) */
+    const tm_study_failure *failures; int n_failures; /* default: none */
+    int samples;                               /* random-failure samples; 0 means 1 */
+    const tm_route_kind *routings; int n_routings;     /* default ECMP; not LFT */
+    const tm_comm *const *comms; int n_comms;  /* applications (>= 1), read-only */
+    const char *const *strategies; int n_strategies; /* network-mode names or "all" (default) */
+    const char *alloc;      /* hostlist or hostfile (tm_alloc_parse), the same for every
+                             * topology; NULL: every host */
+    const char *refine;     /* refinement chain ("ils:10+ta"), NULL: none */
+    tm_objective objective; /* how "all" picks its row */
+} tm_study_spec;
+
+typedef enum {
+    TM_STUDY_OK = 0,
+    TM_STUDY_DISCONNECTED, /* the failures split the allocation into connected parts */
+    TM_STUDY_UNROUTABLE,   /* the routing model cannot reach a host */
+    TM_STUDY_INFEASIBLE    /* more tasks than slots */
+} tm_study_status;
+
+typedef enum { TM_STUDY_RUN = 0, TM_STUDY_MEAN, TM_STUDY_WORST } tm_study_stat;
+
+typedef struct tm_study_row {
+    tm_study_stat stat;
+    /* the scenario: indices into the spec's axes (after defaults: 0 on an
+     * axis given with n = 0); sample is 1..samples for random failures, 0
+     * otherwise and in mean/worst rows */
+    int topology, slots, scale, failure, sample, routing, comm, strategy;
+    int32_t scaled_cables, failed_cables; /* cables the scenario changed */
+    tm_study_status status;
+    char cause[320];  /* why the status is not OK */
+    char best[48];    /* the tm_map_run row chosen ("all": which strategy); "" in summaries */
+    /* figures (status OK): the consecutive placement and the mapping */
+    double base_congestion, base_dilation, base_J;
+    double max_congestion, avg_dilation, qap_J;
+    int runs, not_ok; /* mean/worst rows: samples, samples whose status is not OK */
+} tm_study_row;
+
+typedef struct tm_study_result {
+    int n_rows;
+    tm_study_row *rows; /* grid order; summary rows follow their samples (owned) */
+    int n_runs;         /* rows with stat TM_STUDY_RUN */
+} tm_study_result;
+
+TM_API void tm_study_result_init(tm_study_result *r);
+TM_API void tm_study_result_release(tm_study_result *r);
+/* Runs the grid (docs/study.md).  A bad axis value (no topology or
+ * application, a failure percentage outside (0, 100], an empty name list,
+ * LFT routing, an unknown strategy) is TM_EUSAGE before anything runs; an
+ * unreadable topology or any error other than a scenario's status ends
+ * the study with that error and *out left empty. */
+TM_API tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
+/* "ok", "disconnected", "unroutable", "infeasible"; "run", "mean", "worst"
+ * ("?" for other values). */
+TM_API const char *tm_study_status_name(tm_study_status s);
+TM_API const char *tm_study_stat_name(tm_study_stat s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

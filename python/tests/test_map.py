@@ -1,0 +1,110 @@
+"""map() against `topomap map --json` (and its rankfile) on the same inputs."""
+import pytest
+
+import topomap
+from conftest import CASES, run_cli
+from test_eval import same_metrics
+
+
+@pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
+def case(request):
+    cid, args, load, comm, alloc = request.param
+    return cid, args, topomap.Network.load(**load), topomap.Comm.read(comm), comm, alloc
+
+
+# keys of `map --json` beside the figures (compared in same_result or run parameters)
+MAP_KEYS = {"objective", "strategy", "out", "strategies", "seed", "best", "consecutive", "refine",
+            "mapping_time_s", "change_pct"}
+ROW_KEYS = {"name", "refine", "construction", "refinement_undone", "screened", "refine_time_s"}
+
+
+def same_result(cli, res, other=()):
+    assert cli["best"] == res.best
+    same_metrics(cli, res.metrics, MAP_KEYS | set(other))
+    same_metrics(cli["consecutive"], res.consecutive)
+    assert cli["change_pct"] == res.change_pct
+    assert [r["name"] for r in cli["strategies"]] == [r.name for r in res.rows]
+    for c, r in zip(cli["strategies"], res.rows):
+        assert c["refine"] == (r.refine or "none")
+        same_metrics(c, r.metrics, ROW_KEYS)
+        assert c["screened"] == r.screened
+        if r.refine:
+            assert c["refinement_undone"] == r.reverted
+            assert c["construction"] == r.construction
+
+
+def test_all_strategies_default_pipeline(case, tmp_path):
+    """`map` with its defaults (every strategy, ils:10+ta, pareto, seed 1):
+    the same rows, figures, choice and rankfile."""
+    cid, args, net, comm, comm_path, alloc = case
+    extra = ["--alloc", alloc] if alloc else []
+    rf = tmp_path / "cli.rankfile"
+    cli = run_cli("map", *args, "--comm", comm_path, *extra, "--json", "--out", rf)
+    res = topomap.map(net, comm, alloc=alloc)
+    same_result(cli, res)
+    res.mapping.write(tmp_path / "py.rankfile")
+    assert (tmp_path / "py.rankfile").read_text() == rf.read_text()
+    # the mapping is a numpy (host, slot) array the evaluation accepts
+    assert res.mapping.array.shape == (comm.n, 2)
+    assert topomap.evaluate(net, comm, res.mapping.array).qap_J == res.metrics.qap_J
+
+
+@pytest.mark.parametrize("strategy,refine,objective,seed", [
+    ("greedy", "nc:1+ta", "congestion", 7),
+    ("topdown", "none", "qap", 1),
+    ("recursive", "ta", "dilation", 3),
+])
+def test_strategy_refine_objective_seed(strategy, refine, objective, seed):
+    cid, args, load, comm_path, alloc = CASES[1]
+    net = topomap.Network.load(**load)
+    cli = run_cli("map", *args, "--comm", comm_path, "--strategy", strategy, "--refine", refine,
+                  "--objective", objective, "--seed", seed, "--json", "--out", "/dev/null")
+    res = topomap.map(net, comm_path, strategy=strategy, refine=refine, objective=objective,
+                      seed=seed, threads=1)
+    assert cli["refine"] == refine and cli["objective"] == objective
+    same_result(cli, res)
+
+
+def test_every_registered_strategy_and_refinement_runs():
+    """The registry the module lists is the library's: every network-mode
+    strategy and refinement runs through map()."""
+    names = [s["name"] for s in topomap.strategies()]
+    assert {"identity", "topdown", "greedy", "recursive", "rcm", "grow"} <= set(names)
+    net = topomap.Network.generate("fattree:k=4,n=2")
+    comm = topomap.Comm.read(CASES[0][3]).to_numpy()[:16, :16]
+    for s in names:
+        res = topomap.map(net, comm, strategy=s, refine="none")
+        assert res.rows[0].name.split("#")[0] == s
+    for r in topomap.refiners():
+        res = topomap.map(net, comm, strategy="identity", refine=r["name"])
+        assert res.rows[0].refine == r["name"]
+
+
+def test_hierarchy_mode_map():
+    comm = CASES[0][3]
+    cli = run_cli("map", "--hierarchy", "4:4:4", "--distances", "1:10:100", "--comm", comm,
+                  "--json", "--out", "/dev/null")
+    res = topomap.map(topomap.Hierarchy("4:4:4", "1:10:100"), comm)
+    assert cli["best"] == res.best and cli["J"] == res.metrics.qap_J
+    assert cli["consecutive"]["J"] == res.consecutive.qap_J
+    assert [r["name"] for r in cli["strategies"]] == [r.name for r in res.rows]
+    assert sorted(res.mapping.pe.tolist()) == list(range(64))
+    hs = {s["name"] for s in topomap.strategies("hierarchy")}
+    assert {"mm", "allc", "bottomup", "topdown-c"} <= hs
+
+
+def test_more_tasks_than_slots(tmp_path):
+    """General process mapping (`map --imbalance`): 64 tasks on 8 hosts."""
+    comm = CASES[0][3]
+    rf = tmp_path / "cli.txt"
+    cli = run_cli("map", "--topology", "torus:2x2x2", "--comm", comm, "--imbalance", "0.03",
+                  "--json", "--format", "plain", "--out", rf)
+    net = topomap.Network.generate("torus:2x2x2")
+    res = topomap.map(net, comm, imbalance=0.03)
+    same_result(cli, res, {"general"})
+    assert cli["general"] == {"blocks": res.blocks, "block_bound": res.block_bound,
+                              "block_weight_max": res.block_weight_max}
+    res.mapping.write(tmp_path / "py.txt", "plain")
+    assert (tmp_path / "py.txt").read_text() == rf.read_text()
+    with pytest.raises(topomap.InfeasibleError):
+        topomap.map(net, comm)  # one task per slot without imbalance

@@ -1,0 +1,365 @@
+"""The C declarations the module uses, copied from include/topomap/*.h.
+
+cffi's ABI mode lays structs out from these declarations alone, so they
+must match the headers field for field: tests/test_abi.py compiles a C
+program against the real headers and compares every struct's size and
+every field's offset with what cffi computes here.  A field added to a
+public struct (e.g. a new figure in tm_metrics) is added here too, and the
+Python objects pick it up by name (topomap._metrics reads the fields of
+tm_metrics from this declaration).
+"""
+
+CDEF = r"""
+typedef struct _IO_FILE FILE;
+
+/* error.h */
+typedef enum { TM_EOK, TM_EUSAGE, TM_EINPUT, TM_EIO, TM_EINFEASIBLE, TM_ENOMEM,
+               TM_EINTERNAL, TM_E_COUNT_ } tm_err;
+const char *tm_err_str(tm_err err);
+int tm_err_exit_code(tm_err err);
+typedef struct tm_ctx tm_ctx;
+typedef enum { TM_LOG_WARN = 1, TM_LOG_INFO = 2, TM_LOG_DEBUG = 3 } tm_log_level;
+typedef void (*tm_log_fn)(void *userdata, tm_log_level level, const char *msg);
+tm_err tm_ctx_new(tm_ctx **out);
+void tm_ctx_free(tm_ctx *ctx);
+const char *tm_ctx_errmsg(const tm_ctx *ctx);
+void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
+tm_err tm_ctx_set_threads(tm_ctx *ctx, int threads);
+int tm_ctx_threads(const tm_ctx *ctx);
+tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
+void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
+
+/* net.h */
+typedef enum { TM_VERTEX_HOST = 0, TM_VERTEX_SWITCH = 1 } tm_vertex_kind;
+typedef enum { TM_TRANSIT_DEFAULT = 0, TM_TRANSIT_YES = 1, TM_TRANSIT_NO = 2 } tm_transit;
+typedef struct tm_net tm_net;
+typedef struct tm_net_csr {
+    int32_t n;
+    int32_t n_links;
+    const int32_t *off;
+    const int32_t *head;
+    const int32_t *link;
+    const double *cap;
+    const int32_t *tail_of;
+    const int32_t *head_of;
+    const uint8_t *is_host;
+    const uint8_t *transit;
+    const int32_t *slots;
+} tm_net_csr;
+tm_err tm_net_new(tm_ctx *ctx, tm_net **out);
+void tm_net_free(tm_net *net);
+tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
+                         int32_t slots, int32_t *id_out);
+tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
+                        int32_t *cable_out);
+tm_err tm_net_set_transit(tm_ctx *ctx, tm_net *net, int32_t v, tm_transit t);
+void tm_net_set_cable_enabled(tm_net *net, int32_t cable, bool enabled);
+tm_err tm_net_finalize(tm_ctx *ctx, tm_net *net);
+tm_err tm_net_check(tm_ctx *ctx, const tm_net *net);
+int32_t tm_net_n_parts(const tm_net *net);
+int32_t tm_net_part(const tm_net *net, int32_t v);
+int32_t tm_net_n_vertices(const tm_net *net);
+int32_t tm_net_n_cables(const tm_net *net);
+int32_t tm_net_n_hosts(const tm_net *net);
+int32_t tm_net_n_switches(const tm_net *net);
+int64_t tm_net_total_slots(const tm_net *net);
+int32_t tm_net_find(const tm_net *net, const char *name);
+const char *tm_net_name(const tm_net *net, int32_t v);
+tm_vertex_kind tm_net_kind(const tm_net *net, int32_t v);
+int32_t tm_net_slots(const tm_net *net, int32_t v);
+tm_transit tm_net_transit_policy(const tm_net *net, int32_t v);
+bool tm_net_is_transit(const tm_net *net, int32_t v);
+void tm_net_cable(const tm_net *net, int32_t cable, int32_t *a, int32_t *b);
+double tm_net_capacity(const tm_net *net, int32_t cable);
+bool tm_net_cable_enabled(const tm_net *net, int32_t cable);
+const tm_net_csr *tm_net_csr_get(const tm_net *net);
+
+/* gen.h */
+bool tm_gen_is_spec(const char *s);
+tm_err tm_gen_build(tm_ctx *ctx, const char *spec, const char *prefix, tm_net *net);
+const char *tm_gen_help(void);
+
+/* io.h */
+typedef struct tm_topo_opts {
+    const char *node_name_map;
+    bool keep_hcas_separate;
+    int32_t slots;
+} tm_topo_opts;
+tm_err tm_topology_load(tm_ctx *ctx, const char *spec, const tm_topo_opts *opts, tm_net **out);
+typedef struct tm_nodemap tm_nodemap;
+tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out);
+void tm_nodemap_free(tm_nodemap *m);
+typedef struct tm_ibnet_opts {
+    const tm_nodemap *nodemap;
+    bool keep_hcas_separate;
+    int32_t slots;
+} tm_ibnet_opts;
+tm_err tm_ibnet_read(tm_ctx *ctx, FILE *in, const char *name, const tm_ibnet_opts *opts,
+                     tm_net *net);
+tm_err tm_ibnet_write(tm_ctx *ctx, const tm_net *net, FILE *out);
+tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
+tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
+tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
+tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
+typedef struct tm_slurm_opts {
+    bool yaml;
+    bool link_speed;
+    const char *topology;
+} tm_slurm_opts;
+tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
+                               FILE *out);
+tm_err tm_open_input(tm_ctx *ctx, const char *path, FILE **out);
+typedef struct tm_ofile {
+    FILE *fp;
+    char *path;
+    char *tmp;
+    bool is_stdout;
+} tm_ofile;
+tm_err tm_ofile_open(tm_ctx *ctx, const char *path, tm_ofile *of);
+tm_err tm_ofile_commit(tm_ctx *ctx, tm_ofile *of);
+void tm_ofile_abort(tm_ofile *of);
+
+/* comm.h */
+typedef struct tm_comm {
+    int32_t n;
+    int64_t nnz;
+    int64_t *xadj;
+    int32_t *adj;
+    double *w;
+    double *vwgt;
+} tm_comm;
+void tm_comm_init(tm_comm *c);
+void tm_comm_release(tm_comm *c);
+tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                            const int32_t *dst, const double *w, tm_comm *out);
+tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c);
+double tm_comm_total_volume(const tm_comm *c);
+tm_err tm_comm_read_file(tm_ctx *ctx, const char *path, int fmt, tm_comm *out);
+int tm_comm_format_parse(const char *s);
+tm_err tm_comm_write_metis(tm_ctx *ctx, const tm_comm *c, FILE *out);
+tm_err tm_comm_write_edges(tm_ctx *ctx, const tm_comm *c, FILE *out);
+
+/* alloc.h */
+typedef struct tm_alloc {
+    int32_t n;
+    int32_t *host;
+    int32_t *slots;
+} tm_alloc;
+void tm_alloc_init(tm_alloc *a);
+void tm_alloc_release(tm_alloc *a);
+int64_t tm_alloc_total_slots(const tm_alloc *a);
+tm_err tm_alloc_parse(tm_ctx *ctx, const tm_net *net, const char *arg, tm_alloc *out);
+tm_err tm_alloc_all(tm_ctx *ctx, const tm_net *net, tm_alloc *out);
+
+/* hier.h */
+typedef struct tm_hier {
+    int k;
+    int32_t a[16];
+    double d[16];
+    int64_t group[17];
+    int64_t n_pe;
+} tm_hier;
+tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_hier *out);
+tm_err tm_hier_from_hwloc(tm_ctx *ctx, FILE *in, const char *name, tm_hier *out);
+
+/* route.h */
+typedef enum { TM_ROUTE_ECMP = 0, TM_ROUTE_SINGLE, TM_ROUTE_DOR, TM_ROUTE_LFT, TM_ROUTE_FTREE,
+               TM_ROUTE_MINHOP, TM_ROUTE_UPDN } tm_route_kind;
+typedef struct tm_route tm_route;
+int tm_route_kind_parse(const char *s);
+const char *tm_route_kind_name(tm_route_kind kind);
+typedef struct tm_route_opts {
+    const char *lft_dir;
+    bool lmc_spread;
+    const int32_t *roots;
+    int32_t n_roots;
+} tm_route_opts;
+tm_err tm_route_new_opts(tm_ctx *ctx, const tm_net *net, tm_route_kind kind,
+                         const tm_route_opts *opts, tm_route **out);
+void tm_route_free(tm_route *r);
+tm_route_kind tm_route_kind_of(const tm_route *r);
+
+/* map.h */
+typedef struct tm_mapping {
+    int32_t n;
+    int32_t *host;
+    int32_t *slot;
+    int32_t *pe;
+} tm_mapping;
+void tm_mapping_init(tm_mapping *m);
+void tm_mapping_release(tm_mapping *m);
+tm_err tm_mapping_alloc(tm_ctx *ctx, tm_mapping *m, int32_t n, bool hierarchy);
+tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_tasks,
+                              tm_mapping *out);
+tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
+                        const tm_mapping *m);
+typedef enum { TM_MAPFMT_OPENMPI = 0, TM_MAPFMT_MPICH, TM_MAPFMT_SLURM, TM_MAPFMT_PLAIN } tm_mapfmt;
+int tm_mapfmt_parse(const char *s);
+typedef struct tm_mapwrite_opts {
+    bool full_hostnames;
+} tm_mapwrite_opts;
+tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_mapfmt fmt,
+                        const tm_mapwrite_opts *opts, FILE *out);
+tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in,
+                       const char *name, int32_t n_tasks, tm_mapping *out);
+typedef struct tm_netdist tm_netdist;
+typedef struct tm_problem {
+    const tm_net *net;
+    const tm_route *route;
+    const tm_alloc *alloc;
+    const tm_comm *comm;
+    const tm_hier *hier;
+    double imbalance;
+    double hop_distance;
+    const struct tm_netdist *dist;
+} tm_problem;
+typedef enum { TM_OBJ_CONGESTION = 0, TM_OBJ_DILATION, TM_OBJ_QAP, TM_OBJ_PARETO } tm_objective;
+int tm_objective_parse(const char *s);
+typedef enum { TM_MODE_NETWORK = 1, TM_MODE_HIERARCHY = 2 } tm_map_mode;
+typedef tm_err (*tm_strategy_fn)(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
+                                 tm_mapping *out);
+typedef struct tm_strategy {
+    const char *name;
+    const char *help;
+    unsigned modes;
+    bool in_all;
+    tm_strategy_fn run;
+} tm_strategy;
+typedef tm_err (*tm_refine_fn)(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
+                               tm_mapping *m);
+typedef struct tm_refiner {
+    const char *name;
+    const char *help;
+    unsigned modes;
+    tm_refine_fn run;
+} tm_refiner;
+const tm_strategy *tm_strategies(void);
+const tm_refiner *tm_refiners(void);
+const tm_strategy *tm_strategy_find(const char *name);
+const tm_refiner *tm_refiner_find(const char *spec);
+struct tm_metrics;
+typedef struct tm_map_row {
+    char name[48];
+    char refine[64];
+    struct tm_metrics *metrics;
+    double start_congestion, start_dilation, start_J;
+    bool reverted;
+    bool screened;
+    double time_s;
+    double refine_time_s;
+} tm_map_row;
+typedef struct tm_map_result {
+    tm_mapping mapping;
+    const struct tm_metrics *metrics;
+    int32_t best;
+    int32_t n_rows;
+    tm_map_row *rows;
+    double time_s;
+    struct tm_metrics *consecutive;
+    int32_t blocks;
+    double block_bound, block_weight_max;
+} tm_map_result;
+void tm_map_result_init(tm_map_result *r);
+void tm_map_result_release(tm_map_result *r);
+tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
+                  tm_objective obj, tm_map_result *out);
+
+/* metrics.h */
+#define TM_METRICS_MAX_LINKS_LISTED 64
+#define TM_METRICS_HIST_BINS 10
+typedef struct tm_metrics {
+    int32_t n_tasks;
+    int32_t hosts_used;
+    int64_t messages;
+    double total_volume;
+    double inter_host_volume;
+    double max_congestion;
+    int32_t n_max_links;
+    int32_t max_links[64];
+    int32_t n_max_links_total;
+    double avg_dilation;
+    double sum_w_hops;
+    int32_t max_dilation;
+    double qap_J;
+    double hop_distance;
+    double congestion_sum_sq;
+    int32_t links_used;
+    int64_t hist[10];
+    double *link_load;
+    int32_t n_links;
+    bool approximate;
+    double time_s;
+} tm_metrics;
+typedef struct tm_metrics_opts {
+    bool keep_link_loads;
+    bool approximate;
+    const tm_hier *node_hier;
+    double hop_distance;
+} tm_metrics_opts;
+void tm_metrics_init(tm_metrics *m);
+void tm_metrics_release(tm_metrics *m);
+tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                       const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out);
+tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
+                            const tm_mapping *map, tm_metrics *out);
+
+/* study.h */
+typedef enum { TM_STUDY_FAIL_NONE = 0, TM_STUDY_FAIL_RANDOM, TM_STUDY_FAIL_LINKS,
+               TM_STUDY_FAIL_SWITCHES } tm_study_fail_kind;
+typedef struct tm_study_failure {
+    tm_study_fail_kind kind;
+    double pct;
+    const char *names;
+} tm_study_failure;
+typedef struct tm_study_spec {
+    const char *const *topologies; int n_topologies;
+    const char *node_name_map;
+    bool separate_hcas;
+    const int32_t *slots; int n_slots;
+    const char *const *scales; int n_scales;
+    const tm_study_failure *failures; int n_failures;
+    int samples;
+    const tm_route_kind *routings; int n_routings;
+    const tm_comm *const *comms; int n_comms;
+    const char *const *strategies; int n_strategies;
+    const char *alloc;
+    const char *refine;
+    tm_objective objective;
+} tm_study_spec;
+typedef enum { TM_STUDY_OK = 0, TM_STUDY_DISCONNECTED, TM_STUDY_UNROUTABLE,
+               TM_STUDY_INFEASIBLE } tm_study_status;
+typedef enum { TM_STUDY_RUN = 0, TM_STUDY_MEAN, TM_STUDY_WORST } tm_study_stat;
+typedef struct tm_study_row {
+    tm_study_stat stat;
+    int topology, slots, scale, failure, sample, routing, comm, strategy;
+    int32_t scaled_cables, failed_cables;
+    tm_study_status status;
+    char cause[320];
+    char best[48];
+    double base_congestion, base_dilation, base_J;
+    double max_congestion, avg_dilation, qap_J;
+    int runs, not_ok;
+} tm_study_row;
+typedef struct tm_study_result {
+    int n_rows;
+    tm_study_row *rows;
+    int n_runs;
+} tm_study_result;
+void tm_study_result_init(tm_study_result *r);
+void tm_study_result_release(tm_study_result *r);
+tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
+const char *tm_study_status_name(tm_study_status s);
+const char *tm_study_stat_name(tm_study_stat s);
+"""
+
+# libc, for the FILE streams the readers and writers take
+LIBC_CDEF = r"""
+int fclose(FILE *stream);
+"""
+
+# Structs whose layout tests/test_abi.py checks against the headers.
+STRUCTS = ["tm_net_csr", "tm_topo_opts", "tm_ibnet_opts", "tm_slurm_opts", "tm_ofile", "tm_comm",
+           "tm_alloc", "tm_hier", "tm_route_opts", "tm_mapping", "tm_mapwrite_opts",
+           "tm_problem", "tm_strategy", "tm_refiner", "tm_map_row", "tm_map_result",
+           "tm_metrics", "tm_metrics_opts", "tm_study_failure", "tm_study_spec",
+           "tm_study_row", "tm_study_result"]

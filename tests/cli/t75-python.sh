@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The Python module (python/, docs/python.md) as a user installs it: a venv
+# over Debian's packages (python3-numpy, -cffi, -scipy, -pandas, -networkx,
+# -pytest from tools/install-deps.sh), `pip install` offline, then its
+# pytest suite (python/tests/) against the library under test, comparing
+# every figure with this CLI's JSON.  Skipped (77) only when python3-venv is
+# missing.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+lib=${TOPOMAP_LIB:-$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so}
+py=/usr/bin/python3   # Debian's python3: its dist-packages hold the dependencies
+[ -f "$lib" ] || { echo "no shared library at $lib (set TOPOMAP_LIB)"; exit 1; }
+if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
+    echo "python3-venv is missing (tools/install-deps.sh installs it)"; exit 77
+fi
+
+# A copy of python/: pip builds in the source directory, keep the checkout clean.
+cp -r "$root/python" src
+rm -rf src/build src/*.egg-info src/topomap/_paths.py
+"$py" -m venv --system-site-packages venv
+venv/bin/pip install --quiet --no-index --no-build-isolation ./src
+
+# make valgrind wraps the CLI (TOPOMAP_REAL is the binary): the module's
+# comparisons run the binary itself, valgrind is about the CLI's own runs
+env=(TOPOMAP_LIBRARY="$lib" TOPOMAP="${TOPOMAP_REAL:-$TOPOMAP}" TOPOMAP_SOURCE="$root")
+# An ASan/UBSan library (make test-asan) needs its runtime first in the process.
+if nm -D "$lib" 2>/dev/null | grep -q ' U __asan_init'; then
+    rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
+    env+=(LD_PRELOAD="$rt" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+fi
+# The installed package is imported (not src/): run from elsewhere.
+mkdir run && cd run
+env "${env[@]}" ../venv/bin/python -m pytest -q -p no:cacheprovider -c ../src/pyproject.toml \
+    --rootdir ../src ../src/tests
+# The module loads the library it was told to (not some other installed one).
+env "${env[@]}" ../venv/bin/python -c 'import sys, topomap; sys.exit(topomap.LIBRARY_PATH != sys.argv[1])' "$lib"
+
+# The example of docs/python.md runs as shown there (one strategy here, to
+# stay short) and draws its figure: a PNG of the expected size with the
+# two bar colours in it.
+env "${env[@]}" ../venv/bin/python ../src/examples/tapering.py taper.png --strategy identity > taper.txt
+grep -q '^     4:1 ' taper.txt || { cat taper.txt; echo "no 4:1 row"; exit 1; }
+read -r w h ncol nonwhite grey blue < <(python3 "$here/pngstat.py" taper.png '#9e9e9e' '#1f77b4')
+[ "$w" = 720 ] && [ "$h" = 288 ] && [ "$grey" -gt 1000 ] && [ "$blue" -gt 1000 ] ||
+    { echo "taper.png: $w x $h, $ncol colours, grey $grey, blue $blue"; exit 1; }
