@@ -13,7 +13,6 @@ pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmock
       # tests/cli/t70-install.sh: CMake and pkg-config consumers, `man -l`, and a
       # `pkg-config --static` link (Debian's igraph.pc names these in Libs.private)
       cmake man-db libglpk-dev libarpack2-dev libplfit-dev
-
       # the Python module (python/, docs/python.md) and tests/cli/t75-python.sh
       python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy
       python3-scipy python3-pandas python3-networkx python3-matplotlib python3-pytest)
