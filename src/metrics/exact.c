@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "metrics_int.h"
+#include "../net/updown.h"
 #include "../route/gridbox.h"
 #include "../route/route_stub.h"
-#include "../route/updown.h"
 #include "../util/util.h"
 
 /* Chunks per evaluation (at most; fewer when there are few hosts).  Each
@@ -356,7 +356,7 @@ out:
     return err;
 }
 
-/* The fat-trees of route/updown.h: each flow adds its volume to the class
+/* The fat-trees of net/updown.h: each flow adds its volume to the class
  * totals of the levels it crosses (up out of its source's classes, down
  * into its destination's), and every link then gets its class's share;
  * the stub hops are added as in do_group.  One thread: it costs

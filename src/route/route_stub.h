@@ -39,4 +39,9 @@ void tm__route_stub_last_hop(const tm_route *r, int32_t h, double vol, double *l
 tm_err tm__route_flows_from(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t v, size_t k,
                             const int32_t *dst, const double *vol, double *load, int32_t *hops);
 
+/* The fat-tree structure (src/net/updown.h) an ECMP router found in its
+ * net, or NULL. */
+struct tm__updown;
+const struct tm__updown *tm__route_updown(const tm_route *r);
+
 #endif

@@ -7,7 +7,8 @@
 
 #include "test_fixtures.h"
 #include "util/util.h"
-#include "route/updown.h"
+#include "net/updown.h"
+#include "route/route_stub.h"
 
 static void assert_near(double a, double b)
 {
@@ -733,7 +734,7 @@ static void test_grid_vs_per_message(void **state)
     }
 }
 
-/* ---- fat-trees evaluated from class totals (route/updown.h) ----------------- */
+/* ---- fat-trees evaluated from class totals (net/updown.h) ----------------- */
 
 /* Generated fat-trees and Clos networks (parallel cables, tapering, three
  * levels, planes) qualify, and the class-total evaluation must give every

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route_int.h"
 #include "updown.h"
 #include "../util/util.h"
 
