@@ -20,7 +20,7 @@
 
 #include "gridbox.h"
 #include "route_int.h"
-#include "route_stub.h"
+#include "route_eval.h"
 #include "../net/updown.h"
 #include "../util/util.h"
 
