@@ -219,9 +219,10 @@ static void reduce_ready(job *jb)
     pthread_cond_broadcast(&jb->cond);
 }
 
-static void *worker_run(void *arg)
+/* Member `member` of the team (tm__team_once) over the worker array arg. */
+static void worker_run(void *arg, int member)
 {
-    worker *wk = arg;
+    worker *wk = &((worker *)arg)[member];
     job *jb = wk->jb;
     for (;;) {
         int32_t ci, s, lo, hi;
@@ -232,7 +233,7 @@ static void *worker_run(void *arg)
             pthread_cond_wait(&jb->cond, &jb->lock);
         if (jb->err != TM_EOK || jb->next_chunk >= jb->n_chunks) {
             pthread_mutex_unlock(&jb->lock);
-            return NULL;
+            return;
         }
         ci = jb->next_chunk++;
         pthread_mutex_unlock(&jb->lock);
@@ -442,8 +443,7 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     job jb;
     worker *wk = NULL;
-    pthread_t *tid = NULL;
-    int threads = tm_ctx_threads(ctx), started = 0;
+    int threads = tm_ctx_threads(ctx);
     tm__route_classes *cls = NULL;
     tm__gridmsg *msg = NULL;
     size_t n_msg = 0;
@@ -485,8 +485,7 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     jb.part = calloc((size_t)jb.window, sizeof *jb.part);
     jb.done = calloc((size_t)jb.window, 1);
     wk = calloc((size_t)threads, sizeof *wk);
-    tid = calloc((size_t)threads, sizeof *tid);
-    if (!jb.buf || !jb.part || !jb.done || !wk || !tid) {
+    if (!jb.buf || !jb.part || !jb.done || !wk) {
         err = tm__nomem(ctx);
         goto out;
     }
@@ -499,12 +498,7 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
         if ((err = worker_init(ctx, &jb, &wk[i])) != TM_EOK)
             goto out;
     /* The calling thread is worker 0; no igraph call happens in workers. */
-    for (started = 1; started < threads; started++)
-        if (pthread_create(&tid[started], NULL, worker_run, &wk[started]) != 0)
-            break;
-    worker_run(&wk[0]);
-    for (int i = 1; i < started; i++)
-        pthread_join(tid[i], NULL);
+    tm__team_once(threads, worker_run, wk);
     if (jb.err != TM_EOK)
         err = tm__fail(ctx, jb.err, "%s", jb.errmsg);
     else if (jb.reduced != jb.n_chunks)
@@ -521,7 +515,6 @@ out:
     free(jb.part);
     free(jb.done);
     free(wk);
-    free(tid);
     pthread_cond_destroy(&jb.cond);
     pthread_mutex_destroy(&jb.lock);
 out_groups:

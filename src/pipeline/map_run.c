@@ -18,8 +18,6 @@
  * their best mapping so far, jobs not yet started are dropped (the first
  * always runs), and the best of the finished rows is returned as usual. */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +84,6 @@ typedef struct runner {
     bool screen;      /* large `all` run: constructions evaluated, then screened */
     job *jobs;
     int nj;
-    atomic_int next;
 } runner;
 
 enum { PHASE_ALL, PHASE_CONSTRUCT, PHASE_REFINE };
@@ -232,31 +229,25 @@ static void run_job(runner *rn, job *j)
         refine_phase(rn, j);
 }
 
-static void *worker(void *arg)
+/* Job i of the pool (tm__parallel_for). */
+static void pool_job(void *arg, int i, int member)
 {
     runner *rn = arg;
-    for (;;) {
-        int i = atomic_fetch_add(&rn->next, 1);
-        if (i >= rn->nj)
-            break;
-        /* a stop request drops the jobs not started (the first always runs) */
-        if (rn->phase != PHASE_REFINE && i > 0 && tm__stopped(rn->parent)) {
-            rn->jobs[i].skipped = true;
-            continue;
-        }
-        if (!rn->jobs[i].skipped)
-            run_job(rn, &rn->jobs[i]);
+    /* a stop request drops the jobs not started (the first always runs) */
+    if (rn->phase != PHASE_REFINE && i > 0 && tm__stopped(rn->parent)) {
+        rn->jobs[i].skipped = true;
+        return;
     }
-    return NULL;
+    if (!rn->jobs[i].skipped)
+        run_job(rn, &rn->jobs[i]);
 }
 
-typedef struct refine_arg { runner *rn; job *j; } refine_arg;
-
-static void *refine_one(void *arg)
+/* Job i refined, if it was constructed (refine_side_by_side). */
+static void side_job(void *arg, int i, int member)
 {
-    refine_arg *o = arg;
-    run_job(o->rn, o->j);
-    return NULL;
+    runner *rn = arg;
+    if (rn->jobs[i].jc)
+        run_job(rn, &rn->jobs[i]);
 }
 
 /* Allocated hosts that cannot reach the first one through transit
@@ -518,51 +509,20 @@ static tm_err make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy, 
     return TM_EOK;
 }
 
+/* The jobs in order on nt threads (at most 64), each job on the first
+ * free one. */
 static void run_pool(runner *rn, int nt)
 {
-    int started = 0;
-    pthread_t tid[64];
-    atomic_store(&rn->next, 0);
-    if (nt > rn->nj)
-        nt = rn->nj;
-    if (nt > 64)
-        nt = 64;
-    for (int i = 1; i < nt; i++) {
-        if (pthread_create(&tid[started], NULL, worker, rn) != 0)
-            break; /* fewer threads only make it slower */
-        started++;
-    }
-    worker(rn);
-    for (int i = 0; i < started; i++)
-        pthread_join(tid[i], NULL);
+    tm__parallel_for(nt < 64 ? nt : 64, rn->nj, pool_job, rn);
 }
 
 /* Every constructed job refined in its own thread, side by side, each for
- * the whole time limit (a job whose thread cannot start runs here). */
+ * the whole time limit: as many members as jobs, so that every job is
+ * taken as soon as the members start (when threads cannot start, fewer
+ * members take the rest one after the other). */
 static tm_err refine_side_by_side(tm_ctx *ctx, runner *rn)
 {
-    pthread_t *tid = tm__calloc_n((size_t)rn->nj, sizeof *tid);
-    refine_arg *args = tm__calloc_n((size_t)rn->nj, sizeof *args);
-    bool *on = tm__calloc_n((size_t)rn->nj, sizeof *on);
-    if (!tid || !args || !on) {
-        free(tid), free(args), free(on);
-        for (int i = 0; i < rn->nj; i++)
-            if (rn->jobs[i].jc)
-                run_job(rn, &rn->jobs[i]); /* one after the other */
-        return TM_EOK;
-    }
-    for (int i = 0; i < rn->nj; i++) {
-        args[i] = (refine_arg){rn, &rn->jobs[i]};
-        if (rn->jobs[i].jc)
-            on[i] = pthread_create(&tid[i], NULL, refine_one, &args[i]) == 0;
-    }
-    for (int i = 0; i < rn->nj; i++) {
-        if (on[i])
-            pthread_join(tid[i], NULL);
-        else if (rn->jobs[i].jc)
-            run_job(rn, &rn->jobs[i]);
-    }
-    free(tid), free(args), free(on);
+    tm__parallel_for(rn->nj, rn->nj, side_job, rn);
     (void)ctx;
     return TM_EOK;
 }
@@ -755,7 +715,6 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     /* every refinement gets the whole limit (run_jobs) */
     rn.time_limit = tl;
     rn.job_threads = rn.nj == 1 ? (nt < 1 ? 1 : nt) : 1;
-    atomic_init(&rn.next, 0);
     /* METIS workers forked now, while the process is small: a worker
      * shares its parent's pages copy-on-write for its whole life */
     if (nt > 1)

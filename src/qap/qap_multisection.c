@@ -408,12 +408,10 @@ static tm_err run_task(pool *P, const task *t, int32_t *map, sub *kids, int *nk,
     return err;
 }
 
-typedef struct wctx { pool *P; int id; } wctx;
-
-static void *worker(void *arg)
+/* One member of the team (tm__team_once) over the pool arg. */
+static void worker(void *arg, int member)
 {
-    wctx *w = arg;
-    pool *P = w->P;
+    pool *P = arg;
     int32_t *map = tm__malloc_n((size_t)P->g->n, sizeof *map);
     sub *kids = tm__malloc_n((size_t)1 << 16, sizeof *kids);
     double busy = 0;
@@ -466,12 +464,11 @@ static void *worker(void *arg)
         P->pending--;
         pthread_cond_broadcast(&P->cv);
     }
-    if (w->id < P->nbusy)
-        P->busy[w->id] = busy;
+    if (member < P->nbusy)
+        P->busy[member] = busy;
     pthread_mutex_unlock(&P->mu);
     free(map);
     free(kids);
-    return NULL;
 }
 
 tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
@@ -479,9 +476,7 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
 {
     pool P;
     int nthreads = tm_ctx_threads(ctx);
-    pthread_t th[64];
-    wctx wc[64];
-    int started = 0;
+    int members;
     tm_err err;
     for (int i = 0; i < h->k; i++)
         if (h->a[i] > (1 << 16))
@@ -537,24 +532,15 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
         nthreads = 64;
     P.busy = tm__calloc_n((size_t)nthreads, sizeof *P.busy);
     P.nbusy = P.busy ? nthreads : 0;
-    for (int i = 0; i < nthreads; i++)
-        wc[i] = (wctx){&P, i};
     if (nthreads > 1)
         tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nthreads - 1);
-    for (int i = 1; i < nthreads; i++) {
-        if (pthread_create(&th[started], NULL, worker, &wc[i]) != 0)
-            break;
-        started++;
-    }
-    worker(&wc[0]);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    members = tm__team_once(nthreads, worker, &P);
     if (P.nbusy > 1) {
         char line[600];
         size_t len = 0;
-        for (int i = 0; i <= started && len < sizeof line - 16; i++)
+        for (int i = 0; i < members && len < sizeof line - 16; i++)
             len += (size_t)snprintf(line + len, sizeof line - len, " %.2f", P.busy[i]);
-        tm__log(ctx, TM_LOG_INFO, "multisection: %d threads, busy s:%s", started + 1, line);
+        tm__log(ctx, TM_LOG_INFO, "multisection: %d threads, busy s:%s", members, line);
     }
 out:
     /* after a failure: trials still queued (a bisection is freed with its
