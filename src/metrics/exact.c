@@ -436,14 +436,68 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, tm__gridmsg **msg, size_t *m)
     return err;
 }
 
+/* The groups left in jb through the shortest-path DAGs: chunks of groups
+ * on the context's threads, reduced in chunk order (the file's comment). */
+static tm_err dag_run(tm_ctx *ctx, job *jb)
+{
+    worker *wk = NULL;
+    int threads = tm_ctx_threads(ctx);
+    tm_err err = TM_EOK;
+    jb->chunk = (jb->n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
+    if (jb->chunk < TM_CHUNK_MIN)
+        jb->chunk = TM_CHUNK_MIN;
+    jb->n_chunks = (jb->n_grp + jb->chunk - 1) / jb->chunk;
+    if (threads < 1)
+        threads = 1;
+    if (threads > jb->n_chunks)
+        threads = jb->n_chunks > 0 ? jb->n_chunks : 1;
+    jb->window = 2 * threads;
+    pthread_mutex_init(&jb->lock, NULL);
+    pthread_cond_init(&jb->cond, NULL);
+
+    jb->buf = calloc((size_t)jb->window, sizeof *jb->buf);
+    jb->part = calloc((size_t)jb->window, sizeof *jb->part);
+    jb->done = calloc((size_t)jb->window, 1);
+    wk = calloc((size_t)threads, sizeof *wk);
+    if (!jb->buf || !jb->part || !jb->done || !wk) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int i = 0; i < jb->window; i++)
+        if (!(jb->buf[i] = tm__calloc_n((size_t)jb->n_links + 1, sizeof(double)))) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+    for (int i = 0; i < threads; i++)
+        if ((err = worker_init(ctx, jb, &wk[i])) != TM_EOK)
+            goto out;
+    /* The calling thread is worker 0; no igraph call happens in workers. */
+    tm__team_once(threads, worker_run, wk);
+    if (jb->err != TM_EOK)
+        err = tm__fail(ctx, jb->err, "%s", jb->errmsg);
+    else if (jb->reduced != jb->n_chunks)
+        err = tm__fail(ctx, TM_EINTERNAL, "metrics: %d of %d chunks reduced", (int)jb->reduced,
+                       (int)jb->n_chunks);
+out:
+    for (int i = 0; wk && i < threads; i++)
+        worker_release(&wk[i]);
+    for (int i = 0; jb->buf && i < jb->window; i++)
+        free(jb->buf[i]);
+    free(jb->buf);
+    free(jb->part);
+    free(jb->done);
+    free(wk);
+    pthread_cond_destroy(&jb->cond);
+    pthread_mutex_destroy(&jb->lock);
+    return err;
+}
+
 tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                          const tm_mapping *map, const tm_metrics_opts *opts,
                          const tm__bygroup *by, double *load, tm__msum *sum)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     job jb;
-    worker *wk = NULL;
-    int threads = tm_ctx_threads(ctx);
     tm__route_classes *cls = NULL;
     tm__gridmsg *msg = NULL;
     size_t n_msg = 0;
@@ -460,64 +514,21 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     jb.load = load;
     jb.sum = sum;
     if ((err = make_groups(ctx, &jb)) != TM_EOK)
-        goto out_groups;
+        goto out;
+    /* regular fat-trees: class totals, no DAG at all */
     if (jb.stub && (err = tm__route_classes_new(ctx, route, &cls)) != TM_EOK)
-        goto out_groups;
+        goto out;
     if (cls) {
         err = classes_run(ctx, &jb, cls);
-        goto out_groups;
-    }
-    if (tm__route_grid_batch_ok(route) && (err = grid_split(ctx, &jb, &msg, &n_msg)) != TM_EOK)
-        goto out_groups;
-    jb.chunk = (jb.n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
-    if (jb.chunk < TM_CHUNK_MIN)
-        jb.chunk = TM_CHUNK_MIN;
-    jb.n_chunks = (jb.n_grp + jb.chunk - 1) / jb.chunk;
-    if (threads < 1)
-        threads = 1;
-    if (threads > jb.n_chunks)
-        threads = jb.n_chunks > 0 ? jb.n_chunks : 1;
-    jb.window = 2 * threads;
-    pthread_mutex_init(&jb.lock, NULL);
-    pthread_cond_init(&jb.cond, NULL);
-
-    jb.buf = calloc((size_t)jb.window, sizeof *jb.buf);
-    jb.part = calloc((size_t)jb.window, sizeof *jb.part);
-    jb.done = calloc((size_t)jb.window, 1);
-    wk = calloc((size_t)threads, sizeof *wk);
-    if (!jb.buf || !jb.part || !jb.done || !wk) {
-        err = tm__nomem(ctx);
         goto out;
     }
-    for (int i = 0; i < jb.window; i++)
-        if (!(jb.buf[i] = tm__calloc_n((size_t)jb.n_links + 1, sizeof(double)))) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-    for (int i = 0; i < threads; i++)
-        if ((err = worker_init(ctx, &jb, &wk[i])) != TM_EOK)
-            goto out;
-    /* The calling thread is worker 0; no igraph call happens in workers. */
-    tm__team_once(threads, worker_run, wk);
-    if (jb.err != TM_EOK)
-        err = tm__fail(ctx, jb.err, "%s", jb.errmsg);
-    else if (jb.reduced != jb.n_chunks)
-        err = tm__fail(ctx, TM_EINTERNAL, "metrics: %d of %d chunks reduced", (int)jb.reduced,
-                       (int)jb.n_chunks);
-    else if (n_msg > 0)
+    /* healthy tori and meshes: the groups whose boxes pay go to the batch */
+    if (tm__route_grid_batch_ok(route) && (err = grid_split(ctx, &jb, &msg, &n_msg)) != TM_EOK)
+        goto out;
+    err = dag_run(ctx, &jb);
+    if (!err && n_msg > 0)
         err = tm__route_grid_batch(ctx, route, msg, n_msg, load);
 out:
-    for (int i = 0; wk && i < threads; i++)
-        worker_release(&wk[i]);
-    for (int i = 0; jb.buf && i < jb.window; i++)
-        free(jb.buf[i]);
-    free(jb.buf);
-    free(jb.part);
-    free(jb.done);
-    free(wk);
-    pthread_cond_destroy(&jb.cond);
-    pthread_mutex_destroy(&jb.lock);
-out_groups:
     tm__route_classes_free(cls);
     free(msg);
     free(jb.grp_off);
