@@ -471,25 +471,22 @@ static void worker(void *arg, int member)
     free(kids);
 }
 
-tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
-                            uint64_t seed, int32_t *pe)
+/* The pool's inputs and METIS tries, and the checks that every task fits
+ * a PE and all tasks the PEs (before any allocation). */
+static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
+                         uint64_t seed, int32_t *pe, pool *P)
 {
-    pool P;
-    int nthreads = tm_ctx_threads(ctx);
-    int members;
-    tm_err err;
     for (int i = 0; i < h->k; i++)
         if (h->a[i] > (1 << 16))
             return tm__fail(ctx, TM_EUSAGE, "hierarchy level %d has more than 65536 blocks",
                             i + 1);
-    memset(&P, 0, sizeof P);
-    P.ctx = ctx;
-    P.g = g;
-    P.h = h;
-    P.bound = bound;
-    P.seed = seed;
-    P.pe = pe;
-    P.integral = true;
+    P->ctx = ctx;
+    P->g = g;
+    P->h = h;
+    P->bound = bound;
+    P->seed = seed;
+    P->pe = pe;
+    P->integral = true;
     /* METIS bisection tries per split.  One-to-one (quotient graphs): 8;
      * more did not help (whole trials do).  General mapping: the top-level
      * split carries the largest distance and its quality decides J: on
@@ -497,18 +494,18 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
      * 7 s, 128/16 669,736 in 22 s, 256/8 661,150 in 39 s (docs/qap.md).
      * Top tries: size / 2^13, at most 2^26 / size (entries x tries), 8..256
      * (about 90 for rgg16; small graphs gain little and stay fast). */
-    P.ncuts = 8;
-    P.ncuts_top = 8;
+    P->ncuts = 8;
+    P->ncuts_top = 8;
     if (bound > 1.0 || g->n > h->n_pe) {
         int64_t size = g->n + g->xadj[g->n], t = size >> 13;
         if (size > 0 && t > ((int64_t)1 << 26) / size)
             t = ((int64_t)1 << 26) / size;
-        P.ncuts = size >= (1 << 16) ? 16 : 8;
-        P.ncuts_top = t < 8 ? 8 : t > 256 ? 256 : (int)t;
+        P->ncuts = size >= (1 << 16) ? 16 : 8;
+        P->ncuts_top = t < 8 ? 8 : t > 256 ? 256 : (int)t;
     }
     for (int32_t u = 0; u < g->n; u++) {
         if (g->vw[u] != floor(g->vw[u]))
-            P.integral = false;
+            P->integral = false;
         if (g->vw[u] > bound)
             return tm__fail(ctx, TM_EINFEASIBLE,
                             "task %d has weight %g, more than the %g one PE may carry", u,
@@ -517,6 +514,19 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
     if (g->total_vw > bound * (double)h->n_pe * (1 + 1e-12))
         return tm__fail(ctx, TM_EINFEASIBLE, "total task weight %g exceeds %lld PEs x %g",
                         g->total_vw, (long long)h->n_pe, bound);
+    return TM_EOK;
+}
+
+tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
+                            uint64_t seed, int32_t *pe)
+{
+    pool P;
+    int nthreads = tm_ctx_threads(ctx);
+    int members;
+    tm_err err;
+    memset(&P, 0, sizeof P);
+    if ((err = pool_setup(ctx, g, h, bound, seed, pe, &P)) != TM_EOK)
+        return err;
     P.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *P.ord);
     if (!P.ord)
         return tm__nomem(ctx);
