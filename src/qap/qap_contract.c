@@ -177,11 +177,41 @@ out:
     return err;
 }
 
+/* Contracts cur by SeC rounds (task u of p becomes supervertex map[u])
+ * until at most CONTRACT_PER_PE supervertices per PE are left, or a round
+ * makes less than 5% progress. */
+static tm_err contract(tm_ctx *ctx, const tm_problem *p, double bound, tm__rng *r,
+                       tm__sgraph *cur, int32_t *map, int32_t *part)
+{
+    tm__sgraph next;
+    tm_err err = TM_EOK;
+    memset(&next, 0, sizeof next);
+    while ((int64_t)cur->n > CONTRACT_PER_PE * p->hier->n_pe) {
+        int32_t nc = sec_round(cur, bound / 8, r, part);
+        if (nc < 0) {
+            err = tm__nomem(ctx);
+            break;
+        }
+        if (nc > cur->n - cur->n / 20)
+            break; /* less than 5% progress: the weights block further merging */
+        err = tm__sgraph_contract(ctx, cur, part, nc, 0, &next);
+        if (err)
+            break;
+        for (int32_t u = 0; u < p->comm->n; u++)
+            map[u] = part[map[u]];
+        tm__sgraph_release(cur);
+        *cur = next;
+        memset(&next, 0, sizeof next);
+    }
+    tm__sgraph_release(&next);
+    return err;
+}
+
 tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
                                      tm_mapping *out)
 {
     const tm_hier *h = p->hier;
-    tm__sgraph cur, next;
+    tm__sgraph cur;
     int32_t *map = NULL, *part = NULL, *cpe = NULL;
     double bound;
     bool general;
@@ -191,7 +221,6 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         return err;
     if (!general)
         return tm__strategy_topdown(ctx, p, seed, out);
-    memset(&next, 0, sizeof next);
     err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &cur);
     if (err)
         return err;
@@ -205,23 +234,8 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
     }
     for (int32_t u = 0; u < cur.n; u++)
         map[u] = u;
-    while ((int64_t)cur.n > CONTRACT_PER_PE * h->n_pe) {
-        int32_t nc = sec_round(&cur, bound / 8, &r, part);
-        if (nc < 0) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-        if (nc > cur.n - cur.n / 20)
-            break; /* less than 5% progress: the weights block further merging */
-        err = tm__sgraph_contract(ctx, &cur, part, nc, 0, &next);
-        if (err)
-            goto out;
-        for (int32_t u = 0; u < p->comm->n; u++)
-            map[u] = part[map[u]];
-        tm__sgraph_release(&cur);
-        cur = next;
-        memset(&next, 0, sizeof next);
-    }
+    if ((err = contract(ctx, p, bound, &r, &cur, map, part)) != TM_EOK)
+        goto out;
     tm__log(ctx, TM_LOG_INFO, "topdown-c: %d tasks contracted to %d", p->comm->n, cur.n);
     cpe = tm__malloc_n((size_t)(cur.n ? cur.n : 1), sizeof *cpe);
     if (!cpe) {
@@ -252,7 +266,6 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         tm_mapping_release(out);
 out:
     tm__sgraph_release(&cur);
-    tm__sgraph_release(&next);
     free(map);
     free(part);
     free(cpe);
