@@ -3,8 +3,9 @@
 #   make            build build/libtopomap.{a,so} and build/topomap
 #   make demo       map a shipped job against its consecutive placement; write the rankfile
 #                   and the HTML report build/demo-report.html
-#   make test       unit + CLI tests, then the same under ASan/UBSan/LSan, the threaded
-#                   unit tests under ThreadSanitizer, then fuzz smoke runs
+#   make test       the layer check (tools/check-layers.sh), unit + CLI tests, then the
+#                   same under ASan/UBSan/LSan, the threaded unit tests under
+#                   ThreadSanitizer, then fuzz smoke runs
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
@@ -73,7 +74,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -290,7 +291,12 @@ test-build:
 	$(MAKE) -j$(JOBS) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
 	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN)
 
-test: test-build
+# The layer rule of docs/design.md "Layers" (also tests/cli/t91-layers.sh):
+# seconds, so `make test` stops on a misplaced include before compiling.
+check-layers:
+	@tools/check-layers.sh && echo "check-layers: every include points down"
+
+test: check-layers test-build
 	@rm -f $(TALLY)
 	TM_TEST_TALLY=$(TALLY) $(MAKE) test-unit test-cli
 	TM_TEST_TALLY=$(TALLY) $(MAKE) test-asan

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "netmap.h"
-#include "map_int.h"
+#include "../mapping/strategies.h"
 #include "../graph/bfs.h"
 #include "../graph/heap.h"
 #include "../util/util.h"

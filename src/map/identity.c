@@ -2,7 +2,7 @@
  * order (network mode) or task i on PE i (hierarchy mode).  It is the
  * baseline every report compares against. */
 #include "topomap/map.h"
-#include "map_int.h"
+#include "../mapping/strategies.h"
 #include "../util/util.h"
 
 tm_err tm__strategy_identity(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "netmap.h"
-#include "map_int.h"
+#include "../mapping/strategies.h"
 #include "../util/util.h"
 
 static int cmp_i64(const void *a, const void *b)

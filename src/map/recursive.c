@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "netmap.h"
-#include "map_int.h"
+#include "../mapping/strategies.h"
 #include "../util/util.h"
 
 /* H as an undirected graph: kept vertices only, parallel cables merged

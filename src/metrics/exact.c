@@ -3,7 +3,7 @@
  * summed per destination host with a sparse accumulator (never an n x n
  * matrix) and routed in one tm_route_flows call, so the cost is one
  * shortest-path DAG sweep per source host (O(source hosts x links) at
- * worst), never a path search per message.  Stub hosts (route_stub.h: all
+ * worst), never a path search per message.  Stub hosts (route_eval.h: all
  * hosts of a fat-tree or an InfiniBand fabric) are routed together with
  * the other hosts of their switch, in one sweep from the switch, and the
  * messages to the stub hosts of one switch as one flow to the switch plus
@@ -24,9 +24,7 @@
 #include <string.h>
 
 #include "metrics_int.h"
-#include "../route/gridbox.h"
-#include "../route/route_stub.h"
-#include "../route/updown.h"
+#include "../route/route_eval.h"
 #include "../util/util.h"
 
 /* Chunks per evaluation (at most; fewer when there are few hosts).  Each
@@ -221,9 +219,10 @@ static void reduce_ready(job *jb)
     pthread_cond_broadcast(&jb->cond);
 }
 
-static void *worker_run(void *arg)
+/* Member `member` of the team (tm__team_once) over the worker array arg. */
+static void worker_run(void *arg, int member)
 {
-    worker *wk = arg;
+    worker *wk = &((worker *)arg)[member];
     job *jb = wk->jb;
     for (;;) {
         int32_t ci, s, lo, hi;
@@ -234,7 +233,7 @@ static void *worker_run(void *arg)
             pthread_cond_wait(&jb->cond, &jb->lock);
         if (jb->err != TM_EOK || jb->next_chunk >= jb->n_chunks) {
             pthread_mutex_unlock(&jb->lock);
-            return NULL;
+            return;
         }
         ci = jb->next_chunk++;
         pthread_mutex_unlock(&jb->lock);
@@ -306,7 +305,7 @@ static tm_err worker_init(tm_ctx *ctx, job *jb, worker *wk)
     return TM_EOK;
 }
 
-/* Groups the source hosts by switch (stub hosts, route_stub.h), in order
+/* Groups the source hosts by switch (stub hosts, route_eval.h), in order
  * of their first host, each group's hosts in host order; every host alone
  * when the router cannot route from a switch.  Deterministic: the chunks,
  * and so every floating-point sum, depend only on the input. */
@@ -356,66 +355,42 @@ out:
     return err;
 }
 
-/* The fat-trees of route/updown.h: each flow adds its volume to the class
- * totals of the levels it crosses (up out of its source's classes, down
- * into its destination's), and every link then gets its class's share;
- * the stub hops are added as in do_group.  One thread: it costs
- * O(messages x levels + links), less than reducing one chunk of the DAG
- * evaluation per thread. */
-static tm_err updown_run(tm_ctx *ctx, job *jb, const tm__updown *u)
+/* The fat-trees of src/net/updown.h: each flow adds its volume to the
+ * class totals of the levels it crosses (tm__route_classes_add), and every
+ * link then gets its class's share; the stub hops are added as in
+ * do_group.  One thread: it costs O(messages x levels + links), less than
+ * reducing one chunk of the DAG evaluation per thread. */
+static tm_err classes_run(tm_ctx *ctx, job *jb, tm__route_classes *cls)
 {
-    const tm_net_csr *g = tm_net_csr_get(tm_route_net(jb->route));
-    double *up = tm__calloc_n((size_t)u->n_cls + 1, sizeof *up);
-    double *down = tm__calloc_n((size_t)u->n_cls + 1, sizeof *down);
     tm__msum ps;
     worker wk;
     tm_err err = worker_init(ctx, jb, &wk);
     memset(&ps, 0, sizeof ps);
-    if (!err && (!up || !down))
-        err = tm__nomem(ctx);
     for (int32_t gi = 0; !err && gi < jb->n_grp; gi++) {
-        int32_t a = u->leaf_of[jb->grp_v[gi]];
         int32_t k = merge_destinations(&wk, gather_group(&wk, gi, jb->load, &ps), jb->load);
-        for (int32_t i = 0; i < k; i++) {
-            int32_t b = u->leaf_of[wk.list2[i]], meet = tm__updown_meet(u, a, b);
-            double w = wk.vols[i];
-            for (int l = 1; l < meet; l++) {
-                up[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)a]] += w;
-                down[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)b]] += w;
-            }
-            add_flow(&ps, w, 2 * meet);
-        }
+        for (int32_t i = 0; i < k; i++)
+            add_flow(&ps, wk.vols[i],
+                     tm__route_classes_add(cls, jb->grp_v[gi], wk.list2[i], wk.vols[i]));
     }
-    for (int32_t v = 0; !err && v < g->n; v++) {
-        int32_t c = u->vcls[v];
-        if (c < 0 || u->den[c] == 0)
-            continue; /* a host, or the top level */
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-            if (u->level[g->head[j]] == u->level[v] + 1) {
-                jb->load[g->link[j]] += up[c] / u->den[c];
-                jb->load[g->link[j] ^ 1] += down[c] / u->den[c];
-            }
-    }
-    if (!err)
+    if (!err) {
+        tm__route_classes_load(cls, jb->load);
         tm__msum_add(jb->sum, &ps);
+    }
     worker_release(&wk);
-    free(up);
-    free(down);
     return err;
 }
 
-/* The k destinations of grid vertex v go as boxes (route/gridbox.h) when
+/* The k destinations of grid vertex v go as boxes (tm__route_grid_boxes) when
  * the boxes are at most TM_BOX_PER_VERTEX times the vertices, what one
  * DAG from v costs at most: measured on tori, a vertex of a box costs
  * 1.3 ns in the batch (for a message and its reverse), a vertex of a DAG
  * 16 ns (a search step and a sweep step).  Depends on the input only. */
 #define TM_BOX_PER_VERTEX 8
 /* A healthy torus or mesh under ECMP: the messages of every grid host
- * whose boxes pay go to *msg (for tm__gridbox_batch), with their sums;
+ * whose boxes pay go to *msg (for tm__route_grid_batch), with their sums;
  * the other groups stay in jb for the DAG evaluation (their order kept).
  * One thread: O(messages). */
-static tm_err grid_split(tm_ctx *ctx, job *jb, const tm__gridbox *gb, tm__gridmsg **msg,
-                         size_t *m)
+static tm_err grid_split(tm_ctx *ctx, job *jb, tm__gridmsg **msg, size_t *m)
 {
     tm__msum ps;
     worker wk;
@@ -430,9 +405,10 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, const tm__gridbox *gb, tm__gridms
         tm__msum gs;
         memset(&gs, 0, sizeof gs);
         /* a grid vertex is a host routed from itself: no stub hop */
-        if (tm__gridbox_on(gb, v) &&
-            tm__gridbox_boxes(gb, v, (size_t)(k = gather_group(&wk, gi, jb->load, &gs)), wk.list,
-                              (int64_t)TM_BOX_PER_VERTEX * jb->n_vertices, &max) >= 0) {
+        if (tm__route_grid_on(jb->route, v) &&
+            tm__route_grid_boxes(jb->route, v,
+                                 (size_t)(k = gather_group(&wk, gi, jb->load, &gs)), wk.list,
+                                 (int64_t)TM_BOX_PER_VERTEX * jb->n_vertices, &max) >= 0) {
             if (tm__grow((void **)msg, &cap, *m + (size_t)k, sizeof **msg) < 0) {
                 err = tm__nomem(ctx);
                 break;
@@ -442,7 +418,7 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, const tm__gridbox *gb, tm__gridms
                 e->src = v;
                 e->dst = wk.list[i];
                 e->w = wk.acc[e->dst];
-                add_flow(&gs, e->w, tm__gridbox_hops(gb, v, e->dst));
+                add_flow(&gs, e->w, tm__route_grid_hops(jb->route, v, e->dst));
             }
             tm__msum_add(&ps, &gs);
             continue;
@@ -460,16 +436,69 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, const tm__gridbox *gb, tm__gridms
     return err;
 }
 
+/* The groups left in jb through the shortest-path DAGs: chunks of groups
+ * on the context's threads, reduced in chunk order (the file's comment). */
+static tm_err dag_run(tm_ctx *ctx, job *jb)
+{
+    worker *wk = NULL;
+    int threads = tm_ctx_threads(ctx);
+    tm_err err = TM_EOK;
+    jb->chunk = (jb->n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
+    if (jb->chunk < TM_CHUNK_MIN)
+        jb->chunk = TM_CHUNK_MIN;
+    jb->n_chunks = (jb->n_grp + jb->chunk - 1) / jb->chunk;
+    if (threads < 1)
+        threads = 1;
+    if (threads > jb->n_chunks)
+        threads = jb->n_chunks > 0 ? jb->n_chunks : 1;
+    jb->window = 2 * threads;
+    pthread_mutex_init(&jb->lock, NULL);
+    pthread_cond_init(&jb->cond, NULL);
+
+    jb->buf = calloc((size_t)jb->window, sizeof *jb->buf);
+    jb->part = calloc((size_t)jb->window, sizeof *jb->part);
+    jb->done = calloc((size_t)jb->window, 1);
+    wk = calloc((size_t)threads, sizeof *wk);
+    if (!jb->buf || !jb->part || !jb->done || !wk) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int i = 0; i < jb->window; i++)
+        if (!(jb->buf[i] = tm__calloc_n((size_t)jb->n_links + 1, sizeof(double)))) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
+    for (int i = 0; i < threads; i++)
+        if ((err = worker_init(ctx, jb, &wk[i])) != TM_EOK)
+            goto out;
+    /* The calling thread is worker 0; no igraph call happens in workers. */
+    tm__team_once(threads, worker_run, wk);
+    if (jb->err != TM_EOK)
+        err = tm__fail(ctx, jb->err, "%s", jb->errmsg);
+    else if (jb->reduced != jb->n_chunks)
+        err = tm__fail(ctx, TM_EINTERNAL, "metrics: %d of %d chunks reduced", (int)jb->reduced,
+                       (int)jb->n_chunks);
+out:
+    for (int i = 0; wk && i < threads; i++)
+        worker_release(&wk[i]);
+    for (int i = 0; jb->buf && i < jb->window; i++)
+        free(jb->buf[i]);
+    free(jb->buf);
+    free(jb->part);
+    free(jb->done);
+    free(wk);
+    pthread_cond_destroy(&jb->cond);
+    pthread_mutex_destroy(&jb->lock);
+    return err;
+}
+
 tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                          const tm_mapping *map, const tm_metrics_opts *opts,
                          const tm__bygroup *by, double *load, tm__msum *sum)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     job jb;
-    worker *wk = NULL;
-    pthread_t *tid = NULL;
-    int threads = tm_ctx_threads(ctx), started = 0;
-    const tm__gridbox *gb = tm__route_gridbox(route);
+    tm__route_classes *cls = NULL;
     tm__gridmsg *msg = NULL;
     size_t n_msg = 0;
     tm_err err = TM_EOK;
@@ -485,70 +514,22 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     jb.load = load;
     jb.sum = sum;
     if ((err = make_groups(ctx, &jb)) != TM_EOK)
-        goto out_groups;
-    if (jb.stub && tm__route_updown(route)) {
-        err = updown_run(ctx, &jb, tm__route_updown(route));
-        goto out_groups;
-    }
-    if (gb && gb->max_steps <= TM__GRIDBOX_CLOSED_MAX &&
-        (err = grid_split(ctx, &jb, gb, &msg, &n_msg)) != TM_EOK)
-        goto out_groups;
-    jb.chunk = (jb.n_grp + TM_CHUNKS_TARGET - 1) / TM_CHUNKS_TARGET;
-    if (jb.chunk < TM_CHUNK_MIN)
-        jb.chunk = TM_CHUNK_MIN;
-    jb.n_chunks = (jb.n_grp + jb.chunk - 1) / jb.chunk;
-    if (threads < 1)
-        threads = 1;
-    if (threads > jb.n_chunks)
-        threads = jb.n_chunks > 0 ? jb.n_chunks : 1;
-    jb.window = 2 * threads;
-    pthread_mutex_init(&jb.lock, NULL);
-    pthread_cond_init(&jb.cond, NULL);
-
-    jb.buf = calloc((size_t)jb.window, sizeof *jb.buf);
-    jb.part = calloc((size_t)jb.window, sizeof *jb.part);
-    jb.done = calloc((size_t)jb.window, 1);
-    wk = calloc((size_t)threads, sizeof *wk);
-    tid = calloc((size_t)threads, sizeof *tid);
-    if (!jb.buf || !jb.part || !jb.done || !wk || !tid) {
-        err = tm__nomem(ctx);
+        goto out;
+    /* regular fat-trees: class totals, no DAG at all */
+    if (jb.stub && (err = tm__route_classes_new(ctx, route, &cls)) != TM_EOK)
+        goto out;
+    if (cls) {
+        err = classes_run(ctx, &jb, cls);
         goto out;
     }
-    for (int i = 0; i < jb.window; i++)
-        if (!(jb.buf[i] = tm__calloc_n((size_t)jb.n_links + 1, sizeof(double)))) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-    for (int i = 0; i < threads; i++)
-        if ((err = worker_init(ctx, &jb, &wk[i])) != TM_EOK)
-            goto out;
-    /* The calling thread is worker 0; no igraph call happens in workers. */
-    for (started = 1; started < threads; started++)
-        if (pthread_create(&tid[started], NULL, worker_run, &wk[started]) != 0)
-            break;
-    worker_run(&wk[0]);
-    for (int i = 1; i < started; i++)
-        pthread_join(tid[i], NULL);
-    if (jb.err != TM_EOK)
-        err = tm__fail(ctx, jb.err, "%s", jb.errmsg);
-    else if (jb.reduced != jb.n_chunks)
-        err = tm__fail(ctx, TM_EINTERNAL, "metrics: %d of %d chunks reduced", (int)jb.reduced,
-                       (int)jb.n_chunks);
-    else if (n_msg > 0)
-        err = tm__gridbox_batch(ctx, gb, msg, n_msg, load);
+    /* healthy tori and meshes: the groups whose boxes pay go to the batch */
+    if (tm__route_grid_batch_ok(route) && (err = grid_split(ctx, &jb, &msg, &n_msg)) != TM_EOK)
+        goto out;
+    err = dag_run(ctx, &jb);
+    if (!err && n_msg > 0)
+        err = tm__route_grid_batch(ctx, route, msg, n_msg, load);
 out:
-    for (int i = 0; wk && i < threads; i++)
-        worker_release(&wk[i]);
-    for (int i = 0; jb.buf && i < jb.window; i++)
-        free(jb.buf[i]);
-    free(jb.buf);
-    free(jb.part);
-    free(jb.done);
-    free(wk);
-    free(tid);
-    pthread_cond_destroy(&jb.cond);
-    pthread_mutex_destroy(&jb.lock);
-out_groups:
+    tm__route_classes_free(cls);
     free(msg);
     free(jb.grp_off);
     free(jb.grp_si);

@@ -38,7 +38,7 @@ tm_err tm__igraph_err(tm_ctx *ctx, igraph_error_t rc, const char *what);
 
 /* The switch of a stub host (not transit, every cable to one transit
  * vertex), else the host itself: its minimum-hop paths are one of its
- * cables and a path from that switch (src/route/route_stub.h), so stub
+ * cables and a path from that switch (src/route/route_eval.h), so stub
  * hosts of one switch are at the same hop distance from every other host.
  * The one definition for the router, the diameter and the strategies. */
 int32_t tm__csr_stub_of(const tm_net_csr *g, int32_t h);

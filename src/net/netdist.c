@@ -16,7 +16,7 @@
  *    allocated hosts are grid vertices; hops are the sum over dimensions
  *    of the ring or line distance.  A 32x32x32 torus needs no 2 GiB table.
  *  - levels without a table: too many classes for the table, but the net
- *    is one of the fat-trees of route/updown.h (laminar and regular: every
+ *    is one of the fat-trees of net/updown.h (laminar and regular: every
  *    k-ary n-tree, XGFT and Clos the generators build, at any size).  There
  *    a path between leaves whose classes first meet at level L must climb
  *    to L (below it the classes are the connected parts), and the up-down
@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "netdist_int.h"
-#include "../route/updown.h"
+#include "updown.h"
 #include "../util/util.h"
 
 /* ---- classes ------------------------------------------------------------ */
@@ -369,7 +369,7 @@ static tm_err try_levels(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const in
     return TM_EOK;
 }
 
-/* The levels form from the fat-tree structure of route/updown.h, when the
+/* The levels form from the fat-tree structure of net/updown.h, when the
  * net has it, every class is a leaf switch and the form fits max_bytes.
  * Level l of the form groups the leaves by their class at tree level l + 1
  * (level 0: the leaf itself), so two classes first agree at l = L - 1 and

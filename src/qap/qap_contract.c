@@ -65,92 +65,145 @@ static int32_t sec_round(const tm__sgraph *g, double maxw, tm__rng *r, int32_t *
     return nc;
 }
 
+/* rebalance's state: the PE loads and, per PE, the tasks it had after
+ * expansion (on[start[p] .. start[p + 1]); a task moved away since is
+ * skipped). */
+typedef struct rebal {
+    const tm__sgraph *g;
+    const tm_hier *h;
+    double cap; /* bound * (1 + 1e-12) */
+    int32_t *pe;
+    double *load;
+    int64_t *start;
+    int32_t *on;
+    tm__qdist o;
+} rebal;
+
+/* The task of PE p and the PE of one of its neighbours with room whose
+ * move increases J least (*bu < 0: none has room). */
+static void neighbour_move(const rebal *b, int64_t p, int32_t *bu, int32_t *bq)
+{
+    const tm__sgraph *g = b->g;
+    const int32_t *pe = b->pe;
+    double bd = 0;
+    for (int64_t i = b->start[p]; i < b->start[p + 1]; i++) {
+        int32_t u = b->on[i];
+        if (pe[u] != p)
+            continue;
+        for (int64_t f = g->xadj[u]; f < g->xadj[u + 1]; f++) {
+            int32_t q = pe[g->adj[f]];
+            double d = 0;
+            if (q == p || b->load[q] + g->vw[u] > b->cap)
+                continue;
+            for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+                d += g->w[e] * (tm__qd(&b->o, q, pe[g->adj[e]]) -
+                                tm__qd(&b->o, (int32_t)p, pe[g->adj[e]]));
+            if (*bu < 0 || d < bd) {
+                *bu = u;
+                *bq = q;
+                bd = d;
+            }
+        }
+    }
+}
+
+/* No neighbour PE has room: the lightest task of PE p to the nearest PE
+ * with room (*bq < 0: none). */
+static void nearest_move(const rebal *b, int64_t p, int32_t *bu, int32_t *bq)
+{
+    const tm__sgraph *g = b->g;
+    const tm_hier *h = b->h;
+    for (int64_t i = b->start[p]; i < b->start[p + 1]; i++)
+        if (b->pe[b->on[i]] == p && (*bu < 0 || g->vw[b->on[i]] < g->vw[*bu]))
+            *bu = b->on[i];
+    for (int l = 1; l <= h->k && *bq < 0; l++) {
+        int64_t g0 = p / h->group[l] * h->group[l];
+        for (int64_t q = g0; q < g0 + h->group[l]; q++)
+            if (q != p && b->load[q] + g->vw[*bu] <= b->cap) {
+                *bq = (int32_t)q;
+                break;
+            }
+    }
+}
+
 /* After expansion: moves tasks off PEs above `bound`, each time the task
  * and target with the smallest increase of J among the PEs of the task's
  * neighbours that have room, else the nearest PE with room. */
 static tm_err rebalance(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
                         int32_t *pe)
 {
-    double *load = tm__calloc_n((size_t)h->n_pe, sizeof *load);
-    int64_t *start = tm__calloc_n((size_t)h->n_pe + 1, sizeof *start);
-    int32_t *on = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *on);
-    tm__qdist o;
+    rebal b = {g, h, bound * (1 + 1e-12), pe, NULL, NULL, NULL, {0}};
+    int64_t *fill = tm__malloc_n((size_t)h->n_pe + 1, sizeof *fill);
     tm_err err = TM_EOK;
-    if (!load || !start || !on) {
+    b.load = tm__calloc_n((size_t)h->n_pe, sizeof *b.load);
+    b.start = tm__calloc_n((size_t)h->n_pe + 1, sizeof *b.start);
+    b.on = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *b.on);
+    if (!b.load || !b.start || !b.on || !fill) {
         err = tm__nomem(ctx);
         goto out;
     }
-    tm__qdist_init(&o, h);
+    tm__qdist_init(&b.o, h);
     for (int32_t u = 0; u < g->n; u++) {
-        load[pe[u]] += g->vw[u];
-        start[pe[u] + 1]++;
+        b.load[pe[u]] += g->vw[u];
+        b.start[pe[u] + 1]++;
     }
     for (int64_t q = 0; q < h->n_pe; q++)
-        start[q + 1] += start[q];
-    {
-        int64_t *fill = tm__malloc_n((size_t)h->n_pe, sizeof *fill);
-        if (!fill) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-        memcpy(fill, start, (size_t)h->n_pe * sizeof *fill);
-        for (int32_t u = 0; u < g->n; u++)
-            on[fill[pe[u]]++] = u;
-        free(fill);
-    }
+        b.start[q + 1] += b.start[q];
+    memcpy(fill, b.start, (size_t)h->n_pe * sizeof *fill);
+    for (int32_t u = 0; u < g->n; u++)
+        b.on[fill[pe[u]]++] = u;
     for (int64_t p = 0; p < h->n_pe; p++) {
-        while (load[p] > bound * (1 + 1e-12)) {
+        while (b.load[p] > b.cap) {
             int32_t bu = -1, bq = -1;
-            double bd = 0;
-            for (int64_t i = start[p]; i < start[p + 1]; i++) {
-                int32_t u = on[i];
-                if (pe[u] != p)
-                    continue;
-                for (int64_t f = g->xadj[u]; f < g->xadj[u + 1]; f++) {
-                    int32_t q = pe[g->adj[f]];
-                    double d = 0;
-                    if (q == p || load[q] + g->vw[u] > bound * (1 + 1e-12))
-                        continue;
-                    for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
-                        d += g->w[e] * (tm__qd(&o, q, pe[g->adj[e]]) -
-                                        tm__qd(&o, (int32_t)p, pe[g->adj[e]]));
-                    if (bu < 0 || d < bd) {
-                        bu = u;
-                        bq = q;
-                        bd = d;
-                    }
-                }
-            }
-            if (bu < 0) {
-                /* no neighbour PE has room: lightest task to the nearest
-                 * PE with room */
-                for (int64_t i = start[p]; i < start[p + 1]; i++)
-                    if (pe[on[i]] == p && (bu < 0 || g->vw[on[i]] < g->vw[bu]))
-                        bu = on[i];
-                for (int l = 1; l <= h->k && bq < 0; l++) {
-                    int64_t g0 = p / h->group[l] * h->group[l];
-                    for (int64_t q = g0; q < g0 + h->group[l]; q++)
-                        if (q != p && load[q] + g->vw[bu] <= bound * (1 + 1e-12)) {
-                            bq = (int32_t)q;
-                            break;
-                        }
-                }
-                if (bq < 0) {
-                    err = tm__fail(ctx, TM_EINFEASIBLE,
-                                   "topdown-c: no PE has room for task %d (weight %g)", bu,
-                                   g->vw[bu]);
-                    goto out;
-                }
+            neighbour_move(&b, p, &bu, &bq);
+            if (bu < 0)
+                nearest_move(&b, p, &bu, &bq);
+            if (bq < 0) {
+                err = tm__fail(ctx, TM_EINFEASIBLE,
+                               "topdown-c: no PE has room for task %d (weight %g)", bu,
+                               g->vw[bu]);
+                goto out;
             }
             pe[bu] = bq;
-            load[p] -= g->vw[bu];
-            load[bq] += g->vw[bu];
+            b.load[p] -= g->vw[bu];
+            b.load[bq] += g->vw[bu];
         }
     }
 out:
-    free(load);
-    free(start);
-    free(on);
+    free(b.load);
+    free(b.start);
+    free(b.on);
+    free(fill);
+    return err;
+}
+
+/* Contracts cur by SeC rounds (task u of p becomes supervertex map[u])
+ * until at most CONTRACT_PER_PE supervertices per PE are left, or a round
+ * makes less than 5% progress. */
+static tm_err contract(tm_ctx *ctx, const tm_problem *p, double bound, tm__rng *r,
+                       tm__sgraph *cur, int32_t *map, int32_t *part)
+{
+    tm__sgraph next;
+    tm_err err = TM_EOK;
+    memset(&next, 0, sizeof next);
+    while ((int64_t)cur->n > CONTRACT_PER_PE * p->hier->n_pe) {
+        int32_t nc = sec_round(cur, bound / 8, r, part);
+        if (nc < 0) {
+            err = tm__nomem(ctx);
+            break;
+        }
+        if (nc > cur->n - cur->n / 20)
+            break; /* less than 5% progress: the weights block further merging */
+        err = tm__sgraph_contract(ctx, cur, part, nc, 0, &next);
+        if (err)
+            break;
+        for (int32_t u = 0; u < p->comm->n; u++)
+            map[u] = part[map[u]];
+        tm__sgraph_release(cur);
+        *cur = next;
+        memset(&next, 0, sizeof next);
+    }
+    tm__sgraph_release(&next);
     return err;
 }
 
@@ -158,7 +211,7 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
                                      tm_mapping *out)
 {
     const tm_hier *h = p->hier;
-    tm__sgraph cur, next;
+    tm__sgraph cur;
     int32_t *map = NULL, *part = NULL, *cpe = NULL;
     double bound;
     bool general;
@@ -168,7 +221,6 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         return err;
     if (!general)
         return tm__strategy_topdown(ctx, p, seed, out);
-    memset(&next, 0, sizeof next);
     err = tm__sgraph_from_comm(ctx, p->comm, TM__SG_VERTEX_WEIGHTS, &cur);
     if (err)
         return err;
@@ -182,23 +234,8 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
     }
     for (int32_t u = 0; u < cur.n; u++)
         map[u] = u;
-    while ((int64_t)cur.n > CONTRACT_PER_PE * h->n_pe) {
-        int32_t nc = sec_round(&cur, bound / 8, &r, part);
-        if (nc < 0) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-        if (nc > cur.n - cur.n / 20)
-            break; /* less than 5% progress: the weights block further merging */
-        err = tm__sgraph_contract(ctx, &cur, part, nc, 0, &next);
-        if (err)
-            goto out;
-        for (int32_t u = 0; u < p->comm->n; u++)
-            map[u] = part[map[u]];
-        tm__sgraph_release(&cur);
-        cur = next;
-        memset(&next, 0, sizeof next);
-    }
+    if ((err = contract(ctx, p, bound, &r, &cur, map, part)) != TM_EOK)
+        goto out;
     tm__log(ctx, TM_LOG_INFO, "topdown-c: %d tasks contracted to %d", p->comm->n, cur.n);
     cpe = tm__malloc_n((size_t)(cur.n ? cur.n : 1), sizeof *cpe);
     if (!cpe) {
@@ -229,7 +266,6 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         tm_mapping_release(out);
 out:
     tm__sgraph_release(&cur);
-    tm__sgraph_release(&next);
     free(map);
     free(part);
     free(cpe);

@@ -1,6 +1,7 @@
 /* qap_int.h - internals of the hierarchical QAP mapper (src/qap/): the
- * fast distance oracle and the strategy/refiner entry points registered
- * in src/map/registry.c.  The task graph (src/graph/sgraph.h) and the
+ * fast distance oracle and the network PE space.  The strategy/refiner
+ * entry points registered in src/pipeline/registry.c are declared in
+ * src/mapping/strategies.h.  The task graph (src/graph/sgraph.h) and the
  * METIS partitioning under caps (src/graph/partition.h) are src/graph's.
  * Not installed. */
 #ifndef TM_QAP_INT_H
@@ -13,6 +14,7 @@
 #include "topomap/netdist.h"
 #include "../graph/partition.h" /* tm__metis_part_caps */
 #include "../graph/sgraph.h"
+#include "../mapping/strategies.h"
 #include "../net/netdist_int.h"
 #include "../util/util.h"
 
@@ -153,26 +155,5 @@ tm_err tm__qap_netsection_general(tm_ctx *ctx, const tm_problem *p, const tm__sg
                                   double bound, uint64_t seed, int32_t *block);
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out);
-
-/* Network mode: greedy growth matching neighbourhoods (qap_grow.c). */
-tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-
-/* Registry entry points. */
-tm_err tm__strategy_mm(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-tm_err tm__strategy_allc(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-tm_err tm__strategy_topdown(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-tm_err tm__strategy_bottomup(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
-                                     tm_mapping *out);
-tm_err tm__strategy_topdown_ms(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
-tm_err tm__refine_nc(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
-                     tm_mapping *m);
-tm_err tm__refine_np(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
-                     tm_mapping *m);
-tm_err tm__refine_ils(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
-                      tm_mapping *m);
-tm_err tm__refine_n2(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
-                     tm_mapping *m);
 
 #endif

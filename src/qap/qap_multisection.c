@@ -408,12 +408,10 @@ static tm_err run_task(pool *P, const task *t, int32_t *map, sub *kids, int *nk,
     return err;
 }
 
-typedef struct wctx { pool *P; int id; } wctx;
-
-static void *worker(void *arg)
+/* One member of the team (tm__team_once) over the pool arg. */
+static void worker(void *arg, int member)
 {
-    wctx *w = arg;
-    pool *P = w->P;
+    pool *P = arg;
     int32_t *map = tm__malloc_n((size_t)P->g->n, sizeof *map);
     sub *kids = tm__malloc_n((size_t)1 << 16, sizeof *kids);
     double busy = 0;
@@ -466,35 +464,29 @@ static void *worker(void *arg)
         P->pending--;
         pthread_cond_broadcast(&P->cv);
     }
-    if (w->id < P->nbusy)
-        P->busy[w->id] = busy;
+    if (member < P->nbusy)
+        P->busy[member] = busy;
     pthread_mutex_unlock(&P->mu);
     free(map);
     free(kids);
-    return NULL;
 }
 
-tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
-                            uint64_t seed, int32_t *pe)
+/* The pool's inputs and METIS tries, and the checks that every task fits
+ * a PE and all tasks the PEs (before any allocation). */
+static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
+                         uint64_t seed, int32_t *pe, pool *P)
 {
-    pool P;
-    int nthreads = tm_ctx_threads(ctx);
-    pthread_t th[64];
-    wctx wc[64];
-    int started = 0;
-    tm_err err;
     for (int i = 0; i < h->k; i++)
         if (h->a[i] > (1 << 16))
             return tm__fail(ctx, TM_EUSAGE, "hierarchy level %d has more than 65536 blocks",
                             i + 1);
-    memset(&P, 0, sizeof P);
-    P.ctx = ctx;
-    P.g = g;
-    P.h = h;
-    P.bound = bound;
-    P.seed = seed;
-    P.pe = pe;
-    P.integral = true;
+    P->ctx = ctx;
+    P->g = g;
+    P->h = h;
+    P->bound = bound;
+    P->seed = seed;
+    P->pe = pe;
+    P->integral = true;
     /* METIS bisection tries per split.  One-to-one (quotient graphs): 8;
      * more did not help (whole trials do).  General mapping: the top-level
      * split carries the largest distance and its quality decides J: on
@@ -502,18 +494,18 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
      * 7 s, 128/16 669,736 in 22 s, 256/8 661,150 in 39 s (docs/qap.md).
      * Top tries: size / 2^13, at most 2^26 / size (entries x tries), 8..256
      * (about 90 for rgg16; small graphs gain little and stay fast). */
-    P.ncuts = 8;
-    P.ncuts_top = 8;
+    P->ncuts = 8;
+    P->ncuts_top = 8;
     if (bound > 1.0 || g->n > h->n_pe) {
         int64_t size = g->n + g->xadj[g->n], t = size >> 13;
         if (size > 0 && t > ((int64_t)1 << 26) / size)
             t = ((int64_t)1 << 26) / size;
-        P.ncuts = size >= (1 << 16) ? 16 : 8;
-        P.ncuts_top = t < 8 ? 8 : t > 256 ? 256 : (int)t;
+        P->ncuts = size >= (1 << 16) ? 16 : 8;
+        P->ncuts_top = t < 8 ? 8 : t > 256 ? 256 : (int)t;
     }
     for (int32_t u = 0; u < g->n; u++) {
         if (g->vw[u] != floor(g->vw[u]))
-            P.integral = false;
+            P->integral = false;
         if (g->vw[u] > bound)
             return tm__fail(ctx, TM_EINFEASIBLE,
                             "task %d has weight %g, more than the %g one PE may carry", u,
@@ -522,6 +514,19 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
     if (g->total_vw > bound * (double)h->n_pe * (1 + 1e-12))
         return tm__fail(ctx, TM_EINFEASIBLE, "total task weight %g exceeds %lld PEs x %g",
                         g->total_vw, (long long)h->n_pe, bound);
+    return TM_EOK;
+}
+
+tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
+                            uint64_t seed, int32_t *pe)
+{
+    pool P;
+    int nthreads = tm_ctx_threads(ctx);
+    int members;
+    tm_err err;
+    memset(&P, 0, sizeof P);
+    if ((err = pool_setup(ctx, g, h, bound, seed, pe, &P)) != TM_EOK)
+        return err;
     P.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *P.ord);
     if (!P.ord)
         return tm__nomem(ctx);
@@ -537,24 +542,15 @@ tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, 
         nthreads = 64;
     P.busy = tm__calloc_n((size_t)nthreads, sizeof *P.busy);
     P.nbusy = P.busy ? nthreads : 0;
-    for (int i = 0; i < nthreads; i++)
-        wc[i] = (wctx){&P, i};
     if (nthreads > 1)
         tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nthreads - 1);
-    for (int i = 1; i < nthreads; i++) {
-        if (pthread_create(&th[started], NULL, worker, &wc[i]) != 0)
-            break;
-        started++;
-    }
-    worker(&wc[0]);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    members = tm__team_once(nthreads, worker, &P);
     if (P.nbusy > 1) {
         char line[600];
         size_t len = 0;
-        for (int i = 0; i <= started && len < sizeof line - 16; i++)
+        for (int i = 0; i < members && len < sizeof line - 16; i++)
             len += (size_t)snprintf(line + len, sizeof line - len, " %.2f", P.busy[i]);
-        tm__log(ctx, TM_LOG_INFO, "multisection: %d threads, busy s:%s", started + 1, line);
+        tm__log(ctx, TM_LOG_INFO, "multisection: %d threads, busy s:%s", members, line);
     }
 out:
     /* after a failure: trials still queued (a bisection is freed with its

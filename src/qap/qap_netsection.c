@@ -20,7 +20,6 @@
  * and run in tm_ctx_threads() threads; the orientation then runs in queue
  * order, so the regions it sees, and the result, are those of a
  * sequential run and depend only on the seed. */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,7 +280,9 @@ typedef struct wave {
     atomic_int err;
 } wave;
 
-static void *wave_worker(void *arg)
+/* One member of the team (tm__team_once): the jobs of the wave, one at a
+ * time, with this member's scratch map. */
+static void wave_worker(void *arg, int member)
 {
     wave *W = arg;
     const nsec *S = W->S;
@@ -289,7 +290,7 @@ static void *wave_worker(void *arg)
     if (!map) {
         int zero = TM_EOK;
         atomic_compare_exchange_strong(&W->err, &zero, (int)tm__nomem(S->ctx));
-        return NULL;
+        return;
     }
     for (int32_t u = 0; u < S->g->n; u++)
         map[u] = -1;
@@ -307,14 +308,11 @@ static void *wave_worker(void *arg)
         }
     }
     free(map);
-    return NULL;
 }
 
 static tm_err run_wave(nsec *S, size_t w0, size_t w1, int nthreads)
 {
     wave W;
-    pthread_t th[64];
-    int started = 0;
     tm_err err;
     W.S = S;
     W.w0 = w0;
@@ -326,14 +324,7 @@ static tm_err run_wave(nsec *S, size_t w0, size_t w1, int nthreads)
     atomic_init(&W.err, TM_EOK);
     if ((size_t)nthreads > w1 - w0)
         nthreads = (int)(w1 - w0);
-    for (int i = 1; i < nthreads && i < 64; i++) {
-        if (pthread_create(&th[started], NULL, wave_worker, &W) != 0)
-            break;
-        started++;
-    }
-    wave_worker(&W);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
+    tm__team_once(nthreads < 64 ? nthreads : 64, wave_worker, &W);
     err = (tm_err)atomic_load(&W.err);
     /* phase 2: queue order, as a sequential run would see the regions */
     for (size_t i = 0; !err && i < w1 - w0; i++) {

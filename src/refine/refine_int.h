@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "topomap/map.h"
+#include "../mapping/strategies.h" /* tm__refine_ta */
 
 /* Called after every accepted move (tests compare the incremental state
  * with a full evaluation): the current mapping, the directed link loads,
@@ -36,7 +37,5 @@ typedef struct tm__ta_stats {
 
 tm_err tm__ta_run(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opts, uint64_t seed,
                   tm_mapping *m, tm__ta_stats *stats);
-tm_err tm__refine_ta(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
-                     tm_mapping *m);
 
 #endif

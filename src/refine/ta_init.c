@@ -104,7 +104,7 @@ static tm_err near_lists(tm_ctx *ctx, tm__ta_state *st, const int32_t *hosts)
 }
 
 /* The link loads of the current mapping: the exact evaluation, which
- * routes all hosts of a switch in one sweep (route_stub.h) and so costs a
+ * routes all hosts of a switch in one sweep (route_eval.h) and so costs a
  * fraction of routing every task on its own. */
 tm_err tm__ta_state_full(tm__ta_state *st)
 {

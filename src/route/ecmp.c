@@ -20,7 +20,8 @@
 
 #include "gridbox.h"
 #include "route_int.h"
-#include "updown.h"
+#include "route_eval.h"
+#include "../net/updown.h"
 #include "../util/util.h"
 
 typedef struct ecmp_data {

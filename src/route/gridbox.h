@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "topomap/net.h"
+#include "route_eval.h"
 
 typedef struct tm__gridbox {
     int nd;
@@ -88,10 +89,7 @@ static inline void tm__gridbox_way(const int *tied, int nt, uint32_t m, int *dir
  * product of per-box tables: a few vector operations with no dependence
  * between vertices, where route_box's recurrence has one.
  */
-typedef struct tm__gridmsg {
-    int32_t src, dst; /* grid vertices (net vertex ids) */
-    double w;
-} tm__gridmsg;
+/* tm__gridmsg: route_eval.h (the exact evaluation fills them). */
 /* Closed-form binomials fit a double up to this many hops. */
 #define TM__GRIDBOX_CLOSED_MAX 1000
 /* Adds the ECMP loads of the m messages (each (src, dst) at most once,

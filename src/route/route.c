@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "route_int.h"
-#include "route_stub.h"
+#include "route_eval.h"
 #include "../net/net_int.h"
 #include "../util/util.h"
 
@@ -176,7 +176,7 @@ int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t d
     return r->ops->hops(r, ws, src, dst);
 }
 
-/* ---- stub hosts (route_stub.h) ------------------------------------------- */
+/* ---- stub hosts (route_eval.h) ------------------------------------------- */
 
 bool tm__route_stub_ok(const tm_route *r) { return r->ops->stub_sources; }
 

@@ -40,7 +40,7 @@ typedef struct tm__route_ops {
                     const int32_t *dst, const double *vol, double *load, int32_t *hops);
     int32_t (*hops)(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
     /* flows() also accepts any vertex as the source, and the paths of a
-     * stub host (route_stub.h) are its cable followed by the paths from
+     * stub host (route_eval.h) are its cable followed by the paths from
      * its switch: true for the minimum-hop DAG models. */
     bool stub_sources;
 } tm__route_ops;
@@ -66,6 +66,11 @@ extern const tm__route_ops tm__route_lft_ops;
 extern const tm__route_ops tm__route_ftree_ops;
 extern const tm__route_ops tm__route_minhop_ops;
 extern const tm__route_ops tm__route_updn_ops;
+
+/* The fat-tree structure (src/net/updown.h) an ECMP router found in its
+ * net, or NULL (ecmp.c; the class totals of route_eval.c use it). */
+struct tm__updown;
+const struct tm__updown *tm__route_updown(const tm_route *r);
 
 /* ---- fwd.c: forwarding tables (lft, ftree, minhop) ------------------------
  * One linear forwarding table per switch: out[s * n_lid + lid] is the

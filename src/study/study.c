@@ -8,7 +8,6 @@
  * thread then frees the wave's networks and builds the next.  Waves bound
  * memory to a few networks per worker. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,7 +24,6 @@ typedef struct runner {
     int *items;      /* row indices of the current wave */
     int n_items;
     tm_err *err;     /* per row: an error that ends the study */
-    atomic_int next;
     pthread_mutex_t mu;
     int n_rows;
     int done, total; /* progress: runs finished (or skipped) of all runs */
@@ -87,38 +85,23 @@ static void run_one(runner *rn, int ri)
     tm_ctx_free(jc);
 }
 
-static void *worker(void *arg)
+/* Row i of the wave (tm__parallel_for), then the progress callback. */
+static void run_item(void *arg, int i, int member)
 {
     runner *rn = arg;
-    for (;;) {
-        int i = atomic_fetch_add(&rn->next, 1);
-        if (i >= rn->n_items)
-            return NULL;
-        run_one(rn, rn->items[i]);
-        pthread_mutex_lock(&rn->mu);
-        rn->done++;
-        if (rn->s->progress)
-            rn->s->progress(rn->s->progress_ud, rn->done, rn->total);
-        pthread_mutex_unlock(&rn->mu);
-    }
+    run_one(rn, rn->items[i]);
+    pthread_mutex_lock(&rn->mu);
+    rn->done++;
+    if (rn->s->progress)
+        rn->s->progress(rn->s->progress_ud, rn->done, rn->total);
+    pthread_mutex_unlock(&rn->mu);
 }
 
-/* Runs rn->items in nt threads (the calling thread is one of them). */
+/* Runs rn->items in nt threads (the calling thread is one of them; fewer
+ * when threads cannot start: the same rows, later). */
 static void run_wave(runner *rn, int nt)
 {
-    pthread_t *th;
-    int started = 0;
-    atomic_store(&rn->next, 0);
-    if (nt > rn->n_items)
-        nt = rn->n_items;
-    th = nt > 1 ? tm__malloc_n((size_t)nt - 1, sizeof *th) : NULL;
-    for (; th && started < nt - 1; started++)
-        if (pthread_create(&th[started], NULL, worker, rn) != 0)
-            break; /* fewer workers (or none): the same rows, later */
-    worker(rn);
-    for (int i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
-    free(th);
+    tm__parallel_for(nt, rn->n_items, run_item, rn);
 }
 
 /* Builds netcases [a, b) and lists their run rows; a disconnected netcase

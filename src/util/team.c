@@ -4,11 +4,14 @@
  * short parallel steps; a thread per step would cost more than the step).
  *
  * The caller is member 0; tm__team_run returns when every member has
- * returned from fn.  Why hand-written: igraph's threading is off in
+ * returned from fn.  tm__team_once and tm__parallel_for are the one-shot
+ * forms (threads started for one call and joined), used by every other
+ * threaded part (exact metrics, multisections, `all`, studies).  Why hand-written: igraph's threading is off in
  * Debian's build and there is no pool in the C library; this is one mutex,
  * two condition variables and a generation counter.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -118,4 +121,61 @@ void tm__team_free(tm__team *t)
     free(t->th);
     free(t->mem);
     free(t);
+}
+
+typedef struct once_member {
+    void (*fn)(void *arg, int member);
+    void *arg;
+    int member;
+} once_member;
+
+static void *once_main(void *p)
+{
+    once_member *o = p;
+    o->fn(o->arg, o->member);
+    return NULL;
+}
+
+int tm__team_once(int n, void (*fn)(void *arg, int member), void *arg)
+{
+    pthread_t *th = NULL;
+    once_member *o = NULL;
+    int started = 1;
+    /* without memory for the thread table: the caller alone, same results */
+    if (n > 1 && (th = tm__calloc_n((size_t)n, sizeof *th)) &&
+        (o = tm__calloc_n((size_t)n, sizeof *o)))
+        for (; started < n; started++) {
+            o[started] = (once_member){fn, arg, started};
+            if (pthread_create(&th[started], NULL, once_main, &o[started]) != 0)
+                break; /* fewer members: slower, same results */
+        }
+    fn(arg, 0);
+    for (int i = 1; i < started; i++)
+        pthread_join(th[i], NULL);
+    free(th);
+    free(o);
+    return started;
+}
+
+typedef struct pfor {
+    void (*fn)(void *arg, int i, int member);
+    void *arg;
+    int n;
+    atomic_int next;
+} pfor;
+
+static void pfor_member(void *p, int member)
+{
+    pfor *f = p;
+    for (int i; (i = atomic_fetch_add(&f->next, 1)) < f->n;)
+        f->fn(f->arg, i, member);
+}
+
+void tm__parallel_for(int threads, int n, void (*fn)(void *arg, int i, int member), void *arg)
+{
+    pfor f = {fn, arg, n, 0};
+    atomic_init(&f.next, 0);
+    if (threads > n)
+        threads = n;
+    tm__team_once(threads, pfor_member, &f);
 }

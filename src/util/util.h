@@ -56,6 +56,16 @@ tm_err tm__team_new(tm_ctx *ctx, int n, tm__team **out);
 int tm__team_size(const tm__team *t);
 void tm__team_run(tm__team *t, void (*fn)(void *arg, int member), void *arg);
 void tm__team_free(tm__team *t);
+/* The one-shot forms, for every other threaded loop of the library (no
+ * hand-written pthread_create elsewhere).  tm__team_once calls fn(arg,
+ * member) once in each of up to n members, the caller being member 0, and
+ * returns, when all have returned, how many ran (fewer than n when threads
+ * cannot start: callers must give the same results for any number).
+ * tm__parallel_for calls fn(arg, i, member) for every i in [0, n), on up
+ * to `threads` members: items go out in increasing order, one at a time,
+ * to whichever member is free. */
+int tm__team_once(int n, void (*fn)(void *arg, int member), void *arg);
+void tm__parallel_for(int threads, int n, void (*fn)(void *arg, int i, int member), void *arg);
 
 /* ---- memory ------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* test_map_general.c - general process mapping in network mode (more tasks
- * than slots, src/map/general.c): a hand-computed case, the block caps,
+ * than slots, src/pipeline/general.c): a hand-computed case, the block caps,
  * every reported figure equal to an independent evaluation of the
  * returned mapping on the original graph, the block-distribution baseline
  * checked against its definition, and the refusal without --imbalance. */

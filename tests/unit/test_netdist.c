@@ -13,7 +13,7 @@
 #include "map_fixtures.h"
 #include "test_fixtures.h"
 #include "net/netdist_int.h"
-#include "route/updown.h"
+#include "net/updown.h"
 
 /* ---- reference and helpers ------------------------------------------------- */
 
@@ -109,7 +109,7 @@ static void check_kind(const tm_net *net, const int32_t *hosts, int32_t n, size_
     tm_netdist_free(d);
 }
 
-/* Levels of the form netdist takes from a fat-tree of route/updown.h when
+/* Levels of the form netdist takes from a fat-tree of net/updown.h when
  * the table does not fit (tree levels - 1), or a large number if the net
  * is not one. */
 static int updown_levels(const tm_net *net)
@@ -244,7 +244,7 @@ static void test_fattree_classes(void **state)
 
 /* Too many classes for the table (here: a budget one byte short of it):
  * a fat-tree still gets the levels form, from its structure alone
- * (route/updown.h), with the same levels and distances as the form the
+ * (net/updown.h), with the same levels and distances as the form the
  * table check finds; one extra cable between two leaves and it is rows. */
 static void test_fattree_levels_without_table(void **state)
 {

@@ -1,6 +1,10 @@
 /*
  * updown.h - fat-trees in which ECMP is a per-level even split (internal).
  *
+ * The structure is the network's (src/net/: netdist takes its levels from
+ * it); the ECMP router detects it once per router (tm__route_updown,
+ * src/route/) and the exact evaluation sums class totals over it.
+ *
  * Under ECMP (traffic split evenly over all minimum-hop paths) the exact
  * evaluation routes one shortest-path DAG per source switch.  On a
  * fat-tree with destinations everywhere each DAG covers the whole network:
@@ -31,13 +35,12 @@
  * capacities too (loads do not depend on capacities); a fabric with a
  * missing or extra cable usually does not, and keeps the DAG evaluation.
  */
-#ifndef TM_ROUTE_UPDOWN_H
-#define TM_ROUTE_UPDOWN_H
+#ifndef TM_NET_UPDOWN_H
+#define TM_NET_UPDOWN_H
 
 #include <stdint.h>
 
 #include "topomap/net.h"
-#include "topomap/route.h"
 
 typedef struct tm__updown {
     int n_lev;          /* switch levels 1 .. n_lev */
@@ -54,8 +57,6 @@ typedef struct tm__updown {
 /* The structure of g if it qualifies (*out NULL if not); TM_ENOMEM only. */
 tm_err tm__updown_detect(tm_ctx *ctx, const tm_net_csr *g, tm__updown **out);
 void tm__updown_free(tm__updown *u);
-/* The structure an ECMP router found in its net, or NULL. */
-const tm__updown *tm__route_updown(const tm_route *r);
 /* Level at which the classes of leaves a and b first meet (1 when a == b). */
 static inline int tm__updown_meet(const tm__updown *u, int32_t a, int32_t b)
 {

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route_int.h"
 #include "updown.h"
 #include "../util/util.h"
 
@@ -77,11 +76,14 @@ static bool make_levels(const tm_net_csr *g, tm__updown *u, int32_t *queue)
     return u->n_leaf > 0;
 }
 
-/* Classes of level l + 1 from those of level l (global ids base .. base +
- * nc - 1); the laminar and regular checks of updown.h.  Returns the number
- * of new classes, or -1 when the tree does not qualify. */
-static int32_t next_level(const tm_net_csr *g, tm__updown *u, scratch *s, int l, int32_t base,
-                          int32_t nc)
+/* The classes of level l + 1: the level-l classes (global ids base .. base
+ * + nc - 1) under one switch of level l + 1 are merged (union-find), and
+ * the merged groups numbered from base + nc in order of their lowest old
+ * class (s->newc: old class -> new id, s->ncount: old classes per new
+ * one); the per-class scratch of next_level's checks starts empty.
+ * Returns the number of new classes. */
+static int32_t merge_classes(const tm_net_csr *g, const tm__updown *u, scratch *s, int l,
+                             int32_t base, int32_t nc)
 {
     int32_t ncomp = 0, nb = base + nc;
     for (int32_t c = 0; c < nc; c++) {
@@ -112,6 +114,16 @@ static int32_t next_level(const tm_net_csr *g, tm__updown *u, scratch *s, int l,
         s->newc[c] = s->newc[uf_find(s->parent, c)];
         s->ncount[s->newc[c] - nb]++;
     }
+    return ncomp;
+}
+
+/* Classes of level l + 1 from those of level l (global ids base .. base +
+ * nc - 1); the laminar and regular checks of updown.h.  Returns the number
+ * of new classes, or -1 when the tree does not qualify. */
+static int32_t next_level(const tm_net_csr *g, tm__updown *u, scratch *s, int l, int32_t base,
+                          int32_t nc)
+{
+    int32_t ncomp = merge_classes(g, u, s, l, base, nc), nb = base + nc;
     for (int32_t v = 0; v < g->n; v++) {
         int32_t kids = 0, up = 0;
         if (u->level[v] != l + 1 && u->level[v] != l)

@@ -173,87 +173,103 @@ static tm_err parse_plain_line(reader *r, const char *p)
     return TM_EOK;
 }
 
+/* The slots of place(): the state shared by the records. */
+typedef struct placing {
+    int32_t n, n_tasks; /* tasks; n_tasks < 0: as many as the file lists */
+    int64_t *base;      /* per vertex: the index of its first slot */
+    int32_t *owner;     /* per slot: its rank, or -1 */
+    long *line_of;      /* per rank: the line that placed it, 0 = none yet */
+    bool shared;        /* more tasks than slots: a slot may hold several ranks */
+} placing;
+
+/* Record q's rank: in range and listed once. */
+static tm_err check_rank(reader *r, const placing *pl, const rec *q)
+{
+    int32_t n = pl->n;
+    if (q->rank >= n) {
+        if (!r->rankfile)
+            return tm__lex_error(&r->lx, "more lines than the %d tasks", n);
+        if (pl->n_tasks >= 0)
+            return tm__lex_error(&r->lx, "rank %lld out of range (%d tasks)",
+                                 (long long)q->rank, n);
+        return tm__lex_error(&r->lx, "rank %lld out of range: the file lists %d ranks, "
+                             "so they must be 0..%d", (long long)q->rank, n, n - 1);
+    }
+    if (pl->line_of[q->rank])
+        return tm__lex_error(&r->lx, "rank %lld listed twice (first on line %ld)",
+                             (long long)q->rank, pl->line_of[q->rank]);
+    return TM_EOK;
+}
+
+/* Places record q: its slot, or the first free one of its host when the
+ * line names none, must exist and be free (unless slots are shared). */
+static tm_err place_rec(reader *r, placing *pl, const rec *q, tm_mapping *out)
+{
+    const tm_net *net = r->net;
+    int32_t h = q->host, s = q->slot, ns = tm_net_slots(net, h);
+    int32_t *own = pl->owner + pl->base[h];
+    tm_err err;
+    r->lx.line = q->line;
+    if ((err = check_rank(r, pl, q)) != TM_EOK)
+        return err;
+    pl->line_of[q->rank] = q->line;
+    if (s < 0) {
+        for (s = 0; s < ns && own[s] >= 0; s++)
+            ;
+        if (s == ns && pl->shared)
+            s = (int32_t)(q->rank % ns); /* spread the extra ranks over the slots */
+        if (s == ns)
+            return tm__lex_error(&r->lx, "rank %lld: no free slot left on host '%s' (%d slots)",
+                                 (long long)q->rank, tm_net_name(net, h), ns);
+    }
+    if (s >= ns)
+        return tm__lex_error(&r->lx, "rank %lld: slot %d does not exist on host '%s' (%d "
+                             "slots)", (long long)q->rank, s, tm_net_name(net, h), ns);
+    if (own[s] >= 0 && !pl->shared)
+        return tm__lex_error(&r->lx, "rank %lld: slot %d of host '%s' already used by rank %d",
+                             (long long)q->rank, s, tm_net_name(net, h), own[s]);
+    own[s] = (int32_t)q->rank;
+    out->host[q->rank] = h;
+    out->slot[q->rank] = s;
+    return TM_EOK;
+}
+
 /* Assigns the records to the mapping, checking ranks and slots. */
 static tm_err place(reader *r, int32_t n_tasks, tm_mapping *out)
 {
     const tm_net *net = r->net;
-    int32_t nv = tm_net_n_vertices(net), n = n_tasks >= 0 ? n_tasks : (int32_t)r->n_recs;
-    int64_t *base = NULL, total = 0;
-    int32_t *owner = NULL;
-    long *line_of = NULL;
-    bool shared;
+    int32_t nv = tm_net_n_vertices(net);
+    placing pl = {n_tasks >= 0 ? n_tasks : (int32_t)r->n_recs, n_tasks, NULL, NULL, NULL, false};
+    int64_t total = 0;
     tm_err err;
 
     if (r->n_recs > INT32_MAX)
         return tm__lex_error(&r->lx, "too many ranks");
-    if ((err = tm_mapping_alloc(r->lx.ctx, out, n, false)))
+    if ((err = tm_mapping_alloc(r->lx.ctx, out, pl.n, false)))
         return err;
-    base = tm__malloc_n((size_t)nv + 1, sizeof *base);
-    line_of = tm__calloc_n((size_t)n + 1, sizeof *line_of);
-    if (!base || !line_of)
+    pl.base = tm__malloc_n((size_t)nv + 1, sizeof *pl.base);
+    pl.line_of = tm__calloc_n((size_t)pl.n + 1, sizeof *pl.line_of);
+    if (!pl.base || !pl.line_of)
         goto nomem;
     for (int32_t v = 0; v < nv; v++) {
-        base[v] = total;
+        pl.base[v] = total;
         total += tm_net_slots(net, v);
     }
     /* more tasks than slots: a general mapping (`map --imbalance`), whose
      * slots hold several ranks */
-    shared = n > total;
-    owner = tm__malloc_n((size_t)total + 1, sizeof *owner);
-    if (!owner)
+    pl.shared = pl.n > total;
+    pl.owner = tm__malloc_n((size_t)total + 1, sizeof *pl.owner);
+    if (!pl.owner)
         goto nomem;
     for (int64_t i = 0; i < total; i++)
-        owner[i] = -1;
-    for (size_t i = 0; i < r->n_recs; i++) {
-        const rec *q = &r->recs[i];
-        int32_t h = q->host, s = q->slot, ns = tm_net_slots(net, h);
-        r->lx.line = q->line;
-        if (q->rank >= n) {
-            if (!r->rankfile)
-                err = tm__lex_error(&r->lx, "more lines than the %d tasks", n);
-            else if (n_tasks >= 0)
-                err = tm__lex_error(&r->lx, "rank %lld out of range (%d tasks)",
-                                    (long long)q->rank, n);
-            else
-                err = tm__lex_error(&r->lx, "rank %lld out of range: the file lists %d ranks, "
-                                    "so they must be 0..%d", (long long)q->rank, n, n - 1);
+        pl.owner[i] = -1;
+    for (size_t i = 0; i < r->n_recs; i++)
+        if ((err = place_rec(r, &pl, &r->recs[i], out)) != TM_EOK)
             goto out;
-        }
-        if (line_of[q->rank]) {
-            err = tm__lex_error(&r->lx, "rank %lld listed twice (first on line %ld)",
-                                (long long)q->rank, line_of[q->rank]);
-            goto out;
-        }
-        line_of[q->rank] = q->line;
-        if (s < 0) {
-            for (s = 0; s < ns && owner[base[h] + s] >= 0; s++)
-                ;
-            if (s == ns && shared)
-                s = (int32_t)(q->rank % ns); /* spread the extra ranks over the slots */
-            if (s == ns) {
-                err = tm__lex_error(&r->lx, "rank %lld: no free slot left on host '%s' (%d slots)",
-                                    (long long)q->rank, tm_net_name(net, h), ns);
-                goto out;
-            }
-        }
-        if (s >= ns) {
-            err = tm__lex_error(&r->lx, "rank %lld: slot %d does not exist on host '%s' (%d "
-                                "slots)", (long long)q->rank, s, tm_net_name(net, h), ns);
-            goto out;
-        }
-        if (owner[base[h] + s] >= 0 && !shared) {
-            err = tm__lex_error(&r->lx, "rank %lld: slot %d of host '%s' already used by rank %d",
-                                (long long)q->rank, s, tm_net_name(net, h), owner[base[h] + s]);
-            goto out;
-        }
-        owner[base[h] + s] = (int32_t)q->rank;
-        out->host[q->rank] = h;
-        out->slot[q->rank] = s;
-    }
-    for (int32_t t = 0; t < n; t++) {
-        if (!line_of[t]) {
+    for (int32_t t = 0; t < pl.n; t++) {
+        if (!pl.line_of[t]) {
             err = tm__fail(r->lx.ctx, TM_EINPUT, "%s:%ld: rank %d is not listed (%d tasks)",
-                           r->lx.name, r->n_recs ? r->recs[r->n_recs - 1].line : 1L, t, n);
+                           r->lx.name, r->n_recs ? r->recs[r->n_recs - 1].line : 1L, t, pl.n);
             goto out;
         }
     }
@@ -263,9 +279,9 @@ nomem:
 out:
     if (err)
         tm_mapping_release(out);
-    free(base);
-    free(owner);
-    free(line_of);
+    free(pl.base);
+    free(pl.owner);
+    free(pl.line_of);
     return err;
 }
 

@@ -3,9 +3,8 @@
 #include <string.h>
 
 #include "topomap/map.h"
-#include "map_int.h"
+#include "../mapping/strategies.h"
 #include "../util/util.h"
-#include "../qap/qap_int.h"
 
 static const tm_strategy strategies[] = {
     {"identity", "consecutive placement in allocation order (the batch-system default)",

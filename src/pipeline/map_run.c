@@ -1,0 +1,307 @@
+/* map_run.c - tm_map_run: one strategy or the whole portfolio ("all", Hoefler
+ * & Snir Sec. 4.2 / Fig. 4: every strategy, greedy from several starts, each
+ * refined, the best by the chosen objective is kept).
+ *
+ * Runs are independent jobs with their own context, seed and mapping, so
+ * they execute in tm_ctx_threads() worker threads and the result does not
+ * depend on the thread count (without a time limit): a job's output depends
+ * only on its seed, and the winner is chosen by the objective with ties
+ * broken by job order.  With a time limit, the constructions run first
+ * (same pool), then every refinement runs in its own thread for the whole
+ * limit, side by side, so the limit a refinement gets does not depend on
+ * the thread count either.  METIS calls inside the strategies are isolated
+ * (src/graph/metis_pool.h); igraph is not called by any network-mode
+ * strategy, so the workers only read the net's CSR snapshot and the shared
+ * read-only router.
+ *
+ * Anytime: when the context's stop predicate fires, refinements return
+ * their best mapping so far, jobs not yet started are dropped (the first
+ * always runs), and the best of the finished rows is returned as usual. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_int.h"
+#include "../graph/bfs.h"
+#include "../graph/metis_pool.h"
+#include "../util/util.h"
+
+/* Allocated hosts that cannot reach the first one through transit
+ * vertices make a disconnected allocation (TM_EINPUT naming them). */
+static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
+{
+    const tm_net_csr *g = tm_net_csr_get(p->net);
+    const tm_alloc *al = p->alloc;
+    int32_t *dist, *q, bad = 0, parts = 1;
+    tm__bfs b;
+    char list[600] = "";
+    size_t len = 0;
+    tm_err err = TM_EOK;
+    if (al->n <= 1)
+        return TM_EOK;
+    dist = tm__malloc_n((size_t)g->n, sizeof *dist);
+    q = tm__malloc_n((size_t)g->n, sizeof *q);
+    if (!dist || !q) {
+        free(dist);
+        free(q);
+        return tm__nomem(ctx);
+    }
+    tm__bfs_init(&b, g, dist, q);
+    tm__bfs_from(&b, al->host[0]);
+    for (int32_t i = 1; i < al->n; i++) {
+        if (dist[al->host[i]] >= 0)
+            continue;
+        if (bad++ < 10 && len < sizeof list - 80)
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s'%s'", bad > 1 ? ", " : "",
+                                    tm_net_name(p->net, al->host[i]));
+    }
+    if (bad > 10)
+        snprintf(list + len, sizeof list - len, " and %d more", bad - 10);
+    for (int32_t i = 1; i < al->n && parts == 1; i++)
+        if (tm_net_part(p->net, al->host[i]) != tm_net_part(p->net, al->host[0]))
+            parts = 2;
+    if (bad)
+        err = tm__fail(ctx, TM_EINPUT,
+                       "disconnected allocation: %d allocated host%s cannot be reached from host "
+                       "'%s': %s%s",
+                       bad, bad > 1 ? "s" : "", tm_net_name(p->net, al->host[0]), list,
+                       parts > 1 ? " (the allocation spans connected parts of the network: "
+                                   "'topomap topo info' lists them)"
+                                 : "");
+    free(dist);
+    free(q);
+    return err;
+}
+
+void tm_map_result_init(tm_map_result *r)
+{
+    memset(r, 0, sizeof *r);
+    tm_mapping_init(&r->mapping);
+    r->best = -1;
+}
+
+void tm_map_result_release(tm_map_result *r)
+{
+    for (int32_t i = 0; i < r->n_rows; i++) {
+        if (r->rows[i].metrics)
+            tm_metrics_release(r->rows[i].metrics);
+        free(r->rows[i].metrics);
+    }
+    free(r->rows);
+    if (r->consecutive)
+        tm_metrics_release(r->consecutive);
+    free(r->consecutive);
+    tm_mapping_release(&r->mapping);
+    tm_map_result_init(r);
+}
+
+/* "nc:1+ta" -> the refiners in order, each with its argument. */
+static tm_err parse_chain(tm_ctx *ctx, const tm_problem *p, const char *refine, runner *rn)
+{
+    unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
+    const char *s = refine;
+    if (!refine || strcmp(refine, "none") == 0)
+        return TM_EOK;
+    while (*s) {
+        size_t n = strcspn(s, "+");
+        char item[64];
+        const char *colon;
+        if (n == 0 || n >= sizeof item || rn->nrf == MAX_CHAIN)
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s': expected up to %d names joined "
+                            "by '+' (e.g. nc:1+ta)", refine, MAX_CHAIN);
+        memcpy(item, s, n);
+        item[n] = 0;
+        rn->rf[rn->nrf] = tm_refiner_find(item);
+        if (!rn->rf[rn->nrf])
+            return tm__fail(ctx, TM_EUSAGE, "unknown refinement '%s'", item);
+        if (!(rn->rf[rn->nrf]->modes & mode))
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s' does not work in %s mode", item,
+                            p->net ? "network" : "hierarchy");
+        colon = strchr(item, ':');
+        if (colon && strlen(colon + 1) >= sizeof rn->rarg[0])
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s': argument too long", item);
+        rn->has_arg[rn->nrf] = colon != NULL;
+        snprintf(rn->rarg[rn->nrf], sizeof rn->rarg[0], "%s", colon ? colon + 1 : "");
+        rn->nrf++;
+        s += n;
+        if (*s == '+' && !*++s)
+            return tm__fail(ctx, TM_EUSAGE, "refinement '%s' ends with '+'", refine);
+    }
+    return TM_EOK;
+}
+
+/* Network mode: more tasks than slots (general mapping, or refused
+ * without --imbalance), connectivity, and the router and hop-distance
+ * oracle every job shares read-only, created here in the calling thread. */
+static tm_err setup_network(tm_ctx *ctx, const tm_problem *p, tm_problem *pr, tm__general *gen,
+                            tm_route **own, tm_netdist **own_dist)
+{
+    int64_t slots = tm_alloc_total_slots(p->alloc);
+    tm_err err;
+    if (p->comm->n > slots && p->imbalance < 0)
+        return tm__fail(ctx, TM_EINFEASIBLE,
+                        "%d tasks but only %lld slots on %d hosts (give --imbalance EPS for "
+                        "general process mapping)",
+                        p->comm->n, (long long)slots, p->alloc->n);
+    err = check_connected(ctx, p);
+    if (!err && !pr->route) {
+        err = tm_route_new(ctx, p->net, TM_ROUTE_ECMP, own);
+        pr->route = *own;
+    }
+    if (!err && !pr->dist) {
+        err = tm_netdist_new(ctx, p->net, p->alloc->host, p->alloc->n, own_dist);
+        pr->dist = *own_dist;
+    }
+    /* after the oracle: the partition's multisection uses it too */
+    if (!err && p->comm->n > slots) {
+        err = tm__general_build(ctx, pr, tm_ctx_seed(ctx), gen);
+        pr->comm = &gen->q;
+        pr->imbalance = -1;
+    }
+    return err;
+}
+
+/* Fields a caller fills by hand: checked here, not silently taken as
+ * congestion or as a NaN bound. */
+static tm_err check_args(tm_ctx *ctx, const tm_problem *p, tm_objective obj)
+{
+    if ((unsigned)obj > (unsigned)TM_OBJ_PARETO)
+        return tm__fail(ctx, TM_EUSAGE, "unknown objective %d", (int)obj);
+    if (!isfinite(p->imbalance) || !isfinite(p->hop_distance))
+        return tm__fail(ctx, TM_EUSAGE, "imbalance %g and hop distance %g must be finite",
+                        p->imbalance, p->hop_distance);
+    return TM_EOK;
+}
+
+/* The first job error fails the run; else the baseline, then one row per
+ * job that ran (a skipped one has none), in job order, each taking its
+ * job's figures; row_job[r] is the job of row r. */
+static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_result *out,
+                           int *row_job)
+{
+    tm_err err;
+    for (int i = 0; i < rn->nj; i++)
+        if (rn->jobs[i].err)
+            return tm__fail(ctx, rn->jobs[i].err, "%s", rn->jobs[i].msg);
+    /* before the rows take the figures: the baseline may reuse a row's */
+    if ((err = tm__run_baseline(ctx, rn->p, rn, out)) != TM_EOK)
+        return err;
+    for (int i = 0; i < rn->nj; i++) {
+        job *j = &rn->jobs[i];
+        tm_map_row *r;
+        if (j->skipped)
+            continue;
+        r = &out->rows[out->n_rows];
+        row_job[out->n_rows++] = i;
+        snprintf(r->name, sizeof r->name, "%s", j->name);
+        snprintf(r->refine, sizeof r->refine, "%s", rn->nrf && !j->screened ? refine : "");
+        r->screened = j->screened;
+        r->start_congestion = j->start[0];
+        r->start_dilation = j->start[1];
+        r->start_J = j->start[2];
+        r->reverted = j->reverted;
+        r->metrics = j->met;
+        j->met = NULL;
+        r->time_s = j->time_s;
+        r->refine_time_s = j->refine_s;
+    }
+    return TM_EOK;
+}
+
+/* The chosen row's mapping becomes the result: expanded to every task
+ * after a general mapping, else taken from its job. */
+static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
+                        const int *row_job, tm_map_result *out)
+{
+    job *best;
+    out->best = tm__run_pick(out->rows, out->n_rows, obj);
+    best = &rn->jobs[row_job[out->best]];
+    if (rn->gen) {
+        tm_err err = tm__general_expand(ctx, gen, &best->m, rn->full->n, &out->mapping);
+        if (err)
+            return err;
+        out->blocks = gen->n_blocks;
+        out->block_bound = gen->bound;
+        out->block_weight_max = gen->weight_max;
+    } else {
+        out->mapping = best->m;
+        tm_mapping_init(&best->m);
+    }
+    out->metrics = out->rows[out->best].metrics;
+    return TM_EOK;
+}
+
+static void release_jobs(runner *rn)
+{
+    for (int i = 0; i < rn->nj; i++) {
+        tm_ctx_free(rn->jobs[i].jc);
+        tm_mapping_release(&rn->jobs[i].m);
+        if (rn->jobs[i].cmet)
+            tm_metrics_release(rn->jobs[i].cmet);
+        free(rn->jobs[i].cmet);
+        if (rn->jobs[i].met)
+            tm_metrics_release(rn->jobs[i].met);
+        free(rn->jobs[i].met);
+    }
+    free(rn->jobs);
+}
+
+tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
+                  tm_objective obj, tm_map_result *out)
+{
+    runner rn = {0};
+    tm_route *own = NULL;
+    tm_netdist *own_dist = NULL;
+    tm__general gen = {0};
+    tm_problem pr = *p;
+    double t0 = tm__now(), tl = tm_ctx_time_limit(ctx);
+    tm_err err;
+    int nt = tm_ctx_threads(ctx), *row_job = NULL;
+
+    tm_map_result_init(out);
+    if ((err = check_args(ctx, p, obj)) != TM_EOK ||
+        (err = parse_chain(ctx, p, refine, &rn)) != TM_EOK ||
+        (err = tm__run_make_jobs(ctx, p, strategy, &rn.jobs, &rn.nj)) != TM_EOK)
+        return err;
+    if (p->net) {
+        err = setup_network(ctx, p, &pr, &gen, &own, &own_dist);
+        if (err)
+            goto out;
+        if (gen.block) {
+            rn.gen = &gen;
+            rn.full = p->comm;
+        }
+    }
+    rn.p = &pr;
+    rn.parent = ctx;
+    /* every refinement gets the whole limit (tm__run_jobs) */
+    rn.time_limit = tl;
+    rn.job_threads = rn.nj == 1 ? (nt < 1 ? 1 : nt) : 1;
+    /* METIS workers forked now, while the process is small: a worker
+     * shares its parent's pages copy-on-write for its whole life */
+    if (nt > 1)
+        tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nt - 1);
+    err = tm__run_jobs(ctx, &rn, obj);
+    if (err)
+        goto out;
+    out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);
+    row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
+    if (!out->rows || !row_job)
+        err = tm__nomem(ctx);
+    if (!err)
+        err = collect_rows(ctx, &rn, refine, out, row_job);
+    if (!err)
+        err = take_best(ctx, &rn, &gen, obj, row_job, out);
+out:
+    free(row_job);
+    release_jobs(&rn);
+    tm_route_free(own);
+    tm_netdist_free(own_dist);
+    tm__general_release(&gen);
+    if (err)
+        tm_map_result_release(out);
+    else
+        out->time_s = tm__now() - t0;
+    return err;
+}

@@ -1,0 +1,77 @@
+/* run_int.h - the state tm_map_run shares between its stages (internal to
+ * src/pipeline/): map_run.c checks the problem, sets up the network and
+ * collects the result; run_jobs.c constructs and refines the jobs on the
+ * context's threads; run_pick.c compares rows, chooses the result and
+ * evaluates the baseline. */
+#ifndef TM_PIPELINE_RUN_INT_H
+#define TM_PIPELINE_RUN_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "topomap/map.h"
+#include "topomap/metrics.h"
+#include "general.h"
+
+/* One row of a run: a strategy (one start of it) with its own context,
+ * seed and mapping. */
+typedef struct job {
+    const tm_strategy *st;
+    char name[48];
+    uint64_t seed;
+    tm_mapping m;
+    tm_metrics *met;
+    double start[3];      /* construction: congestion, dilation, J */
+    bool reverted;
+    double time_s, refine_s;
+    tm_ctx *jc;           /* between the construction and refinement phases */
+    tm_metrics *cmet;     /* the construction's figures, when screening evaluated it */
+    bool screened;        /* not refined: a construction dominated it (screen) */
+    bool kept;            /* the screen keeps it for refinement */
+    bool skipped;         /* not started: the caller asked to stop */
+    tm_err err;
+    char msg[512];
+} job;
+
+#define MAX_CHAIN 4
+
+typedef struct runner {
+    const tm_problem *p;
+    const tm_refiner *rf[MAX_CHAIN]; /* refinement chain "nc:1+ta" */
+    char rarg[MAX_CHAIN][32];
+    bool has_arg[MAX_CHAIN];
+    int nrf;
+    double time_limit;
+    int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
+    tm_ctx *parent;   /* stop predicate, progress callback, METIS pool */
+    /* general mapping (general.c): jobs map the quotient p->comm, and
+     * every figure is of the expansion evaluated on `full` */
+    const tm__general *gen;
+    const tm_comm *full;
+    int phase;        /* PHASE_* */
+    bool screen;      /* large `all` run: constructions evaluated, then screened */
+    job *jobs;
+    int nj;
+} runner;
+
+enum { PHASE_ALL, PHASE_CONSTRUCT, PHASE_REFINE };
+
+/* ---- run_jobs.c ---------------------------------------------------------- */
+/* The jobs of a run: the one strategy named, or the portfolio of "all". */
+tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy, job **out,
+                         int *nj);
+/* Constructs and refines every job of rn on the context's threads (in
+ * phases with the screen or a time limit); a job's error stays in it. */
+tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj);
+
+/* ---- run_pick.c ---------------------------------------------------------- */
+/* a better than b by the objective (its keys in priority order). */
+bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
+/* a dominates b: no worse on congestion, dilation and J, better on one. */
+bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b);
+/* The chosen row of n (see run_pick.c for the pareto rule). */
+int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
+/* out->consecutive: the baseline every result is compared with. */
+tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_map_result *out);
+
+#endif

@@ -1,0 +1,334 @@
+/* run_jobs.c - the jobs of tm_map_run (map_run.c says how they run and
+ * why the result does not depend on the thread count): construction,
+ * the refinement chain with its revert rule, the pool of threads, the
+ * screen of large `all` runs and the side-by-side refinement under a time
+ * limit. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run_int.h"
+#include "../util/util.h"
+
+/* `all` runs greedy from several starts (Hoefler & Snir Fig. 4), but on
+ * large jobs from one: a start costs a least-loaded-path search per task
+ * (1.8 s for 16,384 tasks on a 65,536-host fat-tree) and the starts
+ * differ only in the first host (the same size rule as grow's starts). */
+#define GREEDY_STARTS 4
+#define GREEDY_MULTI_MAX_TASKS 8192
+
+/* `all` on large jobs refines only the constructions that can still win:
+ * those that no other construction beats on congestion, dilation and J at
+ * once, at most SCREEN_KEEP of them in the order of the objective.  A
+ * refinement costs seconds per row at this size (ils:10 on 16,384 tasks:
+ * 5-25 s), and on the issue-10 fat-tree the dominated constructions,
+ * refined, stayed far from the best one (identity 4.29 -> 4.29 hops, grow
+ * 4.02 -> 3.95, recursive 5.30 -> 5.24, against topdown's 3.25).  Below the size every row is refined, as
+ * in Hoefler & Snir's portfolio. */
+#define SCREEN_MIN_TASKS 8192
+#define SCREEN_KEEP 2
+
+static void report(runner *rn, const job *j, const char *step, const tm_metrics *m)
+{
+    char what[96];
+    bool net = rn->p->net != NULL;
+    snprintf(what, sizeof what, "%s %s", j->name, step);
+    tm__progress(rn->parent, what, net ? m->max_congestion : -1, net ? m->avg_dilation : -1,
+                 m->qap_J);
+}
+
+static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
+{
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_mapping e;
+    tm_err err;
+    tm_metrics_init(met);
+    o.node_hier = rn->p->hier;
+    o.hop_distance = rn->p->hop_distance;
+    if (!rn->p->net)
+        return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
+    if (!rn->gen)
+        return tm_metrics_eval(jc, rn->p->route, rn->p->comm, m, &o, met);
+    tm_mapping_init(&e);
+    err = tm__general_expand(jc, rn->gen, m, rn->full->n, &e);
+    if (!err)
+        err = tm_metrics_eval(jc, rn->p->route, rn->full, &e, &o, met);
+    tm_mapping_release(&e);
+    return err;
+}
+
+/* A refined mapping worse than its construction on every objective that
+ * applies (network: congestion and dilation; hierarchy: J) is replaced by
+ * the construction: a result is never worse than its start on both. */
+static bool worse_on_all(const tm_problem *p, const tm_metrics *m, const double start[3])
+{
+    double tol = 1e-9;
+    if (!p->net)
+        return m->qap_J > start[2] * (1 + tol) + tol;
+    return m->max_congestion > start[0] * (1 + tol) + tol &&
+           m->avg_dilation > start[1] * (1 + tol) + tol;
+}
+
+static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
+{
+    tm_metrics st;
+    tm_mapping m0;
+    tm_err err = TM_EOK;
+    tm_mapping_init(&m0);
+    if (j->cmet) { /* evaluated by the screen */
+        st = *j->cmet;
+        tm_metrics_init(j->cmet);
+    } else {
+        err = eval_job(jc, rn, &j->m, &st);
+    }
+    if (!err)
+        err = tm_mapping_copy(jc, &j->m, &m0);
+    if (err)
+        goto out;
+    j->start[0] = st.max_congestion;
+    j->start[1] = st.avg_dilation;
+    j->start[2] = st.qap_J;
+    report(rn, j, "constructed", &st);
+    /* the steps of a chain share the time limit */
+    if (rn->time_limit > 0)
+        (void)tm_ctx_set_time_limit(jc, rn->time_limit / rn->nrf); /* finite, checked */
+    for (int k = 0; k < rn->nrf && !err; k++)
+        err = rn->rf[k]->run(jc, rn->p, rn->has_arg[k] ? rn->rarg[k] : NULL,
+                             j->seed * 0x9e3779b97f4a7c15ULL + 1 + (uint64_t)k, &j->m);
+    if (!err)
+        err = eval_job(jc, rn, &j->m, j->met);
+    if (!err && worse_on_all(rn->p, j->met, j->start)) {
+        tm_mapping_release(&j->m);
+        j->m = m0;
+        tm_mapping_init(&m0);
+        tm_metrics_release(j->met);
+        *j->met = st;
+        tm_metrics_init(&st);
+        j->reverted = true;
+    }
+out:
+    tm_metrics_release(&st);
+    tm_mapping_release(&m0);
+    return err;
+}
+
+/* The construction of job j (its context stays in j->jc). */
+static void construct_job(runner *rn, job *j)
+{
+    double t0 = tm__now();
+    if (tm_ctx_new(&j->jc) != TM_EOK) {
+        j->err = TM_ENOMEM;
+        snprintf(j->msg, sizeof j->msg, "out of memory");
+        return;
+    }
+    tm__ctx_inherit(j->jc, rn->parent);
+    tm_ctx_set_seed(j->jc, j->seed);
+    /* cannot fail: both come from the parent context, already checked */
+    (void)tm_ctx_set_threads(j->jc, rn->job_threads);
+    (void)tm_ctx_set_time_limit(j->jc, rn->time_limit);
+    j->err = j->st->run(j->jc, rn->p, j->seed, &j->m);
+    if (!j->err) {
+        j->met = calloc(1, sizeof *j->met);
+        if (!j->met)
+            j->err = tm__nomem(j->jc);
+    }
+    if (!j->err && rn->screen) { /* in this worker: the evaluations run in parallel too */
+        if (!(j->cmet = calloc(1, sizeof *j->cmet)))
+            j->err = tm__nomem(j->jc);
+        else
+            j->err = eval_job(j->jc, rn, &j->m, j->cmet);
+    }
+    j->time_s = tm__now() - t0;
+}
+
+/* Refinement (or evaluation) of a constructed job; frees its context. */
+static void refine_phase(runner *rn, job *j)
+{
+    double t1 = tm__now();
+    if (!j->err && rn->nrf > 0)
+        j->err = refine_job(j->jc, rn, j);
+    else if (!j->err)
+        j->err = eval_job(j->jc, rn, &j->m, j->met);
+    if (!j->err)
+        report(rn, j, rn->nrf > 0 ? "refined" : "done", j->met);
+    j->refine_s = rn->nrf > 0 ? tm__now() - t1 : 0;
+    j->time_s += tm__now() - t1;
+    if (j->err)
+        snprintf(j->msg, sizeof j->msg, "%s", tm_ctx_errmsg(j->jc));
+    tm_ctx_free(j->jc);
+    j->jc = NULL;
+}
+
+static void run_job(runner *rn, job *j)
+{
+    if (rn->phase != PHASE_REFINE)
+        construct_job(rn, j);
+    if (!j->jc)
+        return;
+    if (rn->phase != PHASE_CONSTRUCT || j->err)
+        refine_phase(rn, j);
+}
+
+/* Job i of the pool (tm__parallel_for). */
+static void pool_job(void *arg, int i, int member)
+{
+    runner *rn = arg;
+    /* a stop request drops the jobs not started (the first always runs) */
+    if (rn->phase != PHASE_REFINE && i > 0 && tm__stopped(rn->parent)) {
+        rn->jobs[i].skipped = true;
+        return;
+    }
+    if (!rn->jobs[i].skipped)
+        run_job(rn, &rn->jobs[i]);
+}
+
+/* Job i refined, if it was constructed (refine_side_by_side). */
+static void side_job(void *arg, int i, int member)
+{
+    runner *rn = arg;
+    if (rn->jobs[i].jc)
+        run_job(rn, &rn->jobs[i]);
+}
+
+/* The jobs of a run: one, or the portfolio of "all". */
+tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy, job **out,
+                        int *nj)
+{
+    unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
+    uint64_t seed = tm_ctx_seed(ctx);
+    const tm_strategy *one = NULL;
+    int n = 0, cap = 0;
+    job *jobs;
+    *out = NULL;
+    *nj = 0;
+    if (strcmp(strategy, "all") != 0) {
+        one = tm_strategy_find(strategy);
+        if (!one)
+            return tm__fail(ctx, TM_EUSAGE, "unknown strategy '%s'", strategy);
+        if (!(one->modes & mode))
+            return tm__fail(ctx, TM_EUSAGE, "strategy '%s' does not work in %s mode", strategy,
+                            p->net ? "network" : "hierarchy");
+    }
+    for (const tm_strategy *s = tm_strategies(); s->name; s++)
+        cap += GREEDY_STARTS;
+    jobs = tm__calloc_n((size_t)cap + 1, sizeof *jobs);
+    if (!jobs)
+        return tm__nomem(ctx);
+    for (const tm_strategy *s = tm_strategies(); s->name; s++) {
+        int starts = 1;
+        if (one ? s != one : !(s->in_all && (s->modes & mode)))
+            continue;
+        if (!one && strcmp(s->name, "greedy") == 0 && p->comm->n <= GREEDY_MULTI_MAX_TASKS)
+            starts = GREEDY_STARTS;
+        for (int k = 0; k < starts; k++) {
+            job *j = &jobs[n++];
+            j->st = s;
+            j->seed = seed + (uint64_t)k;
+            tm_mapping_init(&j->m);
+            if (starts > 1)
+                snprintf(j->name, sizeof j->name, "%s#%d", s->name, k);
+            else
+                snprintf(j->name, sizeof j->name, "%s", s->name);
+        }
+    }
+    *out = jobs;
+    *nj = n;
+    return TM_EOK;
+}
+
+/* The jobs in order on nt threads (at most 64), each job on the first
+ * free one. */
+static void run_pool(runner *rn, int nt)
+{
+    tm__parallel_for(nt < 64 ? nt : 64, rn->nj, pool_job, rn);
+}
+
+/* Every constructed job refined in its own thread, side by side, each for
+ * the whole time limit: as many members as jobs, so that every job is
+ * taken as soon as the members start (when threads cannot start, fewer
+ * members take the rest one after the other). */
+static tm_err refine_side_by_side(tm_ctx *ctx, runner *rn)
+{
+    tm__parallel_for(rn->nj, rn->nj, side_job, rn);
+    (void)ctx;
+    return TM_EOK;
+}
+
+/* The screen of large `all` runs (SCREEN_MIN_TASKS): every construction
+ * is evaluated (its row needs the figures anyway), and the ones that are
+ * dominated, or beyond the first SCREEN_KEEP by the objective, keep their
+ * construction as their result.  Depends only on the constructions, so
+ * the answer stays independent of the thread count. */
+static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
+{
+    for (int i = 0; i < rn->nj; i++) /* refine_phase has kept the message */
+        if (rn->jobs[i].err)
+            return tm__fail(ctx, rn->jobs[i].err, "%s", rn->jobs[i].msg);
+    for (int kept = 0; kept < SCREEN_KEEP; kept++) {
+        int b = -1; /* the best non-dominated construction not yet kept */
+        for (int i = 0; i < rn->nj; i++) {
+            job *j = &rn->jobs[i];
+            bool dom = false;
+            if (!j->cmet || j->kept)
+                continue;
+            for (int k = 0; k < rn->nj && !dom; k++)
+                dom = k != i && rn->jobs[k].cmet && tm__run_dominates(rn->jobs[k].cmet, j->cmet);
+            if (!dom && (b < 0 || tm__run_better(j->cmet, rn->jobs[b].cmet, obj)))
+                b = i;
+        }
+        if (b < 0)
+            break;
+        rn->jobs[b].kept = true;
+    }
+    for (int i = 0; i < rn->nj; i++) {
+        job *j = &rn->jobs[i];
+        if (!j->cmet || j->kept)
+            continue;
+        j->screened = true;
+        j->start[0] = j->cmet->max_congestion;
+        j->start[1] = j->cmet->avg_dilation;
+        j->start[2] = j->cmet->qap_J;
+        *j->met = *j->cmet;
+        free(j->cmet);
+        j->cmet = NULL;
+        report(rn, j, "screened", j->met);
+        tm_ctx_free(j->jc);
+        j->jc = NULL;
+    }
+    return TM_EOK;
+}
+
+/* Before the refinement phase: the threads are shared out among the jobs
+ * still to refine (one refined row after the screen gets them all).  The
+ * refinements give the same result for any thread count. */
+static void share_threads(runner *rn, int nt)
+{
+    int k = 0;
+    for (int i = 0; i < rn->nj; i++)
+        k += rn->jobs[i].jc != NULL;
+    for (int i = 0; i < rn->nj; i++)
+        if (rn->jobs[i].jc)
+            (void)tm_ctx_set_threads(rn->jobs[i].jc, k > 0 && nt / k > 1 ? nt / k : 1);
+}
+
+tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
+{
+    int nt = tm_ctx_threads(ctx);
+    tm_err err;
+    rn->screen = rn->nj > 1 && rn->nrf > 0 && rn->p->net && rn->p->comm->n > SCREEN_MIN_TASKS;
+    if ((rn->time_limit > 0 || rn->screen) && rn->nj > 1) {
+        rn->phase = PHASE_CONSTRUCT;
+        run_pool(rn, nt);
+        if (rn->screen && (err = screen(ctx, rn, obj)) != TM_EOK)
+            return err;
+        rn->phase = PHASE_REFINE;
+        share_threads(rn, nt);
+        if (rn->time_limit > 0)
+            return refine_side_by_side(ctx, rn);
+        run_pool(rn, nt);
+        return TM_EOK;
+    }
+    rn->phase = PHASE_ALL;
+    run_pool(rn, nt);
+    return TM_EOK;
+}
