@@ -16,6 +16,15 @@
 
 #include "topomap/route.h"
 
+/* ---- non-minimal routers (route.c) ---------------------------------------
+ * True for routers whose flows may take longer than minimum-hop paths
+ * (valiant): the hop count tm_route_flows gives is then the longest path
+ * of the flow (its dilation), and the exact sum of volume x hops is the
+ * sum of all link loads (every unit of volume on a path of h hops adds h
+ * link traversals).  The approximate congestion models minimum-hop paths
+ * only and refuses them. */
+bool tm__route_nonminimal(const tm_route *r);
+
 /* ---- stub hosts (route.c) ------------------------------------------------
  * A stub host is a host that cannot be crossed (not transit) and whose
  * cables all go to one vertex w, its switch: every host of a fat-tree or of

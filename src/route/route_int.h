@@ -43,6 +43,9 @@ typedef struct tm__route_ops {
      * stub host (route_eval.h) are its cable followed by the paths from
      * its switch: true for the minimum-hop DAG models. */
     bool stub_sources;
+    /* Paths may be longer than minimum-hop (valiant, ugal): a flow's hops
+     * are its longest path, and the mean hops come from the loads. */
+    bool nonminimal;
 } tm__route_ops;
 
 struct tm_route {
@@ -66,6 +69,7 @@ extern const tm__route_ops tm__route_lft_ops;
 extern const tm__route_ops tm__route_ftree_ops;
 extern const tm__route_ops tm__route_minhop_ops;
 extern const tm__route_ops tm__route_updn_ops;
+extern const tm__route_ops tm__route_valiant_ops;
 
 /* The fat-tree structure (src/net/updown.h) an ECMP router found in its
  * net, or NULL (ecmp.c; the class totals of route_eval.c use it). */

@@ -1,0 +1,404 @@
+/*
+ * valiant.c - Valiant routing on dragonflies (Kim, Dally, Scott, Abts,
+ * ISCA 2008, section 4.2): a flow between hosts of two different groups
+ * goes minimally to an intermediate group and from there minimally to its
+ * destination.  Oblivious and linear in the volume, so it fits the
+ * incremental evaluation of the refinement like any other router.
+ *
+ * Exactly (docs/routing.md "Valiant and UGAL on dragonflies"):
+ *  - groups are the dragonfly groups that tm_net_levels_detect finds from
+ *    the graph (level "group"); a router's group is that of its hosts;
+ *  - a flow src -> dst with both hosts in one group is routed minimally
+ *    (ECMP over its minimum-hop paths), as in Kim et al.;
+ *  - otherwise its volume is split evenly over the G - 2 groups I other
+ *    than the source's and the destination's.  Within I, the share goes
+ *    over ECMP's minimum-hop paths from src to the group: the entry
+ *    routers are the routers of I nearest to src, each taking the share in
+ *    proportion to the number of minimum-hop paths src -> e (sigma);
+ *  - from entry router e the flow takes ECMP's minimum-hop paths to dst.
+ * The hop count of such a flow is the longest path it uses (its dilation:
+ * the hops it actually travels at most); the mean is the total link load
+ * per volume (route_eval.h tm__route_minimal).
+ *
+ * All loads come from the shortest-path DAGs of dag.c: one sweep from src
+ * for the direct flows and the first segments, one per entry router for
+ * the second segments.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route_int.h"
+#include "topomap/levels.h"
+#include "../util/util.h"
+
+/* Read-only after init. */
+typedef struct vdata {
+    int32_t n_groups;
+    int32_t *grp;  /* per vertex: dragonfly group, -1 */
+    int32_t *goff; /* n_groups + 1: routers of group x are grt[goff[x] .. goff[x+1]) */
+    int32_t *grt;
+} vdata;
+
+/* Per thread. */
+typedef struct vws {
+    tm__dagws *dw;
+    int32_t *ent;    /* entry routers of every group, in group order */
+    int32_t *eoff;   /* n_groups + 1 */
+    double *ew;      /* per entry: its fraction of the group's share */
+    int32_t *edist;  /* per entry: hops src -> entry */
+    double *seg1;    /* per vertex: volume src -> vertex (first segments) */
+    int32_t *list;   /* vertices with seg1 volume */
+    int32_t *dst2;   /* second segments */
+    double *vol2;
+    int32_t *h2, *idx2, *hv;
+    size_t cap;      /* of dst2, vol2, h2, idx2, hv */
+    uint32_t *mark, gen; /* seg1 entries in use */
+} vws;
+
+static void valiant_fini(tm_route *r)
+{
+    vdata *v = r->priv;
+    if (v) {
+        free(v->grp);
+        free(v->goff);
+        free(v->grt);
+        free(v);
+    }
+    r->priv = NULL;
+}
+
+/* The group of every router: the group of its hosts (all of them agree on
+ * a dragonfly); a router without a host is not dragonfly geometry. */
+static tm_err router_groups(tm_ctx *ctx, const tm_route *r, const tm_net_levels *lv, int gl,
+                            vdata *v)
+{
+    const tm_net_csr *g = r->g;
+    for (int32_t x = 0; x < g->n; x++) {
+        v->grp[x] = g->is_host[x] ? lv->group[gl][x] : -1;
+        if (g->is_host[x])
+            continue;
+        for (int32_t j = g->off[x]; j < g->off[x + 1]; j++)
+            if (g->is_host[g->head[j]]) {
+                v->grp[x] = lv->group[gl][g->head[j]];
+                break;
+            }
+        if (v->grp[x] < 0)
+            return tm__fail(ctx, TM_EUSAGE,
+                            "%s routing: router '%s' has no hosts, so it has no dragonfly group",
+                            r->ops->name, tm_net_name(r->net, x));
+    }
+    return TM_EOK;
+}
+
+/* Routers listed by group (counting sort, vertex order within a group). */
+static tm_err group_lists(tm_ctx *ctx, const tm_net_csr *g, vdata *v)
+{
+    int32_t n_r = 0;
+    v->goff = tm__calloc_n((size_t)v->n_groups + 2, sizeof *v->goff);
+    if (!v->goff)
+        return tm__nomem(ctx);
+    for (int32_t x = 0; x < g->n; x++)
+        if (!g->is_host[x]) {
+            v->goff[v->grp[x] + 2]++;
+            n_r++;
+        }
+    for (int32_t i = 2; i <= v->n_groups + 1; i++)
+        v->goff[i] += v->goff[i - 1];
+    v->grt = tm__malloc_n((size_t)n_r + 1, sizeof *v->grt);
+    if (!v->grt)
+        return tm__nomem(ctx);
+    for (int32_t x = 0; x < g->n; x++)
+        if (!g->is_host[x])
+            v->grt[v->goff[v->grp[x] + 1]++] = x;
+    return TM_EOK;
+}
+
+static tm_err valiant_init(tm_ctx *ctx, tm_route *r)
+{
+    tm_net_levels lv;
+    vdata *v = calloc(1, sizeof *v);
+    int gl = -1;
+    tm_err err;
+    tm_net_levels_init(&lv);
+    if (!v)
+        return tm__nomem(ctx);
+    r->priv = v;
+    err = tm_net_levels_detect(ctx, r->net, &lv);
+    if (err)
+        goto out;
+    for (int i = 0; i < lv.n_levels; i++)
+        if (strcmp(lv.name[i], "group") == 0)
+            gl = i;
+    if (strcmp(lv.kind, "dragonfly") != 0 || gl < 0) {
+        err = tm__fail(ctx, TM_EUSAGE,
+                       "%s routing needs a dragonfly (e.g. dragonfly:h=2); this network's "
+                       "structure is '%s' ('topomap topo info' shows it)",
+                       r->ops->name, lv.kind);
+        goto out;
+    }
+    v->n_groups = lv.n_groups[gl];
+    if (v->n_groups < 3) {
+        err = tm__fail(ctx, TM_EUSAGE,
+                       "%s routing needs at least 3 dragonfly groups (an intermediate group), "
+                       "this dragonfly has %d",
+                       r->ops->name, (int)v->n_groups);
+        goto out;
+    }
+    v->grp = tm__malloc_n((size_t)r->g->n + 1, sizeof *v->grp);
+    if (!v->grp) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    err = router_groups(ctx, r, &lv, gl, v);
+    if (!err)
+        err = group_lists(ctx, r->g, v);
+out:
+    tm_net_levels_release(&lv);
+    if (err)
+        valiant_fini(r);
+    return err;
+}
+
+static void valiant_ws_fini(tm_route_ws *ws)
+{
+    vws *w = ws->priv;
+    if (!w)
+        return;
+    tm__dagws_free(w->dw);
+    free(w->ent);
+    free(w->eoff);
+    free(w->ew);
+    free(w->edist);
+    free(w->seg1);
+    free(w->list);
+    free(w->dst2);
+    free(w->vol2);
+    free(w->h2);
+    free(w->idx2);
+    free(w->hv);
+    free(w->mark);
+    free(w);
+    ws->priv = NULL;
+}
+
+static tm_err valiant_ws_init(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws)
+{
+    const vdata *v = r->priv;
+    size_t n = (size_t)r->g->n + 1;
+    vws *w = calloc(1, sizeof *w);
+    tm_err err;
+    if (!w)
+        return tm__nomem(ctx);
+    ws->priv = w;
+    if ((err = tm__dagws_new(ctx, r->g, &w->dw)) != TM_EOK) {
+        valiant_ws_fini(ws);
+        return err;
+    }
+    w->ent = tm__malloc_n(n, sizeof *w->ent);
+    w->eoff = tm__malloc_n((size_t)v->n_groups + 1, sizeof *w->eoff);
+    w->ew = tm__malloc_n(n, sizeof *w->ew);
+    w->edist = tm__malloc_n(n, sizeof *w->edist);
+    w->seg1 = tm__calloc_n(n, sizeof *w->seg1);
+    w->list = tm__malloc_n(n, sizeof *w->list);
+    w->mark = tm__calloc_n(n, sizeof *w->mark);
+    if (!w->ent || !w->eoff || !w->ew || !w->edist || !w->seg1 || !w->list || !w->mark) {
+        valiant_ws_fini(ws);
+        return tm__nomem(ctx);
+    }
+    return TM_EOK;
+}
+
+/* Entry routers of every group other than src's, from src's DAG d: the
+ * nearest routers of the group, weighted by sigma. */
+static void find_entries(const tm_route *r, vws *w, tm__dag *d, int32_t gs)
+{
+    const vdata *v = r->priv;
+    int32_t ne = 0;
+    for (int32_t x = 0; x < v->n_groups; x++) {
+        int32_t best = -1, first = ne;
+        double tot = 0.0;
+        w->eoff[x] = ne;
+        if (x == gs)
+            continue;
+        for (int32_t i = v->goff[x]; i < v->goff[x + 1]; i++) {
+            int32_t e = v->grt[i], h = tm__dag_reach(r->g, d, e);
+            if (h < 0 || (best >= 0 && h > best))
+                continue;
+            if (best < 0 || h < best) {
+                best = h;
+                ne = first;
+                tot = 0.0;
+            }
+            w->ent[ne] = e;
+            w->edist[ne] = h;
+            w->ew[ne++] = d->sigma[e];
+            tot += d->sigma[e];
+        }
+        for (int32_t i = first; i < ne; i++)
+            w->ew[i] /= tot;
+    }
+    w->eoff[v->n_groups] = ne;
+}
+
+static tm_err grow_second(tm_ctx *ctx, vws *w, size_t k)
+{
+    if (k <= w->cap)
+        return TM_EOK;
+    free(w->dst2);
+    free(w->vol2);
+    free(w->h2);
+    free(w->idx2);
+    free(w->hv);
+    w->dst2 = tm__malloc_n(k, sizeof *w->dst2);
+    w->vol2 = tm__malloc_n(k, sizeof *w->vol2);
+    w->h2 = tm__malloc_n(k, sizeof *w->h2);
+    w->idx2 = tm__malloc_n(k, sizeof *w->idx2);
+    w->hv = tm__malloc_n(k, sizeof *w->hv);
+    w->cap = k;
+    if (!w->dst2 || !w->vol2 || !w->h2 || !w->idx2 || !w->hv) {
+        w->cap = 0;
+        return tm__nomem(ctx);
+    }
+    return TM_EOK;
+}
+
+/* Adds vol to the first-segment volume of vertex x. */
+static void seg1_add(vws *w, int32_t x, double vol, int32_t *n)
+{
+    if (w->mark[x] != w->gen) {
+        w->mark[x] = w->gen;
+        w->seg1[x] = 0.0;
+        w->list[(*n)++] = x;
+    }
+    w->seg1[x] += vol;
+}
+
+/* Direct flows and first segments: one sweep from src (none when load is
+ * NULL).  Fills hops with the minimum-hop counts. */
+static tm_err first_segments(tm_ctx *ctx, const tm_route *r, vws *w, int32_t src, size_t k,
+                             const int32_t *dst, const double *vol, double *load, int32_t *hops)
+{
+    const vdata *v = r->priv;
+    int32_t gs = v->grp[src], n = 0, ng = v->n_groups;
+    tm__dag *d = tm__dag_get(w->dw, src);
+    tm_err err = tm__dag_reach_all(ctx, r, d, k, dst, hops);
+    if (err)
+        return err;
+    find_entries(r, w, d, gs);
+    if (!load)
+        return TM_EOK;
+    w->gen++;
+    for (size_t i = 0; i < k; i++) {
+        int32_t gd = v->grp[dst[i]];
+        if (dst[i] == src || vol[i] == 0.0)
+            continue;
+        if (gd == gs) {
+            seg1_add(w, dst[i], vol[i], &n);
+            continue;
+        }
+        for (int32_t x = 0; x < ng; x++)
+            if (x != gs && x != gd)
+                for (int32_t e = w->eoff[x]; e < w->eoff[x + 1]; e++)
+                    seg1_add(w, w->ent[e], vol[i] / (ng - 2) * w->ew[e], &n);
+    }
+    for (int32_t i = 0; i < n; i++)
+        w->vol2[i] = w->seg1[w->list[i]];
+    tm__dag_sweep(w->dw, d, TM__SPLIT_ECMP, (size_t)n, w->list, w->vol2, load);
+    return TM_EOK;
+}
+
+/* Second segments from the entry routers of group x: the share of every
+ * flow to a host outside groups gs and x; hv[i] = the longest path. */
+static tm_err second_segments(tm_ctx *ctx, const tm_route *r, vws *w, int32_t src, int32_t x,
+                              size_t k, const int32_t *dst, const double *vol, double *load)
+{
+    const vdata *v = r->priv;
+    int32_t gs = v->grp[src], ng = v->n_groups;
+    for (int32_t e = w->eoff[x]; e < w->eoff[x + 1]; e++) {
+        int32_t m = 0;
+        tm__dag *d;
+        tm_err err;
+        for (size_t i = 0; i < k; i++) {
+            int32_t gd = v->grp[dst[i]];
+            if (dst[i] == src || gd == gs || gd == x)
+                continue;
+            w->dst2[m] = dst[i];
+            w->vol2[m] = vol[i] / (ng - 2) * w->ew[e];
+            w->idx2[m++] = (int32_t)i;
+        }
+        if (!m)
+            return TM_EOK;
+        d = tm__dag_get(w->dw, w->ent[e]);
+        if ((err = tm__dag_reach_all(ctx, r, d, (size_t)m, w->dst2, w->h2)) != TM_EOK)
+            return err;
+        if (load)
+            tm__dag_sweep(w->dw, d, TM__SPLIT_ECMP, (size_t)m, w->dst2, w->vol2, load);
+        for (int32_t i = 0; i < m; i++) {
+            int32_t j = w->idx2[i], h = w->edist[e] + w->h2[i];
+            if (h > w->hv[j])
+                w->hv[j] = h;
+        }
+    }
+    return TM_EOK;
+}
+
+/* load NULL: hop counts only. */
+static tm_err valiant_route(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src,
+                            size_t k, const int32_t *dst, const double *vol, double *load,
+                            int32_t *hops)
+{
+    const vdata *v = r->priv;
+    vws *w = ws->priv;
+    int32_t gs = v->grp[src];
+    /* first segments list up to every vertex, second ones up to k flows */
+    tm_err err = grow_second(ctx, w, k + (size_t)r->g->n + 1);
+    if (err)
+        return err;
+    err = first_segments(ctx, r, w, src, k, dst, vol, load, hops);
+    for (size_t i = 0; i < k; i++)
+        w->hv[i] = 0;
+    for (int32_t x = 0; x < v->n_groups && !err; x++)
+        if (x != gs)
+            err = second_segments(ctx, r, w, src, x, k, dst, vol, load);
+    if (err || !hops)
+        return err;
+    for (size_t i = 0; i < k; i++)
+        if (dst[i] != src && v->grp[dst[i]] != gs)
+            hops[i] = w->hv[i];
+    return TM_EOK;
+}
+
+static tm_err valiant_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src,
+                            size_t k, const int32_t *dst, const double *vol, double *load,
+                            int32_t *hops)
+{
+    return valiant_route(ctx, r, ws, src, k, dst, vol, load, hops);
+}
+
+/* The longest path a flow src -> dst uses: its dilation. */
+static int32_t valiant_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
+{
+    double vol = 0.0;
+    int32_t h = -1;
+    tm_ctx *ctx = NULL;
+    tm_err err;
+    if (tm_ctx_new(&ctx) != TM_EOK)
+        return -1;
+    err = r->g->is_host[src] && r->g->is_host[dst]
+              ? valiant_route(ctx, r, ws, src, 1, &dst, &vol, NULL, &h)
+              : TM_EUSAGE;
+    tm_ctx_free(ctx);
+    return err ? -1 : h;
+}
+
+const tm__route_ops tm__route_valiant_ops = {
+    .name = "valiant",
+    .init = valiant_init,
+    .fini = valiant_fini,
+    .ws_init = valiant_ws_init,
+    .ws_fini = valiant_ws_fini,
+    .flows = valiant_flows,
+    .hops = valiant_hops,
+    .stub_sources = false,
+    .nonminimal = true,
+};
