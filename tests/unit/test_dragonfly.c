@@ -1,0 +1,295 @@
+/* test_dragonfly.c - Valiant routing on dragonflies: the link loads of
+ * flows computed by hand on dragonfly:a=3,p=1,h=1 (4 groups of 3 routers,
+ * one host per router, one global cable per pair of groups), volume
+ * conservation and linearity on dragonfly:h=2, the exact dilation and J
+ * of tm_metrics_eval, and the refusals (other nets, --approx). */
+#include <math.h>
+
+#include "test_fixtures.h"
+
+static tm_net *gen(const char *spec)
+{
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+/* Router "sw-gXXX-rYY" of dragonfly:a=3,p=1,h=1. */
+static int32_t rt(const tm_net *net, int grp, int r)
+{
+    char name[32];
+    int32_t v;
+    snprintf(name, sizeof name, "sw-g%03d-r%02d", grp, r);
+    v = tm_net_find(net, name);
+    if (v < 0)
+        fail_msg("no router %s", name);
+    return v;
+}
+
+/* The directed link a -> b (the only cable between them). */
+static int32_t lnk(const tm_net *net, int32_t a, int32_t b)
+{
+    for (int32_t c = 0; c < tm_net_n_cables(net); c++) {
+        int32_t x, y;
+        tm_net_cable(net, c, &x, &y);
+        if (x == a && y == b)
+            return 2 * c;
+        if (x == b && y == a)
+            return 2 * c + 1;
+    }
+    fail_msg("no cable %s - %s", tm_net_name(net, a), tm_net_name(net, b));
+    return -1;
+}
+
+/* The host of a router (p = 1). */
+static int32_t host_of(const tm_net *net, int32_t r)
+{
+    for (int32_t c = 0; c < tm_net_n_cables(net); c++) {
+        int32_t x, y;
+        tm_net_cable(net, c, &x, &y);
+        if (y == r && tm_net_kind(net, x) == TM_VERTEX_HOST)
+            return x;
+        if (x == r && tm_net_kind(net, y) == TM_VERTEX_HOST)
+            return y;
+    }
+    fail_msg("router %s has no host", tm_net_name(net, r));
+    return -1;
+}
+
+static void assert_near(double a, double b)
+{
+    if (fabs(a - b) > 1e-12 * (1.0 + fabs(b)))
+        fail_msg("%.17g != %.17g", a, b);
+}
+
+typedef struct expect {
+    int ga, ra, gb, rb; /* router a -> router b */
+    double load;
+} expect;
+
+/* load equals the expected loads on the listed router links, the host
+ * cables of src and dst (vol each) and 0 everywhere else. */
+static void check_loads(const tm_net *net, const double *load, const expect *e, int n,
+                        int32_t src, int32_t dst, double vol)
+{
+    int32_t nl = 2 * tm_net_n_cables(net);
+    double *want = calloc((size_t)nl, sizeof *want);
+    assert_non_null(want);
+    for (int i = 0; i < n; i++)
+        want[lnk(net, rt(net, e[i].ga, e[i].ra), rt(net, e[i].gb, e[i].rb))] += e[i].load;
+    for (int32_t l = 0; l < nl; l++) {
+        int32_t a, b;
+        double w = want[l];
+        tm_net_cable(net, l / 2, &a, &b);
+        if (l & 1) {
+            int32_t t = a;
+            a = b;
+            b = t;
+        }
+        if (a == src || b == dst)
+            w += vol;
+        if (fabs(load[l] - w) > 1e-12)
+            fail_msg("link %s -> %s: load %.17g, expected %.17g", tm_net_name(net, a),
+                     tm_net_name(net, b), load[l], w);
+    }
+    free(want);
+}
+
+/* Global cables of dragonfly:a=3,p=1,h=1 (docs/generators.md): g0r0-g1r0,
+ * g0r1-g2r0, g0r2-g3r0, g1r1-g2r1, g1r2-g3r1, g2r2-g3r2. */
+static void test_valiant_by_hand(void **state)
+{
+    tm_net *net = gen("dragonfly:a=3,p=1,h=1");
+    tm_route *r;
+    tm_route_ws *ws;
+    int32_t h0 = host_of(net, rt(net, 0, 0)), h3 = host_of(net, rt(net, 1, 0));
+    int32_t h1 = host_of(net, rt(net, 0, 1)), hops = -1;
+    double *load = calloc((size_t)(2 * tm_net_n_cables(net)), sizeof *load), vol = 1.0;
+    /* h0 (g0r0) -> h3 (g1r0): half through group 2, half through group 3.
+     * Group 2's nearest router from g0r0 is g2r0 (via g0r1, 3 hops from
+     * h0, one path); from g2r0 two minimum-hop paths of 4 hops reach h3:
+     * g2r0-g2r1-g1r1-g1r0 and g2r0-g0r1-g0r0-g1r0, a quarter each.  Group 3
+     * alike through g0r2 and g3r0.  Every path: 3 + 4 = 7 hops. */
+    const expect valiant[] = {
+        {0, 0, 0, 1, 0.5},  {0, 1, 2, 0, 0.5},  {0, 0, 0, 2, 0.5},  {0, 2, 3, 0, 0.5},
+        {2, 0, 2, 1, 0.25}, {2, 1, 1, 1, 0.25}, {1, 1, 1, 0, 0.25}, {2, 0, 0, 1, 0.25},
+        {0, 1, 0, 0, 0.25}, {0, 0, 1, 0, 0.5},  {3, 0, 3, 1, 0.25}, {3, 1, 1, 2, 0.25},
+        {1, 2, 1, 0, 0.25}, {3, 0, 0, 2, 0.25}, {0, 2, 0, 0, 0.25},
+    };
+    const expect local[] = {{0, 0, 0, 1, 1.0}};
+    double sum = 0.0;
+    (void)state;
+    assert_non_null(load);
+    assert_int_equal(tm_route_kind_parse("valiant"), TM_ROUTE_VALIANT);
+    assert_string_equal(tm_route_kind_name(TM_ROUTE_VALIANT), "valiant");
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_VALIANT, &r));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, h0, 1, &h3, &vol, load, &hops));
+    check_loads(net, load, valiant, (int)(sizeof valiant / sizeof valiant[0]), h0, h3, 1.0);
+    assert_int_equal(hops, 7);
+    assert_int_equal(tm_route_hops(r, ws, h0, h3), 7);
+    for (int32_t l = 0; l < 2 * tm_net_n_cables(net); l++)
+        sum += load[l];
+    assert_near(sum, 7.0); /* volume x hops travelled */
+    /* removing the flow (negative volume) leaves nothing */
+    vol = -1.0;
+    assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, h0, 1, &h3, &vol, load, NULL));
+    for (int32_t l = 0; l < 2 * tm_net_n_cables(net); l++)
+        assert_true(fabs(load[l]) < 1e-15);
+    /* inside one group: minimal, h0 -> g0r0 -> g0r1 -> h1 */
+    vol = 1.0;
+    assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, h0, 1, &h1, &vol, load, &hops));
+    check_loads(net, load, local, 1, h0, h1, 1.0);
+    assert_int_equal(hops, 3);
+    assert_int_equal(tm_route_hops(r, ws, h0, h1), 3);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    free(load);
+    tm_net_free(net);
+}
+
+/* Per vertex, inflow - outflow: +vol at dst, -vol at src, 0 elsewhere. */
+static void check_conservation(const tm_net *net, const double *load, int32_t src, int32_t dst,
+                               double vol)
+{
+    int32_t n = tm_net_n_vertices(net);
+    double *bal = calloc((size_t)n, sizeof *bal);
+    assert_non_null(bal);
+    for (int32_t c = 0; c < tm_net_n_cables(net); c++) {
+        int32_t a, b;
+        tm_net_cable(net, c, &a, &b);
+        bal[b] += load[2 * c] - load[2 * c + 1];
+        bal[a] += load[2 * c + 1] - load[2 * c];
+    }
+    for (int32_t v = 0; v < n; v++)
+        if (fabs(bal[v] - (v == dst ? vol : v == src ? -vol : 0.0)) > 1e-12)
+            fail_msg("vertex %s: balance %.17g", tm_net_name(net, v), bal[v]);
+    free(bal);
+}
+
+/* On dragonfly:h=2 (9 groups of 4 routers, 2 hosts each): every flow is
+ * conserved at every vertex, its total load is vol x mean hops (between
+ * the minimal count and the longest path), routing several flows in one
+ * call equals routing them one by one, and flows are linear in volume. */
+static void test_valiant_conservation(void **state)
+{
+    tm_net *net = gen("dragonfly:h=2");
+    int32_t nl = 2 * tm_net_n_cables(net), H = tm_net_n_hosts(net), dst[6], hops[6], hmin;
+    double *one = calloc((size_t)nl, sizeof *one), *all = calloc((size_t)nl, sizeof *all);
+    double *sep = calloc((size_t)nl, sizeof *sep), vol[6] = {1, 2, 0.5, 3, 1.5, 4};
+    tm_route *r, *e;
+    tm_route_ws *ws, *we;
+    int32_t src = 5; /* hosts are vertices 0 .. H-1 (generators add them first) */
+    (void)state;
+    assert_non_null(one);
+    assert_non_null(all);
+    assert_non_null(sep);
+    assert_int_equal(H, 72);
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_VALIANT, &r));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &e));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, e, &we));
+    for (int i = 0; i < 6; i++)
+        dst[i] = (int32_t)((src + 1 + 13 * i) % H); /* same router, same group, others */
+    dst[0] = 4;
+    for (int i = 0; i < 6; i++) {
+        double s = 0.0;
+        memset(one, 0, (size_t)nl * sizeof *one);
+        assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, src, 1, &dst[i], &vol[i], one, &hops[i]));
+        check_conservation(net, one, src, dst[i], vol[i]);
+        for (int32_t l = 0; l < nl; l++) {
+            s += one[l];
+            sep[l] += one[l];
+        }
+        hmin = tm_route_hops(e, we, src, dst[i]);
+        assert_true(s >= vol[i] * hmin - 1e-9);
+        assert_true(s <= vol[i] * hops[i] + 1e-9);
+        /* hosts of one group (8 per group): minimal; others: 5 router hops
+         * at most (l g l g l in Kim et al.) plus the two host cables */
+        if (src / 8 == dst[i] / 8)
+            assert_int_equal(hops[i], hmin);
+        else
+            assert_true(hops[i] > hmin && hops[i] <= 7);
+    }
+    assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, src, 6, dst, vol, all, NULL));
+    for (int32_t l = 0; l < nl; l++)
+        assert_true(fabs(all[l] - sep[l]) < 1e-12);
+    tm_route_ws_free(we);
+    tm_route_free(e);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    free(one);
+    free(all);
+    free(sep);
+    tm_net_free(net);
+}
+
+/* tm_metrics_eval: two tasks on h0 and h3 exchanging 1 each way: dilation
+ * 7 and J = 14 (hop distance 1), not the minimal 3 and 6. */
+static void test_valiant_metrics(void **state)
+{
+    tm_net *net = gen("dragonfly:a=3,p=1,h=1");
+    const int32_t s[2] = {0, 1}, d[2] = {1, 0};
+    const double w[2] = {1, 1};
+    tm_comm c;
+    tm_mapping map;
+    tm_metrics m;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_route *r;
+    (void)state;
+    assert_tm_ok(ctx, tm_comm_from_entries(ctx, 2, 2, s, d, w, &c));
+    tm_mapping_init(&map);
+    assert_tm_ok(ctx, tm_mapping_alloc(ctx, &map, 2, false));
+    map.host[0] = host_of(net, rt(net, 0, 0));
+    map.host[1] = host_of(net, rt(net, 1, 0));
+    map.slot[0] = map.slot[1] = 0;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_VALIANT, &r));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_int_equal(m.max_dilation, 7);
+    assert_near(m.avg_dilation, 7.0);
+    assert_near(m.qap_J, 14.0);
+    /* each direction: 1 on its host cables, 0.5 on g0r0 -> g1r0 */
+    assert_near(m.max_congestion, 1.0);
+    tm_metrics_release(&m);
+    o.approximate = true;
+    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m), TM_EUSAGE,
+                    "evaluated exactly only");
+    tm_metrics_release(&m);
+    tm_route_free(r);
+    tm_mapping_release(&map);
+    tm_comm_release(&c);
+    tm_net_free(net);
+}
+
+static void test_valiant_refusals(void **state)
+{
+    tm_net *ft = gen("fattree:k=4,n=2"), *ring = gen("dragonfly:a=2,p=1,h=1");
+    tm_net *two = gen("dragonfly:a=3,p=1,h=1,g=2");
+    tm_route *r = NULL;
+    (void)state;
+    assert_tm_error(ctx, tm_route_new(ctx, ft, TM_ROUTE_VALIANT, &r), TM_EUSAGE,
+                    "needs a dragonfly");
+    /* a=2: 6 routers in a ring; the graph alone cannot tell it from one */
+    assert_tm_error(ctx, tm_route_new(ctx, ring, TM_ROUTE_VALIANT, &r), TM_EUSAGE,
+                    "needs a dragonfly");
+    /* two groups: no intermediate group */
+    assert_tm_error(ctx, tm_route_new(ctx, two, TM_ROUTE_VALIANT, &r), TM_EUSAGE,
+                    "at least 3 dragonfly groups");
+    assert_null(r);
+    tm_net_free(two);
+    tm_net_free(ring);
+    tm_net_free(ft);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valiant_by_hand),
+        cmocka_unit_test(test_valiant_conservation),
+        cmocka_unit_test(test_valiant_metrics),
+        cmocka_unit_test(test_valiant_refusals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
