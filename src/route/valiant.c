@@ -22,7 +22,8 @@
  *
  * All loads come from the shortest-path DAGs of dag.c: one sweep from src
  * for the direct flows and the first segments, one per entry router for
- * the second segments.
+ * the second segments.  Sources may be any vertex (stub_sources): the
+ * exact evaluation routes the hosts of a router together from the router.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +400,8 @@ const tm__route_ops tm__route_valiant_ops = {
     .ws_fini = valiant_ws_fini,
     .flows = valiant_flows,
     .hops = valiant_hops,
-    .stub_sources = false,
+    /* a stub host's paths are its cable and its router's paths: the
+     * router is as near to every entry router, with as many paths */
+    .stub_sources = true,
     .nonminimal = true,
 };

@@ -263,6 +263,68 @@ static void test_valiant_metrics(void **state)
     tm_net_free(net);
 }
 
+/* The exact evaluation routes the hosts of one router together (stub
+ * hosts, route_eval.h): on dragonfly:h=2 (2 hosts per router) its loads,
+ * dilation and J equal those of every message routed alone. */
+static void test_valiant_metrics_by_message(void **state)
+{
+    tm_net *net = gen("dragonfly:h=2");
+    int32_t n = 72, m = 0, nl = 2 * tm_net_n_cables(net), s[216], d[216], hmax = 0;
+    double w[216], *load = calloc((size_t)nl, sizeof *load), whops = 0.0, tot = 0.0;
+    tm_comm c;
+    tm_mapping map;
+    tm_metrics mt;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_route *r;
+    tm_route_ws *ws;
+    (void)state;
+    assert_non_null(load);
+    for (int32_t i = 0; i < n; i++) /* same router, same group, another group */
+        for (int k = 0; k < 3; k++) {
+            s[m] = i;
+            d[m] = (i + (k == 0 ? 1 : k == 1 ? 3 : 29)) % n;
+            w[m++] = 1.0 + (i * 7 + k) % 5;
+        }
+    assert_tm_ok(ctx, tm_comm_from_entries(ctx, n, m, s, d, w, &c));
+    tm_mapping_init(&map);
+    assert_tm_ok(ctx, tm_mapping_alloc(ctx, &map, n, false));
+    for (int32_t i = 0; i < n; i++) {
+        map.host[i] = i; /* hosts are vertices 0 .. 71 */
+        map.slot[i] = 0;
+    }
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_VALIANT, &r));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    for (int32_t i = 0; i < c.n; i++)
+        for (int64_t e = c.xadj[i]; e < c.xadj[i + 1]; e++) {
+            int32_t h;
+            assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, i, 1, &c.adj[e], &c.w[e], load, &h));
+            whops += c.w[e] * h;
+            tot += c.w[e];
+            if (h > hmax)
+                hmax = h;
+        }
+    o.keep_link_loads = true;
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &mt));
+    for (int32_t l = 0; l < nl; l++)
+        assert_true(fabs(mt.link_load[l] - load[l]) < 1e-9);
+    assert_int_equal(mt.max_dilation, hmax);
+    assert_int_equal(hmax, 7);
+    /* the mean: exact from the loads, at most every flow's longest path */
+    assert_true(mt.sum_w_hops <= whops + 1e-9);
+    tot = 0.0;
+    for (int32_t l = 0; l < nl; l++)
+        tot += load[l];
+    assert_true(fabs(mt.sum_w_hops - tot) < 1e-9);
+    assert_true(fabs(mt.qap_J - mt.sum_w_hops) < 1e-9);
+    tm_metrics_release(&mt);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    tm_mapping_release(&map);
+    tm_comm_release(&c);
+    free(load);
+    tm_net_free(net);
+}
+
 static void test_valiant_refusals(void **state)
 {
     tm_net *ft = gen("fattree:k=4,n=2"), *ring = gen("dragonfly:a=2,p=1,h=1");
@@ -289,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_valiant_by_hand),
         cmocka_unit_test(test_valiant_conservation),
         cmocka_unit_test(test_valiant_metrics),
+        cmocka_unit_test(test_valiant_metrics_by_message),
         cmocka_unit_test(test_valiant_refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
