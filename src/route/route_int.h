@@ -70,6 +70,14 @@ extern const tm__route_ops tm__route_ftree_ops;
 extern const tm__route_ops tm__route_minhop_ops;
 extern const tm__route_ops tm__route_updn_ops;
 extern const tm__route_ops tm__route_valiant_ops;
+extern const tm__route_ops tm__route_ugal_ops;
+
+/* valiant.c, for ugal.c: ECMP minimal flows with a valiant/ugal
+ * workspace, and the dragonfly group of a vertex. */
+tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src,
+                           size_t k, const int32_t *dst, const double *vol, double *load,
+                           int32_t *hops);
+int32_t tm__valiant_group(const tm_route *r, int32_t v);
 
 /* The fat-tree structure (src/net/updown.h) an ECMP router found in its
  * net, or NULL (ecmp.c; the class totals of route_eval.c use it). */

@@ -392,6 +392,40 @@ static int32_t valiant_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int
     return err ? -1 : h;
 }
 
+tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src,
+                           size_t k, const int32_t *dst, const double *vol, double *load,
+                           int32_t *hops)
+{
+    vws *w = ws->priv;
+    tm__dag *d = tm__dag_get(w->dw, src);
+    tm_err err = tm__dag_reach_all(ctx, r, d, k, dst, hops);
+    if (!err)
+        tm__dag_sweep(w->dw, d, TM__SPLIT_ECMP, k, dst, vol, load);
+    return err;
+}
+
+int32_t tm__valiant_group(const tm_route *r, int32_t v) { return ((const vdata *)r->priv)->grp[v]; }
+
+static int32_t minimal_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
+{
+    vws *w = ws->priv;
+    return tm__dag_reach(r->g, tm__dag_get(w->dw, src), dst);
+}
+
+/* UGAL (ugal.c) shares the groups and the workspace; its per-flow calls,
+ * which the strategies and the refinement make, are minimal. */
+const tm__route_ops tm__route_ugal_ops = {
+    .name = "ugal",
+    .init = valiant_init,
+    .fini = valiant_fini,
+    .ws_init = valiant_ws_init,
+    .ws_fini = valiant_ws_fini,
+    .flows = tm__valiant_minimal,
+    .hops = minimal_hops,
+    .stub_sources = true,
+    .nonminimal = true,
+};
+
 const tm__route_ops tm__route_valiant_ops = {
     .name = "valiant",
     .init = valiant_init,
