@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "test_fixtures.h"
+#include "route/route_eval.h"
 
 static tm_net *gen(const char *spec)
 {
@@ -325,6 +326,191 @@ static void test_valiant_metrics_by_message(void **state)
     tm_net_free(net);
 }
 
+/* UGAL-G by hand on dragonfly:a=4,p=1,h=1 (5 groups of 4 routers; in
+ * group x router r holds the global cable to the partner of rank r, so
+ * g0r0-g1r0, g0r1-g2r0, g0r2-g3r0, g0r3-g4r0, g1r1-g2r1, g1r2-g3r1,
+ * g1r3-g4r1, g2r2-g3r2, g2r3-g4r2, g3r3-g4r3).  Flow A: 3 units from the
+ * host of g0r0 to the host of g1r1.
+ *  minimal: g0r0 -> g1r0 -> g1r1, 4 hops, 3 on both router links;
+ *  valiant: 1/3 through each of groups 2, 3, 4, one path each:
+ *    g0r0-g0r1-g2r0-g2r1-g1r1 (6 hops), g0r0-g0r2-g3r0-g3r1-g1r2-g1r1 and
+ *    g0r0-g0r3-g4r0-g4r1-g1r3-g1r1 (7 hops): 1 on each of 14 router
+ *    links, mean 20/3 hops.
+ * Alone: cost minimal 4 x 3 = 12, Valiant 20/3 x 1 = 6.67: A goes Valiant.
+ * With flow C, 3 units from the host of g0r2 to the host of g3r0 (one
+ * router link, g0r2 -> g3r0, 3 hops): A's Valiant would see 3 + 1 there,
+ * cost 20/3 x 4 = 26.7 > 12: A stays minimal; C's minimal cost is 3 x 3
+ * = 9, its Valiant paths cross g0r0 -> g1r0 (its entry into group 1) with
+ * 3 + 1 at 4 hops or more: >= 16: C stays minimal.  One pass, no change. */
+static void test_ugal_by_hand(void **state)
+{
+    tm_net *net = gen("dragonfly:a=4,p=1,h=1,hostcap=100");
+    int32_t nl = 2 * tm_net_n_cables(net), hops[2], src[2], dst[2];
+    int32_t a_s = host_of(net, rt(net, 0, 0)), a_d = host_of(net, rt(net, 1, 1));
+    int32_t c_s = host_of(net, rt(net, 0, 2)), c_d = host_of(net, rt(net, 3, 0));
+    double *load = calloc((size_t)nl, sizeof *load), vol[2] = {3, 3};
+    unsigned char val[2];
+    int passes = 0;
+    tm_route *r;
+    tm_route_ws *ws;
+    const expect valiant[] = {
+        {0, 0, 0, 1, 1}, {0, 1, 2, 0, 1}, {2, 0, 2, 1, 1}, {2, 1, 1, 1, 1}, {0, 0, 0, 2, 1},
+        {0, 2, 3, 0, 1}, {3, 0, 3, 1, 1}, {3, 1, 1, 2, 1}, {1, 2, 1, 1, 1}, {0, 0, 0, 3, 1},
+        {0, 3, 4, 0, 1}, {4, 0, 4, 1, 1}, {4, 1, 1, 3, 1}, {1, 3, 1, 1, 1},
+    };
+    const expect minimal[] = {{0, 0, 1, 0, 3}, {1, 0, 1, 1, 3}};
+    (void)state;
+    assert_non_null(load);
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_UGAL, &r));
+    assert_true(tm__route_is_ugal(r));
+    assert_tm_ok(ctx, tm__route_ugal_loads(ctx, r, 1, &a_s, &a_d, vol, load, hops, val, &passes));
+    assert_int_equal(val[0], 1);
+    assert_int_equal(hops[0], 7);
+    assert_int_equal(passes, 2); /* the switch, then a pass without change */
+    check_loads(net, load, valiant, (int)(sizeof valiant / sizeof valiant[0]), a_s, a_d, 3.0);
+    memset(load, 0, (size_t)nl * sizeof *load);
+    src[0] = a_s, dst[0] = a_d, src[1] = c_s, dst[1] = c_d;
+    assert_tm_ok(ctx, tm__route_ugal_loads(ctx, r, 2, src, dst, vol, load, hops, val, &passes));
+    assert_int_equal(val[0], 0);
+    assert_int_equal(val[1], 0);
+    assert_int_equal(hops[0], 4);
+    assert_int_equal(hops[1], 3);
+    assert_int_equal(passes, 1);
+    /* A's minimal loads plus C's: subtract C and compare with A alone */
+    load[lnk(net, c_s, rt(net, 0, 2))] -= 3;
+    load[lnk(net, rt(net, 0, 2), rt(net, 3, 0))] -= 3;
+    load[lnk(net, rt(net, 3, 0), c_d)] -= 3;
+    check_loads(net, load, minimal, 2, a_s, a_d, 3.0);
+    /* per-flow calls (strategies, refinement) are minimal */
+    memset(load, 0, (size_t)nl * sizeof *load);
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, a_s, 1, &a_d, vol, load, hops));
+    check_loads(net, load, minimal, 2, a_s, a_d, 3.0);
+    assert_int_equal(hops[0], 4);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    free(load);
+    tm_net_free(net);
+}
+
+/* UGAL's cost of one routing (router k) of flow src -> dst of volume w:
+ * mean hops x max over router links of (others + w x share) / capacity;
+ * others = load minus the flow's current routing (router cur). */
+static double ugal_cost(const tm_net *net, tm_route *k, tm_route_ws *wk, tm_route *cur,
+                        tm_route_ws *wc, int32_t src, int32_t dst, double w, const double *load,
+                        double *a, double *b)
+{
+    int32_t nl = 2 * tm_net_n_cables(net);
+    double one = 1.0, mean = 0.0, worst = 0.0;
+    memset(a, 0, (size_t)nl * sizeof *a);
+    memset(b, 0, (size_t)nl * sizeof *b);
+    assert_tm_ok(ctx, tm_route_flows(ctx, k, wk, src, 1, &dst, &one, a, NULL));
+    assert_tm_ok(ctx, tm_route_flows(ctx, cur, wc, src, 1, &dst, &one, b, NULL));
+    for (int32_t l = 0; l < nl; l++) {
+        int32_t x, y;
+        mean += a[l];
+        tm_net_cable(net, l / 2, &x, &y);
+        if (a[l] == 0.0 || tm_net_kind(net, x) == TM_VERTEX_HOST ||
+            tm_net_kind(net, y) == TM_VERTEX_HOST)
+            continue;
+        if ((load[l] - w * b[l] + w * a[l]) / tm_net_capacity(net, l / 2) > worst)
+            worst = (load[l] - w * b[l] + w * a[l]) / tm_net_capacity(net, l / 2);
+    }
+    return mean * worst;
+}
+
+/* On dragonfly:h=2 with 216 flows: the result is a fixed point of the
+ * documented rule, checked with the valiant and ecmp routers: every flow
+ * between groups is Valiant exactly when that routing costs less, the
+ * loads are the sum of the chosen routings, and tm_metrics_eval gives the
+ * same loads. */
+static void test_ugal_fixed_point(void **state)
+{
+    tm_net *net = gen("dragonfly:h=2");
+    int32_t nl = 2 * tm_net_n_cables(net), m = 0, s[216], d[216], hops[216], host[72];
+    double w[216], *load = calloc((size_t)nl, sizeof *load), *sum = calloc((size_t)nl, 8);
+    double *a = calloc((size_t)nl, 8), *b = calloc((size_t)nl, 8);
+    unsigned char val[216];
+    int passes = 0, n_val = 0;
+    tm_route *r, *rv, *re;
+    tm_route_ws *wv, *we;
+    tm_comm c;
+    tm_mapping map;
+    tm_metrics mt;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    (void)state;
+    assert_non_null(load);
+    assert_non_null(sum);
+    assert_non_null(a);
+    assert_non_null(b);
+    for (int32_t i = 0; i < 72; i++)
+        for (int k = 1; k <= 3; k++) {
+            s[m] = i;
+            d[m] = (i + (k == 1 ? 8 : k == 2 ? 1 : 29)) % 72; /* +8: group to group */
+            w[m++] = 1 + (i * 5 + k) % 4;
+        }
+    /* the flows in the evaluation's order: by source, then destination */
+    assert_tm_ok(ctx, tm_comm_from_entries(ctx, 72, m, s, d, w, &c));
+    for (int32_t u = 0, j = 0; u < c.n; u++)
+        for (int64_t e = c.xadj[u]; e < c.xadj[u + 1]; e++, j++) {
+            s[j] = u;
+            d[j] = c.adj[e];
+            w[j] = c.w[e];
+        }
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_UGAL, &r));
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_VALIANT, &rv));
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &re));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, rv, &wv));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, re, &we));
+    assert_tm_ok(ctx, tm__route_ugal_loads(ctx, r, (size_t)m, s, d, w, load, hops, val, &passes));
+    assert_true(passes < 8);
+    for (int32_t i = 0; i < m; i++) {
+        tm_route *cur = val[i] ? rv : re;
+        tm_route_ws *wc = val[i] ? wv : we;
+        double cm, cv;
+        assert_tm_ok(ctx, tm_route_flows(ctx, cur, wc, s[i], 1, &d[i], &w[i], sum, NULL));
+        assert_int_equal(hops[i], tm_route_hops(cur, wc, s[i], d[i]));
+        if (s[i] / 8 == d[i] / 8) { /* one group: always minimal */
+            assert_int_equal(val[i], 0);
+            continue;
+        }
+        cm = ugal_cost(net, re, we, cur, wc, s[i], d[i], w[i], load, a, b);
+        cv = ugal_cost(net, rv, wv, cur, wc, s[i], d[i], w[i], load, a, b);
+        if (fabs(cm - cv) > 1e-9)
+            assert_int_equal(val[i], cv < cm);
+        n_val += val[i];
+    }
+    if (!(n_val > 0 && n_val < m)) /* both routings occur */
+        fail_msg("%d of %d flows valiant", n_val, (int)m);
+    for (int32_t l = 0; l < nl; l++)
+        assert_true(fabs(sum[l] - load[l]) < 1e-9);
+    /* the evaluation: the same flows as one task per host */
+    tm_mapping_init(&map);
+    assert_tm_ok(ctx, tm_mapping_alloc(ctx, &map, 72, false));
+    for (int32_t i = 0; i < 72; i++) {
+        host[i] = i;
+        map.host[i] = host[i];
+        map.slot[i] = 0;
+    }
+    o.keep_link_loads = true;
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &mt));
+    for (int32_t l = 0; l < nl; l++)
+        assert_true(fabs(mt.link_load[l] - load[l]) < 1e-9);
+    tm_metrics_release(&mt);
+    tm_mapping_release(&map);
+    tm_comm_release(&c);
+    tm_route_ws_free(wv);
+    tm_route_ws_free(we);
+    tm_route_free(rv);
+    tm_route_free(re);
+    tm_route_free(r);
+    free(load);
+    free(sum);
+    free(a);
+    free(b);
+    tm_net_free(net);
+}
+
 static void test_valiant_refusals(void **state)
 {
     tm_net *ft = gen("fattree:k=4,n=2"), *ring = gen("dragonfly:a=2,p=1,h=1");
@@ -353,6 +539,8 @@ int main(void)
         cmocka_unit_test(test_valiant_metrics),
         cmocka_unit_test(test_valiant_metrics_by_message),
         cmocka_unit_test(test_valiant_refusals),
+        cmocka_unit_test(test_ugal_by_hand),
+        cmocka_unit_test(test_ugal_fixed_point),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
