@@ -9,6 +9,7 @@
 #            and g0r0 -> g1r0 (a quarter of each half comes back that way) carry 4:
 #            congestion 4, every path 7 hops: dilation 7, J 56
 # eval, map and study agree; other nets and --approx are usage errors (exit 1).
+# Then --routing ugal, by hand, below.
 set -eu
 . "$(dirname "$0")/lib.sh"
 T='dragonfly:a=3,p=1,h=1,hostcap=100'
@@ -64,6 +65,46 @@ assert float(rows["valiant"]["consecutive_max_congestion"]) == 4
 assert float(rows["valiant"]["consecutive_avg_dilation"]) == 7
 assert float(rows["valiant"]["consecutive_qap_J"]) == 56
 PY
+# --routing ugal by hand (docs/routing.md) on dragonfly:a=4,p=1,h=1 (host of group x router r
+# is x*4+r): A = 3 units from host 0 (g0r0) to host 5 (g1r1).  Alone it goes Valiant
+# (minimal cost 4 hops x 3 = 12 > Valiant 20/3 hops x 1): congestion 1, avg dilation 20/3,
+# max 7, J 20.  With C = 3 units from host 2 (g0r2) to host 12 (g3r0), which loads one of
+# A's Valiant links, both stay minimal: congestion 3, dilation (3x4 + 3x3)/6 = 3.5, J 21.
+U='dragonfly:a=4,p=1,h=1,hostcap=100'
+printf '0 5 3\n' > a.edges
+printf '0 5 3\n2 12 3\n' > ac.edges
+expect_exit 0 "$TOPOMAP" eval --topology "$U" --comm a.edges --routing ugal --json
+[ "$(echo "$OUT" | json_get "['routing']")" = ugal ]
+[ "$(echo "$OUT" | json_get "['max_congestion']")" = 1 ]
+[ "$(echo "$OUT" | json_get "['max_dilation']")" = 7 ]
+[ "$(echo "$OUT" | json_py "round(d['avg_dilation'] * 3, 9) == 20")" = True ]
+[ "$(echo "$OUT" | json_py "round(d['qap_network_J'], 9) == 20")" = True ]
+expect_exit 0 "$TOPOMAP" eval --topology "$U" --comm ac.edges --routing ugal --json
+[ "$(echo "$OUT" | json_get "['max_congestion']")" = 3 ]
+[ "$(echo "$OUT" | json_get "['avg_dilation']")" = 3.5 ]
+[ "$(echo "$OUT" | json_get "['qap_network_J']")" = 21 ]
+expect_exit 0 "$TOPOMAP" map --topology dragonfly:h=2 --comm perm.edges --routing ugal \
+    --strategy greedy --refine ta --json --out u.rank
+python3 - "$OUT" <<'PY'
+import json, sys
+d = json.loads(sys.argv[1])
+c = d["consecutive"]
+assert d["max_congestion"] <= c["max_congestion"] + 1e-9, (d["max_congestion"], c)
+PY
+expect_exit 0 "$TOPOMAP" study --topology "$U" --comm a.edges --routing ecmp,valiant,ugal \
+    --strategy identity --refine none --out u.csv
+python3 - <<'PY'
+import csv
+rows = {r["routing"]: r for r in csv.DictReader(open("u.csv")) if r["stat"] == "run"}
+assert set(rows) == {"ecmp", "valiant", "ugal"}, rows.keys()
+assert float(rows["ecmp"]["consecutive_max_congestion"]) == 3
+assert float(rows["ugal"]["consecutive_max_congestion"]) == 1
+assert abs(float(rows["ugal"]["consecutive_qap_J"]) - 20) < 1e-9
+PY
+expect_exit 1 "$TOPOMAP" eval --topology fattree:k=4,n=2 --comm one.edges --routing ugal
+expect_in "ugal routing needs a dragonfly" "$ERR"
+expect_exit 1 "$TOPOMAP" eval --topology "$U" --comm a.edges --routing ugal --approx
+expect_in "evaluated exactly only" "$ERR"
 # refusals: not a dragonfly, too few groups, the approximate congestion
 expect_exit 1 "$TOPOMAP" eval --topology fattree:k=4,n=2 --comm one.edges --routing valiant
 expect_in "valiant routing needs a dragonfly" "$ERR"
