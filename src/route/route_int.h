@@ -78,6 +78,10 @@ tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int3
                            size_t k, const int32_t *dst, const double *vol, double *load,
                            int32_t *hops);
 int32_t tm__valiant_group(const tm_route *r, int32_t v);
+/* dfgroups.c: grp[v] = the dragonfly group of every vertex (n entries),
+ * from all cables, failed ones too; TM_EUSAGE naming r's model if the net
+ * is not a dragonfly of at least 3 groups. */
+tm_err tm__dragonfly_groups(tm_ctx *ctx, const tm_route *r, int32_t *grp, int32_t *n_groups);
 
 /* The fat-tree structure (src/net/updown.h) an ECMP router found in its
  * net, or NULL (ecmp.c; the class totals of route_eval.c use it). */

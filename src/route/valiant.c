@@ -6,8 +6,9 @@
  * incremental evaluation of the refinement like any other router.
  *
  * Exactly (docs/routing.md "Valiant and UGAL on dragonflies"):
- *  - groups are the dragonfly groups that tm_net_levels_detect finds from
- *    the graph (level "group"); a router's group is that of its hosts;
+ *  - groups are the dragonfly groups of dfgroups.c (cliques of routers,
+ *    found from the graph, failed cables included); a host's group is its
+ *    router's;
  *  - a flow src -> dst with both hosts in one group is routed minimally
  *    (ECMP over its minimum-hop paths), as in Kim et al.;
  *  - otherwise its volume is split evenly over the G - 2 groups I other
@@ -29,7 +30,6 @@
 #include <string.h>
 
 #include "route_int.h"
-#include "topomap/levels.h"
 #include "../util/util.h"
 
 /* Read-only after init. */
@@ -68,29 +68,6 @@ static void valiant_fini(tm_route *r)
     r->priv = NULL;
 }
 
-/* The group of every router: the group of its hosts (all of them agree on
- * a dragonfly); a router without a host is not dragonfly geometry. */
-static tm_err router_groups(tm_ctx *ctx, const tm_route *r, const tm_net_levels *lv, int gl,
-                            vdata *v)
-{
-    const tm_net_csr *g = r->g;
-    for (int32_t x = 0; x < g->n; x++) {
-        v->grp[x] = g->is_host[x] ? lv->group[gl][x] : -1;
-        if (g->is_host[x])
-            continue;
-        for (int32_t j = g->off[x]; j < g->off[x + 1]; j++)
-            if (g->is_host[g->head[j]]) {
-                v->grp[x] = lv->group[gl][g->head[j]];
-                break;
-            }
-        if (v->grp[x] < 0)
-            return tm__fail(ctx, TM_EUSAGE,
-                            "%s routing: router '%s' has no hosts, so it has no dragonfly group",
-                            r->ops->name, tm_net_name(r->net, x));
-    }
-    return TM_EOK;
-}
-
 /* Routers listed by group (counting sort, vertex order within a group). */
 static tm_err group_lists(tm_ctx *ctx, const tm_net_csr *g, vdata *v)
 {
@@ -116,45 +93,18 @@ static tm_err group_lists(tm_ctx *ctx, const tm_net_csr *g, vdata *v)
 
 static tm_err valiant_init(tm_ctx *ctx, tm_route *r)
 {
-    tm_net_levels lv;
     vdata *v = calloc(1, sizeof *v);
-    int gl = -1;
     tm_err err;
-    tm_net_levels_init(&lv);
     if (!v)
         return tm__nomem(ctx);
     r->priv = v;
-    err = tm_net_levels_detect(ctx, r->net, &lv);
-    if (err)
-        goto out;
-    for (int i = 0; i < lv.n_levels; i++)
-        if (strcmp(lv.name[i], "group") == 0)
-            gl = i;
-    if (strcmp(lv.kind, "dragonfly") != 0 || gl < 0) {
-        err = tm__fail(ctx, TM_EUSAGE,
-                       "%s routing needs a dragonfly (e.g. dragonfly:h=2); this network's "
-                       "structure is '%s' ('topomap topo info' shows it)",
-                       r->ops->name, lv.kind);
-        goto out;
-    }
-    v->n_groups = lv.n_groups[gl];
-    if (v->n_groups < 3) {
-        err = tm__fail(ctx, TM_EUSAGE,
-                       "%s routing needs at least 3 dragonfly groups (an intermediate group), "
-                       "this dragonfly has %d",
-                       r->ops->name, (int)v->n_groups);
-        goto out;
-    }
     v->grp = tm__malloc_n((size_t)r->g->n + 1, sizeof *v->grp);
-    if (!v->grp) {
+    if (!v->grp)
         err = tm__nomem(ctx);
-        goto out;
-    }
-    err = router_groups(ctx, r, &lv, gl, v);
+    else
+        err = tm__dragonfly_groups(ctx, r, v->grp, &v->n_groups);
     if (!err)
         err = group_lists(ctx, r->g, v);
-out:
-    tm_net_levels_release(&lv);
     if (err)
         valiant_fini(r);
     return err;
@@ -241,6 +191,21 @@ static void find_entries(const tm_route *r, vws *w, tm__dag *d, int32_t gs)
     w->eoff[v->n_groups] = ne;
 }
 
+/* The intermediate groups of a flow from group gs to group gd: those the
+ * source reaches (after failures, a group may be cut off), other than gd;
+ * 0 inside one group (the flow is then minimal). */
+static int32_t n_mid(const tm_route *r, const vws *w, int32_t gs, int32_t gd)
+{
+    const vdata *v = r->priv;
+    int32_t k = 0;
+    if (gs == gd)
+        return 0;
+    for (int32_t x = 0; x < v->n_groups; x++)
+        if (x != gs && x != gd && w->eoff[x + 1] > w->eoff[x])
+            k++;
+    return k;
+}
+
 static tm_err grow_second(tm_ctx *ctx, vws *w, size_t k)
 {
     if (k <= w->cap)
@@ -290,17 +255,17 @@ static tm_err first_segments(tm_ctx *ctx, const tm_route *r, vws *w, int32_t src
         return TM_EOK;
     w->gen++;
     for (size_t i = 0; i < k; i++) {
-        int32_t gd = v->grp[dst[i]];
+        int32_t gd = v->grp[dst[i]], mid;
         if (dst[i] == src || vol[i] == 0.0)
             continue;
-        if (gd == gs) {
+        if ((mid = n_mid(r, w, gs, gd)) == 0) {
             seg1_add(w, dst[i], vol[i], &n);
             continue;
         }
         for (int32_t x = 0; x < ng; x++)
             if (x != gs && x != gd)
                 for (int32_t e = w->eoff[x]; e < w->eoff[x + 1]; e++)
-                    seg1_add(w, w->ent[e], vol[i] / (ng - 2) * w->ew[e], &n);
+                    seg1_add(w, w->ent[e], vol[i] / mid * w->ew[e], &n);
     }
     for (int32_t i = 0; i < n; i++)
         w->vol2[i] = w->seg1[w->list[i]];
@@ -314,17 +279,17 @@ static tm_err second_segments(tm_ctx *ctx, const tm_route *r, vws *w, int32_t sr
                               size_t k, const int32_t *dst, const double *vol, double *load)
 {
     const vdata *v = r->priv;
-    int32_t gs = v->grp[src], ng = v->n_groups;
+    int32_t gs = v->grp[src];
     for (int32_t e = w->eoff[x]; e < w->eoff[x + 1]; e++) {
         int32_t m = 0;
         tm__dag *d;
         tm_err err;
         for (size_t i = 0; i < k; i++) {
-            int32_t gd = v->grp[dst[i]];
-            if (dst[i] == src || gd == gs || gd == x)
+            int32_t gd = v->grp[dst[i]], mid = n_mid(r, w, gs, gd);
+            if (dst[i] == src || mid == 0 || gd == x)
                 continue;
             w->dst2[m] = dst[i];
-            w->vol2[m] = vol[i] / (ng - 2) * w->ew[e];
+            w->vol2[m] = vol[i] / mid * w->ew[e];
             w->idx2[m++] = (int32_t)i;
         }
         if (!m)
@@ -364,7 +329,7 @@ static tm_err valiant_route(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int
     if (err || !hops)
         return err;
     for (size_t i = 0; i < k; i++)
-        if (dst[i] != src && v->grp[dst[i]] != gs)
+        if (dst[i] != src && n_mid(r, w, gs, v->grp[dst[i]]) > 0)
             hops[i] = w->hv[i];
     return TM_EOK;
 }

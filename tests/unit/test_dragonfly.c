@@ -511,6 +511,36 @@ static void test_ugal_fixed_point(void **state)
     tm_net_free(net);
 }
 
+/* Failed cables: the groups are those of the net as built (dfgroups.c),
+ * flows avoid the failed cables and are still conserved.  On
+ * dragonfly:a=3,p=1,h=1 with the global cable g0r1-g2r0 failed, the
+ * nearest router of group 2 from g0r0 is g2r1 (via g1r0, g1r1) or g2r2
+ * (via g0r2, g3r0, g3r2) - the first, at 4 hops against 5. */
+static void test_valiant_failures(void **state)
+{
+    tm_net *net = gen("dragonfly:a=3,p=1,h=1");
+    int32_t h0 = host_of(net, rt(net, 0, 0)), h3 = host_of(net, rt(net, 1, 0)), hops;
+    int32_t failed = lnk(net, rt(net, 0, 1), rt(net, 2, 0)), nl = 2 * tm_net_n_cables(net);
+    double *load = calloc((size_t)nl, sizeof *load), vol = 1.0;
+    tm_route *r;
+    tm_route_ws *ws;
+    (void)state;
+    assert_non_null(load);
+    tm_net_set_cable_enabled(net, failed / 2, false);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_VALIANT, &r));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &ws));
+    assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, h0, 1, &h3, &vol, load, &hops));
+    check_conservation(net, load, h0, h3, 1.0);
+    assert_true(load[failed] == 0.0 && load[failed ^ 1] == 0.0);
+    /* group 2's half enters at g2r1 through g1r0 -> g1r1 -> g2r1 */
+    assert_near(load[lnk(net, rt(net, 1, 1), rt(net, 2, 1))], 0.5);
+    tm_route_ws_free(ws);
+    tm_route_free(r);
+    free(load);
+    tm_net_free(net);
+}
+
 static void test_valiant_refusals(void **state)
 {
     tm_net *ft = gen("fattree:k=4,n=2"), *ring = gen("dragonfly:a=2,p=1,h=1");
@@ -539,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_valiant_metrics),
         cmocka_unit_test(test_valiant_metrics_by_message),
         cmocka_unit_test(test_valiant_refusals),
+        cmocka_unit_test(test_valiant_failures),
         cmocka_unit_test(test_ugal_by_hand),
         cmocka_unit_test(test_ugal_fixed_point),
     };
