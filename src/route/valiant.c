@@ -341,20 +341,15 @@ static tm_err valiant_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int
     return valiant_route(ctx, r, ws, src, k, dst, vol, load, hops);
 }
 
-/* The longest path a flow src -> dst uses: its dilation. */
+/* The longest path a flow src -> dst uses: its dilation.  No context to
+ * report to: tm__fail and tm__nomem accept NULL. */
 static int32_t valiant_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
 {
     double vol = 0.0;
     int32_t h = -1;
-    tm_ctx *ctx = NULL;
-    tm_err err;
-    if (tm_ctx_new(&ctx) != TM_EOK)
+    if (!r->g->is_host[src] || !r->g->is_host[dst])
         return -1;
-    err = r->g->is_host[src] && r->g->is_host[dst]
-              ? valiant_route(ctx, r, ws, src, 1, &dst, &vol, NULL, &h)
-              : TM_EUSAGE;
-    tm_ctx_free(ctx);
-    return err ? -1 : h;
+    return valiant_route(NULL, r, ws, src, 1, &dst, &vol, NULL, &h) == TM_EOK ? h : -1;
 }
 
 tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src,
