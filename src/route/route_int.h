@@ -78,6 +78,12 @@ tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int3
                            size_t k, const int32_t *dst, const double *vol, double *load,
                            int32_t *hops);
 int32_t tm__valiant_group(const tm_route *r, int32_t v);
+int32_t tm__valiant_n_groups(const tm_route *r);
+/* The share of a unit flow src -> dst that Valiant sends through group x
+ * (1 / the number of its intermediate groups, or nothing if x is not one
+ * of them), added to load; *hops: the longest of those paths (0 if none). */
+tm_err tm__valiant_via(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst,
+                       int32_t x, double *load, int32_t *hops);
 /* dfgroups.c: grp[v] = the dragonfly group of every vertex (n entries),
  * from all cables, failed ones too; TM_EUSAGE naming r's model if the net
  * is not a dragonfly of at least 3 groups. */

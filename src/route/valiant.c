@@ -54,6 +54,7 @@ typedef struct vws {
     int32_t *h2, *idx2, *hv;
     size_t cap;      /* of dst2, vol2, h2, idx2, hv */
     uint32_t *mark, gen; /* seg1 entries in use */
+    int32_t only;        /* >= 0: route the share of this intermediate group only (ugal.c) */
 } vws;
 
 static void valiant_fini(tm_route *r)
@@ -152,6 +153,7 @@ static tm_err valiant_ws_init(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws)
     w->seg1 = tm__calloc_n(n, sizeof *w->seg1);
     w->list = tm__malloc_n(n, sizeof *w->list);
     w->mark = tm__calloc_n(n, sizeof *w->mark);
+    w->only = -1;
     if (!w->ent || !w->eoff || !w->ew || !w->edist || !w->seg1 || !w->list || !w->mark) {
         valiant_ws_fini(ws);
         return tm__nomem(ctx);
@@ -259,11 +261,12 @@ static tm_err first_segments(tm_ctx *ctx, const tm_route *r, vws *w, int32_t src
         if (dst[i] == src || vol[i] == 0.0)
             continue;
         if ((mid = n_mid(r, w, gs, gd)) == 0) {
-            seg1_add(w, dst[i], vol[i], &n);
+            if (w->only < 0)
+                seg1_add(w, dst[i], vol[i], &n);
             continue;
         }
         for (int32_t x = 0; x < ng; x++)
-            if (x != gs && x != gd)
+            if (x != gs && x != gd && (w->only < 0 || x == w->only))
                 for (int32_t e = w->eoff[x]; e < w->eoff[x + 1]; e++)
                     seg1_add(w, w->ent[e], vol[i] / mid * w->ew[e], &n);
     }
@@ -324,7 +327,7 @@ static tm_err valiant_route(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int
     for (size_t i = 0; i < k; i++)
         w->hv[i] = 0;
     for (int32_t x = 0; x < v->n_groups && !err; x++)
-        if (x != gs)
+        if (x != gs && (w->only < 0 || x == w->only))
             err = second_segments(ctx, r, w, src, x, k, dst, vol, load);
     if (err || !hops)
         return err;
@@ -365,6 +368,20 @@ tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int3
 }
 
 int32_t tm__valiant_group(const tm_route *r, int32_t v) { return ((const vdata *)r->priv)->grp[v]; }
+
+int32_t tm__valiant_n_groups(const tm_route *r) { return ((const vdata *)r->priv)->n_groups; }
+
+tm_err tm__valiant_via(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst,
+                       int32_t x, double *load, int32_t *hops)
+{
+    vws *w = ws->priv;
+    const double one = 1.0;
+    tm_err err;
+    w->only = x;
+    err = valiant_route(ctx, r, ws, src, 1, &dst, &one, load, hops);
+    w->only = -1;
+    return err;
+}
 
 static int32_t minimal_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
 {

@@ -7,6 +7,7 @@
 
 #include "test_fixtures.h"
 #include "route/route_eval.h"
+#include "route/route_int.h"
 
 static tm_net *gen(const char *spec)
 {
@@ -393,30 +394,57 @@ static void test_ugal_by_hand(void **state)
     tm_net_free(net);
 }
 
-/* UGAL's cost of one routing (router k) of flow src -> dst of volume w:
- * mean hops x max over router links of (others + w x share) / capacity;
- * others = load minus the flow's current routing (router cur). */
-static double ugal_cost(const tm_net *net, tm_route *k, tm_route_ws *wk, tm_route *cur,
-                        tm_route_ws *wc, int32_t src, int32_t dst, double w, const double *load,
-                        double *a, double *b)
+/* hops x max over the router links that `on` uses of (others + w x
+ * share) / capacity, others = load - w x cur, share = next; hops = the
+ * sum of `on` / its fraction of the flow. */
+static double paths_cost(const tm_net *net, const double *on, double frac, const double *load,
+                         const double *cur, const double *next, double w)
 {
-    int32_t nl = 2 * tm_net_n_cables(net);
-    double one = 1.0, mean = 0.0, worst = 0.0;
-    memset(a, 0, (size_t)nl * sizeof *a);
-    memset(b, 0, (size_t)nl * sizeof *b);
-    assert_tm_ok(ctx, tm_route_flows(ctx, k, wk, src, 1, &dst, &one, a, NULL));
-    assert_tm_ok(ctx, tm_route_flows(ctx, cur, wc, src, 1, &dst, &one, b, NULL));
-    for (int32_t l = 0; l < nl; l++) {
+    double hops = 0.0, worst = 0.0;
+    for (int32_t l = 0; l < 2 * tm_net_n_cables(net); l++) {
         int32_t x, y;
-        mean += a[l];
+        double c;
+        hops += on[l];
         tm_net_cable(net, l / 2, &x, &y);
-        if (a[l] == 0.0 || tm_net_kind(net, x) == TM_VERTEX_HOST ||
+        if (on[l] == 0.0 || tm_net_kind(net, x) == TM_VERTEX_HOST ||
             tm_net_kind(net, y) == TM_VERTEX_HOST)
             continue;
-        if ((load[l] - w * b[l] + w * a[l]) / tm_net_capacity(net, l / 2) > worst)
-            worst = (load[l] - w * b[l] + w * a[l]) / tm_net_capacity(net, l / 2);
+        c = (load[l] - w * cur[l] + w * next[l]) / tm_net_capacity(net, l / 2);
+        if (c > worst)
+            worst = c;
     }
-    return mean * worst;
+    return hops / frac * worst;
+}
+
+/* UGAL's two costs of flow src -> dst (volume w, now routed by router
+ * cur) as docs/routing.md defines them, from the ecmp and valiant routers
+ * and Valiant's share through each group (tm__valiant_via). */
+static void ugal_costs(const tm_net *net, tm_route *ug, tm_route_ws *wu, tm_route *re,
+                       tm_route_ws *we, tm_route *rv, tm_route_ws *wv, bool cur_val,
+                       int32_t src, int32_t dst, double w, const double *load, double *cm,
+                       double *cv)
+{
+    int32_t nl = 2 * tm_net_n_cables(net), n_mid = 0, h;
+    double one = 1.0, *mn = calloc((size_t)nl, 8), *va = calloc((size_t)nl, 8);
+    double *via = calloc((size_t)nl, 8), sum = 0.0;
+    assert_non_null(mn);
+    assert_non_null(va);
+    assert_non_null(via);
+    assert_tm_ok(ctx, tm_route_flows(ctx, re, we, src, 1, &dst, &one, mn, NULL));
+    assert_tm_ok(ctx, tm_route_flows(ctx, rv, wv, src, 1, &dst, &one, va, NULL));
+    *cm = paths_cost(net, mn, 1.0, load, cur_val ? va : mn, mn, w);
+    for (int32_t x = 0; x < 9; x++) { /* dragonfly:h=2: 9 groups of 8 hosts */
+        if (x == src / 8 || x == dst / 8)
+            continue;
+        memset(via, 0, (size_t)nl * 8);
+        assert_tm_ok(ctx, tm__valiant_via(ctx, ug, wu, src, dst, x, via, &h));
+        sum += paths_cost(net, via, 1.0 / 7, load, cur_val ? va : mn, va, w);
+        n_mid++;
+    }
+    *cv = sum / n_mid;
+    free(mn);
+    free(va);
+    free(via);
 }
 
 /* On dragonfly:h=2 with 216 flows: the result is a fixed point of the
@@ -429,11 +457,10 @@ static void test_ugal_fixed_point(void **state)
     tm_net *net = gen("dragonfly:h=2");
     int32_t nl = 2 * tm_net_n_cables(net), m = 0, s[216], d[216], hops[216], host[72];
     double w[216], *load = calloc((size_t)nl, sizeof *load), *sum = calloc((size_t)nl, 8);
-    double *a = calloc((size_t)nl, 8), *b = calloc((size_t)nl, 8);
     unsigned char val[216];
     int passes = 0, n_val = 0;
     tm_route *r, *rv, *re;
-    tm_route_ws *wv, *we;
+    tm_route_ws *wv, *we, *wu;
     tm_comm c;
     tm_mapping map;
     tm_metrics mt;
@@ -441,8 +468,6 @@ static void test_ugal_fixed_point(void **state)
     (void)state;
     assert_non_null(load);
     assert_non_null(sum);
-    assert_non_null(a);
-    assert_non_null(b);
     for (int32_t i = 0; i < 72; i++)
         for (int k = 1; k <= 3; k++) {
             s[m] = i;
@@ -462,6 +487,7 @@ static void test_ugal_fixed_point(void **state)
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &re));
     assert_tm_ok(ctx, tm_route_ws_new(ctx, rv, &wv));
     assert_tm_ok(ctx, tm_route_ws_new(ctx, re, &we));
+    assert_tm_ok(ctx, tm_route_ws_new(ctx, r, &wu));
     assert_tm_ok(ctx, tm__route_ugal_loads(ctx, r, (size_t)m, s, d, w, load, hops, val, &passes));
     assert_true(passes < 8);
     for (int32_t i = 0; i < m; i++) {
@@ -474,8 +500,7 @@ static void test_ugal_fixed_point(void **state)
             assert_int_equal(val[i], 0);
             continue;
         }
-        cm = ugal_cost(net, re, we, cur, wc, s[i], d[i], w[i], load, a, b);
-        cv = ugal_cost(net, rv, wv, cur, wc, s[i], d[i], w[i], load, a, b);
+        ugal_costs(net, r, wu, re, we, rv, wv, val[i], s[i], d[i], w[i], load, &cm, &cv);
         if (fabs(cm - cv) > 1e-9)
             assert_int_equal(val[i], cv < cm);
         n_val += val[i];
@@ -501,13 +526,12 @@ static void test_ugal_fixed_point(void **state)
     tm_comm_release(&c);
     tm_route_ws_free(wv);
     tm_route_ws_free(we);
+    tm_route_ws_free(wu);
     tm_route_free(rv);
     tm_route_free(re);
     tm_route_free(r);
     free(load);
     free(sum);
-    free(a);
-    free(b);
     tm_net_free(net);
 }
 
