@@ -67,9 +67,10 @@ assert float(rows["valiant"]["consecutive_qap_J"]) == 56
 PY
 # --routing ugal by hand (docs/routing.md) on dragonfly:a=4,p=1,h=1 (host of group x router r
 # is x*4+r): A = 3 units from host 0 (g0r0) to host 5 (g1r1).  Alone it goes Valiant
-# (minimal cost 4 hops x 3 = 12 > Valiant 20/3 hops x 1): congestion 1, avg dilation 20/3,
-# max 7, J 20.  With C = 3 units from host 2 (g0r2) to host 12 (g3r0), which loads one of
-# A's Valiant links, both stay minimal: congestion 3, dilation (3x4 + 3x3)/6 = 3.5, J 21.
+# (minimal cost 4 hops x 3 = 12 > Valiant (6x1 + 7x1 + 7x1)/3): congestion 1, avg dilation
+# 20/3, max 7, J 20.  With C = 3 units from host 2 (g0r2) to host 12 (g3r0), which loads one
+# of A's Valiant links (cost (6x1 + 7x4 + 7x1)/3 = 13.7 > 12), both stay minimal:
+# congestion 3, dilation (3x4 + 3x3)/6 = 3.5, J 21.
 U='dragonfly:a=4,p=1,h=1,hostcap=100'
 printf '0 5 3\n' > a.edges
 printf '0 5 3\n2 12 3\n' > ac.edges

@@ -337,12 +337,14 @@ static void test_valiant_metrics_by_message(void **state)
  *    g0r0-g0r1-g2r0-g2r1-g1r1 (6 hops), g0r0-g0r2-g3r0-g3r1-g1r2-g1r1 and
  *    g0r0-g0r3-g4r0-g4r1-g1r3-g1r1 (7 hops): 1 on each of 14 router
  *    links, mean 20/3 hops.
- * Alone: cost minimal 4 x 3 = 12, Valiant 20/3 x 1 = 6.67: A goes Valiant.
+ * Alone: cost minimal 4 x 3 = 12, Valiant (6 x 1 + 7 x 1 + 7 x 1) / 3 =
+ * 6.67 (the mean over the groups): A goes Valiant.
  * With flow C, 3 units from the host of g0r2 to the host of g3r0 (one
- * router link, g0r2 -> g3r0, 3 hops): A's Valiant would see 3 + 1 there,
- * cost 20/3 x 4 = 26.7 > 12: A stays minimal; C's minimal cost is 3 x 3
- * = 9, its Valiant paths cross g0r0 -> g1r0 (its entry into group 1) with
- * 3 + 1 at 4 hops or more: >= 16: C stays minimal.  One pass, no change. */
+ * router link, g0r2 -> g3r0, 3 hops): A's path through group 3 would see
+ * 3 + 1 there, cost (6 x 1 + 7 x 4 + 7 x 1) / 3 = 13.7 > 12: A stays
+ * minimal; C's minimal cost is 3 x 3 = 9, its 7-hop paths through group 1
+ * enter it over g0r0 -> g1r0 with 3 + 1: Valiant cost > 7 x 4 / 3 = 9.3:
+ * C stays minimal.  One pass, no change. */
 static void test_ugal_by_hand(void **state)
 {
     tm_net *net = gen("dragonfly:a=4,p=1,h=1,hostcap=100");
