@@ -5,7 +5,7 @@
  * destination.  Oblivious and linear in the volume, so it fits the
  * incremental evaluation of the refinement like any other router.
  *
- * Exactly (docs/routing.md "Valiant and UGAL on dragonflies"):
+ * Exactly (docs/routing.md, "--routing valiant and --routing ugal"):
  *  - groups are the dragonfly groups of dfgroups.c (cliques of routers,
  *    found from the graph, failed cables included); a host's group is its
  *    router's;
