@@ -42,13 +42,19 @@ typedef enum {
                         * dumps (tm_route_new_lft); one path per pair */
     TM_ROUTE_FTREE,    /* OpenSM's fat-tree routing (D-mod-k), emulated */
     TM_ROUTE_MINHOP,   /* OpenSM's min-hop routing, emulated */
-    TM_ROUTE_UPDN      /* OpenSM's up-down routing (no down -> up turn), emulated */
+    TM_ROUTE_UPDN,     /* OpenSM's up-down routing (no down -> up turn), emulated */
+    TM_ROUTE_VALIANT,  /* dragonflies: every flow between two groups split evenly over
+                        * all other groups, minimal to and from each (Kim et al. 2008);
+                        * TM_EUSAGE on other nets */
+    TM_ROUTE_UGAL      /* dragonflies: per flow minimal or valiant, whichever the whole
+                        * traffic matrix leaves less loaded (UGAL-G, docs/routing.md);
+                        * tm_metrics_eval applies it, tm_route_flows routes minimally */
 } tm_route_kind;
 
 typedef struct tm_route tm_route;
 typedef struct tm_route_ws tm_route_ws;
 
-/* "ecmp", "single", "dor", "lft", "ftree", "minhop", "updn" -> kind; -1
+/* "ecmp", "single", "dor", "lft", "ftree", "minhop", "updn", "valiant", "ugal" -> kind; -1
  * if unknown. */
 TM_API int tm_route_kind_parse(const char *s);
 TM_API const char *tm_route_kind_name(tm_route_kind kind);

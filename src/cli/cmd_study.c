@@ -28,7 +28,7 @@ static const char usage_text[] =
     "  --strategy S,..     map strategies (default: all; 'topomap map --help' lists them)\n"
     "  --refine R          refinement of every run (default ils:10+ta, 'none' keeps constructions)\n"
     "  --objective O       how 'all' picks its row: pareto (default), congestion, dilation, qap\n"
-    "  --routing R,..      ecmp (default), single, dor, ftree, minhop, updn\n"
+    "  --routing R,..      ecmp (default), single, dor, ftree, minhop, updn, valiant, ugal\n"
     "  --slots N,..        slots of every host (default: as the topology says)\n"
     "  --scale-capacity L=F[,L=F..]   one capacity scenario: cables of level L get F times\n"
     "                      their capacity (level 1 = cables at the hosts, 2 = leaf uplinks, 3 =\n"

@@ -36,7 +36,7 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
         if (strncmp(arg, "lft:", 4) == 0 ? !arg[4] : tm_route_kind_parse(arg) < 0 ||
                                                      tm_route_kind_parse(arg) == TM_ROUTE_LFT) {
             cli_usage_error("topomap", "unknown --routing '%s' (ecmp, single, dor, lft:DIR, "
-                            "ftree, minhop, updn)", arg);
+                            "ftree, minhop, updn, valiant, ugal)", arg);
             return -1;
         }
         in->routing = arg;

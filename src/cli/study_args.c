@@ -57,7 +57,7 @@ static int add_routing(study_args *a, const char *v)
     int k = tm_route_kind_parse(v), i;
     if (k < 0)
         return cli_usage_error(CMD, "unknown --routing '%s' (ecmp, single, dor, ftree, "
-                                    "minhop, updn)", v), -1;
+                                    "minhop, updn, valiant, ugal)", v), -1;
     if ((i = push("--routing", &a->n_routings, STUDY_MAX_AXIS)) < 0)
         return -1;
     a->routings[i] = (tm_route_kind)k;

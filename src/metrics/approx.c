@@ -23,12 +23,19 @@
  */
 #include "metrics_int.h"
 #include "../route/route_eval.h"
+#include "../util/util.h"
 
 tm_err tm__metrics_approx(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                           const tm_mapping *map, double *load, tm__msum *sum)
 {
     tm__route_adaptive *a = NULL;
-    tm_err err = tm__route_adaptive_new(ctx, route, &a);
+    tm_err err;
+    if (tm__route_nonminimal(route))
+        return tm__fail(ctx, TM_EUSAGE,
+                        "the approximate congestion models minimum-hop paths; %s routing is "
+                        "evaluated exactly only (drop --approx)",
+                        tm_route_kind_name(tm_route_kind_of(route)));
+    err = tm__route_adaptive_new(ctx, route, &a);
     for (int32_t u = 0; !err && u < comm->n; u++) {
         int32_t hu = map->host[u];
         for (int64_t e = comm->xadj[u]; e < comm->xadj[u + 1]; e++) {

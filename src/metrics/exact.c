@@ -528,6 +528,13 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
     err = dag_run(ctx, &jb);
     if (!err && n_msg > 0)
         err = tm__route_grid_batch(ctx, route, msg, n_msg, load);
+    if (!err && tm__route_nonminimal(route)) {
+        /* the flows' hops are their longest paths; volume x hops travelled
+         * is the total link load (route_eval.h), summed in link order */
+        sum->sum_w_hops = 0.0;
+        for (int32_t l = 0; l < jb.n_links; l++)
+            sum->sum_w_hops += load[l];
+    }
 out:
     tm__route_classes_free(cls);
     free(msg);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "metrics_int.h"
+#include "../route/route_eval.h"
 #include "../util/util.h"
 
 #define TM_MAX_TOL 1e-9
@@ -189,6 +190,8 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
         goto out;
     if (opts->approximate)
         err = tm__metrics_approx(ctx, route, comm, map, load, &sum);
+    else if (tm__route_is_ugal(route))
+        err = tm__metrics_ugal(ctx, route, comm, map, load, &sum);
     else
         err = tm__metrics_exact(ctx, route, comm, map, opts, &by, load, &sum);
     if (err)

@@ -41,6 +41,10 @@ tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm
                          const tm_mapping *map, const tm_metrics_opts *opts,
                          const tm__bygroup *by, double *load, tm__msum *sum);
 
+/* Exact loads under UGAL routing (ugal_eval.c): the whole matrix at once. */
+tm_err tm__metrics_ugal(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                        const tm_mapping *map, double *load, tm__msum *sum);
+
 /* Hoefler & Snir 2011 Algorithm 3 (approx.c): sequential, one
  * congestion-aware minimum-hop path per message. */
 tm_err tm__metrics_approx(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,

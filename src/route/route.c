@@ -22,6 +22,8 @@ static const tm__route_ops *const route_models[] = {
     &tm__route_ftree_ops,
     &tm__route_minhop_ops,
     &tm__route_updn_ops,
+    &tm__route_valiant_ops,
+    &tm__route_ugal_ops,
 };
 #define N_MODELS ((int)(sizeof route_models / sizeof route_models[0]))
 
@@ -175,6 +177,9 @@ int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t d
         return 0;
     return r->ops->hops(r, ws, src, dst);
 }
+
+bool tm__route_nonminimal(const tm_route *r) { return r->ops->nonminimal; }
+bool tm__route_is_ugal(const tm_route *r) { return r->ops == &tm__route_ugal_ops; }
 
 /* ---- stub hosts (route_eval.h) ------------------------------------------- */
 

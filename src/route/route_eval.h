@@ -16,6 +16,28 @@
 
 #include "topomap/route.h"
 
+/* ---- non-minimal routers (route.c) ---------------------------------------
+ * True for routers whose flows may take longer than minimum-hop paths
+ * (valiant): the hop count tm_route_flows gives is then the longest path
+ * of the flow (its dilation), and the exact sum of volume x hops is the
+ * sum of all link loads (every unit of volume on a path of h hops adds h
+ * link traversals).  The approximate congestion models minimum-hop paths
+ * only and refuses them. */
+bool tm__route_nonminimal(const tm_route *r);
+
+/* ---- UGAL on the whole traffic matrix (ugal.c) -----------------------------
+ * True for ugal routers: their choice per flow depends on all flows, so
+ * the exact evaluation hands them the whole matrix at once. */
+bool tm__route_is_ugal(const tm_route *r);
+/* Routes the m flows vol[i] host src[i] -> host dst[i] (distinct pairs,
+ * src != dst, in the caller's order, which is the order of the choices)
+ * by UGAL-G (docs/routing.md), adds them to load and stores each flow's
+ * longest path in hops[i] and 1 if it went Valiant (else 0) in valiant[i]
+ * (may be NULL).  *passes: the passes made. */
+tm_err tm__route_ugal_loads(tm_ctx *ctx, const tm_route *r, size_t m, const int32_t *src,
+                            const int32_t *dst, const double *vol, double *load, int32_t *hops,
+                            unsigned char *valiant, int *passes);
+
 /* ---- stub hosts (route.c) ------------------------------------------------
  * A stub host is a host that cannot be crossed (not transit) and whose
  * cables all go to one vertex w, its switch: every host of a fat-tree or of

@@ -43,6 +43,9 @@ typedef struct tm__route_ops {
      * stub host (route_eval.h) are its cable followed by the paths from
      * its switch: true for the minimum-hop DAG models. */
     bool stub_sources;
+    /* Paths may be longer than minimum-hop (valiant, ugal): a flow's hops
+     * are its longest path, and the mean hops come from the loads. */
+    bool nonminimal;
 } tm__route_ops;
 
 struct tm_route {
@@ -66,6 +69,25 @@ extern const tm__route_ops tm__route_lft_ops;
 extern const tm__route_ops tm__route_ftree_ops;
 extern const tm__route_ops tm__route_minhop_ops;
 extern const tm__route_ops tm__route_updn_ops;
+extern const tm__route_ops tm__route_valiant_ops;
+extern const tm__route_ops tm__route_ugal_ops;
+
+/* valiant.c, for ugal.c: ECMP minimal flows with a valiant/ugal
+ * workspace, and the dragonfly group of a vertex. */
+tm_err tm__valiant_minimal(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src,
+                           size_t k, const int32_t *dst, const double *vol, double *load,
+                           int32_t *hops);
+int32_t tm__valiant_group(const tm_route *r, int32_t v);
+int32_t tm__valiant_n_groups(const tm_route *r);
+/* The share of a unit flow src -> dst that Valiant sends through group x
+ * (1 / the number of its intermediate groups, or nothing if x is not one
+ * of them), added to load; *hops: the longest of those paths (0 if none). */
+tm_err tm__valiant_via(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst,
+                       int32_t x, double *load, int32_t *hops);
+/* dfgroups.c: grp[v] = the dragonfly group of every vertex (n entries),
+ * from all cables, failed ones too; TM_EUSAGE naming r's model if the net
+ * is not a dragonfly of at least 3 groups. */
+tm_err tm__dragonfly_groups(tm_ctx *ctx, const tm_route *r, int32_t *grp, int32_t *n_groups);
 
 /* The fat-tree structure (src/net/updown.h) an ECMP router found in its
  * net, or NULL (ecmp.c; the class totals of route_eval.c use it). */

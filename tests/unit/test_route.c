@@ -41,7 +41,9 @@ static void test_kinds(void **state)
     assert_int_equal(tm_route_kind_parse(""), -1);
     assert_int_equal(tm_route_kind_parse(NULL), -1);
     assert_string_equal(tm_route_kind_name(TM_ROUTE_DOR), "dor");
-    assert_string_equal(tm_route_kind_name((tm_route_kind)7), "unknown");
+    assert_int_equal(tm_route_kind_parse("valiant"), TM_ROUTE_VALIANT);
+    assert_int_equal(tm_route_kind_parse("ugal"), TM_ROUTE_UGAL);
+    assert_string_equal(tm_route_kind_name((tm_route_kind)9), "unknown");
 }
 
 static void test_usage_errors(void **state)
