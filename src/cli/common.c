@@ -48,7 +48,8 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
     case OPT_NODE_DISTANCES: in->node_distances = arg; return 1;
     case OPT_HWLOC: in->hwloc = arg; return 1;
     case OPT_HOP_DISTANCE:
-        if (cli_parse_double("topomap", "--hop-distance", arg, 1e-9, 1e12, &in->hop_distance) < 0)
+        if (cli_parse_double("topomap", "--hop-distance", arg, 1e-9, TM_HIER_MAX_DISTANCE,
+                             &in->hop_distance) < 0)
             return -1;
         return 1;
     default: return 0;

@@ -47,6 +47,7 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
     double *tmp_w = NULL;
     int64_t *pos = NULL;
     tm_err err = TM_EOK;
+    double total = 0;
 
     tm_comm_init(out);
     if (n < 0 || m < 0)
@@ -58,9 +59,16 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
         if (!isfinite(w[i]) || w[i] < 0)
             return tm__fail(ctx, TM_EINPUT, "entry %lld (%d -> %d): volume %g is not a finite "
                             "non-negative number", (long long)i, src[i], dst[i], w[i]);
-        if (src[i] != dst[i] && w[i] > 0)
+        if (src[i] != dst[i] && w[i] > 0) {
             keep++;
+            total += w[i]; /* an overflow to inf fails the test below too */
+        }
     }
+    /* Bounding the total bounds every merged entry, and every J and load
+     * made from them (TM_COMM_MAX_VOLUME). */
+    if (total > TM_COMM_MAX_VOLUME)
+        return tm__fail(ctx, TM_EINPUT, "total volume %g is larger than the limit %g",
+                        total, TM_COMM_MAX_VOLUME);
     /* Two stable counting sorts (by target, then by source) give rows sorted
      * by target in O(n + m) without comparison sorting. */
     cnt = tm__calloc_n((size_t)n + 1, sizeof *cnt);
@@ -106,12 +114,6 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
         for (int64_t j = cnt[u]; j < cnt[u + 1]; j++) {
             if (nnz > row && out->adj[nnz - 1] == out->adj[j]) {
                 out->w[nnz - 1] += out->w[j];
-                if (!isfinite(out->w[nnz - 1])) {
-                    err = tm__fail(ctx, TM_EINPUT, "volume from %d to %d overflows", u,
-                                   out->adj[j]);
-                    tm_comm_release(out);
-                    goto out;
-                }
             } else {
                 out->adj[nnz] = out->adj[j];
                 out->w[nnz] = out->w[j];
@@ -135,6 +137,7 @@ out:
 
 tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c)
 {
+    double total = 0;
     if (c->n < 0 || c->nnz < 0)
         return tm__fail(ctx, TM_EINPUT, "comm: negative size (n=%d, nnz=%lld)", c->n,
                         (long long)c->nnz);
@@ -160,11 +163,18 @@ tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c)
             if (!isfinite(c->w[j]) || !(c->w[j] > 0))
                 return tm__fail(ctx, TM_EINPUT, "comm: entry %d -> %d: volume %g is not positive "
                                 "and finite", u, v, c->w[j]);
+            total += c->w[j];
         }
         if (c->vwgt && (!isfinite(c->vwgt[u]) || c->vwgt[u] < 0))
             return tm__fail(ctx, TM_EINPUT, "comm: task %d: weight %g is negative or not finite",
                             u, c->vwgt[u]);
+        if (c->vwgt && c->vwgt[u] > TM_COMM_MAX_VOLUME)
+            return tm__fail(ctx, TM_EINPUT, "comm: task %d: weight %g is larger than the limit %g",
+                            u, c->vwgt[u], TM_COMM_MAX_VOLUME);
     }
+    if (total > TM_COMM_MAX_VOLUME)
+        return tm__fail(ctx, TM_EINPUT, "comm: total volume %g is larger than the limit %g", total,
+                        TM_COMM_MAX_VOLUME);
     return TM_EOK;
 }
 

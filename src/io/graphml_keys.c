@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topomap/net.h"
 #include "graphml_int.h"
 #include "xml_int.h"
 #include "../util/util.h"
@@ -115,8 +116,9 @@ tm_err tm__gml_check_value(struct tm__gml_checker *c, const xmlNode *at, int a, 
         break;
     case GA_CAPACITY:
         if (tm__xml_parse_capacity(v, &cap) != 0)
-            return tm__xml_error(c->ctx, c->name, at, "capacity '%.100s' is not a positive number",
-                                 v);
+            return tm__xml_error(c->ctx, c->name, at, "capacity '%.100s' is not a number in "
+                                 "[%g, %g] (Gbit/s)", v, TM_NET_MIN_CAPACITY,
+                                 TM_NET_MAX_CAPACITY);
         break;
     }
     return TM_EOK;
