@@ -46,6 +46,8 @@ typedef enum {
  * congestion <= TM_COMM_MAX_VOLUME / TM_NET_MIN_CAPACITY. */
 #define TM_COMM_MAX_VOLUME 1e30
 
+/* An empty graph (n = 0, no arrays); release frees the arrays and leaves
+ * it empty again (NULL is allowed). */
 TM_API void tm_comm_init(tm_comm *c);
 TM_API void tm_comm_release(tm_comm *c);
 

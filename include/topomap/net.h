@@ -62,6 +62,8 @@ typedef struct tm_net_grid {
     bool wrap[TM_GRID_MAX_DIMS];
 } tm_net_grid;
 
+/* An empty network (TM_ENOMEM without memory); free releases it and
+ * everything it holds (NULL is allowed). */
 TM_API tm_err tm_net_new(tm_ctx *ctx, tm_net **out);
 TM_API void tm_net_free(tm_net *net);
 
