@@ -39,17 +39,13 @@ static tm_err comm_alloc(tm_ctx *ctx, tm_comm *c, int32_t n, int64_t nnz)
     return TM_EOK;
 }
 
-tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
-                            const int32_t *dst, const double *w, tm_comm *out)
+/* The entries' ids and volumes; *keep: the entries that stay (not on the
+ * diagonal, volume > 0). */
+static tm_err check_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                            const int32_t *dst, const double *w, int64_t *keep_out)
 {
-    int64_t *cnt = NULL, keep = 0;
-    int32_t *tmp_s = NULL, *tmp_d = NULL;
-    double *tmp_w = NULL;
-    int64_t *pos = NULL;
-    tm_err err = TM_EOK;
+    int64_t keep = 0;
     double total = 0;
-
-    tm_comm_init(out);
     if (n < 0 || m < 0)
         return tm__fail(ctx, TM_EINPUT, "negative task or entry count (%d, %lld)", n, (long long)m);
     for (int64_t i = 0; i < m; i++) {
@@ -69,6 +65,45 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
     if (total > TM_COMM_MAX_VOLUME)
         return tm__fail(ctx, TM_EINPUT, "total volume %g is larger than the limit %g",
                         total, TM_COMM_MAX_VOLUME);
+    *keep_out = keep;
+    return TM_EOK;
+}
+
+/* Sums the duplicates of out's rows (adjacent: rows are sorted, cnt[u] the
+ * first entry of row u) in place and sets xadj and nnz. */
+static void merge_rows(tm_comm *out, int32_t n, const int64_t *cnt)
+{
+    int64_t nnz = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int64_t row = nnz;
+        out->xadj[u] = nnz;
+        for (int64_t j = cnt[u]; j < cnt[u + 1]; j++) {
+            if (nnz > row && out->adj[nnz - 1] == out->adj[j]) {
+                out->w[nnz - 1] += out->w[j];
+            } else {
+                out->adj[nnz] = out->adj[j];
+                out->w[nnz] = out->w[j];
+                nnz++;
+            }
+        }
+    }
+    out->xadj[n] = nnz;
+    out->nnz = nnz;
+}
+
+tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                            const int32_t *dst, const double *w, tm_comm *out)
+{
+    int64_t *cnt = NULL, keep = 0;
+    int32_t *tmp_s = NULL, *tmp_d = NULL;
+    double *tmp_w = NULL;
+    int64_t *pos = NULL;
+    tm_err err;
+
+    tm_comm_init(out);
+    err = check_entries(ctx, n, m, src, dst, w, &keep);
+    if (err)
+        return err;
     /* Two stable counting sorts (by target, then by source) give rows sorted
      * by target in O(n + m) without comparison sorting. */
     cnt = tm__calloc_n((size_t)n + 1, sizeof *cnt);
@@ -106,23 +141,7 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
         out->adj[j] = tmp_d[k];
         out->w[j] = tmp_w[k];
     }
-    /* Merge duplicates (adjacent after sorting) in place. */
-    int64_t nnz = 0;
-    for (int32_t u = 0; u < n; u++) {
-        int64_t row = nnz;
-        out->xadj[u] = nnz;
-        for (int64_t j = cnt[u]; j < cnt[u + 1]; j++) {
-            if (nnz > row && out->adj[nnz - 1] == out->adj[j]) {
-                out->w[nnz - 1] += out->w[j];
-            } else {
-                out->adj[nnz] = out->adj[j];
-                out->w[nnz] = out->w[j];
-                nnz++;
-            }
-        }
-    }
-    out->xadj[n] = nnz;
-    out->nnz = nnz;
+    merge_rows(out, n, cnt);
     goto out;
 nomem:
     err = tm__nomem(ctx);
