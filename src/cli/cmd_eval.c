@@ -1,6 +1,5 @@
 /* cmd_eval.c - `topomap eval`: exact quality figures of a given mapping
  * (or of the consecutive placement when no mapping is given). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -1,7 +1,6 @@
 /* cmd_map.c - `topomap map`: compute a mapping with a strategy (and an
  * optional refinement), evaluate it, and write it as a rankfile,
  * machinefile, Slurm hostfile or plain mapping. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,4 @@
 /* cmd_topo.c - `topomap topo info` and `topomap topo export`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

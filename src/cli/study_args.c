@@ -1,7 +1,6 @@
 /* study_args.c - the options of `topomap study`.  Every value is checked
  * here, before anything is loaded, so a bad option is a usage error (exit
  * 1) and not a failure in the middle of a long study. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
