@@ -32,3 +32,18 @@ expect_in "sum.edges: total volume 1.2e+30 is larger than the limit 1e+30" "$ERR
 printf '0 1 5e29\n1 2 5e29\n' > max.edges
 expect_exit 0 "$TOPOMAP" eval --hierarchy 4 --distances 1e12 --comm max.edges --json
 expect_in '"J": 1e+42' "$OUT"
+# capacities: [1e-6, 1e15] Gbit/s; at the smallest, with the largest volume,
+# distances and hop distance, every figure is finite
+sed 's|<data key="cap">[0-9.]*</data>|<data key="cap">1e-6</data>|g' $d/star.graphml > tiny.graphml
+sed 's|1e-6|9e-7|' tiny.graphml > tinier.graphml
+expect_exit 2 "$TOPOMAP" eval --topology tinier.graphml --comm max.edges
+expect_in "capacity '9e-7' is not a number in [1e-06, 1e+15] (Gbit/s)" "$ERR"
+expect_exit 0 "$TOPOMAP" eval --topology tiny.graphml --comm max.edges --node-hierarchy 2 \
+    --node-distances 1e12 --hop-distance 1e12 --json
+echo "$OUT" | python3 -c "
+import json, math, sys
+d = json.load(sys.stdin)
+for k in ('max_congestion', 'avg_dilation', 'qap_network_J', 'congestion_sum_sq', 'total_volume'):
+    assert math.isfinite(d[k]) and d[k] > 0, (k, d[k])
+assert d['max_congestion'] == 5e35, d['max_congestion']
+"
