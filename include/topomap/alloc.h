@@ -23,6 +23,8 @@ typedef struct tm_alloc {
     int32_t *slots;  /* slots usable on each */
 } tm_alloc;
 
+/* An empty allocation; release frees its arrays and leaves it empty again
+ * (NULL is allowed); total_slots is the sum of slots[] over the hosts. */
 TM_API void tm_alloc_init(tm_alloc *a);
 TM_API void tm_alloc_release(tm_alloc *a);
 TM_API int64_t tm_alloc_total_slots(const tm_alloc *a);

@@ -40,12 +40,21 @@ typedef enum {
     TM_COMM_SCOTCH      /* Scotch source graph; .grf .src */
 } tm_comm_format;
 
+/* Largest volume (or task weight) one entry may have, and largest sum of
+ * all volumes of a graph.  Bounded so that every figure built from them
+ * stays finite: J <= TM_COMM_MAX_VOLUME * TM_HIER_MAX_DISTANCE * hops, and
+ * congestion <= TM_COMM_MAX_VOLUME / TM_NET_MIN_CAPACITY. */
+#define TM_COMM_MAX_VOLUME 1e30
+
+/* An empty graph (n = 0, no arrays); release frees the arrays and leaves
+ * it empty again (NULL is allowed). */
 TM_API void tm_comm_init(tm_comm *c);
 TM_API void tm_comm_release(tm_comm *c);
 
 /* Builds a valid CSR from a list of m directed entries: diagonal entries
  * and zero volumes are dropped, duplicates summed, entries sorted.
- * Negative or non-finite volumes and ids outside [0, n) are TM_EINPUT. */
+ * Negative or non-finite volumes, a volume or a sum of all volumes over
+ * TM_COMM_MAX_VOLUME and ids outside [0, n) are TM_EINPUT. */
 TM_API tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
                                    const int32_t *dst, const double *w, tm_comm *out);
 /* Verifies the invariants above (TM_EINPUT with the offending entry). */

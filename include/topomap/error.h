@@ -66,6 +66,8 @@ TM_API tm_err tm_ctx_fail(tm_ctx *ctx, tm_err err, const char *fmt, ...)
 #endif
     ;
 
+/* Seed of every randomised step run with this context (default 1): a
+ * given seed gives the same results on every run. */
 TM_API void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
 TM_API uint64_t tm_ctx_seed(const tm_ctx *ctx);
 /* Setters that can reject a value return TM_EUSAGE with a message in ctx

@@ -19,6 +19,9 @@ extern "C" {
 #endif
 
 #define TM_HIER_MAX_LEVELS 16
+/* Largest distance of a level (and of --hop-distance): with volumes up to
+ * TM_COMM_MAX_VOLUME, every J stays finite (tm_hier_parse refuses more). */
+#define TM_HIER_MAX_DISTANCE 1e12
 
 typedef struct tm_hier {
     int k;                               /* levels */
@@ -28,9 +31,10 @@ typedef struct tm_hier {
     int64_t n_pe;                        /* group[k] */
 } tm_hier;
 
-/* Parses "4:16:8" and "1:10:100".  Errors (TM_EUSAGE): a zero or negative
- * level, a number of distances different from the number of levels, a
- * product over 2^31, more than TM_HIER_MAX_LEVELS levels.  Non-increasing
+/* Parses "4:16:8" and "1:10:100".  Errors (TM_EINPUT): a zero or negative
+ * level, a negative distance or one over TM_HIER_MAX_DISTANCE, a number of
+ * distances different from the number of levels, a product over 2^31, more
+ * than TM_HIER_MAX_LEVELS levels.  Non-increasing
  * distances are allowed (a warning is logged). */
 TM_API tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_hier *out);
 

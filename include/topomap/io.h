@@ -104,6 +104,9 @@ typedef struct tm_ofile {
     char *tmp;
     bool is_stdout;
 } tm_ofile;
+/* open creates the temporary file (TM_EIO naming the path if it cannot);
+ * write to of->fp, then commit (TM_EIO on a write, fsync or rename
+ * failure, the temporary removed) or abort.  Both leave *of empty. */
 TM_API tm_err tm_ofile_open(tm_ctx *ctx, const char *path, tm_ofile *of);
 TM_API tm_err tm_ofile_commit(tm_ctx *ctx, tm_ofile *of);
 TM_API void tm_ofile_abort(tm_ofile *of);

@@ -34,6 +34,8 @@ typedef struct tm_mapping {
     int32_t *pe;    /* hierarchy mode */
 } tm_mapping;
 
+/* An empty mapping (no arrays); release frees the arrays and leaves it
+ * empty again. */
 TM_API void tm_mapping_init(tm_mapping *m);
 TM_API void tm_mapping_release(tm_mapping *m);
 /* Allocates arrays for n tasks (network: host+slot; hierarchy: pe). */
@@ -67,6 +69,8 @@ typedef enum {
     TM_MAPFMT_SLURM,       /* SLURM_HOSTFILE for --distribution=arbitrary */
     TM_MAPFMT_PLAIN        /* line i: "host slot" (network) or PE (hierarchy) */
 } tm_mapfmt;
+/* "openmpi" (or "rankfile"), "mpich" ("hydra", "machinefile"), "slurm",
+ * "plain" -> format; -1 for anything else. */
 TM_API int tm_mapfmt_parse(const char *s);
 
 typedef struct tm_mapwrite_opts {
@@ -74,6 +78,9 @@ typedef struct tm_mapwrite_opts {
 } tm_mapwrite_opts;
 #define TM_MAPWRITE_OPTS_INIT {false}
 
+/* Writes m in format fmt to out (opts NULL: the defaults).  Errors:
+ * TM_EUSAGE for an unknown format or a hierarchy-mode mapping in a format
+ * that names hosts, TM_EIO on a write error. */
 TM_API tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_mapfmt fmt,
                                const tm_mapwrite_opts *opts, FILE *out);
 /* Reads an Open MPI rankfile or a plain mapping (detected by content) for
@@ -115,6 +122,7 @@ typedef enum {
     TM_OBJ_QAP,
     TM_OBJ_PARETO  /* non-dominated rows only, nearest the ideal point (map_run.c) */
 } tm_objective;
+/* "congestion", "dilation", "qap", "pareto" -> objective; -1 otherwise. */
 TM_API int tm_objective_parse(const char *s);
 
 typedef enum { TM_MODE_NETWORK = 1, TM_MODE_HIERARCHY = 2 } tm_map_mode;
@@ -192,6 +200,8 @@ typedef struct tm_map_result {
     double block_bound, block_weight_max;
 } tm_map_result;
 
+/* An empty result; release frees its rows, metrics and mapping and leaves
+ * it empty again. */
 TM_API void tm_map_result_init(tm_map_result *r);
 TM_API void tm_map_result_release(tm_map_result *r);
 

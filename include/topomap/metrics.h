@@ -72,6 +72,8 @@ typedef struct tm_metrics_opts {
  * D = hops (docs/design.md). */
 #define TM_HOP_DISTANCE_NODE_DEFAULT 50.0
 
+/* Empty figures (no link loads); release frees the link loads and leaves
+ * them empty again. */
 TM_API void tm_metrics_init(tm_metrics *m);
 TM_API void tm_metrics_release(tm_metrics *m);
 

@@ -29,6 +29,8 @@
 extern "C" {
 #endif
 
+/* MPI_Dist_graph_create_adjacent and MPI_Dist_graph_create with topomap's
+ * reordering when reorder != 0 (above); MPI error codes as those calls. */
 TM_API int tm_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int *sources,
                                              const int *sourceweights, int outdegree,
                                              const int *destinations, const int *destweights,

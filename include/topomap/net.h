@@ -62,6 +62,8 @@ typedef struct tm_net_grid {
     bool wrap[TM_GRID_MAX_DIMS];
 } tm_net_grid;
 
+/* An empty network (TM_ENOMEM without memory); free releases it and
+ * everything it holds (NULL is allowed). */
 TM_API tm_err tm_net_new(tm_ctx *ctx, tm_net **out);
 TM_API void tm_net_free(tm_net *net);
 
@@ -70,7 +72,14 @@ TM_API void tm_net_free(tm_net *net);
  * tm_net_find() first).  slots >= 0; switches have 0. */
 TM_API tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
                                 int32_t slots, int32_t *id_out);
-/* Adds a cable between distinct vertices a and b with capacity > 0.
+/* Capacities (Gbit/s per direction) are numbers in [TM_NET_MIN_CAPACITY,
+ * TM_NET_MAX_CAPACITY]: with volumes bounded by TM_COMM_MAX_VOLUME, every
+ * congestion (load / capacity) and every sum of them stays finite. */
+#define TM_NET_MIN_CAPACITY 1e-6
+#define TM_NET_MAX_CAPACITY 1e15
+
+/* Adds a cable between distinct vertices a and b with a capacity in
+ * [TM_NET_MIN_CAPACITY, TM_NET_MAX_CAPACITY] (else TM_EINPUT).
  * Self-loops are rejected with TM_EINPUT. */
 TM_API tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
                                int32_t *cable_out);

@@ -217,6 +217,40 @@ static tm_err hostfile_option(tm__lexer *lx, const char *tok, size_t len, int64_
     return TM_EOK;
 }
 
+/* The current line "host [slots=N] [max_slots=M] [# comment]": the host
+ * name into host (empty for a blank or comment line), the options into
+ * *slots and *max_slots (-1 when absent). */
+static tm_err hostfile_line(tm__lexer *lx, char *host, size_t size, int64_t *slots,
+                            int64_t *max_slots)
+{
+    char *hash = strchr(lx->buf, '#');
+    const char *p, *tok = tm__skip_blank(lx->buf);
+    size_t len;
+    tm_err err;
+    *slots = *max_slots = -1;
+    host[0] = '\0';
+    if (hash)
+        *hash = '\0';
+    p = tok;
+    while (*p && *p != ' ' && *p != '\t')
+        p++;
+    len = (size_t)(p - tok);
+    if (len == 0)
+        return TM_EOK;
+    if (len >= size)
+        return tm__lex_error(lx, "host name longer than %zu bytes", size - 1);
+    memcpy(host, tok, len);
+    host[len] = '\0';
+    while (*(tok = tm__skip_blank(p))) {
+        p = tok;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        if ((err = hostfile_option(lx, tok, (size_t)(p - tok), slots, max_slots)))
+            return err;
+    }
+    return TM_EOK;
+}
+
 tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
                               tm_alloc *out)
 {
@@ -234,31 +268,12 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
         goto out;
     }
     while ((r = tm__lex_next(&lx)) == 1) {
-        char *hash = strchr(lx.buf, '#'), host[1024];
-        const char *p, *tok = tm__skip_blank(lx.buf);
-        size_t len;
-        int64_t slots = -1, max_slots = -1;
-        if (hash)
-            *hash = '\0';
-        p = tok;
-        while (*p && *p != ' ' && *p != '\t')
-            p++;
-        len = (size_t)(p - tok);
-        if (len == 0)
-            continue;
-        if (len >= sizeof host) {
-            err = tm__lex_error(&lx, "host name longer than %zu bytes", sizeof host - 1);
+        char host[1024];
+        int64_t slots, max_slots;
+        if ((err = hostfile_line(&lx, host, sizeof host, &slots, &max_slots)))
             goto out;
-        }
-        memcpy(host, tok, len);
-        host[len] = '\0';
-        while (*(tok = tm__skip_blank(p))) {
-            p = tok;
-            while (*p && *p != ' ' && *p != '\t')
-                p++;
-            if ((err = hostfile_option(&lx, tok, (size_t)(p - tok), &slots, &max_slots)))
-                goto out;
-        }
+        if (!host[0])
+            continue;
         v = tm_alloc_resolve_host(net, host);
         if (v < 0 || tm_net_kind(net, v) != TM_VERTEX_HOST) {
             char why[2600];

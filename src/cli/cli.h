@@ -15,7 +15,18 @@
 /* Exit codes (docs/design.md). */
 enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXIT_INTERNAL_ = 4 };
 
-/* Inputs shared by topo/eval/map. */
+/* The default refinement of network mode (docs/mapping.md "Pipeline"). */
+#define CLI_NET_PIPELINE "ils:10+ta"
+/* Largest --slots. */
+#define CLI_MAX_SLOTS (1L << 20)
+
+/* A --routing value: the model, and the tables' directory of lft:DIR. */
+typedef struct cli_routing {
+    tm_route_kind kind;
+    const char *lft_dir;
+} cli_routing;
+
+/* Inputs shared by topo/eval/map/study. */
 typedef struct cli_inputs {
     const char *topology;
     const char *node_name_map;
@@ -24,7 +35,8 @@ typedef struct cli_inputs {
     const char *comm;
     const char *comm_format;
     const char *alloc;
-    const char *routing;
+    const char *routing; /* as given; NULL: ECMP */
+    cli_routing route;   /* parsed (valid when routing != NULL) */
     bool lmc_spread;    /* --lmc-spread (lft routing) */
     const char *roots;  /* --root S[,S2..] (updn routing) */
     const char *hierarchy;
@@ -34,43 +46,52 @@ typedef struct cli_inputs {
     const char *node_distances;
     const char *hwloc;
     double hop_distance;
+    long threads;       /* --threads, 0: all cores */
 } cli_inputs;
 
-/* Long-option ids shared by the subcommands (>= 256 to stay clear of
- * short options). */
+/* Long-option ids (>= 256 to stay clear of short options). */
 enum {
     OPT_TOPOLOGY = 256, OPT_NODEMAP, OPT_SEPARATE_HCAS, OPT_SLOTS, OPT_COMM, OPT_COMM_FORMAT,
     OPT_ALLOC, OPT_ROUTING, OPT_HIERARCHY, OPT_DISTANCES, OPT_JSON, OPT_OUT, OPT_FORMAT,
     OPT_MAPPING, OPT_STRATEGY, OPT_REFINE, OPT_OBJECTIVE, OPT_SEED, OPT_TIME_LIMIT,
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
     OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
-    OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT,
-    OPT_SHARED_END_ /* a subcommand's own option ids start here */
+    OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
+    OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY
 };
 
-/* getopt_long entries for the inputs (no terminator); append to a table. */
-#define CLI_INPUT_OPTIONS                                                         \
-    {"topology", required_argument, NULL, OPT_TOPOLOGY},                          \
-    {"node-name-map", required_argument, NULL, OPT_NODEMAP},                      \
-    {"separate-hcas", no_argument, NULL, OPT_SEPARATE_HCAS},                      \
-    {"slots", required_argument, NULL, OPT_SLOTS},                                \
-    {"comm", required_argument, NULL, OPT_COMM},                                  \
-    {"comm-format", required_argument, NULL, OPT_COMM_FORMAT},                    \
-    {"alloc", required_argument, NULL, OPT_ALLOC},                                \
-    {"routing", required_argument, NULL, OPT_ROUTING},                            \
-    {"lmc-spread", no_argument, NULL, OPT_LMC_SPREAD},                            \
-    {"root", required_argument, NULL, OPT_ROOT},                                  \
-    {"hierarchy", required_argument, NULL, OPT_HIERARCHY},                        \
-    {"distances", required_argument, NULL, OPT_DISTANCES},                        \
-    {"node-hierarchy", required_argument, NULL, OPT_NODE_HIERARCHY},              \
-    {"node-distances", required_argument, NULL, OPT_NODE_DISTANCES},              \
-    {"hwloc", required_argument, NULL, OPT_HWLOC},                                \
-    {"hop-distance", required_argument, NULL, OPT_HOP_DISTANCE},                  \
-    {"help", no_argument, NULL, OPT_HELP}
-
-/* Handles an input option; returns 1 if c was one, 0 if not, -1 on a bad
- * value (message printed). */
-int cli_input_option(cli_inputs *in, int c, const char *arg);
+/* ---- the option table (options.c) ----------------------------------------
+ * One table holds every option of topo, eval, map and study with the
+ * subcommands that take it; getopt_long's entries and the option list of
+ * every --help are made from it. */
+enum { CLI_TOPO = 1, CLI_EVAL = 2, CLI_MAP = 4, CLI_STUDY = 8 };
+typedef struct cli_opt {
+    const char *name; /* without "--" */
+    int id;           /* OPT_* */
+    const char *arg;  /* the value's name in --help; NULL: no value */
+    unsigned cmds;    /* CLI_* of the subcommands that take it */
+    const char *help; /* one line; '\n' starts a continuation line */
+} cli_opt;
+/* The whole table (n entries). */
+const cli_opt *cli_options(size_t *n);
+/* The options of subcommand `cmd` (one CLI_*), one per line or more. */
+void cli_print_options(FILE *out, unsigned cmd);
+/* Handles option id with value arg (NULL for flags): 1 if handled, 0 if
+ * not, -1 on a bad value (message printed). */
+typedef int (*cli_option_fn)(void *ud, int id, const char *arg);
+/* Runs getopt_long over argv with the table's options of `mask`, calling
+ * fn for each; --help prints usage on stdout.  Returns -1 when the options
+ * are parsed, 0 after --help, else the exit code of the usage error
+ * (printed as "<cmd>: ..."). */
+int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
+                      void *ud, void (*usage)(FILE *));
+/* The options of cli_inputs (and --threads) into in: as cli_option_fn. */
+int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg);
+/* Value checks shared by the subcommands; -1 on error (message printed).
+ * --routing: the library's model names; lft:DIR only when tables. */
+int cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out);
+int cli_parse_threads(const char *cmd, const char *v, long *out);
+int cli_parse_slots(const char *cmd, const char *v, long *out);
 
 /* Prints "topomap <cmd>: <message>" and returns the exit code for err. */
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err);

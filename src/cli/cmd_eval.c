@@ -1,13 +1,13 @@
 /* cmd_eval.c - `topomap eval`: exact quality figures of a given mapping
  * (or of the consecutive placement when no mapping is given). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
-static const char usage_text[] =
-    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n                    [--export-loads F] [--report F.html]\n"
+static const char usage_head[] =
+    "usage: topomap eval --topology T --comm G [--mapping M] [--alloc A] [--routing R] [--json]\n"
+    "                    [--export-loads F] [--report F.html]\n"
     "       topomap eval --hierarchy a1:..:ak --distances d1:..:dk --comm G [--mapping M] [--json]\n"
     "\n"
     "Computes, for the mapping M of the tasks of G onto the network T, the exact maximum\n"
@@ -15,85 +15,40 @@ static const char usage_text[] =
     "unit of volume) and the QAP cost J (docs/design.md).  Without --mapping the consecutive\n"
     "placement of the allocation is evaluated (what a batch system does).\n"
     "\n"
-    "  --topology T      ibnetdiscover dump, .graphml, .xml spec or generator spec (topo --help)\n"
-    "  --node-name-map F --separate-hcas --slots N   see 'topomap topo --help'\n"
-    "  --comm G          communication graph (METIS, .mtx, edge list, dense matrix, graphStats, mpiP)\n"
-    "  --comm-format F   force the format: metis, mtx, edges, dense, graphstats, mpip, scotch\n"
-    "  --mapping M       Open MPI rankfile or plain mapping ('host [slot]' per line;\n"
-    "                    hierarchy mode: one PE index per line)\n"
-    "  --alloc A         hostlist expression (node[001-064]) or hostfile; default: all hosts\n"
-    "  --routing R       ecmp (default: all minimum-hop paths equally), single, dor (tori/meshes),\n"
-    "                    lft:DIR (the fabric's forwarding tables: ibroute files, dump_lfts.sh,\n"
-    "                    opensm-lfts.dump, opensm.fdbs or ibdiagnet2.fdbs dumps; needs an\n"
-    "                    ibnetdiscover topology with LIDs), ftree, minhop, updn (OpenSM's\n"
-    "                    engines emulated; docs/routing.md), valiant (dragonflies: every\n"
-    "                    flow between groups split evenly over all other groups), ugal\n"
-    "                    (dragonflies: minimal or valiant per flow, whichever is less loaded)\n"
-    "  --lmc-spread      (lft) split each flow evenly over the destination's 2^LMC LIDs,\n"
-    "                    as MPI libraries striping over path bits do; default: base LID only\n"
-    "  --root S[,S2..]   (updn) the root switches; default: found by OpenSM's rule\n"
-    "  --compare-routing also evaluate the mapping under ECMP and print both side by side\n"
-    "                    (how optimistic the ECMP idealisation is for this routing)\n"
-    "  --approx          congestion by Hoefler & Snir's Algorithm 3 (approximate)\n"
-    "  --hwloc F         node-internal levels of every host from an hwloc XML export, or\n"
-    "  --node-hierarchy a:b:.. --node-distances d1:d2:..   the same as a spec; J then counts\n"
-    "                    d_node within a host and d_top + C * hops between hosts\n"
-    "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
-    "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
-    "  --report F.html   one self-contained HTML page: the fabric with its links coloured by\n"
-    "                    congestion (load / capacity) under this mapping, the job's hosts, the\n"
-    "                    mapping against consecutive, the congestion histogram and CDF\n"
-    "                    (exact evaluation; docs/report.md)\n"
-    "  --threads N       threads (default: all cores; results do not depend on it)\n"
-    "  --json            one JSON object (keys in docs/design.md)\n";
+    "options:\n";
+
+static void usage(FILE *out)
+{
+    fputs(usage_head, out);
+    cli_print_options(out, CLI_EVAL); /* options.c */
+}
 
 typedef struct eval_args {
     cli_inputs in;
     const char *mapping_path, *loads_path, *report_path;
     bool json, approx, hmode, compare;
-    long threads;
 } eval_args;
+
+static int eval_option(void *ud, int c, const char *v)
+{
+    eval_args *a = ud;
+    switch (c) {
+    case OPT_MAPPING: a->mapping_path = v; return 1;
+    case OPT_JSON: a->json = true; return 1;
+    case OPT_APPROX: a->approx = true; return 1;
+    case OPT_COMPARE_ROUTING: a->compare = true; return 1;
+    case OPT_EXPORT_LOADS: a->loads_path = v; return 1;
+    case OPT_REPORT: a->report_path = v; return 1;
+    default: return cli_input_option("topomap eval", &a->in, c, v);
+    }
+}
 
 /* Options into *a; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, eval_args *a)
 {
-    static const struct option opts[] = {
-        CLI_INPUT_OPTIONS,
-        {"mapping", required_argument, NULL, OPT_MAPPING},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"approx", no_argument, NULL, OPT_APPROX},
-        {"compare-routing", no_argument, NULL, OPT_COMPARE_ROUTING},
-        {"export-loads", required_argument, NULL, OPT_EXPORT_LOADS},
-        {"report", required_argument, NULL, OPT_REPORT},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        int r = cli_input_option(&a->in, c, optarg);
-        if (r < 0)
-            return EXIT_USAGE_;
-        if (r > 0)
-            continue;
-        switch (c) {
-        case OPT_HELP: fputs(usage_text, stdout); return 0;
-        case OPT_MAPPING: a->mapping_path = optarg; break;
-        case OPT_JSON: a->json = true; break;
-        case OPT_APPROX: a->approx = true; break;
-        case OPT_COMPARE_ROUTING: a->compare = true; break;
-        case OPT_EXPORT_LOADS: a->loads_path = optarg; break;
-        case OPT_REPORT: a->report_path = optarg; break;
-        case OPT_THREADS:
-            if (cli_parse_int("topomap eval", "--threads", optarg, 0, 1024, &a->threads) < 0)
-                return EXIT_USAGE_;
-            break;
-        default: return cli_getopt_error("topomap eval", c, argv);
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error("topomap eval", "unexpected argument '%s'", argv[optind]);
+    int rc = cli_parse_options("topomap eval", CLI_EVAL, argc, argv, eval_option, a, usage);
+    if (rc >= 0)
+        return rc;
     a->hmode = a->in.hierarchy != NULL;
     if (cli_check_inputs("topomap eval", &a->in) < 0)
         return EXIT_USAGE_;
@@ -288,7 +243,7 @@ int cmd_eval(int argc, char **argv)
     tm_metrics_init(&met);
     tm_metrics_init(&ecmp);
     t0 = cli_now();
-    err = tm_ctx_set_threads(ctx, (int)a.threads);
+    err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
         err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
                       : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp);

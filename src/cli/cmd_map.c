@@ -1,15 +1,11 @@
 /* cmd_map.c - `topomap map`: compute a mapping with a strategy (and an
  * optional refinement), evaluate it, and write it as a rankfile,
  * machinefile, Slurm hostfile or plain mapping. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-/* The default refinement of network mode (docs/mapping.md "Pipeline"). */
-#define TM_CLI_NET_PIPELINE "ils:10+ta"
 
 static const char usage_head[] =
     "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
@@ -19,36 +15,13 @@ static const char usage_head[] =
     "       topomap map --hierarchy a1:..:ak --distances d1:..:dk --comm G [--strategy S]\n"
     "                   [--refine R] [--imbalance EPS] [--out F] [--json]\n"
     "\n"
-    "  --topology, --node-name-map, --separate-hcas, --slots, --comm, --comm-format,\n"
-    "  --alloc, --routing, --lmc-spread, --root\n"
-    "                          as for 'topomap eval'\n"
-    "  --strategy S            mapping strategy; 'all' (default) runs every strategy in\n"
-    "                          parallel threads and keeps the best by --objective\n"
-    "  --refine R              refinement applied to every strategy run; several joined by '+'\n"
-    "                          run in order (e.g. ils:10+ta).  Default in network mode: the\n"
-    "                          pipeline " TM_CLI_NET_PIPELINE " (J local search on the network, then\n"
-    "                          threshold accepting on congestion with a 5%% dilation guard);\n"
-    "                          in hierarchy mode: none.  'none' keeps the construction\n"
-    "  --objective O           how 'all' picks the best: pareto (default: the non-dominated\n"
-    "                          row nearest the ideal point, docs/mapping.md), or congestion,\n"
-    "                          dilation, qap (lexicographic, the other figures break ties)\n"
-    "  --seed N                seed of every randomised step (default 1)\n"
-    "  --time-limit SEC        wall-clock limit of refinement (default: iteration budget only)\n"
-    "  --threads N             threads (default: all cores)\n"
-    "  --imbalance EPS         general process mapping (more tasks than PEs or slots),\n"
-    "                          at most ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)\n"
-    "  --hwloc F, --node-hierarchy a:b:.. --node-distances d1:d2:.., --hop-distance C\n"
-    "                          node-internal levels for J in network mode (see eval --help)\n"
-    "  --out F                 output file, written atomically (default: stdout)\n"
-    "  --format F              openmpi (rankfile, default), mpich (Hydra machinefile),\n"
-    "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain\n"
-    "  --hostnames full        keep domain names (default: short host names)\n"
-    "  --json                  print metrics as JSON on stdout (mapping only to --out)\n"
-    "  --quiet                 no progress line (shown on stderr when it is a terminal)\n"
-    "  --report F.html         one self-contained HTML page: the fabric with its links coloured\n"
-    "                          by congestion (load / capacity) under the chosen mapping, the\n"
-    "                          job's hosts, every strategy row against consecutive, the\n"
-    "                          congestion histogram and CDF (network mode; docs/report.md)\n"
+    "Maps the tasks of G onto the slots of the hosts of T (or the PEs of a hierarchy), prints\n"
+    "the quality figures of the result beside those of the consecutive placement, and writes\n"
+    "the mapping (docs/mapping.md).\n"
+    "\n"
+    "options:\n";
+
+static const char usage_signals[] =
     "\n"
     "SIGINT (Ctrl-C), SIGTERM (Slurm's time limit) or SIGUSR1 stop the refinements: the best\n"
     "mapping found so far is written and reported, exit 0 (a second signal ends at once).\n"
@@ -57,6 +30,8 @@ static const char usage_head[] =
 static void usage(FILE *out)
 {
     fputs(usage_head, out);
+    cli_print_options(out, CLI_MAP); /* options.c */
+    fputs(usage_signals, out);
     fprintf(out, "strategies:\n");
     for (const tm_strategy *s = tm_strategies(); s->name; s++)
         fprintf(out, "  %-12s %s%s\n", s->name, s->help,
@@ -73,95 +48,64 @@ typedef struct map_args {
     int objective;
     long seed;
     double time_limit, imbalance;
-    long threads;
     bool json, full_hostnames, refine_given, quiet;
 } map_args;
+
+static int map_option(void *ud, int c, const char *v)
+{
+    const char *cmd = "topomap map";
+    map_args *a = ud;
+    switch (c) {
+    case OPT_STRATEGY: a->strategy = v; return 1;
+    case OPT_REFINE:
+        a->refine = strcmp(v, "none") == 0 ? NULL : v;
+        a->refine_given = true;
+        return 1;
+    case OPT_OBJECTIVE:
+        if ((a->objective = tm_objective_parse(v)) < 0)
+            return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap, "
+                                        "pareto)", v), -1;
+        return 1;
+    case OPT_SEED: return cli_parse_int(cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
+    case OPT_TIME_LIMIT:
+        return cli_parse_double(cmd, "--time-limit", v, 0, 1e9, &a->time_limit) < 0 ? -1 : 1;
+    case OPT_IMBALANCE:
+        return cli_parse_double(cmd, "--imbalance", v, 0, 10, &a->imbalance) < 0 ? -1 : 1;
+    case OPT_OUT: a->out = v; return 1;
+    case OPT_JSON: a->json = true; return 1;
+    case OPT_QUIET: a->quiet = true; return 1;
+    case OPT_REPORT: a->report = v; return 1;
+    case OPT_FORMAT:
+        if (tm_mapfmt_parse(v) < 0)
+            return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
+                                   v), -1;
+        a->format = v;
+        return 1;
+    case OPT_HOSTNAMES:
+        if (strcmp(v, "short") && strcmp(v, "full"))
+            return cli_usage_error(cmd, "--hostnames is 'short' or 'full'"), -1;
+        a->full_hostnames = strcmp(v, "full") == 0;
+        return 1;
+    default: return cli_input_option(cmd, &a->in, c, v);
+    }
+}
 
 /* Returns -1 (and prints) on a usage error, 1 for --help, 0 otherwise. */
 static int parse_args(int argc, char **argv, map_args *a)
 {
-    static const struct option opts[] = {
-        CLI_INPUT_OPTIONS,
-        {"strategy", required_argument, NULL, OPT_STRATEGY},
-        {"refine", required_argument, NULL, OPT_REFINE},
-        {"objective", required_argument, NULL, OPT_OBJECTIVE},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"time-limit", required_argument, NULL, OPT_TIME_LIMIT},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"imbalance", required_argument, NULL, OPT_IMBALANCE},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"hostnames", required_argument, NULL, OPT_HOSTNAMES},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"report", required_argument, NULL, OPT_REPORT},
-        {NULL, 0, NULL, 0},
-    };
     const char *cmd = "topomap map";
-    int c;
+    int rc;
     memset(a, 0, sizeof *a);
     a->strategy = "all";
     a->objective = TM_OBJ_PARETO;
     a->seed = 1;
     a->time_limit = -1;
     a->imbalance = -1;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        int r = cli_input_option(&a->in, c, optarg);
-        if (r < 0)
-            return -1;
-        if (r > 0)
-            continue;
-        switch (c) {
-        case OPT_HELP: usage(stdout); return 1;
-        case OPT_STRATEGY: a->strategy = optarg; break;
-        case OPT_REFINE:
-            a->refine = strcmp(optarg, "none") == 0 ? NULL : optarg;
-            a->refine_given = true;
-            break;
-        case OPT_OBJECTIVE:
-            a->objective = tm_objective_parse(optarg);
-            if (a->objective < 0)
-                return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap, pareto)",
-                                       optarg), -1;
-            break;
-        case OPT_SEED:
-            if (cli_parse_int(cmd, "--seed", optarg, 0, 0x7fffffffL, &a->seed) < 0)
-                return -1;
-            break;
-        case OPT_TIME_LIMIT:
-            if (cli_parse_double(cmd, "--time-limit", optarg, 0, 1e9, &a->time_limit) < 0)
-                return -1;
-            break;
-        case OPT_THREADS:
-            if (cli_parse_int(cmd, "--threads", optarg, 0, 1024, &a->threads) < 0)
-                return -1;
-            break;
-        case OPT_IMBALANCE:
-            if (cli_parse_double(cmd, "--imbalance", optarg, 0, 10, &a->imbalance) < 0)
-                return -1;
-            break;
-        case OPT_OUT: a->out = optarg; break;
-        case OPT_JSON: a->json = true; break;
-        case OPT_QUIET: a->quiet = true; break;
-        case OPT_REPORT: a->report = optarg; break;
-        case OPT_FORMAT:
-            if (tm_mapfmt_parse(optarg) < 0)
-                return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
-                                       optarg), -1;
-            a->format = optarg;
-            break;
-        case OPT_HOSTNAMES:
-            if (strcmp(optarg, "short") && strcmp(optarg, "full"))
-                return cli_usage_error(cmd, "--hostnames is 'short' or 'full'"), -1;
-            a->full_hostnames = strcmp(optarg, "full") == 0;
-            break;
-        default: return cli_getopt_error(cmd, c, argv), -1;
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]), -1;
+    rc = cli_parse_options(cmd, CLI_MAP, argc, argv, map_option, a, usage);
+    if (rc == 0)
+        return 1;
+    if (rc > 0)
+        return -1;
     if (cli_check_inputs(cmd, &a->in) < 0)
         return -1;
     if (a->report && a->in.hierarchy)
@@ -387,7 +331,7 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
     p->hier = nw->have_node_hier ? &nw->node_hier : NULL;
     p->hop_distance = a->in.hop_distance;
     if (!a->refine_given)
-        a->refine = TM_CLI_NET_PIPELINE;
+        a->refine = CLI_NET_PIPELINE;
     return TM_EOK;
 }
 
@@ -477,7 +421,7 @@ int cmd_map(int argc, char **argv)
         fprintf(stderr, "topomap map: warning: cannot watch for signals; Ctrl-C ends at once\n");
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     t0 = cli_now();
-    err = tm_ctx_set_threads(ctx, (int)a.threads);
+    err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
         err = tm_ctx_set_time_limit(ctx, a.time_limit);
     if (!err)

@@ -20,39 +20,20 @@ static const char usage_text[] =
     "max congestion, average dilation and J of the consecutive placement and of the\n"
     "strategy's mapping, with the change in percent (docs/study.md).\n"
     "\n"
-    "  --topology T        file or generator spec (topo --help); repeat for several\n"
-    "  --node-name-map F --separate-hcas   as for 'topomap topo'\n"
-    "  --comm G            communication graph (as for eval); repeat for several\n"
-    "  --comm-format F     force its format\n"
-    "  --alloc A           hostlist or hostfile, the same for every topology (default: all hosts)\n"
-    "  --strategy S,..     map strategies (default: all; 'topomap map --help' lists them)\n"
-    "  --refine R          refinement of every run (default ils:10+ta, 'none' keeps constructions)\n"
-    "  --objective O       how 'all' picks its row: pareto (default), congestion, dilation, qap\n"
-    "  --routing R,..      ecmp (default), single, dor, ftree, minhop, updn, valiant, ugal\n"
-    "  --slots N,..        slots of every host (default: as the topology says)\n"
-    "  --scale-capacity L=F[,L=F..]   one capacity scenario: cables of level L get F times\n"
-    "                      their capacity (level 1 = cables at the hosts, 2 = leaf uplinks, 3 =\n"
-    "                      the next stage; 'all' = every cable); repeat for several scenarios\n"
-    "  --fail-links P%,..  random failure scenarios: P% of the switch-switch cables (every\n"
-    "                      cable of a direct network) fail, --seeds samples each\n"
-    "  --seeds N           samples per random failure (default 1); with N > 1 a mean and a\n"
-    "                      worst row follow the samples\n"
-    "  --fail-link A:B,..  one scenario: the cables between A and B (and C and D ...) fail\n"
-    "  --fail-switch S,..  one scenario: every cable of switch S (and S2 ...) fails\n"
-    "  --seed N            seed of the failure samples and of the mapping (default 1)\n"
-    "  --threads N         scenarios run in N threads (default: all cores; the results do not\n"
-    "                      depend on it)\n"
-    "  --out F             write the rows to F.csv or F.json (atomically; may be repeated)\n"
-    "  --report F.html     the rows as one self-contained HTML page: a bar chart of each\n"
-    "                      scenario's consecutive placement and mapping, in grid order\n"
-    "                      (docs/report.md)\n"
-    "  --quiet             no progress bar (shown on stderr only when it is a terminal)\n"
+    "options:\n";
+
+static const char usage_tail[] =
     "\n"
     "The unchanged network (no capacity change, no failure) is always part of the grid.  A\n"
     "scenario whose failures split the allocation is kept as a row with status\n"
     "'disconnected' and the hosts that were cut apart.\n";
 
-void study_usage(FILE *out) { fputs(usage_text, out); }
+void study_usage(FILE *out)
+{
+    fputs(usage_text, out);
+    cli_print_options(out, CLI_STUDY); /* options.c */
+    fputs(usage_tail, out);
+}
 
 /* A progress bar on stderr (only when it is a terminal). */
 static void progress(void *ud, int done, int total)
@@ -128,7 +109,7 @@ int cmd_study(int argc, char **argv)
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
-    err = tm_ctx_set_threads(ctx, (int)a.threads);
+    err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
         err = load_comms(ctx, &a, comms, sc);
     if (!err) {

@@ -1,5 +1,4 @@
 /* cmd_topo.c - `topomap topo info` and `topomap topo export`. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,23 +17,40 @@ static const char usage_text[] =
     "  *.xml                                         topomap XML topology spec (docs/xml-spec.md)\n"
     "%s"
     "\n"
-    "options:\n"
-    "  --slots N        slots (processes) per host, overriding the input\n"
-    "  --json           machine-readable output (info)\n"
-    "  --no-diameter    skip the all-hosts BFS (large networks)\n"
-    "  --out F          output file, written atomically (default: stdout)\n"
-    "  --link-speed     slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
-    "                   cables, whole Gbit/s; Slurm documents it as unused)\n"
+    "options:\n";
+
+static const char usage_formats[] =
     "\n"
     "formats: graphml, dot, ibnetdiscover (dump that topomap and ibsim read back),\n"
     "  slurm (topology.conf for Slurm's topology/tree: switches with hosts list them\n"
     "  as Nodes=, upper switches list the switches one level down as Switches=),\n"
     "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md\n";
 
-/* Options only `topo` has (ids clear of the shared enum in cli.h). */
-enum { OPT_LINK_SPEED = 1024 };
+static void usage(FILE *out)
+{
+    fprintf(out, usage_text, tm_gen_help());
+    cli_print_options(out, CLI_TOPO); /* options.c */
+    fputs(usage_formats, out);
+}
 
-static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
+typedef struct topo_args {
+    cli_inputs in;
+    bool json, diameter, link_speed;
+    const char *format, *out;
+} topo_args;
+
+static int topo_option(void *ud, int c, const char *v)
+{
+    topo_args *a = ud;
+    switch (c) {
+    case OPT_JSON: a->json = true; return 1;
+    case OPT_NO_DIAMETER: a->diameter = false; return 1;
+    case OPT_FORMAT: a->format = v; return 1;
+    case OPT_OUT: a->out = v; return 1;
+    case OPT_LINK_SPEED: a->link_speed = true; return 1;
+    default: return cli_input_option("topomap topo", &a->in, c, v);
+    }
+}
 
 /* Smallest and largest group of level l, in hosts. */
 static void group_sizes(const tm_net *net, const tm_net_levels *lv, int l, int32_t *min,
@@ -254,26 +270,59 @@ static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const 
     return err ? cli_report(ctx, "topo export", err) : 0;
 }
 
-int cmd_topo(int argc, char **argv)
+/* Options after "info" / "export" into *a; -1 to go on, else the exit code. */
+static int parse_args(int argc, char **argv, const char *sub, topo_args *a)
 {
-    static const struct option opts[] = {
-        CLI_INPUT_OPTIONS,
-        {"json", no_argument, NULL, OPT_JSON},
-        {"no-diameter", no_argument, NULL, OPT_NO_DIAMETER},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"link-speed", no_argument, NULL, OPT_LINK_SPEED},
-        {NULL, 0, NULL, 0},
-    };
-    cli_inputs in = {0};
-    bool json = false, diameter = true, link_speed = false;
-    const char *format = NULL, *out = NULL, *sub;
-    tm_ctx *ctx = NULL;
-    tm_net *net = NULL;
+    int rc;
+    memset(a, 0, sizeof *a);
+    a->diameter = true;
+    rc = cli_parse_options("topomap topo", CLI_TOPO, argc, argv, topo_option, a, usage);
+    if (rc >= 0)
+        return rc;
+    if (!a->in.topology)
+        return cli_usage_error("topomap topo", "--topology is required");
+    if (strcmp(sub, "export") == 0) {
+        if (!a->format)
+            return cli_usage_error("topomap topo export", "--format is required");
+        if (strcmp(a->format, "graphml") && strcmp(a->format, "dot") &&
+            strcmp(a->format, "ibnetdiscover") && !is_slurm(a->format))
+            return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
+                                   "ibnetdiscover, slurm, slurm-yaml)", a->format);
+        if (a->link_speed && strcmp(a->format, "slurm") != 0)
+            return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
+                                   "(topology.yaml has no link speed)");
+    } else if (a->link_speed) {
+        return cli_usage_error("topomap topo info", "--link-speed is an option of 'topo export'");
+    }
+    return -1;
+}
+
+static int run_info(tm_ctx *ctx, const topo_args *a, tm_net *net)
+{
     tm_net_info info;
     tm_net_levels levels;
+    tm_err err = tm_net_info_compute(ctx, net, a->diameter, &info);
+    if (err)
+        return cli_report(ctx, "topo info", err);
+    err = tm_net_levels_detect(ctx, net, &levels);
+    if (err) {
+        tm_net_info_release(&info);
+        return cli_report(ctx, "topo info", err);
+    }
+    print_info(a->in.topology, net, &info, &levels, a->json);
+    tm_net_levels_release(&levels);
+    tm_net_info_release(&info);
+    return 0;
+}
+
+int cmd_topo(int argc, char **argv)
+{
+    topo_args a;
+    const char *sub;
+    tm_ctx *ctx = NULL;
+    tm_net *net = NULL;
     tm_err err;
-    int c, rc = 0;
+    int rc;
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -282,67 +331,17 @@ int cmd_topo(int argc, char **argv)
     sub = argv[1];
     if (strcmp(sub, "info") != 0 && strcmp(sub, "export") != 0)
         return cli_usage_error("topomap topo", "unknown subcommand '%s' (info, export)", sub);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc - 1, argv + 1, ":", opts, NULL)) != -1) {
-        int r = cli_input_option(&in, c, optarg);
-        if (r < 0)
-            return EXIT_USAGE_;
-        if (r > 0)
-            continue;
-        switch (c) {
-        case OPT_HELP: usage(stdout); return 0;
-        case OPT_JSON: json = true; break;
-        case OPT_NO_DIAMETER: diameter = false; break;
-        case OPT_FORMAT: format = optarg; break;
-        case OPT_OUT: out = optarg; break;
-        case OPT_LINK_SPEED: link_speed = true; break;
-        default: return cli_getopt_error("topomap topo", c, argv + 1);
-        }
-    }
-    if (optind < argc - 1)
-        return cli_usage_error("topomap topo", "unexpected argument '%s'", argv[optind + 1]);
-    if (!in.topology)
-        return cli_usage_error("topomap topo", "--topology is required");
-    if (strcmp(sub, "export") == 0) {
-        if (!format)
-            return cli_usage_error("topomap topo export", "--format is required");
-        if (strcmp(format, "graphml") && strcmp(format, "dot") && strcmp(format, "ibnetdiscover") &&
-            !is_slurm(format))
-            return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
-                                   "ibnetdiscover, slurm, slurm-yaml)", format);
-        if (link_speed && strcmp(format, "slurm") != 0)
-            return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
-                                   "(topology.yaml has no link speed)");
-    } else if (link_speed) {
-        return cli_usage_error("topomap topo info", "--link-speed is an option of 'topo export'");
-    }
+    if ((rc = parse_args(argc - 1, argv + 1, sub, &a)) >= 0)
+        return rc;
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
-    err = cli_load_topology(ctx, &in, &net);
-    if (err) {
+    err = cli_load_topology(ctx, &a.in, &net);
+    if (err)
         rc = cli_report(ctx, "topo", err);
-        goto out;
-    }
-    if (strcmp(sub, "export") == 0) {
-        rc = run_export(ctx, net, format, out, link_speed);
-        goto out;
-    }
-    err = tm_net_info_compute(ctx, net, diameter, &info);
-    if (err) {
-        rc = cli_report(ctx, "topo info", err);
-        goto out;
-    }
-    err = tm_net_levels_detect(ctx, net, &levels);
-    if (err) {
-        tm_net_info_release(&info);
-        rc = cli_report(ctx, "topo info", err);
-        goto out;
-    }
-    print_info(in.topology, net, &info, &levels, json);
-    tm_net_levels_release(&levels);
-    tm_net_info_release(&info);
-out:
+    else if (strcmp(sub, "export") == 0)
+        rc = run_export(ctx, net, a.format, a.out, a.link_speed);
+    else
+        rc = run_info(ctx, &a, net);
     tm_net_free(net);
     tm_ctx_free(ctx);
     return rc;

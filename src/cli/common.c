@@ -1,5 +1,5 @@
-/* common.c - option handling, input loading and error reporting shared by
- * the subcommands. */
+/* common.c - input loading, value parsing and error reporting shared by
+ * the subcommands (the option table is options.c). */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,52 +9,6 @@
 
 #include "cli.h"
 #include "warn_summary.h"
-
-int cli_input_option(cli_inputs *in, int c, const char *arg)
-{
-    long v;
-    switch (c) {
-    case OPT_TOPOLOGY: in->topology = arg; return 1;
-    case OPT_NODEMAP: in->node_name_map = arg; return 1;
-    case OPT_SEPARATE_HCAS: in->separate_hcas = true; return 1;
-    case OPT_SLOTS:
-        if (cli_parse_int("topomap", "--slots", arg, 1, 1 << 20, &v) < 0)
-            return -1;
-        in->slots = (int)v;
-        return 1;
-    case OPT_COMM: in->comm = arg; return 1;
-    case OPT_COMM_FORMAT:
-        if (tm_comm_format_parse(arg) < 0) {
-            cli_usage_error("topomap", "unknown --comm-format '%s' (metis, mtx, edges, dense, "
-                            "graphstats, mpip, scotch, auto)", arg);
-            return -1;
-        }
-        in->comm_format = arg;
-        return 1;
-    case OPT_ALLOC: in->alloc = arg; return 1;
-    case OPT_ROUTING:
-        if (strncmp(arg, "lft:", 4) == 0 ? !arg[4] : tm_route_kind_parse(arg) < 0 ||
-                                                     tm_route_kind_parse(arg) == TM_ROUTE_LFT) {
-            cli_usage_error("topomap", "unknown --routing '%s' (ecmp, single, dor, lft:DIR, "
-                            "ftree, minhop, updn, valiant, ugal)", arg);
-            return -1;
-        }
-        in->routing = arg;
-        return 1;
-    case OPT_LMC_SPREAD: in->lmc_spread = true; return 1;
-    case OPT_ROOT: in->roots = arg; return 1;
-    case OPT_HIERARCHY: in->hierarchy = arg; return 1;
-    case OPT_DISTANCES: in->distances = arg; return 1;
-    case OPT_NODE_HIERARCHY: in->node_hierarchy = arg; return 1;
-    case OPT_NODE_DISTANCES: in->node_distances = arg; return 1;
-    case OPT_HWLOC: in->hwloc = arg; return 1;
-    case OPT_HOP_DISTANCE:
-        if (cli_parse_double("topomap", "--hop-distance", arg, 1e-9, 1e12, &in->hop_distance) < 0)
-            return -1;
-        return 1;
-    default: return 0;
-    }
-}
 
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
 {
@@ -195,18 +149,15 @@ tm_err cli_route_new(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, tm_ro
 {
     tm_route_opts o = TM_ROUTE_OPTS_INIT;
     int32_t *roots = NULL;
-    int kind = in->routing ? tm_route_kind_parse(in->routing) : TM_ROUTE_ECMP;
+    tm_route_kind kind = in->routing ? in->route.kind : TM_ROUTE_ECMP;
     tm_err err = TM_EOK;
-    if (in->routing && strncmp(in->routing, "lft:", 4) == 0) {
-        kind = TM_ROUTE_LFT;
-        o.lft_dir = in->routing + 4;
-    }
+    o.lft_dir = in->routing ? in->route.lft_dir : NULL;
     o.lmc_spread = in->lmc_spread;
     if (in->roots)
         err = parse_roots(ctx, net, in->roots, &roots, &o.n_roots);
     o.roots = roots;
     if (!err)
-        err = tm_route_new_opts(ctx, net, (tm_route_kind)kind, &o, out);
+        err = tm_route_new_opts(ctx, net, kind, &o, out);
     free(roots);
     return err;
 }
@@ -244,10 +195,10 @@ int cli_check_inputs(const char *cmd, const cli_inputs *in)
     if (in->hierarchy && (in->routing || in->alloc || in->slots || in->node_name_map))
         return cli_usage_error(cmd, "--routing, --alloc, --slots and --node-name-map need a "
                                     "network (--topology)"), -1;
-    if (in->lmc_spread && (!in->routing || strncmp(in->routing, "lft:", 4) != 0))
+    if (in->lmc_spread && (!in->routing || in->route.kind != TM_ROUTE_LFT))
         return cli_usage_error(cmd, "--lmc-spread needs forwarding tables (--routing lft:DIR)"),
                -1;
-    if (in->roots && (!in->routing || strcmp(in->routing, "updn") != 0))
+    if (in->roots && (!in->routing || in->route.kind != TM_ROUTE_UPDN))
         return cli_usage_error(cmd, "--root needs --routing updn"), -1;
     return 0;
 }

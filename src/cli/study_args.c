@@ -1,18 +1,12 @@
 /* study_args.c - the options of `topomap study`.  Every value is checked
  * here, before anything is loaded, so a bad option is a usage error (exit
  * 1) and not a failure in the middle of a long study. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "study_cli.h"
 
 static const char *const CMD = "topomap study";
-
-enum {
-    OPT_FAIL_LINKS = OPT_SHARED_END_, /* after every shared option id (cli.h) */ OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS,
-    OPT_SCALE_CAPACITY
-};
 
 /* Appends v to an axis; -1 (printed) when the axis is full. */
 static int push(const char *opt, int *n, int max)
@@ -46,7 +40,7 @@ static int add_slots(study_args *a, const char *v)
 {
     long n;
     int i;
-    if (cli_parse_int(CMD, "--slots", v, 1, 1 << 20, &n) < 0 || (i = push("--slots", &a->n_slots, STUDY_MAX_AXIS)) < 0)
+    if (cli_parse_slots(CMD, v, &n) < 0 || (i = push("--slots", &a->n_slots, STUDY_MAX_AXIS)) < 0)
         return -1;
     a->slots[i] = (int32_t)n;
     return 0;
@@ -54,13 +48,14 @@ static int add_slots(study_args *a, const char *v)
 
 static int add_routing(study_args *a, const char *v)
 {
-    int k = tm_route_kind_parse(v), i;
-    if (k < 0)
-        return cli_usage_error(CMD, "unknown --routing '%s' (ecmp, single, dor, ftree, "
-                                    "minhop, updn, valiant, ugal)", v), -1;
+    cli_routing r;
+    int i;
+    /* study computes its routes: no lft:DIR (options.c) */
+    if (cli_parse_routing(CMD, v, false, &r) < 0)
+        return -1;
     if ((i = push("--routing", &a->n_routings, STUDY_MAX_AXIS)) < 0)
         return -1;
-    a->routings[i] = (tm_route_kind)k;
+    a->routings[i] = r.kind;
     return 0;
 }
 
@@ -126,6 +121,7 @@ static int add_scale(study_args *a, const char *v)
     return 0;
 }
 
+/* 0 handled, -1 bad value (printed), 1 not a study-only option. */
 static int study_option(study_args *a, int c, const char *v)
 {
     int i;
@@ -155,7 +151,7 @@ static int study_option(study_args *a, int c, const char *v)
         return 0;
     case OPT_SEED: return cli_parse_int(CMD, "--seed", v, 0, 0x7fffffffL, &a->seed);
     case OPT_SEEDS: return cli_parse_int(CMD, "--seeds", v, 1, 10000, &a->samples);
-    case OPT_THREADS: return cli_parse_int(CMD, "--threads", v, 0, 1024, &a->threads);
+
     case OPT_OUT: {
         size_t n = strlen(v);
         if ((n < 5 || (strcmp(v + n - 4, ".csv") && strcmp(v + n - 5, ".json"))))
@@ -173,8 +169,15 @@ static int study_option(study_args *a, int c, const char *v)
         a->report = v;
         return 0;
     }
-    default: return cli_usage_error(CMD, "unhandled option"), -1;
+    default: return 1;
     }
+}
+
+static int study_option_fn(void *ud, int c, const char *v)
+{
+    study_args *a = ud;
+    int r = study_option(a, c, v);
+    return r < 0 ? -1 : r == 0 ? 1 : cli_input_option(CMD, &a->in, c, v);
 }
 
 static void defaults(study_args *a)
@@ -183,7 +186,7 @@ static void defaults(study_args *a)
     /* the unchanged network is always the first value of its axes */
     a->n_scales = 1;
     a->n_fails = 1;
-    a->refine = "ils:10+ta"; /* map's network pipeline (docs/mapping.md) */
+    a->refine = CLI_NET_PIPELINE; /* map's network pipeline (docs/mapping.md) */
     a->objective = TM_OBJ_PARETO;
     a->seed = 1;
     a->samples = 1;
@@ -207,48 +210,10 @@ static int finish(study_args *a)
 
 int study_parse_args(int argc, char **argv, study_args *a)
 {
-    static const struct option opts[] = {
-        CLI_INPUT_OPTIONS,
-        {"strategy", required_argument, NULL, OPT_STRATEGY},
-        {"refine", required_argument, NULL, OPT_REFINE},
-        {"objective", required_argument, NULL, OPT_OBJECTIVE},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"seeds", required_argument, NULL, OPT_SEEDS},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"fail-links", required_argument, NULL, OPT_FAIL_LINKS},
-        {"fail-link", required_argument, NULL, OPT_FAIL_LINK},
-        {"fail-switch", required_argument, NULL, OPT_FAIL_SWITCH},
-        {"scale-capacity", required_argument, NULL, OPT_SCALE_CAPACITY},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"report", required_argument, NULL, OPT_REPORT},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {NULL, 0, NULL, 0},
-    };
-    int c;
+    int rc;
     defaults(a);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        if (c == OPT_HELP)
-            return study_usage(stdout), 0;
-        if (c == OPT_HIERARCHY || c == OPT_DISTANCES || c == OPT_NODE_HIERARCHY ||
-            c == OPT_NODE_DISTANCES || c == OPT_HWLOC || c == OPT_HOP_DISTANCE)
-            return cli_usage_error(CMD, "'%s' is not a study option (network mode only, no "
-                                        "node hierarchy)", argv[optind - 1]);
-        if (c == OPT_LMC_SPREAD || c == OPT_ROOT)
-            return cli_usage_error(CMD, "'%s' is not a study option (study routes with computed "
-                                        "tables and automatic updn roots only)",
-                                   argv[optind - 1]);
-        if (c == '?' || c == ':')
-            return cli_getopt_error(CMD, c, argv);
-        if (c == OPT_NODEMAP || c == OPT_SEPARATE_HCAS || c == OPT_COMM_FORMAT || c == OPT_ALLOC) {
-            if (cli_input_option(&a->in, c, optarg) < 0)
-                return EXIT_USAGE_;
-        } else if (study_option(a, c, optarg) < 0) {
-            return EXIT_USAGE_;
-        }
-    }
-    if (optind < argc)
-        return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    rc = cli_parse_options(CMD, CLI_STUDY, argc, argv, study_option_fn, a, study_usage);
+    if (rc >= 0)
+        return rc;
     return finish(a) < 0 ? EXIT_USAGE_ : -1;
 }

@@ -10,7 +10,7 @@
 #define STUDY_MAX_AXIS 64
 
 typedef struct study_args {
-    cli_inputs in;  /* node-name map, HCAs, comm format, alloc */
+    cli_inputs in;  /* node-name map, HCAs, comm format, alloc, threads */
     const char *topologies[STUDY_MAX_AXIS]; int n_topologies;
     const char *comm_paths[STUDY_MAX_AXIS]; int n_comms;
     int32_t slots[STUDY_MAX_AXIS]; int n_slots;
@@ -22,7 +22,7 @@ typedef struct study_args {
     const char *report; /* --report F.html */
     const char *refine;
     int objective;
-    long seed, samples, threads;
+    long seed, samples;
     bool quiet;
 } study_args;
 

@@ -39,16 +39,13 @@ static tm_err comm_alloc(tm_ctx *ctx, tm_comm *c, int32_t n, int64_t nnz)
     return TM_EOK;
 }
 
-tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
-                            const int32_t *dst, const double *w, tm_comm *out)
+/* The entries' ids and volumes; *keep: the entries that stay (not on the
+ * diagonal, volume > 0). */
+static tm_err check_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                            const int32_t *dst, const double *w, int64_t *keep_out)
 {
-    int64_t *cnt = NULL, keep = 0;
-    int32_t *tmp_s = NULL, *tmp_d = NULL;
-    double *tmp_w = NULL;
-    int64_t *pos = NULL;
-    tm_err err = TM_EOK;
-
-    tm_comm_init(out);
+    int64_t keep = 0;
+    double total = 0;
     if (n < 0 || m < 0)
         return tm__fail(ctx, TM_EINPUT, "negative task or entry count (%d, %lld)", n, (long long)m);
     for (int64_t i = 0; i < m; i++) {
@@ -58,9 +55,55 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
         if (!isfinite(w[i]) || w[i] < 0)
             return tm__fail(ctx, TM_EINPUT, "entry %lld (%d -> %d): volume %g is not a finite "
                             "non-negative number", (long long)i, src[i], dst[i], w[i]);
-        if (src[i] != dst[i] && w[i] > 0)
+        if (src[i] != dst[i] && w[i] > 0) {
             keep++;
+            total += w[i]; /* an overflow to inf fails the test below too */
+        }
     }
+    /* Bounding the total bounds every merged entry, and every J and load
+     * made from them (TM_COMM_MAX_VOLUME). */
+    if (total > TM_COMM_MAX_VOLUME)
+        return tm__fail(ctx, TM_EINPUT, "total volume %g is larger than the limit %g",
+                        total, TM_COMM_MAX_VOLUME);
+    *keep_out = keep;
+    return TM_EOK;
+}
+
+/* Sums the duplicates of out's rows (adjacent: rows are sorted, cnt[u] the
+ * first entry of row u) in place and sets xadj and nnz. */
+static void merge_rows(tm_comm *out, int32_t n, const int64_t *cnt)
+{
+    int64_t nnz = 0;
+    for (int32_t u = 0; u < n; u++) {
+        int64_t row = nnz;
+        out->xadj[u] = nnz;
+        for (int64_t j = cnt[u]; j < cnt[u + 1]; j++) {
+            if (nnz > row && out->adj[nnz - 1] == out->adj[j]) {
+                out->w[nnz - 1] += out->w[j];
+            } else {
+                out->adj[nnz] = out->adj[j];
+                out->w[nnz] = out->w[j];
+                nnz++;
+            }
+        }
+    }
+    out->xadj[n] = nnz;
+    out->nnz = nnz;
+}
+
+tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *src,
+                            const int32_t *dst, const double *w, tm_comm *out)
+{
+    int64_t *cnt = NULL, keep = 0;
+    int32_t *tmp_s = NULL, *tmp_d = NULL;
+    double *tmp_w = NULL;
+    int64_t *pos = NULL;
+    tm_err err;
+
+    tm_comm_init(out);
+    err = check_entries(ctx, n, m, src, dst, w, &keep);
+    if (err)
+        return err;
     /* Two stable counting sorts (by target, then by source) give rows sorted
      * by target in O(n + m) without comparison sorting. */
     cnt = tm__calloc_n((size_t)n + 1, sizeof *cnt);
@@ -98,29 +141,7 @@ tm_err tm_comm_from_entries(tm_ctx *ctx, int32_t n, int64_t m, const int32_t *sr
         out->adj[j] = tmp_d[k];
         out->w[j] = tmp_w[k];
     }
-    /* Merge duplicates (adjacent after sorting) in place. */
-    int64_t nnz = 0;
-    for (int32_t u = 0; u < n; u++) {
-        int64_t row = nnz;
-        out->xadj[u] = nnz;
-        for (int64_t j = cnt[u]; j < cnt[u + 1]; j++) {
-            if (nnz > row && out->adj[nnz - 1] == out->adj[j]) {
-                out->w[nnz - 1] += out->w[j];
-                if (!isfinite(out->w[nnz - 1])) {
-                    err = tm__fail(ctx, TM_EINPUT, "volume from %d to %d overflows", u,
-                                   out->adj[j]);
-                    tm_comm_release(out);
-                    goto out;
-                }
-            } else {
-                out->adj[nnz] = out->adj[j];
-                out->w[nnz] = out->w[j];
-                nnz++;
-            }
-        }
-    }
-    out->xadj[n] = nnz;
-    out->nnz = nnz;
+    merge_rows(out, n, cnt);
     goto out;
 nomem:
     err = tm__nomem(ctx);
@@ -135,6 +156,7 @@ out:
 
 tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c)
 {
+    double total = 0;
     if (c->n < 0 || c->nnz < 0)
         return tm__fail(ctx, TM_EINPUT, "comm: negative size (n=%d, nnz=%lld)", c->n,
                         (long long)c->nnz);
@@ -160,11 +182,18 @@ tm_err tm_comm_check(tm_ctx *ctx, const tm_comm *c)
             if (!isfinite(c->w[j]) || !(c->w[j] > 0))
                 return tm__fail(ctx, TM_EINPUT, "comm: entry %d -> %d: volume %g is not positive "
                                 "and finite", u, v, c->w[j]);
+            total += c->w[j];
         }
         if (c->vwgt && (!isfinite(c->vwgt[u]) || c->vwgt[u] < 0))
             return tm__fail(ctx, TM_EINPUT, "comm: task %d: weight %g is negative or not finite",
                             u, c->vwgt[u]);
+        if (c->vwgt && c->vwgt[u] > TM_COMM_MAX_VOLUME)
+            return tm__fail(ctx, TM_EINPUT, "comm: task %d: weight %g is larger than the limit %g",
+                            u, c->vwgt[u], TM_COMM_MAX_VOLUME);
     }
+    if (total > TM_COMM_MAX_VOLUME)
+        return tm__fail(ctx, TM_EINPUT, "comm: total volume %g is larger than the limit %g", total,
+                        TM_COMM_MAX_VOLUME);
     return TM_EOK;
 }
 

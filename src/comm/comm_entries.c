@@ -37,8 +37,8 @@ tm_err tm__entries_add(tm_ctx *ctx, tm__entries *e, int64_t s, int64_t d, double
     return tm__entries_push(e, (int32_t)s, (int32_t)d, w) < 0 ? tm__nomem(ctx) : TM_EOK;
 }
 
-/* An error found only when the CSR is built (two volumes that sum to
- * infinity) names the file like every other reader error. */
+/* An error found only when the CSR is built (volumes whose sum is over
+ * TM_COMM_MAX_VOLUME) names the file like every other reader error. */
 tm_err tm__entries_finish(tm_ctx *ctx, const char *name, tm__entries *e, int32_t n,
                           tm_comm *out)
 {
@@ -83,6 +83,9 @@ tm_err tm__token_volume(const tm__lexer *lx, const char *tok, size_t len, const 
     }
     if (v < 0)
         return tm__lex_error(lx, "negative %s %.*s", what, (int)len, tok);
+    if (v > TM_COMM_MAX_VOLUME) /* keeps every sum and J finite (topomap/comm.h) */
+        return tm__lex_error(lx, "%s %.*s is larger than the limit %g", what, (int)len, tok,
+                             TM_COMM_MAX_VOLUME);
     *out = v;
     return TM_EOK;
 }

@@ -105,6 +105,41 @@ static tm_err parse_vertex(tm__lexer *lx, const metis_hdr *h, int32_t u, tm__ent
     return TM_EOK;
 }
 
+/* The h.n vertex lines into e, with each one's line number (*lines) and
+ * weight (*vw, 1 by default).  The arrays grow with the lines actually
+ * present, so a header announcing millions of vertices costs nothing by
+ * itself. */
+static tm_err read_vertices(tm__lexer *lx, const metis_hdr *h, tm__entries *e, long **lines,
+                            double **vw)
+{
+    size_t cap_l = 0, cap_w = 0;
+    int32_t nv = 0;
+    int r = 0;
+    tm_err err;
+    while (nv < h->n && (r = tm__lex_next(lx)) == 1) {
+        if (is_comment(lx->buf))
+            continue;
+        if (tm__grow((void **)lines, &cap_l, (size_t)nv + 1, sizeof **lines) < 0 ||
+            tm__grow((void **)vw, &cap_w, (size_t)nv + 1, sizeof **vw) < 0)
+            return tm__nomem(lx->ctx);
+        (*lines)[nv] = lx->line;
+        (*vw)[nv] = 1;
+        if ((err = parse_vertex(lx, h, nv, e, &(*vw)[nv])))
+            return err;
+        nv++;
+    }
+    if (r < 0)
+        return (tm_err)-r;
+    if (nv < h->n)
+        return tm__lex_error(lx, "file ends after %d of %lld vertex lines", nv, (long long)h->n);
+    /* after them: only comments and blank lines */
+    while ((r = tm__lex_next(lx)) == 1)
+        if (!is_comment(lx->buf) && *tm__skip_blank(lx->buf))
+            return tm__lex_error(lx, "more lines than the %lld vertices of the header (line %ld)",
+                                 (long long)h->n, h->line);
+    return r < 0 ? (tm_err)-r : TM_EOK;
+}
+
 tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
 {
     tm__lexer lx;
@@ -112,8 +147,6 @@ tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     metis_hdr h = {0};
     long *lines = NULL;
     double *vw = NULL;
-    size_t cap_l = 0, cap_w = 0;
-    int32_t nv = 0;
     int r;
     tm_err err = TM_EOK;
 
@@ -131,43 +164,8 @@ tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         err = tm__lex_error(&lx, "empty file: no METIS header 'n m [fmt [ncon]]'");
         goto out;
     }
-    if ((err = parse_header(&lx, &h)))
+    if ((err = parse_header(&lx, &h)) || (err = read_vertices(&lx, &h, &e, &lines, &vw)))
         goto out;
-    /* vertex lines; arrays grow with the lines actually present, so a
-     * header announcing millions of vertices costs nothing by itself */
-    while (nv < h.n && (r = tm__lex_next(&lx)) == 1) {
-        if (is_comment(lx.buf))
-            continue;
-        if (tm__grow((void **)&lines, &cap_l, (size_t)nv + 1, sizeof *lines) < 0 ||
-            tm__grow((void **)&vw, &cap_w, (size_t)nv + 1, sizeof *vw) < 0) {
-            err = tm__nomem(ctx);
-            goto out;
-        }
-        lines[nv] = lx.line;
-        vw[nv] = 1;
-        if ((err = parse_vertex(&lx, &h, nv, &e, &vw[nv])))
-            goto out;
-        nv++;
-    }
-    if (r < 0) {
-        err = (tm_err)-r;
-        goto out;
-    }
-    if (nv < h.n) {
-        err = tm__lex_error(&lx, "file ends after %d of %lld vertex lines", nv, (long long)h.n);
-        goto out;
-    }
-    while ((r = tm__lex_next(&lx)) == 1) {
-        if (!is_comment(lx.buf) && *tm__skip_blank(lx.buf)) {
-            err = tm__lex_error(&lx, "more lines than the %lld vertices of the header (line %ld)",
-                                (long long)h.n, h.line);
-            goto out;
-        }
-    }
-    if (r < 0) {
-        err = (tm_err)-r;
-        goto out;
-    }
     if ((err = tm__check_symmetric(&lx, (int32_t)h.n, &e, lines, 1)))
         goto out;
     if ((int64_t)e.len != 2 * h.m) {

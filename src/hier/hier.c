@@ -62,6 +62,10 @@ tm_err tm_hier_parse(tm_ctx *ctx, const char *levels, const char *distances, tm_
         if (!(d[i] >= 0))
             return tm__fail(ctx, TM_EINPUT, "distances '%s': distance %d is negative", distances,
                             i + 1);
+        /* 1.3e308 parsed and made J infinite (found by tests/fuzz/fuzz_hier). */
+        if (d[i] > TM_HIER_MAX_DISTANCE)
+            return tm__fail(ctx, TM_EINPUT, "distances '%s': distance %d is %g, larger than the "
+                            "limit %g", distances, i + 1, d[i], TM_HIER_MAX_DISTANCE);
         out->a[i] = (int32_t)a[i];
         out->d[i] = d[i];
         if (out->group[i] > (INT64_C(1) << 31) / out->a[i])

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topomap/net.h"
 #include "graphml_int.h"
 #include "xml_int.h"
 #include "../util/util.h"
@@ -115,8 +116,9 @@ tm_err tm__gml_check_value(struct tm__gml_checker *c, const xmlNode *at, int a, 
         break;
     case GA_CAPACITY:
         if (tm__xml_parse_capacity(v, &cap) != 0)
-            return tm__xml_error(c->ctx, c->name, at, "capacity '%.100s' is not a positive number",
-                                 v);
+            return tm__xml_error(c->ctx, c->name, at, "capacity '%.100s' is not a number in "
+                                 "[%g, %g] (Gbit/s)", v, TM_NET_MIN_CAPACITY,
+                                 TM_NET_MAX_CAPACITY);
         break;
     }
     return TM_EOK;
@@ -146,6 +148,94 @@ tm_err tm__gml_check_other(struct tm__gml_checker *c, const xmlNode *at, int typ
     return TM_EOK;
 }
 
+/* for="..." of key id into key->dom (0 for the domains topomap ignores). */
+static tm_err key_domain(struct tm__gml_checker *c, const xmlNode *k, const char *id,
+                         const char *dom, struct tm__gml_key *key)
+{
+    if (!dom || !strcmp(dom, "all"))
+        key->dom = TM_GML_NODE | TM_GML_EDGE;
+    else if (!strcmp(dom, "node"))
+        key->dom = TM_GML_NODE;
+    else if (!strcmp(dom, "edge"))
+        key->dom = TM_GML_EDGE;
+    else if (strcmp(dom, "graph") && strcmp(dom, "graphml") && strcmp(dom, "hyperedge") &&
+             strcmp(dom, "port") && strcmp(dom, "endpoint"))
+        return tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown for=\"%.100s\"", id, dom);
+    return TM_EOK;
+}
+
+/* igraph keeps one attribute per name and domain and fails ("Attribute
+ * types do not match") on a second declaration; keys for "all" and keys
+ * without attr.type it ignores. */
+static tm_err key_name_once(struct tm__gml_checker *c, const xmlNode *k, const char *id,
+                            const char *dom, const char *an, const struct tm__gml_key *key)
+{
+    char dn[1200];
+    int r;
+    if (!an || !dom || key->type == TM_GML_NONE || !strcmp(dom, "all"))
+        return TM_EOK;
+    snprintf(dn, sizeof dn, "%.20s:%.1000s", dom, an);
+    r = tm__strmap_put(&c->attr_names, dn, (int32_t)c->n_keys, NULL);
+    if (r < 0)
+        return tm__nomem(c->ctx);
+    if (r == 0)
+        return tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%.100s' declared twice "
+                             "for %.20s", id, an, dom);
+    return TM_EOK;
+}
+
+/* A key that declares one of the attributes topomap reads (name, kind,
+ * capacity, ...): its type and domain must be what the reader expects, and
+ * it may be declared once; key->attr is set to it. */
+static tm_err key_known_attr(struct tm__gml_checker *c, const xmlNode *k, const char *id,
+                             const char *an, const char *ty, struct tm__gml_key *key)
+{
+    for (int a = 0; an && a < GA_COUNT; a++) {
+        if (strcmp(an, tm__gml_known[a].name) || !(key->dom & tm__gml_known[a].dom))
+            continue;
+        if (type_class(ty) != tm__gml_known[a].type)
+            return tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' must have %s",
+                                 id, an,
+                                 tm__gml_known[a].type == TM_GML_STRING   ? "attr.type=\"string\""
+                                 : tm__gml_known[a].type == TM_GML_NUMBER ? "a numeric attr.type"
+                                                              : "attr.type=\"boolean\"");
+        if (key->dom == (TM_GML_NODE | TM_GML_EDGE))
+            /* igraph 0.10 ignores keys for "all" (with a warning). */
+            return tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' needs "
+                                 "for=\"%s\" (for=\"all\" is not supported)", id, an,
+                                 tm__gml_known[a].dom == TM_GML_NODE ? "node" : "edge");
+        int d = tm__gml_known[a].dom == TM_GML_NODE ? 0 : 1;
+        if (c->key_of[a][d] >= 0)
+            return tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' declared twice",
+                                 id, an);
+        c->key_of[a][d] = (int)c->n_keys;
+        key->attr = a;
+    }
+    return TM_EOK;
+}
+
+/* The <default> children of the key: the last one is kept in key->def,
+ * each checked like a value of the key. */
+static tm_err key_defaults(struct tm__gml_checker *c, const xmlNode *k, const char *id,
+                           struct tm__gml_key *key)
+{
+    tm_err err = TM_EOK;
+    for (const xmlNode *ch = k->children; ch; ch = ch->next) {
+        if (!is_elem(ch, "default"))
+            continue;
+        xmlChar *txt = xmlNodeGetContent(ch);
+        free(key->def);
+        key->def = tm__xml_trimmed(txt ? txt : BAD_CAST "");
+        xmlFree(txt);
+        if (!key->def)
+            return tm__nomem(c->ctx);
+        if (key->attr >= 0 ? (err = tm__gml_check_value(c, ch, key->attr, key->def)) != TM_EOK
+                           : (err = tm__gml_check_other(c, ch, key->type, id, key->def)) != TM_EOK)
+            return err;
+    }
+    return TM_EOK;
+}
+
 tm_err tm__gml_check_key(struct tm__gml_checker *c, const xmlNode *k)
 {
     char *id = prop(k, "id"), *dom = prop(k, "for"), *an = prop(k, "attr.name");
@@ -160,80 +250,15 @@ tm_err tm__gml_check_key(struct tm__gml_checker *c, const xmlNode *k)
         err = tm__xml_error(c->ctx, c->name, k, "<key> without id");
         goto out;
     }
-    if (!dom || !strcmp(dom, "all"))
-        key.dom = TM_GML_NODE | TM_GML_EDGE;
-    else if (!strcmp(dom, "node"))
-        key.dom = TM_GML_NODE;
-    else if (!strcmp(dom, "edge"))
-        key.dom = TM_GML_EDGE;
-    else if (strcmp(dom, "graph") && strcmp(dom, "graphml") && strcmp(dom, "hyperedge") &&
-             strcmp(dom, "port") && strcmp(dom, "endpoint")) {
-        err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown for=\"%.100s\"", id, dom);
+    if ((err = key_domain(c, k, id, dom, &key)))
         goto out;
-    }
     if (key.type == TM_GML_OTHER) {
         err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': unknown attr.type \"%.100s\"", id, ty);
         goto out;
     }
-    /* igraph keeps one attribute per name and domain and fails ("Attribute
-     * types do not match") on a second declaration; keys for "all" and
-     * keys without attr.type it ignores. */
-    if (an && dom && key.type != TM_GML_NONE && strcmp(dom, "all")) {
-        char dn[1200];
-        snprintf(dn, sizeof dn, "%.20s:%.1000s", dom, an);
-        r = tm__strmap_put(&c->attr_names, dn, (int32_t)c->n_keys, NULL);
-        if (r < 0) {
-            err = tm__nomem(c->ctx);
-            goto out;
-        }
-        if (r == 0) {
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%.100s' declared twice "
-                                "for %.20s", id, an, dom);
-            goto out;
-        }
-    }
-    for (int a = 0; an && a < GA_COUNT; a++) {
-        if (strcmp(an, tm__gml_known[a].name) || !(key.dom & tm__gml_known[a].dom))
-            continue;
-        if (type_class(ty) != tm__gml_known[a].type) {
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' must have %s",
-                                id, an,
-                                tm__gml_known[a].type == TM_GML_STRING   ? "attr.type=\"string\""
-                                : tm__gml_known[a].type == TM_GML_NUMBER ? "a numeric attr.type"
-                                                             : "attr.type=\"boolean\"");
-            goto out;
-        }
-        if (key.dom == (TM_GML_NODE | TM_GML_EDGE)) {
-            /* igraph 0.10 ignores keys for "all" (with a warning). */
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' needs "
-                                "for=\"%s\" (for=\"all\" is not supported)", id, an,
-                                tm__gml_known[a].dom == TM_GML_NODE ? "node" : "edge");
-            goto out;
-        }
-        int d = tm__gml_known[a].dom == TM_GML_NODE ? 0 : 1;
-        if (c->key_of[a][d] >= 0) {
-            err = tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%s' declared twice",
-                                id, an);
-            goto out;
-        }
-        c->key_of[a][d] = (int)c->n_keys;
-        key.attr = a;
-    }
-    for (const xmlNode *ch = k->children; ch; ch = ch->next) {
-        if (!is_elem(ch, "default"))
-            continue;
-        xmlChar *txt = xmlNodeGetContent(ch);
-        free(key.def);
-        key.def = tm__xml_trimmed(txt ? txt : BAD_CAST "");
-        xmlFree(txt);
-        if (!key.def) {
-            err = tm__nomem(c->ctx);
-            goto out;
-        }
-        if (key.attr >= 0 ? (err = tm__gml_check_value(c, ch, key.attr, key.def)) != TM_EOK
-                          : (err = tm__gml_check_other(c, ch, key.type, id, key.def)) != TM_EOK)
-            goto out;
-    }
+    if ((err = key_name_once(c, k, id, dom, an, &key)) ||
+        (err = key_known_attr(c, k, id, an, ty, &key)) || (err = key_defaults(c, k, id, &key)))
+        goto out;
     r = tm__strmap_put(&c->key_ids, id, (int32_t)c->n_keys, NULL);
     if (r == 0) {
         err = tm__xml_error(c->ctx, c->name, k, "duplicate key id '%.100s'", id);

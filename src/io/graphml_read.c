@@ -102,7 +102,7 @@ static tm_err copy_graph(tm_ctx *ctx, const char *name, const igraph_t *g, const
             err = tm__fail(ctx, TM_EINTERNAL, "%s: edge numbering mismatch", name);
             break;
         }
-        if (!isnan(cap) && !(cap > 0 && cap <= 1e15)) {
+        if (!isnan(cap) && !(cap >= TM_NET_MIN_CAPACITY && cap <= TM_NET_MAX_CAPACITY)) {
             err = tm__fail(ctx, TM_EINTERNAL, "%s:%ld: igraph read capacity %g", name,
                            d->edges[e].line, cap);
             break;

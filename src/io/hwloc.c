@@ -158,91 +158,123 @@ static int32_t new_node(rd *R, const char *type, double dist, long line)
     return (int32_t)R->nnodes++;
 }
 
+/* A PU: a leaf when it is allowed, else -1 (also on error). */
+static int32_t build_pu(rd *R, xmlNodePtr o)
+{
+    xmlChar *os = xmlGetProp(o, (const xmlChar *)"os_index");
+    int64_t idx = -1;
+    int32_t res = -1;
+    R->n_pu++;
+    if (!os || tm__str_to_i64((const char *)os, &idx) < 0 || idx < 0) {
+        R->err = tm__fail(R->ctx, TM_EINPUT, "%s:%ld: PU without a valid os_index", R->name,
+                          (long)xmlGetLineNo(o));
+    } else if (!R->have_allowed || cs_has(&R->allowed, idx)) {
+        R->n_allowed++;
+        res = new_node(R, "PU", 0, (long)xmlGetLineNo(o));
+    }
+    xmlFree(os);
+    return res;
+}
+
+static int32_t build(rd *R, xmlNodePtr o, int depth);
+
+/* The reduced trees of o's child objects that hold an allowed PU, as a
+ * malloc'ed array of *n node ids (NULL when none or on error). */
+static int32_t *build_children(rd *R, xmlNodePtr o, int depth, size_t *n)
+{
+    int32_t *kids = NULL;
+    size_t cap = 0;
+    *n = 0;
+    for (xmlNodePtr c = o->children; c && !R->err; c = c->next) {
+        int32_t k;
+        if (c->type != XML_ELEMENT_NODE || !is_type(c->name, "object"))
+            continue;
+        k = build(R, c, depth + 1);
+        if (k < 0)
+            continue;
+        if (tm__grow((void **)&kids, &cap, *n + 1, sizeof *kids) < 0) {
+            R->err = tm__nomem(R->ctx);
+            break;
+        }
+        kids[(*n)++] = k;
+    }
+    return kids;
+}
+
+/* A node of type t (its string; renamed by build) over n kids. */
+static int32_t new_inner(rd *R, const xmlChar *t, double dist, long line, const int32_t *kids,
+                         size_t n)
+{
+    int32_t res = new_node(R, (const char *)t, dist, line);
+    if (res < 0)
+        return -1;
+    if (tm__grow((void **)&R->kids, &R->capkids, R->nkids + n, sizeof *R->kids) < 0) {
+        R->err = tm__nomem(R->ctx);
+        return -1;
+    }
+    R->nodes[res].first = (int32_t)R->nkids;
+    R->nodes[res].nkids = (int32_t)n;
+    memcpy(R->kids + R->nkids, kids, n * sizeof *kids);
+    R->nkids += n;
+    return res;
+}
+
+/* The type name an inner node keeps: one of hwloc's, or "Group" (the
+ * string read from the file does not outlive the parse). */
+static const char *kept_type(const xmlChar *t)
+{
+    static const char *const names[] = {"Machine", "Package", "Socket", "NUMANode", "Group",
+                                        "Die", "Cache"};
+    const char *keep = "Group";
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strstr((const char *)t, names[i]))
+            keep = names[i];
+    return keep;
+}
+
 /* Reduced tree below object o; -1 = no allowed PU below (or error). */
 static int32_t build(rd *R, xmlNodePtr o, int depth)
 {
     xmlChar *t = xmlGetProp(o, (const xmlChar *)"type");
-    int32_t res = -1, *tmp = NULL;
-    size_t ntmp = 0, captmp = 0;
+    int32_t res = -1, *tmp;
+    size_t ntmp;
+    bool core;
+    double dist;
     if (!t) {
         R->err = tm__fail(R->ctx, TM_EINPUT, "%s:%ld: <object> without a type", R->name,
                           (long)xmlGetLineNo(o));
         return -1;
     }
     if (is_type(t, "PU")) {
-        xmlChar *os = xmlGetProp(o, (const xmlChar *)"os_index");
-        int64_t idx = -1;
-        R->n_pu++;
-        if (!os || tm__str_to_i64((const char *)os, &idx) < 0 || idx < 0) {
-            R->err = tm__fail(R->ctx, TM_EINPUT, "%s:%ld: PU without a valid os_index", R->name,
-                              (long)xmlGetLineNo(o));
-        } else if (!R->have_allowed || cs_has(&R->allowed, idx)) {
-            R->n_allowed++;
-            res = new_node(R, "PU", 0, (long)xmlGetLineNo(o));
-        }
-        xmlFree(os);
+        res = build_pu(R, o);
         xmlFree(t);
         return res;
     }
-    {
-        bool core = is_type(t, "Core");
-        double dist = core ? 0 : type_dist(o, t);
-        for (xmlNodePtr c = o->children; c && !R->err; c = c->next) {
-            int32_t k;
-            if (c->type != XML_ELEMENT_NODE || !is_type(c->name, "object"))
-                continue;
-            k = build(R, c, depth + 1);
-            if (k < 0)
-                continue;
-            if (tm__grow((void **)&tmp, &captmp, ntmp + 1, sizeof *tmp) < 0) {
-                R->err = tm__nomem(R->ctx);
-                break;
-            }
-            tmp[ntmp++] = k;
-        }
-        if (R->err || ntmp == 0) {
-            res = -1;
-        } else if (core) {
-            /* a core is one PE whatever its PUs: keep a single leaf */
+    core = is_type(t, "Core");
+    dist = core ? 0 : type_dist(o, t);
+    tmp = build_children(R, o, depth, &ntmp);
+    if (R->err || ntmp == 0) {
+        res = -1;
+    } else if (core) {
+        /* a core is one PE whatever its PUs: keep a single leaf */
+        res = tmp[0];
+        R->nodes[res].type = "Core";
+    } else if (ntmp == 1 || dist < 0) {
+        /* one child: collapse; non-CPU objects with CPU children
+         * (unexpected) are transparent when they have one child */
+        if (ntmp == 1) {
             res = tmp[0];
-            R->nodes[res].type = "Core";
-        } else if (ntmp == 1 || dist < 0) {
-            /* one child: collapse; non-CPU objects with CPU children
-             * (unexpected) are transparent when they have one child */
-            if (ntmp == 1) {
-                res = tmp[0];
-                if (dist >= 0)
-                    R->nodes[res].mask |= label_bit(dist);
-            }
-            else
-                dist = 5; /* treat as a Group */
-        }
-        if (res < 0 && !R->err && ntmp > 1) {
-            res = new_node(R, (const char *)t, dist, (long)xmlGetLineNo(o));
-            if (res >= 0) {
-                if (tm__grow((void **)&R->kids, &R->capkids, R->nkids + ntmp, sizeof *R->kids) <
-                    0) {
-                    R->err = tm__nomem(R->ctx);
-                    res = -1;
-                } else {
-                    R->nodes[res].first = (int32_t)R->nkids;
-                    R->nodes[res].nkids = (int32_t)ntmp;
-                    memcpy(R->kids + R->nkids, tmp, ntmp * sizeof *tmp);
-                    R->nkids += ntmp;
-                }
-            }
+            if (dist >= 0)
+                R->nodes[res].mask |= label_bit(dist);
+        } else {
+            dist = 5; /* treat as a Group */
         }
     }
+    if (res < 0 && !R->err && ntmp > 1)
+        res = new_inner(R, t, dist, (long)xmlGetLineNo(o), tmp, ntmp);
     /* "Core" leaves keep their PU node; the type string must outlive t */
-    if (res >= 0 && R->nodes[res].nkids > 0 && R->nodes[res].type == (const char *)t) {
-        static const char *const names[] = {"Machine", "Package", "Socket", "NUMANode", "Group",
-                                            "Die", "Cache"};
-        const char *keep = "Group";
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strstr((const char *)t, names[i]))
-                keep = names[i];
-        R->nodes[res].type = keep;
-    }
+    if (res >= 0 && R->nodes[res].nkids > 0 && R->nodes[res].type == (const char *)t)
+        R->nodes[res].type = kept_type(t);
     free(tmp);
     xmlFree(t);
     return res;

@@ -99,23 +99,18 @@ static tm_err choose_desc(wr *w, int32_t v)
                     "word without quotes)", name);
 }
 
-static tm_err prepare(wr *w)
+/* A GUID for every vertex: its own when no vertex before it has the same,
+ * else a fresh unused one (counting up from 0x7000000000000100); then its
+ * description. */
+static tm_err assign_guids(wr *w)
 {
     const tm_net *net = w->net;
-    int32_t nv = tm_net_n_vertices(net), nc = tm_net_n_cables(net);
+    int32_t nv = tm_net_n_vertices(net);
     tm__strmap used;
     tm_err err = TM_EOK;
     uint64_t next = 0x7000000000000000ULL;
     char key[24];
     tm__strmap_init(&used);
-    w->guid = tm__calloc_n((size_t)nv + 1, sizeof *w->guid);
-    w->desc = tm__calloc_n((size_t)nv + 1, sizeof *w->desc);
-    w->off = tm__calloc_n((size_t)nv + 2, sizeof *w->off);
-    w->adj = tm__malloc_n(2 * (size_t)nc + 1, sizeof *w->adj);
-    w->port_a = tm__malloc_n((size_t)nc + 1, sizeof *w->port_a);
-    w->port_b = tm__malloc_n((size_t)nc + 1, sizeof *w->port_b);
-    if (!w->guid || !w->desc || !w->off || !w->adj || !w->port_a || !w->port_b)
-        goto oom;
     for (int32_t v = 0; v < nv; v++) {
         uint64_t g = tm_net_guid(net, v);
         int rc;
@@ -140,7 +135,20 @@ static tm_err prepare(wr *w)
         if ((err = choose_desc(w, v)))
             goto out;
     }
-    /* adjacency in cable order gives the port numbers */
+    goto out;
+oom:
+    err = tm__nomem(w->ctx);
+out:
+    tm__strmap_release(&used);
+    return err;
+}
+
+/* Port numbers: a vertex's working cables in cable order are its ports
+ * 1, 2, ... (w->off, w->adj, w->port_a, w->port_b). */
+static tm_err number_ports(wr *w)
+{
+    const tm_net *net = w->net;
+    int32_t nv = tm_net_n_vertices(net), nc = tm_net_n_cables(net), *fill;
     w->tokens = false;
     for (int32_t c = 0; c < nc; c++) {
         int32_t a, b;
@@ -153,36 +161,43 @@ static tm_err prepare(wr *w)
             w->tokens = true;
     }
     for (int32_t v = 0; v < nv; v++) {
-        if (w->off[v + 1] > TM_IB_MAX_PORTS) {
-            err = tm__fail(w->ctx, TM_EINPUT,
-                           "vertex '%s' has %d cables; an InfiniBand node has at most %d ports",
-                           tm_net_name(net, v), w->off[v + 1], TM_IB_MAX_PORTS);
-            goto out;
-        }
+        if (w->off[v + 1] > TM_IB_MAX_PORTS)
+            return tm__fail(w->ctx, TM_EINPUT,
+                            "vertex '%s' has %d cables; an InfiniBand node has at most %d ports",
+                            tm_net_name(net, v), w->off[v + 1], TM_IB_MAX_PORTS);
         w->off[v + 1] += w->off[v];
     }
-    {
-        int32_t *fill = tm__calloc_n((size_t)nv + 1, sizeof *fill);
-        if (!fill)
-            goto oom;
-        for (int32_t c = 0; c < nc; c++) {
-            int32_t a, b;
-            if (!tm_net_cable_enabled(net, c))
-                continue;
-            tm_net_cable(net, c, &a, &b);
-            w->port_a[c] = ++fill[a];
-            w->adj[w->off[a] + fill[a] - 1] = c;
-            w->port_b[c] = ++fill[b];
-            w->adj[w->off[b] + fill[b] - 1] = c;
-        }
-        free(fill);
+    fill = tm__calloc_n((size_t)nv + 1, sizeof *fill);
+    if (!fill)
+        return tm__nomem(w->ctx);
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t a, b;
+        if (!tm_net_cable_enabled(net, c))
+            continue;
+        tm_net_cable(net, c, &a, &b);
+        w->port_a[c] = ++fill[a];
+        w->adj[w->off[a] + fill[a] - 1] = c;
+        w->port_b[c] = ++fill[b];
+        w->adj[w->off[b] + fill[b] - 1] = c;
     }
-    goto out;
-oom:
-    err = tm__nomem(w->ctx);
-out:
-    tm__strmap_release(&used);
-    return err;
+    free(fill);
+    return TM_EOK;
+}
+
+static tm_err prepare(wr *w)
+{
+    int32_t nv = tm_net_n_vertices(w->net), nc = tm_net_n_cables(w->net);
+    tm_err err;
+    w->guid = tm__calloc_n((size_t)nv + 1, sizeof *w->guid);
+    w->desc = tm__calloc_n((size_t)nv + 1, sizeof *w->desc);
+    w->off = tm__calloc_n((size_t)nv + 2, sizeof *w->off);
+    w->adj = tm__malloc_n(2 * (size_t)nc + 1, sizeof *w->adj);
+    w->port_a = tm__malloc_n((size_t)nc + 1, sizeof *w->port_a);
+    w->port_b = tm__malloc_n((size_t)nc + 1, sizeof *w->port_b);
+    if (!w->guid || !w->desc || !w->off || !w->adj || !w->port_a || !w->port_b)
+        return tm__nomem(w->ctx);
+    err = assign_guids(w);
+    return err ? err : number_ports(w);
 }
 
 static void write_node(wr *w, int32_t v)

@@ -26,6 +26,7 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
+#include "topomap/net.h"
 #include "xml_int.h"
 #include "../util/util.h"
 
@@ -356,7 +357,8 @@ static bool plain_number(const char *s)
 int tm__xml_parse_capacity(const char *s, double *out)
 {
     double d;
-    if (!plain_number(s) || tm__str_to_double(s, &d) != 0 || !(d > 0) || d > 1e15)
+    if (!plain_number(s) || tm__str_to_double(s, &d) != 0 || !(d >= TM_NET_MIN_CAPACITY) ||
+        d > TM_NET_MAX_CAPACITY)
         return -1;
     *out = d;
     return 0;

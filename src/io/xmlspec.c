@@ -127,7 +127,8 @@ static tm_err get_slots(struct spec *s, const xmlNode *e, const char *v, int32_t
 static tm_err get_capacity(struct spec *s, const xmlNode *e, const char *v, double *out)
 {
     if (tm__xml_parse_capacity(v, out) != 0)
-        return tm__xml_error(s->ctx, s->name, e, "capacity '%.100s' is not a positive number", v);
+        return tm__xml_error(s->ctx, s->name, e, "capacity '%.100s' is not a number in "
+                             "[%g, %g] (Gbit/s)", v, TM_NET_MIN_CAPACITY, TM_NET_MAX_CAPACITY);
     return TM_EOK;
 }
 

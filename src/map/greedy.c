@@ -283,106 +283,136 @@ static tm_err pick_host(tm_ctx *ctx, gstate *st, int32_t from_vertex, int32_t *a
     return TM_EOK;
 }
 
+static void gstate_release(gstate *st)
+{
+    free(st->zero);
+    free(st->aidx);
+    free(st->freec);
+    free(st->rho);
+    free(st->hops);
+    free(st->dist);
+    free(st->plink);
+    free(st->stamp);
+    free(st->done);
+    free(st->fh);
+    free(st->bfs_dist);
+    free(st->bfs_queue);
+    dheap_release(&st->heap);
+}
+
+/* The search state of pp: every slot free, no load, no path (check: also
+ * the zero estimate of closest_free_checked). */
+static tm_err gstate_init(tm_ctx *ctx, const tm__placeprob *pp, bool check, gstate *st)
+{
+    const tm_net_csr *net = pp->net;
+    int32_t nv = net->n;
+    st->pp = pp;
+    st->aidx = tm__malloc_n((size_t)nv, sizeof *st->aidx);
+    st->freec = tm__malloc_n((size_t)pp->nh + 1, sizeof *st->freec);
+    st->rho = tm__calloc_n((size_t)net->n_links + 1, sizeof *st->rho);
+    st->hops = tm__malloc_n((size_t)nv, sizeof *st->hops);
+    st->dist = tm__malloc_n((size_t)nv, sizeof *st->dist);
+    st->plink = tm__malloc_n((size_t)nv, sizeof *st->plink);
+    st->stamp = tm__calloc_n((size_t)nv, sizeof *st->stamp);
+    st->done = tm__calloc_n((size_t)nv, sizeof *st->done);
+    st->fh = tm__malloc_n((size_t)nv + 1, sizeof *st->fh);
+    st->bfs_dist = tm__malloc_n((size_t)nv + 1, sizeof *st->bfs_dist);
+    st->bfs_queue = tm__malloc_n((size_t)nv + 1, sizeof *st->bfs_queue);
+    if (check && !(st->zero = tm__calloc_n((size_t)nv + 1, sizeof *st->zero)))
+        return tm__nomem(ctx);
+    if (!st->aidx || !st->freec || !st->rho || !st->hops || !st->dist || !st->plink ||
+        !st->stamp || !st->done || !st->fh || !st->bfs_dist || !st->bfs_queue)
+        return tm__nomem(ctx);
+    for (int32_t v = 0; v < nv; v++) {
+        st->aidx[v] = -1;
+        st->plink[v] = -1;
+    }
+    for (int32_t i = 0; i < pp->nh; i++) {
+        st->aidx[pp->host[i]] = i;
+        st->freec[i] = pp->cap[i];
+    }
+    tm__bfs_init(&st->bfs, net, st->bfs_dist, st->bfs_queue);
+    refresh_fh(st);
+    return TM_EOK;
+}
+
+/* Places task m near host vertex *s, then every unplaced task reachable
+ * from it, heaviest edge to a placed partner first, each on the free host
+ * closest to that partner; *s ends at the last host used.  *seq numbers
+ * the queue entries (ties in order of arrival) over the whole run. */
+static tm_err place_from(tm_ctx *ctx, gstate *st, tm__pq *q, int32_t m, int32_t *s,
+                         int64_t *seq, int32_t *place, int32_t *mapped)
+{
+    const tm__placeprob *pp = st->pp;
+    const tm__sgraph *G = pp->g;
+    tm__pq_item it = {0, 0, m, -1};
+    int32_t a;
+    tm_err err = pick_host(ctx, st, *s, &a);
+    if (err)
+        return err;
+    tm__pq_clear(q);
+    do {
+        int32_t u = it.aux;
+        m = it.id;
+        if (place[m] >= 0)
+            continue;
+        if (u >= 0) {
+            err = pick_host(ctx, st, pp->host[place[u]], &a);
+            if (err)
+                return err;
+            add_path_load(st, pp->host[a], it.key);
+        }
+        place[m] = a;
+        st->freec[a]--;
+        *s = pp->host[a];
+        (*mapped)++;
+        for (int64_t j = G->xadj[m]; j < G->xadj[m + 1]; j++)
+            if (place[G->adj[j]] < 0 &&
+                tm__pq_push(q, (tm__pq_item){G->w[j], (*seq)++, G->adj[j], m}))
+                return tm__nomem(ctx);
+    } while (tm__pq_pop(q, &it));
+    return TM_EOK;
+}
+
 static tm_err greedy_run(tm_ctx *ctx, const tm__placeprob *pp, int64_t start, bool check,
                          int32_t *place)
 {
     const tm__sgraph *G = pp->g;
-    const tm_net_csr *net = pp->net;
-    int32_t n = G->n, nv = net->n, s, mapped = 0, nxt = 0;
+    int32_t n = G->n, s, mapped = 0, nxt = 0;
+    int64_t seq = 0;
     gstate st = {0};
     tkey *order = NULL;
     tm__pq q;
-    tm__pq_item it;
-    int64_t seq = 0;
-    tm_err err = TM_EOK;
+    tm_err err;
 
     tm__pq_init(&q);
-    st.pp = pp;
-    st.aidx = tm__malloc_n((size_t)nv, sizeof *st.aidx);
-    st.freec = tm__malloc_n((size_t)pp->nh + 1, sizeof *st.freec);
-    st.rho = tm__calloc_n((size_t)net->n_links + 1, sizeof *st.rho);
-    st.hops = tm__malloc_n((size_t)nv, sizeof *st.hops);
-    st.dist = tm__malloc_n((size_t)nv, sizeof *st.dist);
-    st.plink = tm__malloc_n((size_t)nv, sizeof *st.plink);
-    st.stamp = tm__calloc_n((size_t)nv, sizeof *st.stamp);
-    st.done = tm__calloc_n((size_t)nv, sizeof *st.done);
-    st.fh = tm__malloc_n((size_t)nv + 1, sizeof *st.fh);
-    st.bfs_dist = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_dist);
-    st.bfs_queue = tm__malloc_n((size_t)nv + 1, sizeof *st.bfs_queue);
+    err = gstate_init(ctx, pp, check, &st);
+    if (err)
+        goto out;
     order = tm__malloc_n((size_t)n + 1, sizeof *order);
-    if (check && !(st.zero = tm__calloc_n((size_t)nv + 1, sizeof *st.zero)))
-        goto nomem;
-    if (!st.aidx || !st.freec || !st.rho || !st.hops || !st.dist || !st.plink || !st.stamp ||
-        !st.done || !st.fh || !st.bfs_dist || !st.bfs_queue || !order)
-        goto nomem;
-    for (int32_t v = 0; v < nv; v++) {
-        st.aidx[v] = -1;
-        st.plink[v] = -1;
+    if (!order) {
+        err = tm__nomem(ctx);
+        goto out;
     }
-    for (int32_t i = 0; i < pp->nh; i++) {
-        st.aidx[pp->host[i]] = i;
-        st.freec[i] = pp->cap[i];
-    }
-    tm__bfs_init(&st.bfs, net, st.bfs_dist, st.bfs_queue);
-    refresh_fh(&st);
     for (int32_t t = 0; t < n; t++) {
         place[t] = -1;
         order[t] = (tkey){tm__sgraph_wdeg(G, t), t};
     }
     qsort(order, (size_t)n, sizeof *order, cmp_tkey);
     s = pp->host[start % pp->nh];
-
+    /* the heaviest unplaced task starts each connected part of G */
     while (mapped < n) {
-        int32_t m, a;
         while (place[order[nxt].v] >= 0)
             nxt++;
-        m = order[nxt].v;
-        err = pick_host(ctx, &st, s, &a);
+        err = place_from(ctx, &st, &q, order[nxt].v, &s, &seq, place, &mapped);
         if (err)
             goto out;
-        tm__pq_clear(&q);
-        it = (tm__pq_item){0, 0, m, -1};
-        do {
-            int32_t u = it.aux;
-            m = it.id;
-            if (place[m] >= 0)
-                continue;
-            if (u >= 0) {
-                err = pick_host(ctx, &st, pp->host[place[u]], &a);
-                if (err)
-                    goto out;
-                add_path_load(&st, pp->host[a], it.key);
-            }
-            place[m] = a;
-            st.freec[a]--;
-            s = pp->host[a];
-            mapped++;
-            for (int64_t j = G->xadj[m]; j < G->xadj[m + 1]; j++)
-                if (place[G->adj[j]] < 0 &&
-                    tm__pq_push(&q, (tm__pq_item){G->w[j], seq++, G->adj[j], m}))
-                    goto nomem;
-        } while (tm__pq_pop(&q, &it));
     }
     if (st.mismatch)
         err = tm__fail(ctx, TM_EINTERNAL, "greedy: the A* search disagrees with Dijkstra");
-    goto out;
-nomem:
-    err = tm__nomem(ctx);
 out:
     tm__pq_release(&q);
-    free(st.zero);
-    free(st.aidx);
-    free(st.freec);
-    free(st.rho);
-    free(st.hops);
-    free(st.dist);
-    free(st.plink);
-    free(st.stamp);
-    free(st.done);
-    free(st.fh);
-    free(st.bfs_dist);
-    free(st.bfs_queue);
-    dheap_release(&st.heap);
+    gstate_release(&st);
     free(order);
     return err;
 }

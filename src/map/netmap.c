@@ -118,15 +118,55 @@ out:
     return err;
 }
 
+/* Multicore hosts (every host has `uniform` > 1 slots): g is cut into
+ * blocks of `uniform` tasks, the contracted block graph is placed one
+ * block per host by core, and each task goes to its block's host. */
+static tm_err place_blocks(tm_ctx *ctx, const tm__sgraph *g, tm__placeprob *pp, int32_t uniform,
+                           uint64_t seed, tm__core_fn core, int32_t *hostof)
+{
+    int32_t n = g->n, k = (int32_t)((n + uniform - 1) / uniform);
+    int64_t *target = tm__malloc_n((size_t)k, sizeof *target);
+    int32_t *part = tm__malloc_n((size_t)n, sizeof *part);
+    int32_t *ones = tm__malloc_n((size_t)pp->nh, sizeof *ones);
+    int32_t *bplace = tm__malloc_n((size_t)k, sizeof *bplace);
+    tm__sgraph q = {0};
+    tm_err err;
+    if (!target || !part || !ones || !bplace) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t b = 0; b < k; b++)
+        target[b] = b < k - 1 ? uniform : n - (int64_t)(k - 1) * uniform;
+    for (int32_t i = 0; i < pp->nh; i++)
+        ones[i] = 1;
+    err = tm__metis_part(ctx, g, NULL, k, target, seed, part);
+    if (!err)
+        err = tm__sgraph_contract(ctx, g, part, k, TM__SG_SORTED_ROWS, &q);
+    if (err)
+        goto out;
+    pp->cap = ones;
+    pp->g = &q;
+    err = core(ctx, pp, seed, bplace);
+    if (err)
+        goto out;
+    for (int32_t t = 0; t < n; t++)
+        hostof[t] = bplace[part[t]];
+out:
+    tm__sgraph_release(&q);
+    free(target);
+    free(part);
+    free(ones);
+    free(bplace);
+    return err;
+}
+
 tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core_fn core,
                        tm_mapping *out)
 {
     const tm_alloc *al = p->alloc;
-    int32_t n = p->comm->n, nh = 0, uniform = -1, k;
-    int32_t *hosts = NULL, *caps = NULL, *ones = NULL, *part = NULL, *bplace = NULL;
-    int32_t *hostof = NULL;
-    int64_t *target = NULL;
-    tm__sgraph g = {0}, q = {0};
+    int32_t n = p->comm->n, nh = 0, uniform = -1;
+    int32_t *hosts = NULL, *caps = NULL, *hostof = NULL;
+    tm__sgraph g = {0};
     tm__placeprob pp;
     tm_err err;
     int64_t slots = 0;
@@ -142,8 +182,10 @@ tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core
     hosts = tm__malloc_n((size_t)al->n + 1, sizeof *hosts);
     caps = tm__malloc_n((size_t)al->n + 1, sizeof *caps);
     hostof = tm__malloc_n((size_t)n, sizeof *hostof);
-    if (!hosts || !caps || !hostof)
-        goto nomem;
+    if (!hosts || !caps || !hostof) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
     for (int32_t i = 0; i < al->n; i++) {
         if (al->slots[i] <= 0)
             continue;
@@ -160,52 +202,20 @@ tm_err tm__map_network(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm__core
     if (nh == 1) {
         memset(hostof, 0, (size_t)n * sizeof *hostof);
     } else if (uniform > 1 && n > 1) {
-        /* multicore: one block of `uniform` tasks per host */
-        k = (int32_t)((n + uniform - 1) / uniform);
-        target = tm__malloc_n((size_t)k, sizeof *target);
-        part = tm__malloc_n((size_t)n, sizeof *part);
-        ones = tm__malloc_n((size_t)nh, sizeof *ones);
-        bplace = tm__malloc_n((size_t)k, sizeof *bplace);
-        if (!target || !part || !ones || !bplace)
-            goto nomem;
-        for (int32_t b = 0; b < k; b++)
-            target[b] = b < k - 1 ? uniform : n - (int64_t)(k - 1) * uniform;
-        for (int32_t i = 0; i < nh; i++)
-            ones[i] = 1;
-        err = tm__metis_part(ctx, &g, NULL, k, target, seed, part);
-        if (!err)
-            err = tm__sgraph_contract(ctx, &g, part, k, TM__SG_SORTED_ROWS, &q);
-        if (err)
-            goto out;
-        pp.cap = ones;
-        pp.g = &q;
-        err = core(ctx, &pp, seed, bplace);
-        if (err)
-            goto out;
-        for (int32_t t = 0; t < n; t++)
-            hostof[t] = bplace[part[t]];
+        err = place_blocks(ctx, &g, &pp, uniform, seed, core, hostof);
     } else {
         pp.cap = caps;
         pp.g = &g;
         err = core(ctx, &pp, seed, hostof);
-        if (err)
-            goto out;
     }
-    err = assign_slots(ctx, &g, nh, hosts, hostof, out);
-    goto out;
-nomem:
-    err = tm__nomem(ctx);
+    if (!err)
+        err = assign_slots(ctx, &g, nh, hosts, hostof, out);
 out:
     if (err)
         tm_mapping_release(out);
     tm__sgraph_release(&g);
-    tm__sgraph_release(&q);
     free(hosts);
     free(caps);
-    free(ones);
-    free(part);
-    free(bplace);
     free(hostof);
-    free(target);
     return err;
 }

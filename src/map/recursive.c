@@ -191,40 +191,24 @@ static int32_t split_range(int32_t *arr, int32_t lo, int32_t hi, const int32_t *
     return a;
 }
 
-/* One step: bisect H and G of work item w and push the halves. */
-static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves, int *nhalves,
-                   int32_t *place)
+/* Bisects the hosts of w (METIS on their graph, weights = slots, halves of
+ * W slots) into halves[].h_*, with the halves' landmark profiles; *c1_out
+ * is the slots of the first half. */
+static tm_err split_hosts(tm_ctx *ctx, rstate *rs, work w, int64_t W, int32_t with_cap,
+                          uint64_t seed, work *halves, float *p0, float *p1, int64_t *c1_out)
 {
-    int32_t nh = w.h_hi - w.h_lo, nt = w.t_hi - w.t_lo, with_cap = 0, last = -1;
-    int64_t W = 0, c1 = 0, c2, n1, tg[2];
-    float p0[NLANDMARKS], p1[NLANDMARKS];
-    tm__sgraph hs = {0}, gs = {0};
-    tm_err err;
-    *nhalves = 0;
-    for (int32_t i = w.h_lo; i < w.h_hi; i++) {
-        if (rs->hcap[rs->hv[i]] > 0) {
-            with_cap++;
-            last = rs->hv[i];
-            W += rs->hcap[rs->hv[i]];
-        }
-    }
-    if (nt == 0)
-        return TM_EOK;
-    if (with_cap <= 1) {
-        for (int32_t i = w.t_lo; i < w.t_hi; i++)
-            place[rs->tasks[i]] = rs->haidx[last];
-        return TM_EOK;
-    }
-    err = tm__sgraph_induced(ctx, rs->H, rs->hv + w.h_lo, nh, rs->hlocal, &hs);
+    int32_t nh = w.h_hi - w.h_lo, split;
+    int64_t c1 = 0, tg[2] = {W / 2, W - W / 2};
+    tm__sgraph hs = {0};
+    tm_err err = tm__sgraph_induced(ctx, rs->H, rs->hv + w.h_lo, nh, rs->hlocal, &hs);
     if (err)
         return err;
     for (int32_t i = 0; i < nh; i++)
         rs->wcap[i] = rs->hcap[rs->hv[w.h_lo + i]];
-    tg[0] = W / 2;
-    tg[1] = W - W / 2;
     err = tm__metis_part(ctx, &hs, rs->wcap, 2, tg, seed, rs->part);
+    tm__sgraph_release(&hs);
     if (err)
-        goto out;
+        return err;
     for (int32_t i = 0; i < nh; i++)
         if (rs->part[i] == 0)
             c1 += rs->wcap[i];
@@ -241,63 +225,150 @@ static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves,
             if (rs->part[i] == 0)
                 c1 += rs->wcap[i];
     }
+    split = split_range(rs->hv, w.h_lo, w.h_hi, rs->part, rs->tmp);
+    halves[0].h_lo = w.h_lo;
+    halves[0].h_hi = split;
+    halves[1].h_lo = split;
+    halves[1].h_hi = w.h_hi;
+    profile(rs, w.h_lo, split, p0);
+    profile(rs, split, w.h_hi, p1);
+    *c1_out = c1;
+    return TM_EOK;
+}
+
+/* Bisects the tasks of w into n1 and nt - n1 (METIS on their graph),
+ * turned toward the host half they talk to when the sizes allow (c1, c2:
+ * the halves' slots), into halves[].t_*. */
+static tm_err split_tasks(tm_ctx *ctx, rstate *rs, work w, int64_t n1, int64_t c1, int64_t c2,
+                          uint64_t seed, const float *p0, const float *p1, const int32_t *place,
+                          work *halves)
+{
+    int32_t nt = w.t_hi - w.t_lo, split;
+    int64_t tg[2] = {n1, nt - n1};
+    tm__sgraph gs = {0};
+    tm_err err = tm__sgraph_induced(ctx, rs->pp->g, rs->tasks + w.t_lo, nt, rs->glocal, &gs);
+    if (!err)
+        err = tm__metis_part(ctx, &gs, NULL, 2, tg, seed + 1, rs->part);
+    tm__sgraph_release(&gs);
+    if (err)
+        return err;
+    if (nt - n1 <= c1 && n1 <= c2 && orient(rs, w, rs->part, p0, p1, place))
+        for (int32_t i = 0; i < nt; i++)
+            rs->part[i] ^= 1;
+    split = split_range(rs->tasks, w.t_lo, w.t_hi, rs->part, rs->tmp);
+    halves[0].t_lo = w.t_lo;
+    halves[0].t_hi = split;
+    halves[1].t_lo = split;
+    halves[1].t_hi = w.t_hi;
+    return TM_EOK;
+}
+
+/* One step: bisect H and G of work item w and push the halves. */
+static tm_err step(tm_ctx *ctx, rstate *rs, work w, uint64_t seed, work *halves, int *nhalves,
+                   int32_t *place)
+{
+    int32_t nt = w.t_hi - w.t_lo, with_cap = 0, last = -1;
+    int64_t W = 0, c1, c2, n1;
+    float p0[NLANDMARKS], p1[NLANDMARKS];
+    tm_err err;
+    *nhalves = 0;
+    for (int32_t i = w.h_lo; i < w.h_hi; i++) {
+        if (rs->hcap[rs->hv[i]] > 0) {
+            with_cap++;
+            last = rs->hv[i];
+            W += rs->hcap[rs->hv[i]];
+        }
+    }
+    if (nt == 0)
+        return TM_EOK;
+    if (with_cap <= 1) {
+        for (int32_t i = w.t_lo; i < w.t_hi; i++)
+            place[rs->tasks[i]] = rs->haidx[last];
+        return TM_EOK;
+    }
+    err = split_hosts(ctx, rs, w, W, with_cap, seed, halves, p0, p1, &c1);
+    if (err)
+        return err;
     c2 = W - c1;
     n1 = (int64_t)((double)nt * (double)c1 / (double)W + 0.5);
     if (n1 > c1)
         n1 = c1;
     if (nt - n1 > c2)
         n1 = nt - c2;
-    {
-        int32_t split = split_range(rs->hv, w.h_lo, w.h_hi, rs->part, rs->tmp);
-        halves[0].h_lo = w.h_lo;
-        halves[0].h_hi = split;
-        halves[1].h_lo = split;
-        halves[1].h_hi = w.h_hi;
-        profile(rs, w.h_lo, split, p0);
-        profile(rs, split, w.h_hi, p1);
-    }
-    err = tm__sgraph_induced(ctx, rs->pp->g, rs->tasks + w.t_lo, nt, rs->glocal, &gs);
+    err = split_tasks(ctx, rs, w, n1, c1, c2, seed, p0, p1, place, halves);
     if (err)
-        goto out;
-    tg[0] = n1;
-    tg[1] = nt - n1;
-    err = tm__metis_part(ctx, &gs, NULL, 2, tg, seed + 1, rs->part);
-    if (err)
-        goto out;
-    if (nt - n1 <= c1 && n1 <= c2 && orient(rs, w, rs->part, p0, p1, place))
-        for (int32_t i = 0; i < nt; i++)
-            rs->part[i] ^= 1;
-    {
-        int32_t split = split_range(rs->tasks, w.t_lo, w.t_hi, rs->part, rs->tmp);
-        halves[0].t_lo = w.t_lo;
-        halves[0].t_hi = split;
-        halves[1].t_lo = split;
-        halves[1].t_hi = w.t_hi;
-    }
+        return err;
     halves[0].id = new_item(ctx, rs, p0, &err);
     if (!err)
         halves[1].id = new_item(ctx, rs, p1, &err);
     if (err)
-        goto out;
+        return err;
     for (int h = 0; h < 2; h++)
         for (int32_t i = halves[h].t_lo; i < halves[h].t_hi; i++)
             rs->itemof[rs->tasks[i]] = halves[h].id;
     *nhalves = 2;
-out:
-    tm__sgraph_release(&hs);
-    tm__sgraph_release(&gs);
-    return err;
+    return TM_EOK;
 }
 
-tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place)
+static void rstate_release(rstate *rs)
 {
-    const tm_net_csr *net = pp->net;
-    int32_t n = pp->g->n, nv = net->n, nkeep = 0, top = 0;
+    free((void *)rs->hcap);
+    free((void *)rs->haidx);
+    free(rs->tasks);
+    free(rs->hv);
+    free(rs->tmp);
+    free(rs->glocal);
+    free(rs->hlocal);
+    free(rs->part);
+    free(rs->wcap);
+    free(rs->lmd);
+    free(rs->itemof);
+    free(rs->iprof);
+}
+
+/* The host graph H of the hosts worth keeping (host_graph) into *H, and
+ * per kept vertex its slots and allocation index into rs. */
+static tm_err rstate_hosts(tm_ctx *ctx, const tm__placeprob *pp, rstate *rs, tm__sgraph *H,
+                           int32_t *nkeep)
+{
+    int32_t nv = pp->net->n;
     int32_t *capv = tm__calloc_n((size_t)nv, sizeof *capv);
     int32_t *aidxv = tm__malloc_n((size_t)nv, sizeof *aidxv);
     int32_t *keep = tm__malloc_n((size_t)nv, sizeof *keep);
     int32_t *hcap = tm__malloc_n((size_t)nv, sizeof *hcap);
     int32_t *haidx = tm__malloc_n((size_t)nv, sizeof *haidx);
+    tm_err err = TM_EOK;
+    rs->hcap = hcap;
+    rs->haidx = haidx;
+    if (!capv || !aidxv || !keep || !hcap || !haidx) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    for (int32_t v = 0; v < nv; v++)
+        aidxv[v] = -1;
+    for (int32_t i = 0; i < pp->nh; i++) {
+        capv[pp->host[i]] = pp->cap[i];
+        aidxv[pp->host[i]] = i;
+    }
+    err = host_graph(ctx, pp, capv, keep, nkeep, rs->hlocal, H);
+    if (err)
+        goto out;
+    for (int32_t i = 0; i < *nkeep; i++) {
+        hcap[i] = capv[keep[i]];
+        haidx[i] = aidxv[keep[i]];
+        rs->hv[i] = i;
+        rs->hlocal[i] = -1;
+    }
+out:
+    free(capv);
+    free(aidxv);
+    free(keep);
+    return err;
+}
+
+tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, int32_t *place)
+{
+    int32_t n = pp->g->n, nv = pp->net->n, nkeep = 0, top = 0;
     work *stack = NULL;
     tm__sgraph H = {0};
     rstate rs = {0};
@@ -315,26 +386,14 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
     /* the work stack never holds more than one pending item per level of a
      * binary recursion of depth <= n + nv */
     stack = tm__malloc_n(big + 2, sizeof *stack);
-    if (!capv || !aidxv || !keep || !hcap || !haidx || !rs.tasks || !rs.hv || !rs.tmp ||
-        !rs.glocal || !rs.hlocal || !rs.part || !rs.wcap || !stack) {
+    if (!rs.tasks || !rs.hv || !rs.tmp || !rs.glocal || !rs.hlocal || !rs.part || !rs.wcap ||
+        !stack) {
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int32_t v = 0; v < nv; v++)
-        aidxv[v] = -1;
-    for (int32_t i = 0; i < pp->nh; i++) {
-        capv[pp->host[i]] = pp->cap[i];
-        aidxv[pp->host[i]] = i;
-    }
-    err = host_graph(ctx, pp, capv, keep, &nkeep, rs.hlocal, &H);
+    err = rstate_hosts(ctx, pp, &rs, &H, &nkeep);
     if (err)
         goto out;
-    for (int32_t i = 0; i < nkeep; i++) {
-        hcap[i] = capv[keep[i]];
-        haidx[i] = aidxv[keep[i]];
-        rs.hv[i] = i;
-        rs.hlocal[i] = -1;
-    }
     for (int32_t t = 0; t < n; t++) {
         rs.tasks[t] = t;
         rs.glocal[t] = -1;
@@ -342,8 +401,6 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
     }
     rs.pp = pp;
     rs.H = &H;
-    rs.hcap = hcap;
-    rs.haidx = haidx;
     rs.nl = pp->nh < NLANDMARKS ? pp->nh : NLANDMARKS;
     rs.lmd = tm__malloc_n((size_t)rs.nl * (size_t)pp->nh + 1, sizeof *rs.lmd);
     rs.itemof = tm__calloc_n((size_t)n + 1, sizeof *rs.itemof);
@@ -351,7 +408,7 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
         err = tm__nomem(ctx);
         goto out;
     }
-    err = tm__landmarks(ctx, net, pp->host, pp->nh, rs.nl, rs.lmd);
+    err = tm__landmarks(ctx, pp->net, pp->host, pp->nh, rs.nl, rs.lmd);
     if (err)
         goto out;
     {
@@ -376,21 +433,7 @@ tm_err tm__recursive_core(tm_ctx *ctx, const tm__placeprob *pp, uint64_t seed, i
     }
 out:
     tm__sgraph_release(&H);
-    free(capv);
-    free(aidxv);
-    free(keep);
-    free(hcap);
-    free(haidx);
-    free(rs.tasks);
-    free(rs.hv);
-    free(rs.tmp);
-    free(rs.glocal);
-    free(rs.hlocal);
-    free(rs.part);
-    free(rs.wcap);
-    free(rs.lmd);
-    free(rs.itemof);
-    free(rs.iprof);
+    rstate_release(&rs);
     free(stack);
     return err;
 }

@@ -177,6 +177,12 @@ tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_k
     return TM_EOK;
 }
 
+/* Also false for NaN. */
+static bool tm__capacity_ok(double c)
+{
+    return c >= TM_NET_MIN_CAPACITY && c <= TM_NET_MAX_CAPACITY;
+}
+
 tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double capacity,
                         int32_t *cable_out)
 {
@@ -184,9 +190,10 @@ tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double c
         return tm__fail(ctx, TM_EINPUT, "cable endpoint out of range");
     if (a == b)
         return tm__fail(ctx, TM_EINPUT, "cable from '%s' to itself", net->name[a]);
-    if (!(capacity > 0) || capacity > 1e15)
-        return tm__fail(ctx, TM_EINPUT, "cable '%s' - '%s': capacity %g is not a positive number",
-                        net->name[a], net->name[b], capacity);
+    if (!tm__capacity_ok(capacity))
+        return tm__fail(ctx, TM_EINPUT, "cable '%s' - '%s': capacity %g is not a number in "
+                        "[%g, %g] Gbit/s", net->name[a], net->name[b], capacity,
+                        TM_NET_MIN_CAPACITY, TM_NET_MAX_CAPACITY);
     if (net->nc >= INT32_MAX / 2)
         return tm__fail(ctx, TM_EINPUT, "too many cables");
     if (grow_cables(net, (size_t)net->nc + 1) < 0)
@@ -257,9 +264,10 @@ tm_err tm_net_set_capacity(tm_ctx *ctx, tm_net *net, int32_t cable, double capac
 {
     if (cable < 0 || cable >= net->nc)
         return bad_cable(ctx, net, cable);
-    if (!(capacity > 0) || capacity > 1e15) /* as tm_net_add_cable */
-        return tm__fail(ctx, TM_EUSAGE, "cable '%s' - '%s': capacity %g is not a positive number",
-                        net->name[net->ca[cable]], net->name[net->cb[cable]], capacity);
+    if (!tm__capacity_ok(capacity)) /* as tm_net_add_cable */
+        return tm__fail(ctx, TM_EUSAGE, "cable '%s' - '%s': capacity %g is not a number in "
+                        "[%g, %g] Gbit/s", net->name[net->ca[cable]], net->name[net->cb[cable]],
+                        capacity, TM_NET_MIN_CAPACITY, TM_NET_MAX_CAPACITY);
     net->capacity[cable] = capacity;
     if (net->lcap) { /* capacities do not change the structure */
         net->lcap[2 * cable] = capacity;

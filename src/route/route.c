@@ -97,7 +97,8 @@ tm_err tm_route_new_opts(tm_ctx *ctx, const tm_net *net, tm_route_kind kind,
         return tm__fail(ctx, TM_EUSAGE, "lft routing needs a table directory");
     /* options another model would ignore are refused, not dropped */
     if (o.lmc_spread && kind != TM_ROUTE_LFT)
-        return tm__fail(ctx, TM_EUSAGE, "--lmc-spread needs forwarding tables (--routing lft:DIR)");
+        return tm__fail(ctx, TM_EUSAGE, "lmc_spread needs forwarding-table routing (lft, with "
+                        "lft_dir)");
     if ((o.roots || o.n_roots) && kind != TM_ROUTE_UPDN)
         return tm__fail(ctx, TM_EUSAGE, "root switches are an option of updn routing only");
     if (o.n_roots < 0 || (o.n_roots && !o.roots))

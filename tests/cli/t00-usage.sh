@@ -53,3 +53,57 @@ for c in "eval --topology nosuch.topo --comm x" "map --topology torus:4x0 --comm
     set +e; "$TOPOMAP" $c >stdout.txt 2>stderr.txt; set -e
     [ "$(wc -l < stderr.txt)" -eq 1 ] || { echo "'$c': stderr is not one line: $(cat stderr.txt)" >&2; exit 1; }
 done
+# One option table (src/cli/options.c): every option a subcommand's --help
+# lists is accepted by it, once, with a description (man pages and shell
+# completion are made from --help); an option of another subcommand is
+# refused naming whose it is.
+for c in topo eval map study; do
+    expect_exit 0 "$TOPOMAP" $c --help
+    echo "$OUT" > help-$c.txt
+    opts=$(grep -oE '^  --[a-z-]+' help-$c.txt | sed 's/^  //')
+    [ -n "$opts" ] || { echo "$c --help lists no option"; exit 1; }
+    dup=$(echo "$opts" | sort | uniq -d)
+    [ -z "$dup" ] || { echo "$c --help lists twice: $dup"; exit 1; }
+    python3 - help-$c.txt <<'P'
+import re, sys
+lines = open(sys.argv[1]).read().split("\n")
+for i, l in enumerate(lines):
+    m = re.match(r"  (--[a-z-]+)( \S+)?(\s+(\S.*))?$", l)
+    if m and not m.group(4) and not (i + 1 < len(lines) and lines[i + 1].startswith(" " * 20)):
+        sys.exit("%s: %s has no description" % (sys.argv[1], m.group(1)))
+P
+    for o in $opts; do
+        sub=$c; [ $c = topo ] && sub="topo info"
+        set +e; "$TOPOMAP" $sub $o x >stdout.txt 2>stderr.txt; set -e
+        case "$(cat stderr.txt)" in *"unknown or ambiguous option"* | *"is not an option of"* | *"not handled"*)
+            echo "$c --help lists $o, which $c refuses: $(cat stderr.txt)"; exit 1 ;;
+        esac
+    done
+done
+expect_exit 1 "$TOPOMAP" study --topology torus:4x4 --comm x --hierarchy 4:4
+expect_in "'--hierarchy' is not an option of 'topomap study' (only of: eval, map)" "$ERR"
+expect_exit 1 "$TOPOMAP" topo info --topology torus:4x4 --comm x
+expect_in "'--comm' is not an option of 'topomap topo'" "$ERR"
+# --routing: the library's model names, the same in every --help and error;
+# study computes its routes (no forwarding tables, not even a bare 'lft')
+models=$(grep -A12 -- '--routing R ' help-eval.txt | grep -oE '^ {26}[a-z]+(:DIR)?' | tr -d ' ' | paste -sd, | sed 's/,/, /g')
+[ "$models" = "ecmp, single, dor, lft:DIR, ftree, minhop, updn" ] || { echo "eval --help models: $models"; exit 1; }
+expect_exit 1 "$TOPOMAP" eval --topology torus:4x4 --comm x --routing warp
+expect_in "unknown --routing 'warp' ($models)" "$ERR"
+expect_exit 1 "$TOPOMAP" eval --topology torus:4x4 --comm x --routing lft
+expect_in "--routing lft needs the tables' directory: lft:DIR" "$ERR"
+smodels=$(grep -A12 -- '--routing R,' help-study.txt | grep -oE '^ {26}[a-z]+(:DIR)?' | tr -d ' ' | paste -sd, | sed 's/,/, /g')
+[ "$smodels" = "ecmp, single, dor, ftree, minhop, updn" ] || { echo "study --help models: $smodels"; exit 1; }
+for r in lft lft:tables ecmp,lft; do
+    expect_exit 1 "$TOPOMAP" study --topology torus:4x4 --comm x --routing $r
+    expect_in "forwarding tables are not a study routing (study computes the routes: $smodels)" "$ERR"
+done
+expect_exit 1 "$TOPOMAP" study --topology torus:4x4 --comm x --routing warp
+expect_in "unknown --routing 'warp' ($smodels)" "$ERR"
+# --threads and --slots: one range for every subcommand
+for c in eval map study; do
+    expect_exit 1 "$TOPOMAP" $c --topology torus:4x4 --comm x --threads 1025
+    expect_in "--threads expects an integer in [0, 1024], got '1025'" "$ERR"
+    expect_exit 1 "$TOPOMAP" $c --topology torus:4x4 --comm x --slots 0
+    expect_in "--slots expects an integer in [1, 1048576], got '0'" "$ERR"
+done

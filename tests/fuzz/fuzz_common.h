@@ -84,7 +84,7 @@ static inline void fz_check_hier(const tm_hier *h, const tm_ctx *ctx)
     if (h->k < 1 || h->k > TM_HIER_MAX_LEVELS || h->group[0] != 1)
         fz_die("bad level count", TM_EOK, ctx);
     for (int i = 0; i < h->k; i++) {
-        if (h->a[i] < 1 || !(h->d[i] >= 0) || h->d[i] > 1e308)
+        if (h->a[i] < 1 || !(h->d[i] >= 0) || h->d[i] > TM_HIER_MAX_DISTANCE)
             fz_die("bad level", TM_EOK, ctx);
         prod *= h->a[i];
         if (h->group[i + 1] != prod)

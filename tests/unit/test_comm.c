@@ -63,11 +63,23 @@ static void test_from_entries_errors(void **state)
                     "entry 0 (0 -> 1): volume nan");
     assert_tm_error(ctx, tm_comm_from_entries(ctx, -1, 0, NULL, NULL, NULL, &c), TM_EINPUT,
                     "negative task or entry count");
-    const double big[] = {1.5e308, 1.5e308};
+    /* volumes are bounded (TM_COMM_MAX_VOLUME) so that sums, J and loads
+     * stay finite: an overflow of the sum is caught by the same test */
+    const double big[] = {1.5e308, 1.5e308}, near[] = {6e29, 6e29}, at[] = {5e29, 5e29};
     const int32_t s3[] = {0, 0}, d3[] = {1, 1};
     assert_tm_error(ctx, tm_comm_from_entries(ctx, 2, 2, s3, d3, big, &c), TM_EINPUT,
-                    "volume from 0 to 1 overflows");
+                    "total volume inf is larger than the limit 1e+30");
     assert_null(c.xadj);
+    assert_tm_error(ctx, tm_comm_from_entries(ctx, 2, 2, s3, d3, near, &c), TM_EINPUT,
+                    "total volume 1.2e+30 is larger than the limit 1e+30");
+    assert_null(c.xadj);
+    assert_tm_ok(ctx, tm_comm_from_entries(ctx, 2, 2, s3, d3, at, &c));
+    assert_true(c.w[0] == TM_COMM_MAX_VOLUME);
+    assert_tm_ok(ctx, tm_comm_check(ctx, &c));
+    c.w[0] = 2e30; /* a graph built by hand is checked too */
+    assert_tm_error(ctx, tm_comm_check(ctx, &c), TM_EINPUT,
+                    "comm: total volume 2e+30 is larger than the limit 1e+30");
+    tm_comm_release(&c);
 }
 
 static void test_check(void **state)

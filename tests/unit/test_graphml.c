@@ -192,11 +192,11 @@ static void test_attribute_table_restored(void **state)
 static const struct {
     const char *file, *msg;
 } bad[] = {
-    {"capacity-hex", "13: capacity '0x10' is not a positive number"},
-    {"capacity-inf", "13: capacity 'inf' is not a positive number"},
-    {"capacity-negative", "13: capacity '-100' is not a positive number"},
-    {"capacity-text", "13: capacity 'fast' is not a positive number"},
-    {"capacity-zero", "13: capacity '0' is not a positive number"},
+    {"capacity-hex", "13: capacity '0x10' is not a number in [1e-06, 1e+15] (Gbit/s)"},
+    {"capacity-inf", "13: capacity 'inf' is not a number in [1e-06, 1e+15] (Gbit/s)"},
+    {"capacity-negative", "13: capacity '-100' is not a number in [1e-06, 1e+15] (Gbit/s)"},
+    {"capacity-text", "13: capacity 'fast' is not a number in [1e-06, 1e+15] (Gbit/s)"},
+    {"capacity-zero", "13: capacity '0' is not a number in [1e-06, 1e+15] (Gbit/s)"},
     {"data-domain", "13: key 'cap' is not declared for nodes"},
     {"data-no-key", "13: <data> without key"},
     {"data-twice", "13: key 'slots' given twice"},

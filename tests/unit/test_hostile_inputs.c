@@ -188,6 +188,13 @@ static void test_hier_hostile(void **state)
                     "distances '1:nan': expected numbers separated by ':'");
     assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:1e999", &h), TM_EINPUT,
                     "distances '1:1e999': expected numbers separated by ':'");
+    /* finite but huge: J would be infinite (tests/fuzz/regressions/fuzz_hier) */
+    assert_tm_error(ctx, tm_hier_parse(ctx, "22", "013E307", &h), TM_EINPUT,
+                    "distances '013E307': distance 1 is 1.3e+308, larger than the limit 1e+12");
+    assert_tm_error(ctx, tm_hier_parse(ctx, "4:4", "1:1.000001e12", &h), TM_EINPUT,
+                    "distance 2 is 1e+12, larger than the limit 1e+12");
+    assert_tm_ok(ctx, tm_hier_parse(ctx, "4:4", "1:1e12", &h));
+    assert_true(h.d[1] == TM_HIER_MAX_DISTANCE);
     assert_tm_error(ctx, tm_hier_parse(ctx, "", "", &h), TM_EINPUT,
                     "hierarchy '': expected integers separated by ':'");
     assert_tm_error(ctx, tm_hier_parse(ctx, "1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1:1", "1", &h),
@@ -306,12 +313,16 @@ static void test_mtx_hostile(void **state)
                            "3 3 4611686018427387904\n1 2 3\n",
          TM_EINPUT, "g.in:2: entry count 4611686018427387904 out of range [0, 9]");
     COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n3 3 1\n"
-                           "1 2 1e308\n2 1 1e308\n",
+                           "1 2 1e29\n2 1 1e29\n",
          TM_EINPUT, "g.in:4: more entries than the 1 of the size line");
-    /* summing duplicates must not overflow to infinity */
+    /* every volume and their sum are bounded (TM_COMM_MAX_VOLUME): summing
+     * duplicates cannot overflow to infinity, nor can J or a load */
     COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n3 3 2\n"
                            "1 2 1e308\n1 2 1e308\n",
-         TM_EINPUT, "g.in: volume from 0 to 1 overflows");
+         TM_EINPUT, "g.in:3: value 1e308 is larger than the limit 1e+30");
+    COMM(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real general\n3 3 2\n"
+                           "1 2 6e29\n1 2 6e29\n",
+         TM_EINPUT, "g.in: total volume 1.2e+30 is larger than the limit 1e+30");
     COMM(tm_comm_read_mtx, "%%MatrixMarket matrix array real general\n2 2\n1\n2\n3\n4\n",
          TM_EINPUT, "g.in:1: format 'array' is not supported (only 'coordinate')");
     comm_same_crlf(tm_comm_read_mtx, "%%MatrixMarket matrix coordinate real symmetric\n"
@@ -326,7 +337,9 @@ static void test_edges_hostile(void **state)
     COMM(tm_comm_read_edges, "0 99999999999 5\n", TM_EINPUT,
          "g.in:1: target task 99999999999 out of range [0, 16777215]");
     COMM(tm_comm_read_edges, "0 1 1e308\n0 1 1e308\n", TM_EINPUT,
-         "g.in: volume from 0 to 1 overflows");
+         "g.in:1: volume 1e308 is larger than the limit 1e+30");
+    COMM(tm_comm_read_edges, "0 1 1e30\n1 0 1e30\n", TM_EINPUT,
+         "g.in: total volume 2e+30 is larger than the limit 1e+30");
     COMM(tm_comm_read_edges, "0 1 nan\n", TM_EINPUT, "g.in:1: volume 'nan' is not a finite number");
     COMM(tm_comm_read_edges, "0 1 -5\n", TM_EINPUT, "g.in:1: negative volume -5");
     comm_same_crlf(tm_comm_read_edges, "# c\n0 1 5\n1 0 5\n2 0 1.25\n");

@@ -242,7 +242,7 @@ static void test_lmc_spread_errors(void **state)
         assert_true(load[i] == 0);
     o.lmc_spread = true;
     assert_tm_error(ctx, tm_route_new_opts(ctx, net, TM_ROUTE_MINHOP, &o, &none), TM_EUSAGE,
-                    "--lmc-spread needs forwarding tables");
+                    "lmc_spread needs forwarding-table routing (lft, with lft_dir)");
     assert_null(none);
     tm_route_ws_free(ws);
     tm_route_free(r);

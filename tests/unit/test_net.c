@@ -301,10 +301,13 @@ static void test_setters_reject(void **state)
     assert_tm_ok(ctx, tm_net_finalize(ctx, net)); /* set_slots un-finalized it */
 
     assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, 0), TM_EUSAGE,
-                    "cable 'sw' - 'h0': capacity 0 is not a positive number");
+                    "cable 'sw' - 'h0': capacity 0 is not a number in [1e-06, 1e+15] Gbit/s");
     assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, -5), TM_EUSAGE, "capacity -5");
     assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, NAN), TM_EUSAGE, "capacity nan");
     assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, 1e16), TM_EUSAGE, "capacity 1e+16");
+    /* a positive but tiny capacity would make loads / capacity infinite */
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, 1e-300), TM_EUSAGE, "capacity 1e-300");
+    assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 0, 9e-7), TM_EUSAGE, "capacity 9e-07");
     assert_tm_error(ctx, tm_net_set_capacity(ctx, net, 3, 1), TM_EUSAGE, "cable id 3 is not in [0, 3)");
     assert_true(tm_net_capacity(net, 0) == 100.0);
     /* a valid change keeps the snapshot usable (capacities are not structure) */

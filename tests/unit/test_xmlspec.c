@@ -200,8 +200,8 @@ static const struct {
     const char *file, *msg;
 } bad[] = {
     {"both-names", "5: <host> needs exactly one of name and names"},
-    {"capacity-text", "5: capacity '100G' is not a positive number"},
-    {"capacity-zero", "5: capacity '0' is not a positive number"},
+    {"capacity-text", "5: capacity '100G' is not a number in [1e-06, 1e+15] (Gbit/s)"},
+    {"capacity-zero", "5: capacity '0' is not a number in [1e-06, 1e+15] (Gbit/s)"},
     {"child", "6: <host> may not contain <slots>"},
     {"count-huge", "5: count '5000' is not an integer in 1..1024"},
     {"count-zero", "5: count '0' is not an integer in 1..1024"},
@@ -223,7 +223,7 @@ static const struct {
     {"no-name", "5: <host> needs exactly one of name and names"},
     {"nul-byte", "5: NUL byte in XML input"},
     {"root-attr", "2: unknown attribute 'size' on <topology>"},
-    {"root-capacity", "2: capacity 'fast' is not a positive number"},
+    {"root-capacity", "2: capacity 'fast' is not a number in [1e-06, 1e+15] (Gbit/s)"},
     {"root-slots", "2: negative slots '-1'"},
     {"root", "2: root element is <graphml>, expected <topology>"},
     {"slots-negative", "5: negative slots '-4'"},

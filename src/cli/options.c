@@ -1,0 +1,401 @@
+/* options.c - the one option table of `topo`, `eval`, `map` and `study`:
+ * getopt_long's entries, the option lists of every --help and the value
+ * checks of the options they share (--routing, --threads, --slots, the
+ * inputs) all come from here, so a subcommand cannot accept a value
+ * another refuses, and no option is missing from its --help (man pages
+ * and shell completion are generated from --help). */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define T CLI_TOPO
+#define E CLI_EVAL
+#define M CLI_MAP
+#define S CLI_STUDY
+
+/* In --help order.  An option whose value or meaning differs between
+ * subcommands has one entry per meaning (disjoint masks).  Help: the first
+ * line says what the option does; '\n' starts a continuation line. */
+static const cli_opt table[] = {
+    {"topology", OPT_TOPOLOGY, "T", T | E | M,
+     "ibnetdiscover dump, .graphml, .xml spec or generator spec\n"
+     "('topomap topo --help' lists the generators)"},
+    {"topology", OPT_TOPOLOGY, "T", S,
+     "file or generator spec (as for eval); repeat for several topologies"},
+    {"node-name-map", OPT_NODEMAP, "F", T | E | M | S,
+     "host names for the GUIDs of an ibnetdiscover dump"},
+    {"separate-hcas", OPT_SEPARATE_HCAS, NULL, T | E | M | S,
+     "ibnetdiscover: one vertex per HCA (default: a host's HCAs are one)"},
+    {"slots", OPT_SLOTS, "N", T | E | M, "slots (processes) per host, overriding the input"},
+    {"slots", OPT_SLOTS, "N,..", S,
+     "slots of every host, one scenario per value (default: as the\n"
+     "topology says)"},
+    {"hierarchy", OPT_HIERARCHY, "a1:..:ak", E | M,
+     "hierarchy mode (no network): a1 PEs per lowest group, a2 of those\n"
+     "groups per next level, ... (VieM's model, docs/qap.md)"},
+    {"distances", OPT_DISTANCES, "d1:..:dk", E | M,
+     "hierarchy mode: distance of two PEs whose lowest common level is i\n"
+     "(numbers in [0, 1e12])"},
+    {"comm", OPT_COMM, "G", E | M,
+     "communication graph: METIS, .mtx, edge list, dense matrix, graphStats,\n"
+     "mpiP or Scotch (docs/formats.md)"},
+    {"comm", OPT_COMM, "G", S,
+     "communication graph (as for eval); repeat for several applications"},
+    {"comm-format", OPT_COMM_FORMAT, "F", E | M | S,
+     "force the format of G: metis, mtx, edges, dense, graphstats, mpip,\n"
+     "scotch"},
+    {"alloc", OPT_ALLOC, "A", E | M | S,
+     "hostlist expression (node[001-064]) or hostfile; default: all hosts"},
+    {"mapping", OPT_MAPPING, "M", E,
+     "Open MPI rankfile or plain mapping ('host [slot]' per line; hierarchy\n"
+     "mode: one PE index per line); default: the consecutive placement"},
+    {"strategy", OPT_STRATEGY, "S", M,
+     "mapping strategy (listed below); 'all' (default) runs every strategy\n"
+     "in parallel threads and keeps the best by --objective"},
+    {"strategy", OPT_STRATEGY, "S,..", S,
+     "map strategies (default: all; 'topomap map --help' lists them)"},
+    {"refine", OPT_REFINE, "R", M,
+     "refinement applied to every strategy run (listed below); several\n"
+     "joined by '+' run in order (e.g. ils:10+ta).  Default in network mode:\n"
+     "the pipeline " CLI_NET_PIPELINE " (J local search on the network, then\n"
+     "threshold accepting on congestion with a 5% dilation guard); in\n"
+     "hierarchy mode: none.  'none' keeps the construction"},
+    {"refine", OPT_REFINE, "R", S,
+     "refinement of every run (default " CLI_NET_PIPELINE ", 'none' keeps the\n"
+     "constructions)"},
+    {"objective", OPT_OBJECTIVE, "O", M | S,
+     "how 'all' picks the best: pareto (default: the non-dominated row\n"
+     "nearest the ideal point, docs/mapping.md), or congestion, dilation,\n"
+     "qap (lexicographic, the other figures break ties)"},
+    /* --routing's models are listed from the library (cli_print_options) */
+    {"routing", OPT_ROUTING, "R", E | M, "routing model (docs/routing.md), one of:"},
+    {"routing", OPT_ROUTING, "R,..", S,
+     "routing models, one scenario per value (computed routes), of:"},
+    {"lmc-spread", OPT_LMC_SPREAD, NULL, E | M,
+     "(lft) split each flow evenly over the destination's 2^LMC LIDs, as MPI\n"
+     "libraries striping over path bits do; default: base LID only"},
+    {"root", OPT_ROOT, "S[,S2..]", E | M,
+     "(updn) the root switches; default: found by OpenSM's rule"},
+    {"compare-routing", OPT_COMPARE_ROUTING, NULL, E,
+     "also evaluate the mapping under ECMP and print both side by side\n"
+     "(how optimistic the ECMP idealisation is for this routing)"},
+    {"approx", OPT_APPROX, NULL, E,
+     "congestion by Hoefler & Snir's Algorithm 3 (approximate)"},
+    {"hwloc", OPT_HWLOC, "F", E | M,
+     "node-internal levels of every host from an hwloc XML export: J then\n"
+     "counts d_node within a host and d_top + C * hops between hosts"},
+    {"node-hierarchy", OPT_NODE_HIERARCHY, "a:b:..", E | M,
+     "the same levels as a spec instead of --hwloc (with --node-distances)"},
+    {"node-distances", OPT_NODE_DISTANCES, "d1:d2:..", E | M,
+     "distances of the --node-hierarchy levels (numbers in [0, 1e12])"},
+    {"hop-distance", OPT_HOP_DISTANCE, "C", E | M,
+     "J distance of one hop (default 1; 50 with a node hierarchy; <= 1e12)"},
+    {"imbalance", OPT_IMBALANCE, "EPS", M,
+     "general process mapping (more tasks than PEs or slots): at most\n"
+     "ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)"},
+    {"scale-capacity", OPT_SCALE_CAPACITY, "L=F[,..]", S,
+     "one capacity scenario: cables of level L get F times their capacity\n"
+     "(level 1 = cables at the hosts, 2 = leaf uplinks, 3 = the next stage;\n"
+     "'all' = every cable); repeat for several scenarios"},
+    {"fail-links", OPT_FAIL_LINKS, "P%,..", S,
+     "random failure scenarios: P% of the switch-switch cables (every cable\n"
+     "of a direct network) fail, --seeds samples each"},
+    {"seeds", OPT_SEEDS, "N", S,
+     "samples per random failure (default 1); with N > 1 a mean and a worst\n"
+     "row follow the samples"},
+    {"fail-link", OPT_FAIL_LINK, "A:B,..", S,
+     "one scenario: the cables between A and B (and C and D ...) fail"},
+    {"fail-switch", OPT_FAIL_SWITCH, "S,..", S,
+     "one scenario: every cable of switch S (and S2 ...) fails"},
+    {"seed", OPT_SEED, "N", M, "seed of every randomised step (default 1)"},
+    {"seed", OPT_SEED, "N", S, "seed of the failure samples and of the mapping (default 1)"},
+    {"time-limit", OPT_TIME_LIMIT, "SEC", M,
+     "wall-clock limit of refinement (default: iteration budget only)"},
+    {"threads", OPT_THREADS, "N", E,
+     "threads (default: all cores; the results do not depend on it)"},
+    {"threads", OPT_THREADS, "N", M,
+     "threads (default: all cores; without --time-limit the result does not\n"
+     "depend on it)"},
+    {"threads", OPT_THREADS, "N", S,
+     "scenarios run in N threads (default: all cores; the results do not\n"
+     "depend on it)"},
+    {"export-loads", OPT_EXPORT_LOADS, "F", E, "write per-link loads: F.csv, F.graphml or F.dot"},
+    {"format", OPT_FORMAT, "F", T,
+     "export format: graphml, dot, ibnetdiscover, slurm, slurm-yaml (below)"},
+    {"format", OPT_FORMAT, "F", M,
+     "openmpi (rankfile, default), mpich (Hydra machinefile), slurm\n"
+     "(SLURM_HOSTFILE for --distribution=arbitrary), plain"},
+    {"hostnames", OPT_HOSTNAMES, "H", M,
+     "full keeps domain names; short (default) cuts them"},
+    {"out", OPT_OUT, "F", T | M, "output file, written atomically (default: stdout)"},
+    {"out", OPT_OUT, "F", S, "write the rows to F.csv or F.json (atomically; may be repeated)"},
+    {"link-speed", OPT_LINK_SPEED, NULL, T,
+     "slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
+     "cables, whole Gbit/s; Slurm documents it as unused)"},
+    {"no-diameter", OPT_NO_DIAMETER, NULL, T, "skip the all-hosts BFS (large networks)"},
+    {"json", OPT_JSON, NULL, T, "machine-readable output (info)"},
+    {"json", OPT_JSON, NULL, E, "one JSON object (keys in docs/design.md)"},
+    {"json", OPT_JSON, NULL, M, "print metrics as JSON on stdout (mapping only to --out)"},
+    {"report", OPT_REPORT, "F.html", E,
+     "one self-contained HTML page: the fabric with its links coloured by\n"
+     "congestion (load / capacity) under this mapping, the job's hosts, the\n"
+     "mapping against consecutive, the congestion histogram and CDF (exact\n"
+     "evaluation; docs/report.md)"},
+    {"report", OPT_REPORT, "F.html", M,
+     "one self-contained HTML page: the fabric with its links coloured by\n"
+     "congestion (load / capacity) under the chosen mapping, the job's\n"
+     "hosts, every strategy row against consecutive, the congestion\n"
+     "histogram and CDF (network mode; docs/report.md)"},
+    {"report", OPT_REPORT, "F.html", S,
+     "the rows as one self-contained HTML page: a bar chart of each\n"
+     "scenario's consecutive placement and mapping, in grid order\n"
+     "(docs/report.md)"},
+    {"quiet", OPT_QUIET, NULL, M, "no progress line (shown on stderr when it is a terminal)"},
+    {"quiet", OPT_QUIET, NULL, S, "no progress bar (shown on stderr only when it is a terminal)"},
+    {"help", OPT_HELP, NULL, T | E | M | S, "this text"},
+};
+
+#undef T
+#undef E
+#undef M
+#undef S
+
+#define N_TABLE (sizeof table / sizeof *table)
+#define HELP_COL 24 /* column of the descriptions */
+
+/* What a routing model does, by kind (the names come from the library). */
+static const char *const route_help[] = {
+    [TM_ROUTE_ECMP] = "traffic split evenly over all minimum-hop paths (default)",
+    [TM_ROUTE_SINGLE] = "one deterministic shortest path",
+    [TM_ROUTE_DOR] = "dimension order (tori and meshes)",
+    [TM_ROUTE_LFT] = "the fabric's forwarding tables in directory DIR: ibroute\n"
+                     "files, dump_lfts.sh, opensm-lfts.dump, opensm.fdbs or\n"
+                     "ibdiagnet2.fdbs dumps (an ibnetdiscover topology with LIDs)",
+    [TM_ROUTE_FTREE] = "OpenSM's fat-tree routing (D-mod-k), emulated",
+    [TM_ROUTE_MINHOP] = "OpenSM's min-hop routing, emulated",
+    [TM_ROUTE_UPDN] = "OpenSM's up-down routing, emulated (--root: its roots)",
+    [TM_ROUTE_VALIANT] = "dragonflies: every flow between groups split evenly over\n"
+                         "all other groups (minimal paths to and from them)",
+    [TM_ROUTE_UGAL] = "dragonflies: minimal or valiant per flow, whichever the\n"
+                      "loads of the whole matrix make cheaper (UGAL-G)",
+};
+
+/* Every routing kind the library knows, in its order. */
+static int n_route_kinds(void)
+{
+    int k = 0;
+    while (tm_route_kind_parse(tm_route_kind_name((tm_route_kind)k)) == k)
+        k++;
+    return k;
+}
+
+/* A kind as a --routing value: lft takes its tables' directory. */
+static void route_value(int kind, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s", tm_route_kind_name((tm_route_kind)kind),
+             kind == TM_ROUTE_LFT ? ":DIR" : "");
+}
+
+/* The values --routing takes (tables: lft:DIR is one of them). */
+static void route_values(bool tables, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < n_route_kinds() && n < size; k++) {
+        char v[32];
+        if (k == TM_ROUTE_LFT && !tables)
+            continue;
+        route_value(k, v, sizeof v);
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "", v);
+    }
+}
+
+int cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out)
+{
+    const char *lft = tm_route_kind_name(TM_ROUTE_LFT);
+    size_t ll = strlen(lft);
+    char names[160];
+    int k;
+    route_values(tables, names, sizeof names);
+    if (strncmp(v, lft, ll) == 0 && (v[ll] == ':' || v[ll] == '\0')) {
+        if (!tables)
+            return cli_usage_error(cmd, "--routing '%s': forwarding tables are not a study "
+                                        "routing (study computes the routes: %s)", v, names), -1;
+        if (v[ll] == '\0' || v[ll + 1] == '\0')
+            return cli_usage_error(cmd, "--routing %s needs the tables' directory: %s:DIR", lft,
+                                   lft), -1;
+        out->kind = TM_ROUTE_LFT;
+        out->lft_dir = v + ll + 1;
+        return 0;
+    }
+    if ((k = tm_route_kind_parse(v)) < 0)
+        return cli_usage_error(cmd, "unknown --routing '%s' (%s)", v, names), -1;
+    out->kind = (tm_route_kind)k;
+    out->lft_dir = NULL;
+    return 0;
+}
+
+int cli_parse_threads(const char *cmd, const char *v, long *out)
+{
+    return cli_parse_int(cmd, "--threads", v, 0, TM_CTX_MAX_THREADS, out);
+}
+
+int cli_parse_slots(const char *cmd, const char *v, long *out)
+{
+    return cli_parse_int(cmd, "--slots", v, 1, CLI_MAX_SLOTS, out);
+}
+
+int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg)
+{
+    long v;
+    switch (c) {
+    case OPT_TOPOLOGY: in->topology = arg; return 1;
+    case OPT_NODEMAP: in->node_name_map = arg; return 1;
+    case OPT_SEPARATE_HCAS: in->separate_hcas = true; return 1;
+    case OPT_SLOTS:
+        if (cli_parse_slots(cmd, arg, &v) < 0)
+            return -1;
+        in->slots = (int)v;
+        return 1;
+    case OPT_COMM: in->comm = arg; return 1;
+    case OPT_COMM_FORMAT:
+        if (tm_comm_format_parse(arg) < 0)
+            return cli_usage_error(cmd, "unknown --comm-format '%s' (metis, mtx, edges, dense, "
+                                        "graphstats, mpip, scotch, auto)", arg), -1;
+        in->comm_format = arg;
+        return 1;
+    case OPT_ALLOC: in->alloc = arg; return 1;
+    case OPT_ROUTING:
+        if (cli_parse_routing(cmd, arg, true, &in->route) < 0)
+            return -1;
+        in->routing = arg;
+        return 1;
+    case OPT_LMC_SPREAD: in->lmc_spread = true; return 1;
+    case OPT_ROOT: in->roots = arg; return 1;
+    case OPT_HIERARCHY: in->hierarchy = arg; return 1;
+    case OPT_DISTANCES: in->distances = arg; return 1;
+    case OPT_NODE_HIERARCHY: in->node_hierarchy = arg; return 1;
+    case OPT_NODE_DISTANCES: in->node_distances = arg; return 1;
+    case OPT_HWLOC: in->hwloc = arg; return 1;
+    case OPT_HOP_DISTANCE:
+        return cli_parse_double(cmd, "--hop-distance", arg, 1e-9, TM_HIER_MAX_DISTANCE,
+                                &in->hop_distance) < 0 ? -1 : 1;
+    case OPT_THREADS: return cli_parse_threads(cmd, arg, &in->threads) < 0 ? -1 : 1;
+    default: return 0;
+    }
+}
+
+/* Prints text from column col, continuation lines (after '\n') too; the
+ * cursor is at column `at` (a new line first if that leaves < 2 blanks). */
+static void print_wrapped(FILE *out, const char *text, int col, int at)
+{
+    if (at > col - 2) {
+        fputc('\n', out);
+        at = 0;
+    }
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        int len = nl ? (int)(nl - p) : (int)strlen(p);
+        fprintf(out, "%*s%.*s\n", col > at ? col - at : 0, "", len, p);
+        at = 0;
+        p += len + (nl != NULL);
+    }
+}
+
+static void print_routing_models(FILE *out, unsigned cmd)
+{
+    int nk = n_route_kinds();
+    for (int k = 0; k < nk; k++) {
+        char v[32];
+        int at;
+        if (k == TM_ROUTE_LFT && cmd == CLI_STUDY)
+            continue;
+        route_value(k, v, sizeof v);
+        at = fprintf(out, "%*s%s", HELP_COL + 2, "", v);
+        if (k < (int)(sizeof route_help / sizeof *route_help) && route_help[k])
+            print_wrapped(out, route_help[k], HELP_COL + 12, at);
+        else
+            fputc('\n', out);
+    }
+}
+
+void cli_print_options(FILE *out, unsigned cmd)
+{
+    for (size_t i = 0; i < N_TABLE; i++) {
+        const cli_opt *o = &table[i];
+        int at;
+        if (!(o->cmds & cmd))
+            continue;
+        at = fprintf(out, "  --%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+        print_wrapped(out, o->help, HELP_COL, at);
+        if (o->id == OPT_ROUTING)
+            print_routing_models(out, cmd);
+    }
+}
+
+const cli_opt *cli_options(size_t *n)
+{
+    *n = N_TABLE;
+    return table;
+}
+
+/* '--hierarchy' given to study: say whose option it is rather than
+ * "unknown".  1 if printed. */
+static int other_command(const char *cmd, unsigned mask, const char *given)
+{
+    static const char *const names[] = {"topo", "eval", "map", "study"};
+    char list[64] = "";
+    size_t len, n = 0;
+    unsigned whose = 0;
+    if (strncmp(given, "--", 2) != 0)
+        return 0;
+    given += 2;
+    len = strcspn(given, "=");
+    for (size_t i = 0; i < N_TABLE; i++)
+        if (strlen(table[i].name) == len && strncmp(table[i].name, given, len) == 0)
+            whose |= table[i].cmds;
+    if (!whose || (whose & mask))
+        return 0;
+    for (int b = 0; b < 4; b++)
+        if (whose & (1u << b))
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", names[b]);
+    cli_usage_error(cmd, "'--%.*s' is not an option of '%s' (only of: %s)", (int)len, given, cmd,
+                    list);
+    return 1;
+}
+
+int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
+                      void *ud, void (*usage)(FILE *))
+{
+    struct option opts[N_TABLE + 1];
+    int n = 0, c;
+    for (size_t i = 0; i < N_TABLE; i++)
+        if (table[i].cmds & mask)
+            opts[n++] = (struct option){table[i].name, table[i].arg ? required_argument : no_argument,
+                                        NULL, table[i].id};
+    opts[n] = (struct option){NULL, 0, NULL, 0};
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
+        int r;
+        if (c == '?' && optind > 0 && other_command(cmd, mask, argv[optind - 1]))
+            return EXIT_USAGE_;
+        if (c == '?' || c == ':')
+            return cli_getopt_error(cmd, c, argv);
+        if (c == OPT_HELP) {
+            usage(stdout);
+            return 0;
+        }
+        r = fn(ud, c, optarg);
+        if (r < 0)
+            return EXIT_USAGE_;
+        if (r == 0) /* an entry of the table the subcommand does not handle */
+            return cli_usage_error(cmd, "option '%s' is not handled (internal error)",
+                                   argv[optind - 1]);
+    }
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    return -1;
+}
