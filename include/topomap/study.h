@@ -101,6 +101,8 @@ typedef struct tm_study_result {
     int n_runs;         /* rows with stat TM_STUDY_RUN */
 } tm_study_result;
 
+/* A result starts empty (init) and release frees its rows and leaves it empty
+ * again; release on an empty result does nothing. */
 TM_API void tm_study_result_init(tm_study_result *r);
 TM_API void tm_study_result_release(tm_study_result *r);
 /* Runs the grid (docs/study.md).  A bad axis value (no topology or

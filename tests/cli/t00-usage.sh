@@ -86,14 +86,14 @@ expect_exit 1 "$TOPOMAP" topo info --topology torus:4x4 --comm x
 expect_in "'--comm' is not an option of 'topomap topo'" "$ERR"
 # --routing: the library's model names, the same in every --help and error;
 # study computes its routes (no forwarding tables, not even a bare 'lft')
-models=$(grep -A12 -- '--routing R ' help-eval.txt | grep -oE '^ {26}[a-z]+(:DIR)?' | tr -d ' ' | paste -sd, | sed 's/,/, /g')
-[ "$models" = "ecmp, single, dor, lft:DIR, ftree, minhop, updn" ] || { echo "eval --help models: $models"; exit 1; }
+models=$(grep -A20 -- '--routing R ' help-eval.txt | grep -oE '^ {26}[a-z]+(:DIR)?' | tr -d ' ' | paste -sd, | sed 's/,/, /g')
+[ "$models" = "ecmp, single, dor, lft:DIR, ftree, minhop, updn, valiant, ugal" ] || { echo "eval --help models: $models"; exit 1; }
 expect_exit 1 "$TOPOMAP" eval --topology torus:4x4 --comm x --routing warp
 expect_in "unknown --routing 'warp' ($models)" "$ERR"
 expect_exit 1 "$TOPOMAP" eval --topology torus:4x4 --comm x --routing lft
 expect_in "--routing lft needs the tables' directory: lft:DIR" "$ERR"
-smodels=$(grep -A12 -- '--routing R,' help-study.txt | grep -oE '^ {26}[a-z]+(:DIR)?' | tr -d ' ' | paste -sd, | sed 's/,/, /g')
-[ "$smodels" = "ecmp, single, dor, ftree, minhop, updn" ] || { echo "study --help models: $smodels"; exit 1; }
+smodels=$(grep -A20 -- '--routing R,' help-study.txt | grep -oE '^ {26}[a-z]+(:DIR)?' | tr -d ' ' | paste -sd, | sed 's/,/, /g')
+[ "$smodels" = "ecmp, single, dor, ftree, minhop, updn, valiant, ugal" ] || { echo "study --help models: $smodels"; exit 1; }
 for r in lft lft:tables ecmp,lft; do
     expect_exit 1 "$TOPOMAP" study --topology torus:4x4 --comm x --routing $r
     expect_in "forwarding tables are not a study routing (study computes the routes: $smodels)" "$ERR"
