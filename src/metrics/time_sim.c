@@ -1,0 +1,312 @@
+/*
+ * time_sim.c - the fluid simulation of the time model (time_int.h,
+ * docs/time.md "Exact").
+ *
+ * Rates: weighted max-min fairness by progressive filling.  Every
+ * unfrozen flow f runs at weight(f) x lambda; lambda grows until a link is
+ * full (sum of coef x rate = cap) or a flow meets its own bound; the flows
+ * of a full link (or that flow) are frozen at their rate, and the others
+ * go on.  The next level at which each link fills is kept in a heap, with
+ * a version per link so that stale entries are skipped: one computation
+ * costs O(E log E) for E (flow, link) entries of the active flows.
+ *
+ * Time: all flows of one exchange are in flight at once; between two
+ * events (a flow starts after its latency, or one ends) rates are
+ * constant, so the remaining bytes fall linearly.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "time_int.h"
+#include "../util/util.h"
+
+#define DONE_TOL 1e-9 /* a flow with <= this fraction of its bytes left is done */
+
+typedef struct hent {
+    double key;
+    int32_t id;   /* link, or -(flow index in act[] + 1) for a flow's bound */
+    uint32_t ver;
+} hent;
+
+/* Scratch of the rate computation. */
+typedef struct fillws {
+    double *wsum, *used;   /* per resource */
+    uint32_t *ver;
+    int32_t *cnt;          /* per resource: count, then the end of its list */
+    int32_t *beg;          /* per resource: start of its list in lflow */
+    int32_t *touched;      /* resources with entries */
+    int32_t n_touched;
+    int32_t *lflow;        /* CSR by link: index in act[] */
+    bool *frozen;          /* per act[] index */
+    hent *heap;
+    size_t n_heap, cap_heap;
+} fillws;
+
+static int heap_push(fillws *w, double key, int32_t id, uint32_t ver)
+{
+    size_t i;
+    if (tm__grow((void **)&w->heap, &w->cap_heap, w->n_heap + 1, sizeof *w->heap) < 0)
+        return -1;
+    i = w->n_heap++;
+    while (i > 0 && w->heap[(i - 1) / 2].key > key) {
+        w->heap[i] = w->heap[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    w->heap[i] = (hent){key, id, ver};
+    return 0;
+}
+
+static hent heap_pop(fillws *w)
+{
+    hent top = w->heap[0], last = w->heap[--w->n_heap];
+    size_t i = 0, n = w->n_heap;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && w->heap[c + 1].key < w->heap[c].key)
+            c++;
+        if (w->heap[c].key >= last.key)
+            break;
+        w->heap[i] = w->heap[c];
+        i = c;
+    }
+    if (n)
+        w->heap[i] = last;
+    return top;
+}
+
+static int freeze(const tm__tflows *t, fillws *w, const int64_t *act, int32_t a, double lambda,
+                  double *rate)
+{
+    int64_t f = act[a];
+    double r = t->weight[f] * lambda;
+    w->frozen[a] = true;
+    rate[a] = r;
+    for (int64_t e = t->off[f]; e < t->off[f + 1]; e++) {
+        int32_t l = t->ent_link[e];
+        double c = t->ent_coef[e];
+        w->used[l] += r * c;
+        w->wsum[l] -= t->weight[f] * c;
+        w->ver[l]++;
+        if (w->wsum[l] > 1e-12) {
+            double k = (t->cap[l] - w->used[l]) / w->wsum[l];
+            if (heap_push(w, k > lambda ? k : lambda, l, w->ver[l]) < 0)
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Builds the per-link lists of the active flows and the first heap. */
+static int fill_setup(const tm__tflows *t, fillws *w, const int64_t *act, int32_t na)
+{
+    int32_t pos = 0;
+    w->n_touched = 0;
+    w->n_heap = 0;
+    for (int32_t a = 0; a < na; a++)
+        for (int64_t e = t->off[act[a]]; e < t->off[act[a] + 1]; e++) {
+            int32_t l = t->ent_link[e];
+            if (w->cnt[l]++ == 0)
+                w->touched[w->n_touched++] = l;
+            w->wsum[l] += t->weight[act[a]] * t->ent_coef[e];
+        }
+    for (int32_t i = 0; i < w->n_touched; i++) { /* counts -> starts (then ends) */
+        int32_t l = w->touched[i], c = w->cnt[l];
+        w->cnt[l] = w->beg[l] = pos;
+        pos += c;
+    }
+    for (int32_t a = 0; a < na; a++)
+        for (int64_t e = t->off[act[a]]; e < t->off[act[a] + 1]; e++)
+            w->lflow[w->cnt[t->ent_link[e]]++] = a;
+    for (int32_t i = 0; i < w->n_touched; i++) {
+        int32_t l = w->touched[i];
+        if (w->wsum[l] > 1e-12 && heap_push(w, t->cap[l] / w->wsum[l], l, w->ver[l]) < 0)
+            return -1;
+    }
+    for (int32_t a = 0; a < na; a++) {
+        int64_t f = act[a];
+        w->frozen[a] = false;
+        if (t->bound[f] > 0 && heap_push(w, t->bound[f] / t->weight[f], -(a + 1), 0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Max-min fair rates of the na active flows act[] into rate[] (a flow
+ * that loads nothing and has no bound gets INFINITY). */
+static int fill(const tm__tflows *t, fillws *w, const int64_t *act, int32_t na, double *rate)
+{
+    double lambda = 0.0;
+    int rc = fill_setup(t, w, act, na);
+    while (rc == 0 && w->n_heap > 0) {
+        hent h = heap_pop(w);
+        if (h.key > lambda)
+            lambda = h.key;
+        if (h.id < 0) {
+            if (!w->frozen[-h.id - 1])
+                rc = freeze(t, w, act, -h.id - 1, lambda, rate);
+            continue;
+        }
+        if (h.ver != w->ver[h.id])
+            continue;
+        for (int32_t i = w->beg[h.id]; rc == 0 && i < w->cnt[h.id]; i++)
+            if (!w->frozen[w->lflow[i]])
+                rc = freeze(t, w, act, w->lflow[i], lambda, rate);
+    }
+    for (int32_t a = 0; a < na; a++)
+        if (!w->frozen[a])
+            rate[a] = INFINITY;
+    for (int32_t i = 0; i < w->n_touched; i++) {
+        int32_t l = w->touched[i];
+        w->wsum[l] = w->used[l] = 0.0;
+        w->cnt[l] = 0;
+    }
+    return rc;
+}
+
+static void fillws_free(fillws *w)
+{
+    free(w->wsum);
+    free(w->used);
+    free(w->ver);
+    free(w->cnt);
+    free(w->beg);
+    free(w->touched);
+    free(w->lflow);
+    free(w->frozen);
+    free(w->heap);
+}
+
+static int fillws_init(fillws *w, const tm__tflows *t)
+{
+    size_t nr = (size_t)t->n_res + 1, nf = (size_t)t->n + 1;
+    memset(w, 0, sizeof *w);
+    w->wsum = tm__calloc_n(nr, sizeof *w->wsum);
+    w->used = tm__calloc_n(nr, sizeof *w->used);
+    w->ver = tm__calloc_n(nr, sizeof *w->ver);
+    w->cnt = tm__calloc_n(nr, sizeof *w->cnt);
+    w->beg = tm__calloc_n(nr, sizeof *w->beg);
+    w->touched = tm__malloc_n(nr, sizeof *w->touched);
+    w->lflow = tm__malloc_n((size_t)t->n_ent + 1, sizeof *w->lflow);
+    w->frozen = tm__malloc_n(nf, sizeof *w->frozen);
+    return w->wsum && w->used && w->ver && w->cnt && w->beg && w->touched && w->lflow &&
+                   w->frozen
+               ? 0
+               : -1;
+}
+
+static int cmp_start(const void *a, const void *b, const tm__tflows *t)
+{
+    double x = t->start[*(const int64_t *)a], y = t->start[*(const int64_t *)b];
+    if (x != y)
+        return x < y ? -1 : 1;
+    return (*(const int64_t *)a > *(const int64_t *)b) - (*(const int64_t *)a < *(const int64_t *)b);
+}
+
+/* Insertion of the flows by start time: a merge sort (qsort has no
+ * context argument in C11). */
+static void sort_by_start(int64_t *ix, int64_t *tmp, int64_t n, const tm__tflows *t)
+{
+    if (n < 2)
+        return;
+    sort_by_start(ix, tmp, n / 2, t);
+    sort_by_start(ix + n / 2, tmp, n - n / 2, t);
+    for (int64_t i = 0, j = n / 2, k = 0; k < n; k++)
+        tmp[k] = (j >= n || (i < n / 2 && cmp_start(&ix[i], &ix[j], t) <= 0)) ? ix[i++] : ix[j++];
+    memcpy(ix, tmp, (size_t)n * sizeof *ix);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One step of the simulation from time *now with rates rate[]: the exact
+ * mode runs to the next event (next_start or the first end); the bounded
+ * mode until ceil(na / 8) flows have ended (all on the last epoch). */
+static double step_length(const tm__tflows *t, const int64_t *act, int32_t na, const double *rem,
+                          const double *rate, bool bounded, bool last, double *buf)
+{
+    double dt = INFINITY;
+    if (!bounded) {
+        for (int32_t a = 0; a < na; a++) {
+            double d = rate[a] == INFINITY ? 0.0 : rem[act[a]] / rate[a];
+            if (d < dt)
+                dt = d;
+        }
+        return dt;
+    }
+    for (int32_t a = 0; a < na; a++)
+        buf[a] = rate[a] == INFINITY ? 0.0 : rem[act[a]] / rate[a];
+    qsort(buf, (size_t)na, sizeof *buf, cmp_dbl);
+    (void)t;
+    return last ? buf[na - 1] : buf[(na + 7) / 8 - 1];
+}
+
+tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, double *done,
+                         int32_t *updates)
+{
+    int64_t *order = tm__malloc_n((size_t)t->n + 1, sizeof *order);
+    int64_t *act = tm__malloc_n((size_t)t->n + 1, sizeof *act);
+    double *rem = tm__malloc_n((size_t)t->n + 1, sizeof *rem);
+    double *rate = tm__malloc_n((size_t)t->n + 1, sizeof *rate);
+    double *buf = tm__malloc_n((size_t)t->n + 1, sizeof *buf);
+    bool bounded = max_epochs > 0;
+    double now = 0.0;
+    int64_t next = 0;
+    int32_t na = 0;
+    fillws w;
+    tm_err err = TM_EOK;
+
+    *updates = 0;
+    if (fillws_init(&w, t) < 0 || !order || !act || !rem || !rate || !buf)
+        goto nomem;
+    for (int64_t f = 0; f < t->n; f++) {
+        order[f] = f;
+        rem[f] = t->vol[f];
+    }
+    if (!bounded)
+        sort_by_start(order, act, t->n, t);
+    while (next < t->n || na > 0) {
+        double dt;
+        int32_t keep = 0;
+        while (next < t->n && (bounded || t->start[order[next]] <= now))
+            act[na++] = order[next++];
+        if (na == 0) {
+            now = t->start[order[next]];
+            continue;
+        }
+        if (fill(t, &w, act, na, rate) < 0)
+            goto nomem;
+        ++*updates;
+        dt = step_length(t, act, na, rem, rate, bounded, bounded && *updates >= max_epochs, buf);
+        if (!bounded && next < t->n && t->start[order[next]] - now < dt)
+            dt = t->start[order[next]] - now;
+        for (int32_t a = 0; a < na; a++) {
+            int64_t f = act[a];
+            double d = rate[a] == INFINITY ? 0.0 : rem[f] / rate[a];
+            if (d <= dt || rem[f] - rate[a] * dt <= DONE_TOL * t->vol[f]) {
+                done[f] = now + (d < dt ? d : dt) + (bounded ? t->start[f] : 0.0);
+                continue;
+            }
+            rem[f] -= rate[a] * dt;
+            act[keep++] = f;
+        }
+        na = keep;
+        now += dt;
+    }
+    goto out;
+nomem:
+    err = tm__nomem(ctx);
+out:
+    fillws_free(&w);
+    free(order);
+    free(act);
+    free(rem);
+    free(rate);
+    free(buf);
+    return err;
+}
