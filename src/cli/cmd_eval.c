@@ -37,6 +37,7 @@ static const char usage_text[] =
     "  --node-hierarchy a:b:.. --node-distances d1:d2:..   the same as a spec; J then counts\n"
     "                    d_node within a host and d_top + C * hops between hosts\n"
     "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
+    CLI_TIME_HELP
     "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
     "  --report F.html   one self-contained HTML page: the fabric with its links coloured by\n"
     "                    congestion (load / capacity) under this mapping, the job's hosts, the\n"
@@ -160,6 +161,7 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
                        tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met)
 {
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
+    tm_time_opts to = cli_time_opts(&a->in);
     tm_err err = cli_network_load(ctx, &a->in, nw);
     if (!err)
         err = cli_load_comm(ctx, &a->in, comm);
@@ -183,6 +185,7 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
     mo.approximate = a->approx;
     mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
     mo.hop_distance = a->in.hop_distance;
+    mo.time = &to;
     err = tm_metrics_eval(ctx, nw->route, comm, map, &mo, met);
     if (!err && a->compare)
         err = eval_ecmp(ctx, nw, comm, map, &mo, ecmp_met);

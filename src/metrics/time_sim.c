@@ -39,6 +39,7 @@ typedef struct fillws {
     int32_t n_touched;
     int32_t *lflow;        /* CSR by link: index in act[] */
     bool *frozen;          /* per act[] index */
+    int32_t n_frozen;
     hent *heap;
     size_t n_heap, cap_heap;
 } fillws;
@@ -83,6 +84,7 @@ static int freeze(const tm__tflows *t, fillws *w, const int64_t *act, int32_t a,
     int64_t f = act[a];
     double r = t->weight[f] * lambda;
     w->frozen[a] = true;
+    w->n_frozen++;
     rate[a] = r;
     for (int64_t e = t->off[f]; e < t->off[f + 1]; e++) {
         int32_t l = t->ent_link[e];
@@ -105,6 +107,7 @@ static int fill_setup(const tm__tflows *t, fillws *w, const int64_t *act, int32_
     int32_t pos = 0;
     w->n_touched = 0;
     w->n_heap = 0;
+    w->n_frozen = 0;
     for (int32_t a = 0; a < na; a++)
         for (int64_t e = t->off[act[a]]; e < t->off[act[a] + 1]; e++) {
             int32_t l = t->ent_link[e];
@@ -140,7 +143,7 @@ static int fill(const tm__tflows *t, fillws *w, const int64_t *act, int32_t na, 
 {
     double lambda = 0.0;
     int rc = fill_setup(t, w, act, na);
-    while (rc == 0 && w->n_heap > 0) {
+    while (rc == 0 && w->n_heap > 0 && w->n_frozen < na) { /* the rest is stale */
         hent h = heap_pop(w);
         if (h.key > lambda)
             lambda = h.key;
