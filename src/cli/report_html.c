@@ -30,6 +30,8 @@ static void fill_row(tm_report_row *row, const char *label, const tm_metrics *m,
     row->base_congestion = base->max_congestion;
     row->base_dilation = base->avg_dilation;
     row->base_J = base->qap_J;
+    row->est_time_s = m->est_time_s;
+    row->base_time_s = base->est_time_s;
 }
 
 static void subtitle(char *buf, size_t n, const cli_inputs *in, const cli_network *nw)
