@@ -153,13 +153,16 @@ static double lower_bound_full(const tm__tflows *t, double *acc)
 }
 
 /* The approximation's bound from the exact loads in bytes, scaled to
- * effective bytes by rho (the smallest or the mean 1 / bandwidth factor). */
-static double lower_bound_loads(const tm__tflows *t, const double *load, double rho)
+ * effective bytes by rho (the smallest or the mean 1 / bandwidth factor),
+ * plus cross-traffic xt x the load of the reverse link (the route back of
+ * a symmetric routing). */
+static double lower_bound_loads(const tm__tflows *t, const double *load, double rho, double xt)
 {
     double lb = 0.0;
-    for (int32_t l = 0; l < t->n_res; l++)
-        if (load[l] * rho / t->cap[l] > lb)
-            lb = load[l] * rho / t->cap[l];
+    for (int32_t l = 0; l < t->n_res; l++) {
+        double v = rho * (load[l] + xt * load[l ^ 1]) / t->cap[l];
+        lb = v > lb ? v : lb;
+    }
     return lb;
 }
 
@@ -246,9 +249,16 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
             rho_sum += t.vol[f];
             b_sum += msg[f].bytes;
         }
-        lb = n ? lower_bound_loads(&t, load, rho_min) : 0.0;
-        if (n && lower_bound_loads(&t, load, rho_sum / b_sum) > est)
-            est = lower_bound_loads(&t, load, rho_sum / b_sum);
+        /* the reported bound holds for any routing; the estimate takes the
+         * mean factor and the cross-traffic of a symmetric routing */
+        lb = n ? lower_bound_loads(&t, load, rho_min, 0.0) : 0.0;
+        if (n) {
+            double m = lower_bound_loads(&t, load, rho_sum / b_sum,
+                                         p.smpi ? SMPI_CROSSTRAFFIC : 0.0), lat = 0.0;
+            for (int64_t f = 0; f < n; f++)
+                lat = t.start[f] > lat ? t.start[f] : lat;
+            est = m + lat > est ? m + lat : est;
+        }
     }
     out->est_time_s = est > intra ? est : intra;
     out->time_lower_bound_s = lb > intra_lb ? lb : intra_lb;

@@ -164,10 +164,13 @@ static tm_err full_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg
 }
 
 /* The host's own links: out-links (dir 0) or in-links (dir 1), split
- * evenly, with coefficient c. */
+ * evenly, with coefficient c.  None for a transit host (a torus node):
+ * its links are the network's, which the loads cover. */
 static int host_links(const tm_net_csr *g, int32_t h, int dir, double c, tm__tflows *t)
 {
     int32_t deg = g->off[h + 1] - g->off[h];
+    if (g->transit[h])
+        return 0;
     for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
         if (tm__tflows_push(t, dir ? g->link[j] ^ 1 : g->link[j], c / deg) < 0)
             return -1;
@@ -190,8 +193,8 @@ tm_err tm__time_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, i
                         host_links(g, msg[f].src_host, 1, xt, t) < 0)))
             return tm__nomem(ctx);
         t->hops[f] = 0.0;
-        t->inv_bw[f] = 1.0 / t->cap[g->link[g->off[msg[f].src_host]]] +
-                       1.0 / t->cap[g->link[g->off[msg[f].dst_host]] ^ 1];
+        t->inv_bw[f] = (1.0 / t->cap[g->link[g->off[msg[f].src_host]]] +
+                        1.0 / t->cap[g->link[g->off[msg[f].dst_host]] ^ 1]) / 2;
         t->off[f + 1] = t->n_ent;
     }
     return TM_EOK;

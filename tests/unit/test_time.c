@@ -530,7 +530,7 @@ static void test_approx_vs_exact(void **state)
         free(w);
     }
     print_message("approximation: worst relative error %.3f over 40 random cases\n", worst);
-    assert_true(worst < 0.5);
+    assert_true(worst < 0.25); /* measured 0.177 (docs/time.md) */
 }
 
 /* ---- tm_route_pair_links against tm_route_flows --------------------------- */
