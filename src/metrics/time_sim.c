@@ -40,6 +40,9 @@ typedef struct fillws {
     int32_t *lflow;        /* CSR by link: index in act[] */
     bool *frozen;          /* per act[] index */
     int32_t n_frozen;
+    int32_t *dirty;        /* links whose level changed in this freezing step */
+    int32_t n_dirty;
+    bool *is_dirty;        /* per resource */
     hent *heap;
     size_t n_heap, cap_heap;
 } fillws;
@@ -78,8 +81,10 @@ static hent heap_pop(fillws *w)
     return top;
 }
 
-static int freeze(const tm__tflows *t, fillws *w, const int64_t *act, int32_t a, double lambda,
-                  double *rate)
+/* Freezes flow act[a] at level lambda; its links' levels change (they
+ * are pushed once per step by push_dirty, not once per flow). */
+static void freeze(const tm__tflows *t, fillws *w, const int64_t *act, int32_t a, double lambda,
+                   double *rate)
 {
     int64_t f = act[a];
     double r = t->weight[f] * lambda;
@@ -91,14 +96,28 @@ static int freeze(const tm__tflows *t, fillws *w, const int64_t *act, int32_t a,
         double c = t->ent_coef[e];
         w->used[l] += r * c;
         w->wsum[l] -= t->weight[f] * c;
-        w->ver[l]++;
-        if (w->wsum[l] > 1e-12) {
-            double k = (t->cap[l] - w->used[l]) / w->wsum[l];
-            if (heap_push(w, k > lambda ? k : lambda, l, w->ver[l]) < 0)
-                return -1;
+        if (!w->is_dirty[l]) {
+            w->is_dirty[l] = true;
+            w->dirty[w->n_dirty++] = l;
         }
     }
-    return 0;
+}
+
+/* The new fill level of every link changed by the last step. */
+static int push_dirty(const tm__tflows *t, fillws *w, double lambda)
+{
+    int rc = 0;
+    for (int32_t i = 0; i < w->n_dirty; i++) {
+        int32_t l = w->dirty[i];
+        w->is_dirty[l] = false;
+        w->ver[l]++;
+        if (rc == 0 && w->wsum[l] > 1e-12) {
+            double k = (t->cap[l] - w->used[l]) / w->wsum[l];
+            rc = heap_push(w, k > lambda ? k : lambda, l, w->ver[l]);
+        }
+    }
+    w->n_dirty = 0;
+    return rc;
 }
 
 /* Builds the per-link lists of the active flows and the first heap. */
@@ -149,14 +168,13 @@ static int fill(const tm__tflows *t, fillws *w, const int64_t *act, int32_t na, 
             lambda = h.key;
         if (h.id < 0) {
             if (!w->frozen[-h.id - 1])
-                rc = freeze(t, w, act, -h.id - 1, lambda, rate);
-            continue;
+                freeze(t, w, act, -h.id - 1, lambda, rate);
+        } else if (h.ver == w->ver[h.id]) {
+            for (int32_t i = w->beg[h.id]; i < w->cnt[h.id]; i++)
+                if (!w->frozen[w->lflow[i]])
+                    freeze(t, w, act, w->lflow[i], lambda, rate);
         }
-        if (h.ver != w->ver[h.id])
-            continue;
-        for (int32_t i = w->beg[h.id]; rc == 0 && i < w->cnt[h.id]; i++)
-            if (!w->frozen[w->lflow[i]])
-                rc = freeze(t, w, act, w->lflow[i], lambda, rate);
+        rc = push_dirty(t, w, lambda);
     }
     for (int32_t a = 0; a < na; a++)
         if (!w->frozen[a])
@@ -179,6 +197,8 @@ static void fillws_free(fillws *w)
     free(w->touched);
     free(w->lflow);
     free(w->frozen);
+    free(w->dirty);
+    free(w->is_dirty);
     free(w->heap);
 }
 
@@ -194,8 +214,10 @@ static int fillws_init(fillws *w, const tm__tflows *t)
     w->touched = tm__malloc_n(nr, sizeof *w->touched);
     w->lflow = tm__malloc_n((size_t)t->n_ent + 1, sizeof *w->lflow);
     w->frozen = tm__malloc_n(nf, sizeof *w->frozen);
+    w->dirty = tm__malloc_n(nr, sizeof *w->dirty);
+    w->is_dirty = tm__calloc_n(nr, sizeof *w->is_dirty);
     return w->wsum && w->used && w->ver && w->cnt && w->beg && w->touched && w->lflow &&
-                   w->frozen
+                   w->frozen && w->dirty && w->is_dirty
                ? 0
                : -1;
 }
