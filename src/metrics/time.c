@@ -35,7 +35,7 @@ static const double smpi_latf[] = {11.6436, 3.48845, 2.59299, 2.18796, 1.88101,
 #define SMPI_CROSSTRAFFIC 0.05   /* network/crosstraffic: acks on the route back */
 #define EXACT_MAX_ENTRIES 4000000 /* (flow, link) entries of the exact simulation */
 #define APPROX_EPOCHS 64
-#define EXACT_WORK 2e7 /* flows x entries: about the cost of every event's rate computation */
+#define EXACT_WORK 2e7 /* sum over rate computations of the active flows' entries */
 
 static int size_class(double bytes)
 {
@@ -205,7 +205,7 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     tm__tflows t = {0};
     double intra = 0.0, intra_lb = 0.0, *done = NULL, est = 0.0, lb = 0.0;
     int64_t n = 0, n_intra = 0;
-    int32_t epochs;
+    bool switched = false;
     tparams p = {0};
     bool full;
     tm_err err = check_opts(ctx, topt ? topt : &dflt, &p);
@@ -222,12 +222,10 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     if ((err = build(ctx, route, msg, &p, &full, &t)) != TM_EOK)
         goto out;
     flow_params(&t, msg, &p, out->max_dilation, full);
-    /* full paths but too many events to afford every one: bounded epochs
-     * (docs/time.md "Approximation", tier 2) */
-    epochs = !full ? APPROX_EPOCHS
-           : (double)n * (double)t.n_ent <= EXACT_WORK ? 0
-           : (int32_t)fmax(4, fmin(APPROX_EPOCHS, EXACT_WORK / (double)t.n_ent));
-    err = tm__time_simulate(ctx, &t, epochs, done, &out->time_rate_updates);
+    /* full paths: exact until the work bound, then bounded epochs
+     * (docs/time.md "Approximation", tier 1) */
+    err = tm__time_simulate(ctx, &t, full ? 0 : APPROX_EPOCHS, EXACT_WORK, done,
+                            &out->time_rate_updates, &switched);
     if (err)
         goto out;
     for (int64_t f = 0; f < n; f++)
@@ -262,7 +260,7 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     }
     out->est_time_s = est > intra ? est : intra;
     out->time_lower_bound_s = lb > intra_lb ? lb : intra_lb;
-    out->time_approximate = epochs > 0;
+    out->time_approximate = !full || switched;
     out->time_flows = n + n_intra;
 out:
     tm__tflows_release(&t);

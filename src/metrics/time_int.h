@@ -56,20 +56,24 @@ typedef struct tm__tmsg {
 tm_err tm__time_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, int64_t n,
                       bool full, double xt, int64_t max_ent, tm__tflows *t, bool *too_big);
 
-/* Completion time of every flow (done[f], s, latency included since a
- * flow's bandwidth phase starts at start[f]) under max-min fair sharing.
- * max_epochs > 0 bounds the rate computations: each then runs until at
- * least 1/8 of the active flows have finished (their bandwidth is handed
- * back at the end of the epoch only, so the times can only grow).  Flows
- * all start at their start[] in the exact mode; in the bounded mode the
- * latency is added after the bandwidth phase instead. */
+/* Completion time of every flow (done[f], s, latency included) under
+ * max-min fair sharing.  max_epochs > 0: bounded mode from the start
+ * (every flow starts its bandwidth phase at 0, its latency is added
+ * after), at most max_epochs rate computations, each epoch running until
+ * at least 1/8 of the active flows have ended (their bandwidth is handed
+ * back at the end of the epoch only).  Else exact, one rate computation
+ * per event (a flow starts after its latency, or ends), until the work
+ * (sum of the active flows' entries over the computations) exceeds
+ * work_budget (> 0): then bounded from that moment on, with at most
+ * TM__TIME_SWITCH_EPOCHS more computations, and *switched = true. */
+#define TM__TIME_SWITCH_EPOCHS 64
+
 /* The time fields of out (time.c); load: the exact link loads (bytes),
  * used by the approximation. */
 tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                      const tm_mapping *map, const tm_time_opts *topt, const double *load,
                      tm_metrics *out);
-
-tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, double *done,
-                         int32_t *updates);
+tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, double work_budget,
+                         double *done, int32_t *updates, bool *switched);
 
 #endif

@@ -271,67 +271,115 @@ static double step_length(const tm__tflows *t, const int64_t *act, int32_t na, c
     return last ? buf[na - 1] : buf[(na + 7) / 8 - 1];
 }
 
-tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, double *done,
-                         int32_t *updates)
-{
-    int64_t *order = tm__malloc_n((size_t)t->n + 1, sizeof *order);
-    int64_t *act = tm__malloc_n((size_t)t->n + 1, sizeof *act);
-    double *rem = tm__malloc_n((size_t)t->n + 1, sizeof *rem);
-    double *rate = tm__malloc_n((size_t)t->n + 1, sizeof *rate);
-    double *buf = tm__malloc_n((size_t)t->n + 1, sizeof *buf);
-    bool bounded = max_epochs > 0;
-    double now = 0.0;
-    int64_t next = 0;
-    int32_t na = 0;
-    fillws w;
-    tm_err err = TM_EOK;
+typedef struct simstate {
+    int64_t *order, *act;
+    double *rem, *rate, *buf, *lag;
+    int64_t next;
+    int32_t na;
+    double now, t_switch, work;
+    bool bounded;
+    int32_t epochs, max_epochs;
+} simstate;
 
-    *updates = 0;
-    if (fillws_init(&w, t) < 0 || !order || !act || !rem || !rate || !buf)
-        goto nomem;
-    for (int64_t f = 0; f < t->n; f++) {
-        order[f] = f;
-        rem[f] = t->vol[f];
+/* Starts the flows due (all of them in the bounded mode, which adds
+ * their remaining latency after their bandwidth phase instead). */
+static void admit(const tm__tflows *t, simstate *st)
+{
+    while (st->next < t->n && (st->bounded || t->start[st->order[st->next]] <= st->now)) {
+        int64_t f = st->order[st->next++];
+        st->lag[f] = st->bounded ? fmax(0.0, t->start[f] - st->t_switch) : 0.0;
+        st->act[st->na++] = f;
     }
-    if (!bounded)
-        sort_by_start(order, act, t->n, t);
-    while (next < t->n || na > 0) {
-        double dt;
-        int32_t keep = 0;
-        while (next < t->n && (bounded || t->start[order[next]] <= now))
-            act[na++] = order[next++];
-        if (na == 0) {
-            now = t->start[order[next]];
+}
+
+/* Runs the active flows for dt at their rates; the ended ones leave. */
+static void advance(const tm__tflows *t, simstate *st, double dt, double *done)
+{
+    int32_t keep = 0;
+    for (int32_t a = 0; a < st->na; a++) {
+        int64_t f = st->act[a];
+        double d = st->rate[a] == INFINITY ? 0.0 : st->rem[f] / st->rate[a];
+        st->work += (double)(t->off[f + 1] - t->off[f]);
+        if (d <= dt || st->rem[f] - st->rate[a] * dt <= DONE_TOL * t->vol[f]) {
+            done[f] = st->now + (d < dt ? d : dt) + st->lag[f];
             continue;
         }
-        if (fill(t, &w, act, na, rate) < 0)
+        st->rem[f] -= st->rate[a] * dt;
+        st->act[keep++] = f;
+    }
+    st->na = keep;
+    st->now += dt;
+}
+
+static void simstate_free(simstate *st)
+{
+    free(st->order);
+    free(st->act);
+    free(st->rem);
+    free(st->rate);
+    free(st->buf);
+    free(st->lag);
+}
+
+static int simstate_init(simstate *st, const tm__tflows *t, int32_t max_epochs)
+{
+    size_t m = (size_t)t->n + 1;
+    memset(st, 0, sizeof *st);
+    st->order = tm__malloc_n(m, sizeof *st->order);
+    st->act = tm__malloc_n(m, sizeof *st->act);
+    st->rem = tm__malloc_n(m, sizeof *st->rem);
+    st->rate = tm__malloc_n(m, sizeof *st->rate);
+    st->buf = tm__malloc_n(m, sizeof *st->buf);
+    st->lag = tm__malloc_n(m, sizeof *st->lag);
+    if (!st->order || !st->act || !st->rem || !st->rate || !st->buf || !st->lag)
+        return -1;
+    for (int64_t f = 0; f < t->n; f++) {
+        st->order[f] = f;
+        st->rem[f] = t->vol[f];
+    }
+    sort_by_start(st->order, st->act, t->n, t);
+    st->bounded = max_epochs > 0;
+    st->max_epochs = st->bounded ? max_epochs : TM__TIME_SWITCH_EPOCHS;
+    return 0;
+}
+
+tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, double work_budget,
+                         double *done, int32_t *updates, bool *switched)
+{
+    simstate st = {0};
+    fillws w;
+    tm_err err = TM_EOK;
+    *updates = 0;
+    *switched = false;
+    if (fillws_init(&w, t) < 0 || simstate_init(&st, t, max_epochs) < 0)
+        goto nomem;
+    while (st.next < t->n || st.na > 0) {
+        double dt;
+        admit(t, &st);
+        if (st.na == 0) {
+            st.now = t->start[st.order[st.next]];
+            continue;
+        }
+        if (fill(t, &w, st.act, st.na, st.rate) < 0)
             goto nomem;
         ++*updates;
-        dt = step_length(t, act, na, rem, rate, bounded, bounded && *updates >= max_epochs, buf);
-        if (!bounded && next < t->n && t->start[order[next]] - now < dt)
-            dt = t->start[order[next]] - now;
-        for (int32_t a = 0; a < na; a++) {
-            int64_t f = act[a];
-            double d = rate[a] == INFINITY ? 0.0 : rem[f] / rate[a];
-            if (d <= dt || rem[f] - rate[a] * dt <= DONE_TOL * t->vol[f]) {
-                done[f] = now + (d < dt ? d : dt) + (bounded ? t->start[f] : 0.0);
-                continue;
-            }
-            rem[f] -= rate[a] * dt;
-            act[keep++] = f;
+        st.epochs += st.bounded;
+        dt = step_length(t, st.act, st.na, st.rem, st.rate, st.bounded,
+                         st.bounded && st.epochs >= st.max_epochs, st.buf);
+        if (!st.bounded && st.next < t->n && t->start[st.order[st.next]] - st.now < dt)
+            dt = t->start[st.order[st.next]] - st.now;
+        advance(t, &st, dt, done);
+        if (!st.bounded && work_budget > 0 && st.work > work_budget) {
+            /* too many events to afford each: bounded epochs from here */
+            st.bounded = *switched = true;
+            st.t_switch = st.now;
         }
-        na = keep;
-        now += dt;
     }
     goto out;
 nomem:
     err = tm__nomem(ctx);
 out:
     fillws_free(&w);
-    free(order);
-    free(act);
-    free(rem);
-    free(rate);
-    free(buf);
+    simstate_free(&st);
     return err;
 }

@@ -268,6 +268,7 @@ static void test_water_filling(void **state)
     tm__tflows t;
     double done[3];
     int32_t up;
+    bool sw;
     (void)state;
     {
         /* one link, sizes 1, 2, 3: 1/3 each until 3 s, then 1/2 each
@@ -275,7 +276,7 @@ static void test_water_filling(void **state)
         const double cap[1] = {1}, vol[3] = {1, 2, 3};
         const int lk[3][4] = {{0, -1}, {0, -1}, {0, -1}};
         make_flows(&t, 1, cap, 3, vol, lk, NULL);
-        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, done, &up));
+        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, 0, done, &up, &sw));
         assert_rel(done[0], 3, 1e-12);
         assert_rel(done[1], 5, 1e-12);
         assert_rel(done[2], 6, 1e-12);
@@ -289,7 +290,7 @@ static void test_water_filling(void **state)
         const double cap[2] = {1, 2}, vol[3] = {1, 1, 4};
         const int lk[3][4] = {{0, 1, -1}, {0, -1}, {1, -1}};
         make_flows(&t, 2, cap, 3, vol, lk, NULL);
-        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, done, &up));
+        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, 0, done, &up, &sw));
         assert_rel(done[0], 2, 1e-12);
         assert_rel(done[1], 2, 1e-12);
         assert_rel(done[2], 2.5, 1e-12);
@@ -302,7 +303,7 @@ static void test_water_filling(void **state)
         const double cap[1] = {1}, vol[2] = {1, 1}, start[2] = {0, 0.5};
         const int lk[2][4] = {{0, -1}, {0, -1}};
         make_flows(&t, 1, cap, 2, vol, lk, start);
-        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, done, &up));
+        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, 0, done, &up, &sw));
         assert_rel(done[0], 1.5, 1e-12);
         assert_rel(done[1], 2, 1e-12);
         tm__tflows_release(&t);
@@ -418,6 +419,7 @@ static void test_random_vs_naive(void **state)
         double cap[6], vol[9], *done = malloc(sizeof(double) * (size_t)nf), last = 0, lastb = 0;
         int lk[9][4];
         int32_t up;
+        bool sw;
         for (int l = 0; l < nl; l++)
             cap[l] = 1 + (double)tm__rng_below(&rng, 4);
         for (int f = 0; f < nf; f++) {
@@ -442,14 +444,29 @@ static void test_random_vs_naive(void **state)
         }
         for (int64_t e = 0; e < t.n_ent; e++)
             t.ent_coef[e] = tm__rng_below(&rng, 2) ? 1.0 : 0.25 * (1 + (double)tm__rng_below(&rng, 3));
-        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, done, &up));
+        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, 0, done, &up, &sw));
         for (int f = 0; f < nf; f++)
             last = done[f] > last ? done[f] : last;
         assert_rel(last, naive_last(&t), 1e-9);
-        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 2, done, &up));
+        assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 2, 0, done, &up, &sw));
         for (int f = 0; f < nf; f++)
             lastb = done[f] > lastb ? done[f] : lastb;
         assert_true(up <= 2);
+        assert_false(sw);
+        /* a work budget of one entry: exact for one step, then bounded */
+        {
+            double lasts = 0;
+            assert_tm_ok(ctx, tm__time_simulate(ctx, &t, 0, 1, done, &up, &sw));
+            for (int f = 0; f < nf; f++)
+                lasts = done[f] > lasts ? done[f] : lasts;
+            assert_true(up <= 1 + TM__TIME_SWITCH_EPOCHS);
+            if (lasts < last * (1 - 1e-9)) {
+                bool staggered = false;
+                for (int f = 0; f < nf; f++)
+                    staggered |= t.start[f] > 0;
+                assert_true(staggered);
+            }
+        }
         /* without staggered starts, the bounded mode only delays */
         if (lastb < last * (1 - 1e-9)) {
             bool staggered = false;
