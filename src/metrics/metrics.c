@@ -216,8 +216,10 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     out->n_links = g->n_links;
     summarise(g, load, out);
     err = tm__time_eval(ctx, route, comm, map, opts->time, load, out);
-    if (err)
+    if (err) {
+        tm_metrics_init(out); /* left empty on error */
         goto out;
+    }
     if (opts->keep_link_loads) {
         out->link_load = load;
         load = NULL;
