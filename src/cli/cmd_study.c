@@ -28,6 +28,8 @@ static const char usage_text[] =
     "  --strategy S,..     map strategies (default: all; 'topomap map --help' lists them)\n"
     "  --refine R          refinement of every run (default ils:10+ta, 'none' keeps constructions)\n"
     "  --objective O       how 'all' picks its row: pareto (default), congestion, dilation, qap\n"
+    "  --time-model M, --latency-per-hop S, --message-overhead S, --host-bandwidth G,\n"
+    "  --time-exact-max N  the time model of the est_time_s columns (eval --help, docs/time.md)\n"
     "  --routing R,..      ecmp (default), single, dor, ftree, minhop, updn\n"
     "  --slots N,..        slots of every host (default: as the topology says)\n"
     "  --scale-capacity L=F[,L=F..]   one capacity scenario: cables of level L get F times\n"
