@@ -299,6 +299,8 @@ int cli_check_inputs(const char *cmd, const cli_inputs *in)
                -1;
     if (in->roots && (!in->routing || strcmp(in->routing, "updn") != 0))
         return cli_usage_error(cmd, "--root needs --routing updn"), -1;
+    if (in->hierarchy && in->time_set)
+        return cli_usage_error(cmd, "the time model's options need a network (--topology)"), -1;
     return 0;
 }
 
