@@ -127,6 +127,8 @@ static int fill_setup(const tm__tflows *t, fillws *w, const int64_t *act, int32_
     w->n_touched = 0;
     w->n_heap = 0;
     w->n_frozen = 0;
+    for (int32_t a = 0; a < na; a++) /* first: fill() reads them even on failure */
+        w->frozen[a] = false;
     for (int32_t a = 0; a < na; a++)
         for (int64_t e = t->off[act[a]]; e < t->off[act[a] + 1]; e++) {
             int32_t l = t->ent_link[e];
@@ -149,7 +151,6 @@ static int fill_setup(const tm__tflows *t, fillws *w, const int64_t *act, int32_
     }
     for (int32_t a = 0; a < na; a++) {
         int64_t f = act[a];
-        w->frozen[a] = false;
         if (t->bound[f] > 0 && heap_push(w, t->bound[f] / t->weight[f], -(a + 1), 0) < 0)
             return -1;
     }
