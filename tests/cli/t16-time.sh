@@ -27,6 +27,15 @@ expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/thr
     --time-model fluid --latency-per-hop 1e-6 --message-overhead 3e-6 --json
 python3 -c "import sys; t = float(sys.argv[1]); sys.exit(not 5e-6 + 2.4e-8 - 1e-12 <= t <= 5e-6 + 2.4e-8 + 1.6e-8)" \
     "$(echo "$OUT" | json_get "['est_time_s']")"
+# eval --mapping: consecutive on b, c, a (t0@b, t1@c, t2@a: b->s carries 20 + 10 bytes, 2.4e-8 s)
+# beside the packed mapping (8e-9 s): -66.7 %
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --alloc 'b,c,a' \
+    --mapping $d/three-packed.rankfile $F --json
+echo "$OUT" | json_py "abs(d['consecutive']['est_time_s'] - 2.4e-8) < 1e-20 and abs(d['change_pct']['est_time_s'] + 200 / 3) < 1e-9" | grep -qx True
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --alloc 'b,c,a' \
+    --mapping $d/three-packed.rankfile $F
+expect_in "est. time (s)" "$OUT"
+expect_in "-66.7%" "$OUT"
 # the default (SMPI) model: the text row, and the bound never above the estimate
 expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/three.edges
 expect_in "est. time" "$OUT"
