@@ -64,9 +64,11 @@ tm_err tm__time_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, i
  * back at the end of the epoch only).  Else exact, one rate computation
  * per event (a flow starts after its latency, or ends), until the work
  * (sum of the active flows' entries over the computations) exceeds
- * work_budget (> 0): then bounded from that moment on, with at most
- * TM__TIME_SWITCH_EPOCHS more computations, and *switched = true. */
-#define TM__TIME_SWITCH_EPOCHS 64
+ * work_budget (> 0): then bounded from that moment on, *switched = true,
+ * with about work_budget / 2 more work in TM__TIME_SWITCH_MIN..MAX epochs
+ * that each end an even share of the flows left. */
+#define TM__TIME_SWITCH_MIN 8
+#define TM__TIME_SWITCH_MAX 128
 
 /* The time fields of out (time.c); load: the exact link loads (bytes),
  * used by the approximation. */

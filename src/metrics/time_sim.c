@@ -256,9 +256,10 @@ static int cmp_dbl(const void *a, const void *b)
 
 /* One step of the simulation from time *now with rates rate[]: the exact
  * mode runs to the next event (next_start or the first end); the bounded
- * mode until ceil(na / 8) flows have ended (all on the last epoch). */
+ * mode until `share` of the flows have ended: ceil(na / 8) from the start,
+ * an even share of the epochs left after a switch (all on the last one). */
 static double step_length(const int64_t *act, int32_t na, const double *rem, const double *rate,
-                          bool bounded, bool last, double *buf)
+                          bool bounded, int32_t epochs_left, bool even, double *buf)
 {
     double dt = INFINITY;
     if (!bounded) {
@@ -272,7 +273,9 @@ static double step_length(const int64_t *act, int32_t na, const double *rem, con
     for (int32_t a = 0; a < na; a++)
         buf[a] = rate[a] == INFINITY ? 0.0 : rem[act[a]] / rate[a];
     qsort(buf, (size_t)na, sizeof *buf, cmp_dbl);
-    return last ? buf[na - 1] : buf[(na + 7) / 8 - 1];
+    if (epochs_left <= 1)
+        return buf[na - 1];
+    return buf[even ? (na + epochs_left - 1) / epochs_left - 1 : (na + 7) / 8 - 1];
 }
 
 typedef struct simstate {
@@ -281,7 +284,7 @@ typedef struct simstate {
     int64_t next;
     int32_t na;
     double now, t_switch, work;
-    bool bounded;
+    bool bounded, switched;
     int32_t epochs, max_epochs;
 } simstate;
 
@@ -343,7 +346,7 @@ static int simstate_init(simstate *st, const tm__tflows *t, int32_t max_epochs)
     }
     sort_by_start(st->order, st->act, t->n, t);
     st->bounded = max_epochs > 0;
-    st->max_epochs = st->bounded ? max_epochs : TM__TIME_SWITCH_EPOCHS;
+    st->max_epochs = max_epochs; /* after a switch: set then */
     return 0;
 }
 
@@ -369,14 +372,21 @@ tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, d
         ++*updates;
         st.epochs += st.bounded;
         dt = step_length(st.act, st.na, st.rem, st.rate, st.bounded,
-                         st.bounded && st.epochs >= st.max_epochs, st.buf);
+                         st.max_epochs - st.epochs + 1, st.switched, st.buf);
         if (!st.bounded && st.next < t->n && t->start[st.order[st.next]] - st.now < dt)
             dt = t->start[st.order[st.next]] - st.now;
         advance(t, &st, dt, done);
         if (!st.bounded && work_budget > 0 && st.work > work_budget) {
             /* too many events to afford each: bounded epochs from here */
-            st.bounded = *switched = true;
+            double ent = 0;
+            for (int32_t a = 0; a < st.na; a++)
+                ent += (double)(t->off[st.act[a] + 1] - t->off[st.act[a]]);
+            st.bounded = st.switched = *switched = true;
             st.t_switch = st.now;
+            /* about half as much work again, in 8 to 128 epochs */
+            st.max_epochs = (int32_t)fmax(TM__TIME_SWITCH_MIN,
+                                          fmin(TM__TIME_SWITCH_MAX, work_budget / 2 / fmax(ent, 1)));
+            st.epochs = 0;
         }
     }
     goto out;
