@@ -35,7 +35,7 @@ static const double smpi_latf[] = {11.6436, 3.48845, 2.59299, 2.18796, 1.88101,
 #define SMPI_CROSSTRAFFIC 0.05   /* network/crosstraffic: acks on the route back */
 #define EXACT_MAX_ENTRIES 4000000 /* (flow, link) entries of the exact simulation */
 #define APPROX_EPOCHS 64
-#define EXACT_WORK 5e6 /* sum over rate computations of the active flows' entries */
+#define EXACT_WORK 1e7 /* sum over rate computations of the active flows' entries */
 
 static int size_class(double bytes)
 {
