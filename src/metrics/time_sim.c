@@ -30,13 +30,12 @@
 typedef struct hent {
     double key;
     int32_t id;   /* link, or -(flow index in act[] + 1) for a flow's bound */
-    uint32_t ver;
 } hent;
 
 /* Scratch of the rate computation. */
 typedef struct fillws {
+    int32_t n_res;
     double *wsum, *used;   /* per resource */
-    uint32_t *ver;
     int32_t *cnt;          /* per resource: count, then the end of its list */
     int32_t *beg;          /* per resource: start of its list in lflow */
     int32_t *touched;      /* resources with entries */
@@ -47,41 +46,81 @@ typedef struct fillws {
     int32_t *dirty;        /* links whose level changed in this freezing step */
     int32_t n_dirty;
     bool *is_dirty;        /* per resource */
-    hent *heap;
-    size_t n_heap, cap_heap;
+    /* Indexed min-heap of fill levels: a link's level only grows as flows
+     * freeze (the frozen flow ran at the current level, below the link's),
+     * so it is updated in place and nothing stale is ever popped. */
+    hent *heap;            /* room for every resource and flow */
+    int32_t *pos;          /* per resource, then per act[] index: heap slot, -1 */
+    size_t n_heap;
 } fillws;
 
-static int heap_push(fillws *w, double key, int32_t id, uint32_t ver)
+static size_t hidx(const fillws *w, int32_t id)
 {
-    size_t i;
-    if (tm__grow((void **)&w->heap, &w->cap_heap, w->n_heap + 1, sizeof *w->heap) < 0)
-        return -1;
-    i = w->n_heap++;
-    while (i > 0 && w->heap[(i - 1) / 2].key > key) {
-        w->heap[i] = w->heap[(i - 1) / 2];
+    return id >= 0 ? (size_t)id : (size_t)w->n_res + (size_t)(-id - 1);
+}
+
+static void hset(fillws *w, size_t i, hent e)
+{
+    w->heap[i] = e;
+    w->pos[hidx(w, e.id)] = (int32_t)i;
+}
+
+static void sift_up(fillws *w, size_t i)
+{
+    hent e = w->heap[i];
+    while (i > 0 && w->heap[(i - 1) / 2].key > e.key) {
+        hset(w, i, w->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    w->heap[i] = (hent){key, id, ver};
-    return 0;
+    hset(w, i, e);
+}
+
+static void sift_down(fillws *w, size_t i)
+{
+    hent e = w->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= w->n_heap)
+            break;
+        if (c + 1 < w->n_heap && w->heap[c + 1].key < w->heap[c].key)
+            c++;
+        if (w->heap[c].key >= e.key)
+            break;
+        hset(w, i, w->heap[c]);
+        i = c;
+    }
+    hset(w, i, e);
+}
+
+static void heap_insert(fillws *w, double key, int32_t id)
+{
+    w->heap[w->n_heap++] = (hent){key, id};
+    sift_up(w, w->n_heap - 1);
+}
+
+static void heap_update(fillws *w, size_t i, double key)
+{
+    int32_t id = w->heap[i].id;
+    w->heap[i].key = key;
+    sift_up(w, i);
+    sift_down(w, (size_t)w->pos[hidx(w, id)]);
+}
+
+static void heap_remove_at(fillws *w, size_t i)
+{
+    hent last = w->heap[--w->n_heap];
+    w->pos[hidx(w, w->heap[i].id)] = -1;
+    if (i < w->n_heap) {
+        w->heap[i] = last;
+        sift_up(w, i);
+        sift_down(w, (size_t)w->pos[hidx(w, last.id)]);
+    }
 }
 
 static hent heap_pop(fillws *w)
 {
-    hent top = w->heap[0], last = w->heap[--w->n_heap];
-    size_t i = 0, n = w->n_heap;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && w->heap[c + 1].key < w->heap[c].key)
-            c++;
-        if (w->heap[c].key >= last.key)
-            break;
-        w->heap[i] = w->heap[c];
-        i = c;
-    }
-    if (n)
-        w->heap[i] = last;
+    hent top = w->heap[0];
+    heap_remove_at(w, 0);
     return top;
 }
 
@@ -107,21 +146,24 @@ static void freeze(const tm__tflows *t, fillws *w, const int64_t *act, int32_t a
     }
 }
 
-/* The new fill level of every link changed by the last step. */
+/* The new fill level of every link changed by the last step (a link
+ * left without unfrozen flows leaves the heap). */
 static int push_dirty(const tm__tflows *t, fillws *w, double lambda)
 {
-    int rc = 0;
     for (int32_t i = 0; i < w->n_dirty; i++) {
         int32_t l = w->dirty[i];
         w->is_dirty[l] = false;
-        w->ver[l]++;
-        if (rc == 0 && w->wsum[l] > 1e-12) {
+        if (w->pos[l] < 0)
+            continue;
+        if (w->wsum[l] > 1e-12) {
             double k = (t->cap[l] - w->used[l]) / w->wsum[l];
-            rc = heap_push(w, k > lambda ? k : lambda, l, w->ver[l]);
+            heap_update(w, (size_t)w->pos[l], k > lambda ? k : lambda);
+        } else {
+            heap_remove_at(w, (size_t)w->pos[l]);
         }
     }
     w->n_dirty = 0;
-    return rc;
+    return 0;
 }
 
 /* Builds the per-link lists of the active flows and the first heap. */
@@ -150,13 +192,13 @@ static int fill_setup(const tm__tflows *t, fillws *w, const int64_t *act, int32_
             w->lflow[w->cnt[t->ent_link[e]]++] = a;
     for (int32_t i = 0; i < w->n_touched; i++) {
         int32_t l = w->touched[i];
-        if (w->wsum[l] > 1e-12 && heap_push(w, t->cap[l] / w->wsum[l], l, w->ver[l]) < 0)
-            return -1;
+        if (w->wsum[l] > 1e-12)
+            heap_insert(w, t->cap[l] / w->wsum[l], l);
     }
     for (int32_t a = 0; a < na; a++) {
         int64_t f = act[a];
-        if (t->bound[f] > 0 && heap_push(w, t->bound[f] / t->weight[f], -(a + 1), 0) < 0)
-            return -1;
+        if (t->bound[f] > 0)
+            heap_insert(w, t->bound[f] / t->weight[f], -(a + 1));
     }
     return 0;
 }
@@ -167,14 +209,14 @@ static int fill(const tm__tflows *t, fillws *w, const int64_t *act, int32_t na, 
 {
     double lambda = 0.0;
     int rc = fill_setup(t, w, act, na);
-    while (rc == 0 && w->n_heap > 0 && w->n_frozen < na) { /* the rest is stale */
+    while (rc == 0 && w->n_heap > 0 && w->n_frozen < na) {
         hent h = heap_pop(w);
         if (h.key > lambda)
             lambda = h.key;
         if (h.id < 0) {
             if (!w->frozen[-h.id - 1])
                 freeze(t, w, act, -h.id - 1, lambda, rate);
-        } else if (h.ver == w->ver[h.id]) {
+        } else {
             for (int32_t i = w->beg[h.id]; i < w->cnt[h.id]; i++)
                 if (!w->frozen[w->lflow[i]])
                     freeze(t, w, act, w->lflow[i], lambda, rate);
@@ -184,6 +226,8 @@ static int fill(const tm__tflows *t, fillws *w, const int64_t *act, int32_t na, 
     for (int32_t a = 0; a < na; a++)
         if (!w->frozen[a])
             rate[a] = INFINITY;
+    while (w->n_heap > 0) /* what is left: links and bounds no flow needed */
+        w->pos[hidx(w, w->heap[--w->n_heap].id)] = -1;
     for (int32_t i = 0; i < w->n_touched; i++) {
         int32_t l = w->touched[i];
         w->wsum[l] = w->used[l] = 0.0;
@@ -196,7 +240,6 @@ static void fillws_free(fillws *w)
 {
     free(w->wsum);
     free(w->used);
-    free(w->ver);
     free(w->cnt);
     free(w->beg);
     free(w->touched);
@@ -205,6 +248,7 @@ static void fillws_free(fillws *w)
     free(w->dirty);
     free(w->is_dirty);
     free(w->heap);
+    free(w->pos);
 }
 
 static int fillws_init(fillws *w, const tm__tflows *t)
@@ -213,7 +257,12 @@ static int fillws_init(fillws *w, const tm__tflows *t)
     memset(w, 0, sizeof *w);
     w->wsum = tm__calloc_n(nr, sizeof *w->wsum);
     w->used = tm__calloc_n(nr, sizeof *w->used);
-    w->ver = tm__calloc_n(nr, sizeof *w->ver);
+    w->n_res = t->n_res;
+    w->heap = tm__malloc_n(nr + nf, sizeof *w->heap);
+    w->pos = tm__malloc_n(nr + nf, sizeof *w->pos);
+    if (w->pos)
+        for (size_t i = 0; i < nr + nf; i++)
+            w->pos[i] = -1;
     w->cnt = tm__calloc_n(nr, sizeof *w->cnt);
     w->beg = tm__calloc_n(nr, sizeof *w->beg);
     w->touched = tm__malloc_n(nr, sizeof *w->touched);
@@ -221,7 +270,7 @@ static int fillws_init(fillws *w, const tm__tflows *t)
     w->frozen = tm__malloc_n(nf, sizeof *w->frozen);
     w->dirty = tm__malloc_n(nr, sizeof *w->dirty);
     w->is_dirty = tm__calloc_n(nr, sizeof *w->is_dirty);
-    return w->wsum && w->used && w->ver && w->cnt && w->beg && w->touched && w->lflow &&
+    return w->wsum && w->used && w->heap && w->pos && w->cnt && w->beg && w->touched && w->lflow &&
                    w->frozen && w->dirty && w->is_dirty
                ? 0
                : -1;
