@@ -6,9 +6,9 @@
  * unfrozen flow f runs at weight(f) x lambda; lambda grows until a link is
  * full (sum of coef x rate = cap) or a flow meets its own bound; the flows
  * of a full link (or that flow) are frozen at their rate, and the others
- * go on.  The next level at which each link fills is kept in a heap, with
- * a version per link so that stale entries are skipped: one computation
- * costs O(E log E) for E (flow, link) entries of the active flows.
+ * go on.  The next level at which each link fills is kept in an indexed
+ * heap, updated in place: one computation costs O(E log L) for E (flow, link) entries of the active flows on L
+ * links.
  *
  * Time: all flows of one exchange are in flight at once; between two
  * events (a flow starts after its latency, or one ends) rates are
