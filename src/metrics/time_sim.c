@@ -7,14 +7,14 @@
  * full (sum of coef x rate = cap) or a flow meets its own bound; the flows
  * of a full link (or that flow) are frozen at their rate, and the others
  * go on.  The next level at which each link fills is kept in an indexed
- * heap, updated in place: one computation costs O(E log L) for E (flow, link) entries of the active flows on L
- * links.
+ * heap, updated in place: one computation costs O(E log L) for the E
+ * (flow, link) entries of the active flows on L links.
  *
  * Time: all flows of one exchange are in flight at once; between two
  * events (a flow starts after its latency, or one ends) rates are
  * constant, so the remaining bytes fall linearly.  A step freezes the
- * flows of one full link and then pushes each changed link's new level
- * once (not once per frozen flow: 10x fewer heap operations on a torus).
+ * flows of one full link and then updates each changed link's level once
+ * (not once per frozen flow: 10x fewer heap operations on a torus).
  * When the work exceeds the caller's bound, the rest runs in bounded
  * epochs (time_int.h, docs/time.md "Approximation").
  */
