@@ -212,6 +212,7 @@ typedef struct tm_problem {
     double imbalance;
     double hop_distance;
     const struct tm_netdist *dist;
+    const struct tm_time_opts *time;
 } tm_problem;
 typedef enum { TM_OBJ_CONGESTION = 0, TM_OBJ_DILATION, TM_OBJ_QAP, TM_OBJ_PARETO } tm_objective;
 int tm_objective_parse(const char *s);
@@ -289,12 +290,26 @@ typedef struct tm_metrics {
     int32_t n_links;
     bool approximate;
     double time_s;
+    double est_time_s;
+    double time_lower_bound_s;
+    bool time_approximate;
+    int64_t time_flows;
+    int32_t time_rate_updates;
 } tm_metrics;
+typedef enum { TM_TIME_SMPI = 0, TM_TIME_FLUID = 1 } tm_time_model;
+typedef struct tm_time_opts {
+    tm_time_model model;
+    double latency_per_hop_s;
+    double message_overhead_s;
+    double host_bandwidth_gbps;
+    int64_t exact_max_flows;
+} tm_time_opts;
 typedef struct tm_metrics_opts {
     bool keep_link_loads;
     bool approximate;
     const tm_hier *node_hier;
     double hop_distance;
+    const tm_time_opts *time;
 } tm_metrics_opts;
 void tm_metrics_init(tm_metrics *m);
 void tm_metrics_release(tm_metrics *m);

@@ -47,6 +47,12 @@ typedef struct cli_inputs {
     const char *hwloc;
     double hop_distance;
     long threads;       /* --threads, 0: all cores */
+    /* the time model (docs/time.md): values of the options given, with
+     * bit i of time_set for option i of cli_time_opts */
+    double time_lat, time_overhead, time_host_bw;
+    int time_model;
+    long time_exact;
+    unsigned time_set;
 } cli_inputs;
 
 /* Long-option ids (>= 256 to stay clear of short options). */
@@ -57,7 +63,8 @@ enum {
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
     OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
-    OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY
+    OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
+    OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT
 };
 
 /* ---- the option table (options.c) ----------------------------------------
@@ -92,6 +99,9 @@ int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg);
 int cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out);
 int cli_parse_threads(const char *cmd, const char *v, long *out);
 int cli_parse_slots(const char *cmd, const char *v, long *out);
+
+/* The time model's options: TM_TIME_OPTS_INIT with those given. */
+tm_time_opts cli_time_opts(const cli_inputs *in);
 
 /* Prints "topomap <cmd>: <message>" and returns the exit code for err. */
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err);

@@ -62,7 +62,7 @@ static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_c
     return TM_EOK;
 }
 
-static void make_spec(const study_args *a, const tm__study_comm *sc, tm__study_spec *s)
+static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s)
 {
     memset(s, 0, sizeof *s);
     s->topologies = a->topologies;
@@ -85,6 +85,8 @@ static void make_spec(const study_args *a, const tm__study_comm *sc, tm__study_s
     s->alloc = a->in.alloc;
     s->refine = a->refine;
     s->objective = (tm_objective)a->objective;
+    a->topt = cli_time_opts(&a->in);
+    s->time = &a->topt;
     if (!a->quiet && isatty(STDERR_FILENO))
         s->progress = progress;
 }

@@ -10,6 +10,22 @@
 #include "cli.h"
 #include "warn_summary.h"
 
+tm_time_opts cli_time_opts(const cli_inputs *in)
+{
+    tm_time_opts o = TM_TIME_OPTS_INIT;
+    if (in->time_set & 1u)
+        o.latency_per_hop_s = in->time_lat;
+    if (in->time_set & 2u)
+        o.message_overhead_s = in->time_overhead;
+    if (in->time_set & 4u)
+        o.host_bandwidth_gbps = in->time_host_bw;
+    if (in->time_set & 8u)
+        o.model = (tm_time_model)in->time_model;
+    if (in->time_set & 16u)
+        o.exact_max_flows = in->time_exact;
+    return o;
+}
+
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
 {
     const char *msg = tm_ctx_errmsg(ctx);
@@ -200,6 +216,8 @@ int cli_check_inputs(const char *cmd, const cli_inputs *in)
                -1;
     if (in->roots && (!in->routing || in->route.kind != TM_ROUTE_UPDN))
         return cli_usage_error(cmd, "--root needs --routing updn"), -1;
+    if (in->hierarchy && in->time_set)
+        return cli_usage_error(cmd, "the time model's options need a network (--topology)"), -1;
     return 0;
 }
 

@@ -92,6 +92,18 @@ static const cli_opt table[] = {
      "distances of the --node-hierarchy levels (numbers in [0, 1e12])"},
     {"hop-distance", OPT_HOP_DISTANCE, "C", E | M,
      "J distance of one hop (default 1; 50 with a node hierarchy; <= 1e12)"},
+    {"time-model", OPT_TIME_MODEL, "M", E | M | S,
+     "the model of est_time_s (one exchange of the matrix, volumes in bytes,\n"
+     "docs/time.md): smpi (default: SimGrid 3.32's SMPI factors) or fluid\n"
+     "(plain max-min sharing)"},
+    {"latency-per-hop", OPT_LATENCY_PER_HOP, "S", E | M | S,
+     "latency of one link in seconds (default 5e-7)"},
+    {"message-overhead", OPT_MESSAGE_OVERHEAD, "S", E | M | S,
+     "seconds added once per message (default 0)"},
+    {"host-bandwidth", OPT_HOST_BANDWIDTH, "G", E | M | S,
+     "Gbit/s of a message between two tasks of one host (default 80)"},
+    {"time-exact-max", OPT_TIME_EXACT, "N", E | M | S,
+     "simulate up to N messages exactly, approximate above (default 4096)"},
     {"imbalance", OPT_IMBALANCE, "EPS", M,
      "general process mapping (more tasks than PEs or slots): at most\n"
      "ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)"},
@@ -247,6 +259,36 @@ int cli_parse_slots(const char *cmd, const char *v, long *out)
     return cli_parse_int(cmd, "--slots", v, 1, CLI_MAX_SLOTS, out);
 }
 
+/* The time model's options (bit i of time_set: the i-th of cli_time_opts);
+ * as cli_input_option. */
+static int cli_time_option(const char *cmd, cli_inputs *in, int c, const char *arg)
+{
+    switch (c) {
+    case OPT_LATENCY_PER_HOP:
+        in->time_set |= 1u;
+        return cli_parse_double(cmd, "--latency-per-hop", arg, 0, 1, &in->time_lat) < 0 ? -1 : 1;
+    case OPT_MESSAGE_OVERHEAD:
+        in->time_set |= 2u;
+        return cli_parse_double(cmd, "--message-overhead", arg, 0, 1, &in->time_overhead) < 0
+                   ? -1 : 1;
+    case OPT_HOST_BANDWIDTH:
+        in->time_set |= 4u;
+        return cli_parse_double(cmd, "--host-bandwidth", arg, 1e-6, 1e9, &in->time_host_bw) < 0
+                   ? -1 : 1;
+    case OPT_TIME_MODEL:
+        if (strcmp(arg, "smpi") != 0 && strcmp(arg, "fluid") != 0)
+            return cli_usage_error(cmd, "unknown --time-model '%s' (smpi, fluid)", arg), -1;
+        in->time_set |= 8u;
+        in->time_model = strcmp(arg, "fluid") == 0 ? TM_TIME_FLUID : TM_TIME_SMPI;
+        return 1;
+    case OPT_TIME_EXACT:
+        in->time_set |= 16u;
+        return cli_parse_int(cmd, "--time-exact-max", arg, 0, 1L << 40, &in->time_exact) < 0
+                   ? -1 : 1;
+    default: return 0;
+    }
+}
+
 int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg)
 {
     long v;
@@ -283,7 +325,7 @@ int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg)
         return cli_parse_double(cmd, "--hop-distance", arg, 1e-9, TM_HIER_MAX_DISTANCE,
                                 &in->hop_distance) < 0 ? -1 : 1;
     case OPT_THREADS: return cli_parse_threads(cmd, arg, &in->threads) < 0 ? -1 : 1;
-    default: return 0;
+    default: return cli_time_option(cmd, in, c, arg);
     }
 }
 

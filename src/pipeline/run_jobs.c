@@ -45,6 +45,7 @@ static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_met
     tm_metrics_init(met);
     o.node_hier = rn->p->hier;
     o.hop_distance = rn->p->hop_distance;
+    o.time = rn->p->time;
     if (!rn->p->net)
         return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
     if (!rn->gen)

@@ -130,6 +130,7 @@ tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_m
     if (p->net) {
         o.node_hier = p->hier;
         o.hop_distance = p->hop_distance;
+        o.time = p->time;
         if (rn->gen)
             err = tm_mapping_blocks(ctx, p->alloc, rn->full->n, &m);
         else
