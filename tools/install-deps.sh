@@ -8,9 +8,13 @@ set -euo pipefail
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
-      chromium)  # tests/cli/t32-report.sh renders the HTML report headless
+      chromium   # tests/cli/t32-report.sh renders the HTML report headless
+      libsimgrid-dev)  # SimGrid's smpicc/smpirun: tests/cli/t35-simgrid.sh, make bench-sim
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
+# `make bench-sim`: SimGrid only (already in the default list; --sim checks
+# and installs just that, without the rest)
+if [ "${1:-}" = "--sim" ]; then pkgs=(libsimgrid-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

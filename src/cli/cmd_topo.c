@@ -5,11 +5,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "topo_simgrid.h"
 
 static const char usage_text[] =
     "usage: topomap topo info   --topology T [--json] [--no-diameter]\n"
     "       topomap topo export --topology T --format graphml|dot|ibnetdiscover [--out F]\n"
     "       topomap topo export --topology T --format slurm|slurm-yaml [--link-speed] [--out F]\n"
+    "       topomap topo export --topology T --format simgrid [--routing R] [--alloc A]\n"
+    "                           [--latency S] [--out F]\n"
     "\n"
     "T is a file or a generator spec:\n"
     "  ibnetdiscover dump (plain, -g or -p output)   use --node-name-map F for GUID->host names,\n"
@@ -25,14 +28,19 @@ static const char usage_text[] =
     "  --out F          output file, written atomically (default: stdout)\n"
     "  --link-speed     slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
     "                   cables, whole Gbit/s; Slurm documents it as unused)\n"
+    "  --routing R      simgrid: the routes written (ecmp: one shortest path per pair,\n"
+    "                   that of 'single'; single, dor, lft:DIR, ftree, minhop, updn as is)\n"
+    "  --alloc A        simgrid: routes between these hosts only (hostfile or hostlist)\n"
+    "  --latency S      simgrid: latency of every cable in seconds (default 1e-7)\n"
     "\n"
     "formats: graphml, dot, ibnetdiscover (dump that topomap and ibsim read back),\n"
     "  slurm (topology.conf for Slurm's topology/tree: switches with hosts list them\n"
     "  as Nodes=, upper switches list the switches one level down as Switches=),\n"
-    "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md\n";
+    "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md;\n"
+    "  simgrid (SimGrid 4.1 platform for SMPI with topomap's routes; docs/time.md)\n";
 
 /* Options only `topo` has (ids clear of the shared enum in cli.h). */
-enum { OPT_LINK_SPEED = 1024 };
+enum { OPT_LINK_SPEED = 1024, OPT_LATENCY };
 
 static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
 
@@ -263,10 +271,12 @@ int cmd_topo(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"out", required_argument, NULL, OPT_OUT},
         {"link-speed", no_argument, NULL, OPT_LINK_SPEED},
+        {"latency", required_argument, NULL, OPT_LATENCY},
         {NULL, 0, NULL, 0},
     };
     cli_inputs in = {0};
     bool json = false, diameter = true, link_speed = false;
+    double latency = -1;
     const char *format = NULL, *out = NULL, *sub;
     tm_ctx *ctx = NULL;
     tm_net *net = NULL;
@@ -297,6 +307,10 @@ int cmd_topo(int argc, char **argv)
         case OPT_FORMAT: format = optarg; break;
         case OPT_OUT: out = optarg; break;
         case OPT_LINK_SPEED: link_speed = true; break;
+        case OPT_LATENCY:
+            if (cli_parse_double("topomap topo export", "--latency", optarg, 0, 1e3, &latency))
+                return EXIT_USAGE_;
+            break;
         default: return cli_getopt_error("topomap topo", c, argv + 1);
         }
     }
@@ -308,20 +322,28 @@ int cmd_topo(int argc, char **argv)
         if (!format)
             return cli_usage_error("topomap topo export", "--format is required");
         if (strcmp(format, "graphml") && strcmp(format, "dot") && strcmp(format, "ibnetdiscover") &&
-            !is_slurm(format))
+            !is_slurm(format) && strcmp(format, "simgrid"))
             return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
-                                   "ibnetdiscover, slurm, slurm-yaml)", format);
+                                   "ibnetdiscover, slurm, slurm-yaml, simgrid)", format);
+        if ((latency >= 0 || in.routing || in.alloc) && strcmp(format, "simgrid") != 0)
+            return cli_usage_error("topomap topo export", "--latency, --routing and --alloc "
+                                   "need --format simgrid");
         if (link_speed && strcmp(format, "slurm") != 0)
             return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
                                    "(topology.yaml has no link speed)");
-    } else if (link_speed) {
-        return cli_usage_error("topomap topo info", "--link-speed is an option of 'topo export'");
+    } else if (link_speed || latency >= 0) {
+        return cli_usage_error("topomap topo info", "--%s is an option of 'topo export'",
+                               link_speed ? "link-speed" : "latency");
     }
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
     err = cli_load_topology(ctx, &in, &net);
     if (err) {
         rc = cli_report(ctx, "topo", err);
+        goto out;
+    }
+    if (strcmp(sub, "export") == 0 && strcmp(format, "simgrid") == 0) {
+        rc = cli_topo_simgrid(ctx, net, &in, latency, out);
         goto out;
     }
     if (strcmp(sub, "export") == 0) {

@@ -1,0 +1,14 @@
+/* topo_simgrid.h - `topomap topo export --format simgrid` (topo_simgrid.c). */
+#ifndef TM_CLI_TOPO_SIMGRID_H
+#define TM_CLI_TOPO_SIMGRID_H
+
+#include "cli.h"
+
+/* Writes net as a SimGrid platform to out_path (NULL: stdout, atomically
+ * otherwise) with the routes of --routing between the hosts of --alloc
+ * (all hosts without it); latency_s < 0: the default.  Returns the exit
+ * code (message printed). */
+int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, double latency_s,
+                     const char *out_path);
+
+#endif
