@@ -14,7 +14,7 @@
 static const char usage_head[] =
     "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
     "                   [--objective O] [--seed N] [--time-limit SEC] [--threads N]\n"
-    "                   [--out F] [--format openmpi|mpich|slurm|plain] [--hostnames short|full] [--json]\n"
+    "                   [--out F] [--format openmpi|mpich|slurm|plain|smpi] [--hostnames short|full] [--json]\n"
     "                   [--quiet] [--report F.html]\n"
     "       topomap map --hierarchy a1:..:ak --distances d1:..:dk --comm G [--strategy S]\n"
     "                   [--refine R] [--imbalance EPS] [--out F] [--json]\n"
@@ -41,7 +41,8 @@ static const char usage_head[] =
     "                          node-internal levels for J in network mode (see eval --help)\n"
     "  --out F                 output file, written atomically (default: stdout)\n"
     "  --format F              openmpi (rankfile, default), mpich (Hydra machinefile),\n"
-    "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain\n"
+    "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain,\n"
+    "                          smpi (SimGrid smpirun -hostfile, full names; docs/time.md)\n"
     "  --hostnames full        keep domain names (default: short host names)\n"
     "  --json                  print metrics as JSON on stdout (mapping only to --out)\n"
     "  --quiet                 no progress line (shown on stderr when it is a terminal)\n"
@@ -148,7 +149,7 @@ static int parse_args(int argc, char **argv, map_args *a)
         case OPT_REPORT: a->report = optarg; break;
         case OPT_FORMAT:
             if (tm_mapfmt_parse(optarg) < 0)
-                return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
+                return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain, smpi)",
                                        optarg), -1;
             a->format = optarg;
             break;

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# topo export --format simgrid and map --format smpi against SimGrid itself
+# (docs/time.md "Simulated proof"): the platform is well-formed and SimGrid
+# runs an MPI program on it; a route equals topomap's routing (the links
+# eval --export-loads loads for that one message); examples/halo3d on 16
+# ranks of a torus whose hosts are allocated in shuffled order is faster in
+# simulation with topomap's mapping than consecutive.  Skipped (77) only
+# without SimGrid's smpicc/smpirun.
+set -eu
+. "$(dirname "$0")/lib.sh"
+examples="$(cd "$(dirname "$0")/../../examples" && pwd)"
+command -v smpicc >/dev/null && command -v smpirun >/dev/null || {
+    echo "SimGrid (smpicc, smpirun) not installed: tools/install-deps.sh installs libsimgrid-dev"
+    exit 77
+}
+SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error)
+
+# 1. Usage: --latency/--routing/--alloc only with simgrid; smpi is a mapping format.
+expect_exit 1 "$TOPOMAP" topo export --topology torus:4x2x2 --format graphml --routing dor
+expect_in "need --format simgrid" "$ERR"
+expect_exit 1 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --latency -1
+
+# 2. The platform: well-formed, one SPLITDUPLEX link per cable (32), routes for every
+# ordered pair and a loopback per host; small-cluster.xml's doubled leaf-to-top cables
+# become one link of twice the bandwidth.
+expect_exit 0 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --routing dor \
+    --latency 2e-7 --out t.xml
+[ -z "$OUT" ]
+python3 - t.xml <<'P'
+import sys, xml.etree.ElementTree as ET
+z = ET.parse(sys.argv[1]).getroot().find('zone')
+assert z.get('routing') == 'Full'
+links = [l for l in z.findall('link') if l.get('sharing_policy') == 'SPLITDUPLEX']
+assert len(links) == 32 and all(l.get('bandwidth') == '1Gbps' for l in links)
+assert all(l.get('latency') == '2e-07s' for l in links)
+routes = z.findall('route')
+assert len(routes) == 16 * 16, len(routes)
+assert len(z.findall('host')) == 16
+P
+expect_exit 0 "$TOPOMAP" topo export --topology "$TOPO_DIR/examples/small-cluster.xml" \
+    --format simgrid --out sc.xml
+expect_exit 0 "$TOPOMAP" topo info --topology "$TOPO_DIR/examples/small-cluster.xml" --json
+python3 - sc.xml <<'P'
+import sys, xml.etree.ElementTree as ET
+z = ET.parse(sys.argv[1]).getroot().find('zone')
+bw = [l.get('bandwidth') for l in z.findall('link') if l.get('sharing_policy') == 'SPLITDUPLEX']
+assert len(bw) == len(set((l.find('prop').get('value')) for l in z.findall('link')
+                          if l.find('prop') is not None))   # one link per pair
+assert '200Gbps' in bw, bw   # two 100 Gbit/s cables summed
+P
+
+# 3. One route equals the routing: the message n0000 -> n0013 of a two-task job,
+# evaluated with --routing dor, loads exactly the links of the platform's route.
+printf '%%%%MatrixMarket matrix coordinate real general\n2 2 1\n1 2 1\n' > one.mtx
+printf 'n0000 0\nn0013 0\n' > one.map
+expect_exit 0 "$TOPOMAP" eval --topology torus:4x2x2 --comm one.mtx --mapping one.map \
+    --routing dor --export-loads one.csv
+python3 - t.xml one.csv <<'P'
+import csv, sys, xml.etree.ElementTree as ET
+z = ET.parse(sys.argv[1]).getroot().find('zone')
+name = {i: h.get('id') for i, h in enumerate(z.findall('host'))}   # hosts are vertices 0..15
+ends = {}
+for l in z.findall('link'):
+    p = l.find('prop')
+    if p is not None:
+        a, b = map(int, p.get('value').split())
+        ends[l.get('id')] = (name[a], name[b])
+route = [r for r in z.findall('route') if r.get('src') == 'n0000' and r.get('dst') == 'n0013']
+assert len(route) == 1
+hops = []
+for c in route[0].findall('link_ctn'):
+    a, b = ends[c.get('id')]
+    hops.append((a, b) if c.get('direction') == 'UP' else (b, a))
+loaded = {(r['from'], r['to']) for r in csv.DictReader(open(sys.argv[2]))}
+assert set(hops) == loaded and len(hops) == len(loaded), (hops, loaded)
+assert hops[0][0] == 'n0000' and hops[-1][1] == 'n0013'
+assert all(hops[i][1] == hops[i + 1][0] for i in range(len(hops) - 1)), hops
+P
+
+# 4. halo3d under SMPI: hosts allocated in a shuffled order; consecutive (rank i on the
+# i-th allocated host) against topomap's mapping made under the platform's routing.
+smpicc -std=c11 -O1 -DHALO3D_NO_DIST_GRAPH -I"$examples" -o halo3d "$examples/halo3d.c" \
+    2>smpicc.err || { cat smpicc.err; exit 1; }
+python3 -c "
+import random
+h = ['n%04d' % i for i in range(16)]
+random.Random(7).shuffle(h)
+print('\n'.join(h))" > alloc.txt
+# consecutive: smpirun gives rank i the i-th line, so the allocation itself
+TM_COMM_MATRIX=halo.mtx smpirun -platform t.xml -hostfile alloc.txt -np 16 "${SIM[@]}" \
+    ./halo3d 32 2 > cons.out 2>&1 || { cat cons.out; exit 1; }
+expect_in "0 wrong" "$(cat cons.out)"
+head -3 halo.mtx | tail -1 | grep -qx '16 16 56'   # 4x2x2 blocks: 56 neighbour pairs
+expect_exit 0 "$TOPOMAP" map --topology torus:4x2x2 --alloc alloc.txt --comm halo.mtx \
+    --strategy identity --refine none --format smpi --out consecutive.hf
+cmp consecutive.hf alloc.txt   # identity = allocation order, one full name per rank
+expect_exit 0 "$TOPOMAP" map --topology torus:4x2x2 --alloc alloc.txt --comm halo.mtx \
+    --routing dor --format smpi --out mapped.hf
+[ "$(sort mapped.hf)" = "$(sort alloc.txt)" ]
+smpirun -platform t.xml -hostfile mapped.hf -np 16 "${SIM[@]}" ./halo3d 32 2 > map.out 2>&1 \
+    || { cat map.out; exit 1; }
+expect_in "0 wrong" "$(cat map.out)"
+tc=$(sed -n 's/^halo3d: communication time \([^ ]*\) s.*/\1/p' cons.out)
+tm=$(sed -n 's/^halo3d: communication time \([^ ]*\) s.*/\1/p' map.out)
+python3 -c "
+import sys
+c, m = float('$tc'), float('$tm')
+print('consecutive %.6g s, mapped %.6g s, %.2fx' % (c, m, c / m))
+assert m < c * 0.9, 'mapped is not faster in simulation'"
