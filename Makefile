@@ -8,6 +8,8 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
+#   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
+#                   (tools/bench/sim.sh, docs/time.md)
 #   make install    PREFIX=/usr/local (MPI libraries in PREFIX/lib/topomap-mpi-<mpi>/)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
@@ -65,7 +67,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-sim install clean fuzz fuzz-smoke \
         fuzz-build valgrind
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
@@ -135,7 +137,7 @@ $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1
     $(BUILD)/mpi-$(1)/obj/pmpi_shim.o src/mpi/export_pmpi.map
 	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
-$(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
+$(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c examples/commstat.h | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
@@ -305,6 +307,18 @@ bench-map: all
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.
 bench-scale: all
 	tools/bench/scale.sh $(BUILD) $(SIZES)
+
+# The example MPI programs built with SimGrid's smpicc (halo3d without
+# MPI_Dist_graph_create_adjacent, which SMPI 3.32 lacks), run in simulation
+# on platforms from `topo export --format simgrid` (docs/time.md).
+SIM_PROGS := halo3d spmv fft3d
+$(BUILD)/sim/%: examples/%.c examples/commstat.h
+	@command -v smpicc >/dev/null || tools/install-deps.sh --sim
+	@mkdir -p $(dir $@)
+	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< -lm
+
+bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%)
+	tools/bench/sim.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/topomap
