@@ -2,7 +2,8 @@
  * route of the platform is the path the router gives (single, dor, ftree;
  * ECMP as single's path), parallel cables become one link of their summed
  * bandwidth, each host has its loopback, and a failing export leaves an
- * existing output file untouched.  SimGrid itself loads the platform in
+ * existing output file untouched; map --format smpi writes one full host
+ * name per rank.  SimGrid itself loads the platform in
  * tests/cli/t35-simgrid.sh. */
 #include <dirent.h>
 #include <sys/stat.h>
@@ -332,12 +333,45 @@ static void test_errors_atomic(void **state)
     tm_net_free(net);
 }
 
+/* map --format smpi: one full host name per rank, in rank order (the
+ * platform's host ids), whatever --hostnames says. */
+static void test_smpi_hostfile(void **state)
+{
+    tm_net *net;
+    tm_mapping m;
+    tm_mapwrite_opts wo = TM_MAPWRITE_OPTS_INIT; /* short names requested: ignored */
+    int32_t a, b, c;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    (void)state;
+    assert_int_equal(tm_mapfmt_parse("smpi"), TM_MAPFMT_SMPI);
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "a.dom", TM_VERTEX_HOST, 2, &a));
+    assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "b.dom", TM_VERTEX_HOST, 2, &b));
+    assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, b, 1, &c));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    tm_mapping_init(&m);
+    assert_tm_ok(ctx, tm_mapping_alloc(ctx, &m, 4, false));
+    int32_t hosts[4] = {b, a, a, b}, slots[4] = {0, 1, 0, 1};
+    memcpy(m.host, hosts, sizeof hosts);
+    memcpy(m.slot, slots, sizeof slots);
+    f = open_memstream(&buf, &len);
+    assert_tm_ok(ctx, tm_mapping_write(ctx, net, &m, TM_MAPFMT_SMPI, &wo, f));
+    fclose(f);
+    assert_string_equal(buf, "b.dom\na.dom\na.dom\nb.dom\n");
+    free(buf);
+    tm_mapping_release(&m);
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_routes),
         cmocka_unit_test(test_parallel_and_loopback),
         cmocka_unit_test(test_errors_atomic),
+        cmocka_unit_test(test_smpi_hostfile),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
