@@ -78,7 +78,9 @@ $(DEPS_STAMP):
 	  || ! command -v chromium >/dev/null; then \
 	  tools/install-deps.sh; \
 	elif ! command -v mpicc.openmpi >/dev/null || ! command -v mpicc.mpich >/dev/null; then \
-	  tools/install-deps.sh || echo "make: Open MPI / MPICH not installed: libtopomap_mpi is built for the MPIs found"; fi
+	  tools/install-deps.sh || echo "make: Open MPI / MPICH not installed: libtopomap_mpi is built for the MPIs found"; \
+	elif ! command -v smpicc >/dev/null; then \
+	  tools/install-deps.sh --sim || echo "make: SimGrid not installed: tests/cli/t35-simgrid.sh will be skipped"; fi
 	@touch $@
 
 deps: $(DEPS_STAMP)
