@@ -4,7 +4,8 @@
 # runs an MPI program on it; a route equals topomap's routing (the links
 # eval --export-loads loads for that one message); examples/halo3d on 16
 # ranks of a torus whose hosts are allocated in shuffled order is faster in
-# simulation with topomap's mapping than consecutive.  Skipped (77) only
+# simulation with topomap's mapping than consecutive; PSMN X5's scattered job
+# runs on its platform.  Skipped (77) only
 # without SimGrid's smpicc/smpirun.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -107,3 +108,27 @@ import sys
 c, m = float('$tc'), float('$tm')
 print('consecutive %.6g s, mapped %.6g s, %.2fx' % (c, m, c / m))
 assert m < c * 0.9, 'mapped is not faster in simulation'"
+
+# 5. A real fabric: PSMN X5 with its scattered 64-rank job (16 nodes x 4), min-hop routes
+# between the job's hosts only; SimGrid loads it and halo3d runs on the consecutive placement.
+x5=(--topology "$TOPO_DIR/psmn-x5/X5.topofile" --node-name-map "$TOPO_DIR/psmn-x5/X5.map" --slots 12)
+job="$TOPO_DIR/psmn-x5/job-64-scattered.hostfile"
+expect_exit 0 "$TOPOMAP" topo export "${x5[@]}" --format simgrid --routing minhop --alloc "$job" \
+    --out x5.xml
+python3 - x5.xml <<'P'
+import sys, xml.etree.ElementTree as ET
+z = ET.parse(sys.argv[1]).getroot().find('zone')
+routes = z.findall('route')
+assert len(routes) == 16 * 16, len(routes)      # 16 job hosts: 240 routes + 16 loopbacks
+assert {r.get('src') for r in routes} == {r.get('dst') for r in routes}
+P
+python3 -c "
+print('%%MatrixMarket matrix coordinate real general\n64 64 64')
+for i in range(64): print(i + 1, (i + 1) % 64 + 1, 1)" > ring64.mtx
+expect_exit 0 "$TOPOMAP" map "${x5[@]}" --alloc "$job" --comm ring64.mtx --strategy identity \
+    --refine none --format smpi --out x5.hf
+[ "$(wc -l < x5.hf)" -eq 64 ] && [ "$(sort -u x5.hf | wc -l)" -eq 16 ]
+smpirun -platform x5.xml -hostfile x5.hf -np 64 "${SIM[@]}" ./halo3d 4 1 > x5.out 2>&1 \
+    || { cat x5.out; exit 1; }
+expect_in "64 ranks, 4x4x4 blocks of 4^3, 0 ranks moved, 4608 halo values checked, 0 wrong" \
+    "$(cat x5.out)"
