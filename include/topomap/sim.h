@@ -19,17 +19,19 @@ extern "C" {
 
 /* Options of tm_simgrid_write; start from TM_SIMGRID_OPTS_INIT. */
 typedef struct tm_simgrid_opts {
-    double latency_s;          /* latency of every cable, seconds (default 1e-7) */
+    double latency_s;          /* latency of every cable, seconds (default 5e-7, the time
+                                * model's latency per hop: metrics.h, docs/time.md) */
     double host_speed_flops;   /* speed of every host core (default 1e9; SMPI runs with
                                 * smpi/simulate-computation:no do not use it) */
     double loopback_gbps;      /* per-host loopback (rank to rank on one host), Gbit/s
-                                * (default 800) */
+                                * (default 80: 10 GB/s, SimGrid's own loopback and the
+                                * time model's host bandwidth) */
     double loopback_latency_s; /* its latency, seconds (default 0) */
     const int32_t *hosts;      /* the hosts routes are written between (vertex ids,
                                 * distinct hosts); NULL: every host of the net */
     int32_t n_hosts;
 } tm_simgrid_opts;
-#define TM_SIMGRID_OPTS_INIT {1e-7, 1e9, 800.0, 0.0, NULL, 0}
+#define TM_SIMGRID_OPTS_INIT {5e-7, 1e9, 80.0, 0.0, NULL, 0}
 
 /* Writes the router's net as a SimGrid 4.1 platform: one zone with
  * routing="Full"; every host a <host> with core = its slots (at least 1);

@@ -12,7 +12,7 @@ static const char usage_text[] =
     "       topomap topo export --topology T --format graphml|dot|ibnetdiscover [--out F]\n"
     "       topomap topo export --topology T --format slurm|slurm-yaml [--link-speed] [--out F]\n"
     "       topomap topo export --topology T --format simgrid [--routing R] [--alloc A]\n"
-    "                           [--latency S] [--out F]\n"
+    "                           [--latency-per-hop S] [--host-bandwidth G] [--out F]\n"
     "\n"
     "T is a file or a generator spec:\n"
     "  ibnetdiscover dump (plain, -g or -p output)   use --node-name-map F for GUID->host names,\n"
@@ -31,7 +31,10 @@ static const char usage_text[] =
     "  --routing R      simgrid: the routes written (ecmp: one shortest path per pair,\n"
     "                   that of 'single'; single, dor, lft:DIR, ftree, minhop, updn as is)\n"
     "  --alloc A        simgrid: routes between these hosts only (hostfile or hostlist)\n"
-    "  --latency S      simgrid: latency of every cable in seconds (default 1e-7)\n"
+    "  --latency-per-hop S  simgrid: latency of every cable in seconds (default 5e-7,\n"
+    "                   as the time model's)\n"
+    "  --host-bandwidth G  simgrid: each host's loopback (ranks on one host) in Gbit/s\n"
+    "                   (default 80, as the time model's)\n"
     "\n"
     "formats: graphml, dot, ibnetdiscover (dump that topomap and ibsim read back),\n"
     "  slurm (topology.conf for Slurm's topology/tree: switches with hosts list them\n"
@@ -40,7 +43,7 @@ static const char usage_text[] =
     "  simgrid (SimGrid 4.1 platform for SMPI with topomap's routes; docs/time.md)\n";
 
 /* Options only `topo` has (ids clear of the shared enum in cli.h). */
-enum { OPT_LINK_SPEED = 1024, OPT_LATENCY };
+enum { OPT_LINK_SPEED = 1024, OPT_LATENCY, OPT_HOST_BW };
 
 static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
 
@@ -271,12 +274,13 @@ int cmd_topo(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"out", required_argument, NULL, OPT_OUT},
         {"link-speed", no_argument, NULL, OPT_LINK_SPEED},
-        {"latency", required_argument, NULL, OPT_LATENCY},
+        {"latency-per-hop", required_argument, NULL, OPT_LATENCY},
+        {"host-bandwidth", required_argument, NULL, OPT_HOST_BW},
         {NULL, 0, NULL, 0},
     };
     cli_inputs in = {0};
     bool json = false, diameter = true, link_speed = false;
-    double latency = -1;
+    double latency = -1, host_bw = -1;
     const char *format = NULL, *out = NULL, *sub;
     tm_ctx *ctx = NULL;
     tm_net *net = NULL;
@@ -308,7 +312,13 @@ int cmd_topo(int argc, char **argv)
         case OPT_OUT: out = optarg; break;
         case OPT_LINK_SPEED: link_speed = true; break;
         case OPT_LATENCY:
-            if (cli_parse_double("topomap topo export", "--latency", optarg, 0, 1e3, &latency))
+            if (cli_parse_double("topomap topo export", "--latency-per-hop", optarg, 0, 1e3,
+                                 &latency))
+                return EXIT_USAGE_;
+            break;
+        case OPT_HOST_BW:
+            if (cli_parse_double("topomap topo export", "--host-bandwidth", optarg, 1e-6, 1e9,
+                                 &host_bw))
                 return EXIT_USAGE_;
             break;
         default: return cli_getopt_error("topomap topo", c, argv + 1);
@@ -325,15 +335,17 @@ int cmd_topo(int argc, char **argv)
             !is_slurm(format) && strcmp(format, "simgrid"))
             return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
                                    "ibnetdiscover, slurm, slurm-yaml, simgrid)", format);
-        if ((latency >= 0 || in.routing || in.alloc) && strcmp(format, "simgrid") != 0)
-            return cli_usage_error("topomap topo export", "--latency, --routing and --alloc "
-                                   "need --format simgrid");
+        if ((latency >= 0 || host_bw > 0 || in.routing || in.alloc) &&
+            strcmp(format, "simgrid") != 0)
+            return cli_usage_error("topomap topo export", "--latency-per-hop, --host-bandwidth, "
+                                   "--routing and --alloc need --format simgrid");
         if (link_speed && strcmp(format, "slurm") != 0)
             return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
                                    "(topology.yaml has no link speed)");
-    } else if (link_speed || latency >= 0) {
+    } else if (link_speed || latency >= 0 || host_bw > 0) {
         return cli_usage_error("topomap topo info", "--%s is an option of 'topo export'",
-                               link_speed ? "link-speed" : "latency");
+                               link_speed ? "link-speed" : latency >= 0 ? "latency-per-hop"
+                                                                        : "host-bandwidth");
     }
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
@@ -343,7 +355,7 @@ int cmd_topo(int argc, char **argv)
         goto out;
     }
     if (strcmp(sub, "export") == 0 && strcmp(format, "simgrid") == 0) {
-        rc = cli_topo_simgrid(ctx, net, &in, latency, out);
+        rc = cli_topo_simgrid(ctx, net, &in, latency, host_bw, out);
         goto out;
     }
     if (strcmp(sub, "export") == 0) {

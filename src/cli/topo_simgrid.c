@@ -5,7 +5,7 @@
 #include "topomap/sim.h"
 
 int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, double latency_s,
-                     const char *out_path)
+                     double host_gbps, const char *out_path)
 {
     tm_simgrid_opts so = TM_SIMGRID_OPTS_INIT;
     tm_route *route = NULL;
@@ -16,6 +16,8 @@ int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, doubl
     tm_alloc_init(&alloc);
     if (latency_s >= 0)
         so.latency_s = latency_s;
+    if (host_gbps > 0)
+        so.loopback_gbps = host_gbps;
     err = cli_route_new(ctx, net, in, &route);
     if (!err && in->alloc) {
         err = tm_alloc_parse(ctx, net, in->alloc, &alloc);

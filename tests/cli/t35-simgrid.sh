@@ -16,16 +16,17 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null || {
 }
 SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error)
 
-# 1. Usage: --latency/--routing/--alloc only with simgrid; smpi is a mapping format.
+# 1. Usage: --latency-per-hop/--host-bandwidth/--routing/--alloc only with simgrid.
 expect_exit 1 "$TOPOMAP" topo export --topology torus:4x2x2 --format graphml --routing dor
 expect_in "need --format simgrid" "$ERR"
-expect_exit 1 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --latency -1
+expect_exit 1 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --latency-per-hop -1
+expect_exit 1 "$TOPOMAP" topo info --topology torus:4x2x2 --host-bandwidth 10
 
 # 2. The platform: well-formed, one SPLITDUPLEX link per cable (32), routes for every
 # ordered pair and a loopback per host; small-cluster.xml's doubled leaf-to-top cables
 # become one link of twice the bandwidth.
 expect_exit 0 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --routing dor \
-    --latency 2e-7 --out t.xml
+    --latency-per-hop 2e-7 --host-bandwidth 40 --out t.xml
 [ -z "$OUT" ]
 python3 - t.xml <<'P'
 import sys, xml.etree.ElementTree as ET
@@ -37,6 +38,8 @@ assert all(l.get('latency') == '2e-07s' for l in links)
 routes = z.findall('route')
 assert len(routes) == 16 * 16, len(routes)
 assert len(z.findall('host')) == 16
+lo = [l for l in z.findall('link') if l.get('sharing_policy') == 'FATPIPE']
+assert len(lo) == 16 and all(l.get('bandwidth') == '5e+09' for l in lo)   # 40 Gbit/s in B/s
 P
 expect_exit 0 "$TOPOMAP" topo export --topology "$TOPO_DIR/examples/small-cluster.xml" \
     --format simgrid --out sc.xml
