@@ -170,7 +170,9 @@ static void write_resources(sg_writer *s, const tm_simgrid_opts *o, const int32_
         end(s);
         end(s);
     }
-    /* Plain numbers (bytes/s, s) on the loopback: docs/time.md. */
+    /* Plain numbers (bytes/s, s) on the loopback: unit strings there were
+     * seen to crash SimGrid 3.32 (docs/time.md); FATPIPE: ranks on one host
+     * do not share a wire. */
     for (int32_t i = 0; i < nh; i++) {
         snprintf(id, sizeof id, "lo%d", (int)hosts[i]);
         start(s, "link");
@@ -197,10 +199,11 @@ static tm_err walk_path(sg_writer *s, const tm_route *r, int32_t src, int32_t ds
                 continue;
             s->load[l] = 0;
             if (next >= 0 && g->head[j] != next)
-                return tm__fail(s->ctx, TM_EUSAGE, "routing '%s' splits the flow %s -> %s over two "
-                         "neighbours of %s: a SimGrid platform has one path per pair",
-                         tm_route_kind_name(tm_route_kind_of(r)), tm_net_name(s->net, src),
-                         tm_net_name(s->net, dst), tm_net_name(s->net, v));
+                return tm__fail(s->ctx, TM_EUSAGE, "routing '%s' splits the flow %s -> %s "
+                                "over two neighbours of %s: a SimGrid platform has one path "
+                                "per pair", tm_route_kind_name(tm_route_kind_of(r)),
+                                tm_net_name(s->net, src), tm_net_name(s->net, dst),
+                                tm_net_name(s->net, v));
             if (next < 0 && len < g->n)
                 s->path[len++] = l;
             next = g->head[j];
