@@ -135,3 +135,40 @@ smpirun -platform x5.xml -hostfile x5.hf -np 64 "${SIM[@]}" ./halo3d 4 1 > x5.ou
     || { cat x5.out; exit 1; }
 expect_in "64 ranks, 4x4x4 blocks of 4^3, 0 ranks moved, 4608 halo values checked, 0 wrong" \
     "$(cat x5.out)"
+
+# 6. Atomic output: an export that fails after the file was opened (hosts in two parts
+# have no route between them; a full device) leaves the previous file and no temporary.
+cat > parts.graphml <<'G'
+<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="name" for="node" attr.name="name" attr.type="string"/>
+  <key id="kind" for="node" attr.name="kind" attr.type="string"/>
+  <key id="slots" for="node" attr.name="slots" attr.type="int"/>
+  <key id="capacity" for="edge" attr.name="capacity" attr.type="double"/>
+  <graph id="G" edgedefault="undirected">
+    <node id="s0"><data key="name">s0</data><data key="kind">switch</data><data key="slots">0</data></node>
+    <node id="a0"><data key="name">a0</data><data key="kind">host</data><data key="slots">1</data></node>
+    <node id="b0"><data key="name">b0</data><data key="kind">host</data><data key="slots">1</data></node>
+    <node id="s1"><data key="name">s1</data><data key="kind">switch</data><data key="slots">0</data></node>
+    <node id="a1"><data key="name">a1</data><data key="kind">host</data><data key="slots">1</data></node>
+    <node id="b1"><data key="name">b1</data><data key="kind">host</data><data key="slots">1</data></node>
+    <edge source="s0" target="a0"><data key="capacity">1</data></edge>
+    <edge source="s0" target="b0"><data key="capacity">1</data></edge>
+    <edge source="s1" target="a1"><data key="capacity">1</data></edge>
+    <edge source="s1" target="b1"><data key="capacity">1</data></edge>
+  </graph>
+</graphml>
+G
+no_tmp() { [ -z "$(find . -name '.*.tmp.*')" ] || { echo "temporary left: $(find . -name '.*.tmp.*')"; exit 1; }; }
+cp t.xml keep.xml
+expect_exit 2 "$TOPOMAP" topo export --topology parts.graphml --format simgrid --routing single \
+    --out t.xml
+expect_in "a0" "$ERR"
+cmp t.xml keep.xml
+no_tmp
+expect_exit 0 "$TOPOMAP" topo export --topology parts.graphml --format simgrid --alloc a0,b0 \
+    --out p.xml   # one part only: fine
+ln -s /dev/full devfull
+expect_exit 2 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --out devfull
+expect_in "write error" "$ERR"
+no_tmp
