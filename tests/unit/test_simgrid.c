@@ -1,6 +1,7 @@
 /* test_simgrid.c - the SimGrid platform writer (tm_simgrid_write): every
- * route of the platform is the path the router gives (single, dor, ftree;
- * ECMP as single's path), parallel cables become one link of their summed
+ * route of the platform is the path the router gives (single, dor, ftree,
+ * forwarding tables, minhop, updn; ECMP as single's path; a splitting
+ * router refused), parallel cables become one link of their summed
  * bandwidth, each host has its loopback, and a failing export leaves an
  * existing output file untouched; map --format smpi writes one full host
  * name per rank.  SimGrid itself loads the platform in
@@ -116,19 +117,14 @@ static int route_of(const plat *p, const tm_net *net, int32_t src, int32_t dst, 
     return -1;
 }
 
-/* Every route of the platform written for `kind` equals, link by link and
- * in path order, the path of router `want` (the same router except for
- * ECMP, whose platform follows `single`). */
-static void check_routes(const char *spec, tm_route_kind kind, tm_route_kind want_kind)
+/* Every route of the platform written for router r equals, link by link
+ * and in path order, the path of router `want` (r itself except for ECMP,
+ * whose platform follows `single`). */
+static void check_router(const char *spec, const tm_net *net, const tm_route *r,
+                         const tm_route *want)
 {
-    tm_net *net;
-    tm_route *r, *want;
+    tm_route_kind kind = tm_route_kind_of(r);
     tm_route_ws *ws;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
-    assert_tm_ok(ctx, tm_route_new(ctx, net, want_kind, &want));
     assert_tm_ok(ctx, tm_route_ws_new(ctx, want, &ws));
     char *text = write_text(r, NULL);
     plat p = parse(text);
@@ -166,7 +162,57 @@ static void check_routes(const char *spec, tm_route_kind kind, tm_route_kind wan
     xmlFreeDoc(p.doc);
     free(text);
     tm_route_ws_free(ws);
+}
+
+static void check_routes(const char *spec, tm_route_kind kind, tm_route_kind want_kind)
+{
+    tm_net *net;
+    tm_route *r, *want;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
+    assert_tm_ok(ctx, tm_route_new(ctx, net, want_kind, &want));
+    check_router(spec, net, r, want);
     tm_route_free(want);
+    tm_route_free(r);
+    tm_net_free(net);
+}
+
+static tm_net *load_fabric(const char *path)
+{
+    tm_net *net;
+    tm_topo_opts o = TM_TOPO_OPTS_INIT;
+    assert_tm_ok(ctx, tm_topology_load(ctx, path, &o, &net));
+    return net;
+}
+
+/* Forwarding tables (tests/data/route/lft2, as test_lft reads them) and the
+ * emulated OpenSM engines on that fabric; a router that splits a flow over
+ * two paths (LMC spreading, tests/data/route/lmc1) is refused. */
+static void test_routes_ib(void **state)
+{
+    tm_net *net = load_fabric(TEST_DATA("route/lft2/fabric.txt"));
+    tm_route_opts o = TM_ROUTE_OPTS_INIT;
+    tm_route *r;
+    (void)state;
+    assert_tm_ok(ctx, tm_route_new_lft(ctx, net, TEST_DATA("route/lft2/tables"), &r));
+    check_router("lft2", net, r, r);
+    tm_route_free(r);
+    for (int k = TM_ROUTE_MINHOP; k <= TM_ROUTE_UPDN; k++) {
+        assert_tm_ok(ctx, tm_route_new(ctx, net, (tm_route_kind)k, &r));
+        check_router("lft2", net, r, r);
+        tm_route_free(r);
+    }
+    tm_net_free(net);
+    net = load_fabric(TEST_DATA("route/lmc1/fabric.txt"));
+    o.lft_dir = TEST_DATA("route/lmc1/tables");
+    o.lmc_spread = true;
+    assert_tm_ok(ctx, tm_route_new_opts(ctx, net, TM_ROUTE_LFT, &o, &r));
+    FILE *sink = fopen("/dev/null", "w"); /* the part written before the refusal */
+    assert_non_null(sink);
+    assert_tm_error(ctx, tm_simgrid_write(ctx, r, NULL, sink), TM_EUSAGE, "splits the flow");
+    fclose(sink);
     tm_route_free(r);
     tm_net_free(net);
 }
@@ -369,6 +415,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_routes),
+        cmocka_unit_test(test_routes_ib),
         cmocka_unit_test(test_parallel_and_loopback),
         cmocka_unit_test(test_errors_atomic),
         cmocka_unit_test(test_smpi_hostfile),
