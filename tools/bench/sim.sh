@@ -62,7 +62,7 @@ for i in range(n): print(i + 1, (i + 1) % n + 1, 1)" > "$OUT/ring.mtx"
 
 sim_time() { sed -n "s/^$1: communication time \([^ ]*\) s.*/\1/p" "$2"; }
 
-echo "case,program,ranks,routing,sim_consecutive_s,sim_mapped_s,sim_speedup,est_consecutive_s,est_mapped_s,est_speedup,congestion_consecutive,congestion_mapped,congestion_ratio" \
+echo "case,program,ranks,routing,sim_consecutive_s,sim_mapped_s,sim_speedup,est_consecutive_s,est_mapped_s,est_speedup,est_error_consecutive_pct,est_error_mapped_pct,congestion_consecutive,congestion_mapped,congestion_ratio" \
   > "$OUT/results.csv"
 for c in "${CASES[@]}"; do
     IFS='|' read -r name topo alloc routing <<< "$c"
@@ -95,11 +95,14 @@ d = json.load(open(js))
 c = d['consecutive']
 def ratio(a, b):
     return '%.4g' % (a / b) if a is not None and b else 'n/a'
+def err(est, sim):
+    return '%+.1f' % (100 * (est - sim) / sim) if est is not None and sim else 'n/a'
 ec, em = c.get('est_time_s'), d.get('est_time_s')
 tc, tm = float(tc), float(tm)
 print(','.join([name, prog, np_, routing, '%.6g' % tc, '%.6g' % tm, ratio(tc, tm),
                 '%.6g' % ec if ec is not None else 'n/a', '%.6g' % em if em is not None else 'n/a',
-                ratio(ec, em), '%.6g' % c['max_congestion'], '%.6g' % d['max_congestion'],
+                ratio(ec, em), err(ec, tc), err(em, tm),
+                '%.6g' % c['max_congestion'], '%.6g' % d['max_congestion'],
                 ratio(c['max_congestion'], d['max_congestion'])]))
 P
     done
@@ -131,12 +134,14 @@ def spearman(a, b):
 print('SimGrid SMPI %s on %s, smpi/simulate-computation:no, default network model\n' %
       ('3.32', sys.argv[2]))
 print('| case | program | routing | simulated consecutive -> mapped | sim speed-up | '
-      'est_time_s consecutive -> mapped | est speed-up | congestion ratio |')
-print('|---|---|---|---|---|---|---|---|')
+      'est_time_s consecutive -> mapped | est error (cons. / mapped) | est speed-up | '
+      'congestion ratio |')
+print('|---|---|---|---|---|---|---|---|---|')
 for r in rows:
-    print('| %s | %s | %s | %s -> %s s | %s | %s -> %s | %s | %s |' % (
+    print('| %s | %s | %s | %s -> %s s | %s | %s -> %s | %s %% / %s %% | %s | %s |' % (
         r['case'], r['program'], r['routing'], r['sim_consecutive_s'], r['sim_mapped_s'],
-        r['sim_speedup'], r['est_consecutive_s'], r['est_mapped_s'], r['est_speedup'],
+        r['sim_speedup'], r['est_consecutive_s'], r['est_mapped_s'],
+        r['est_error_consecutive_pct'], r['est_error_mapped_pct'], r['est_speedup'],
         r['congestion_ratio']))
 sim = [float(r['sim_speedup']) for r in rows]
 def sign(x):
@@ -152,6 +157,11 @@ for key, label in (('est_speedup', 'est_time_s'), ('congestion_ratio', 'congesti
     else:
         print('Spearman(%s speed-up, simulated speed-up): n/a (no %s in this build)' %
               (label, label))
+errs = [float(r[k]) for r in rows for k in ('est_error_consecutive_pct', 'est_error_mapped_pct')
+        if r[k] != 'n/a']
+if errs:
+    print('est_time_s within +-20 %% of the simulated time in %d/%d placements (worst %+.1f %%)'
+          % (sum(abs(e) <= 20 for e in errs), len(errs), max(errs, key=abs)))
 slower = [r for r in rows if float(r['sim_speedup']) < 0.98]
 print('mapped slower than consecutive in simulation (beyond 2 %%): %s' %
       (', '.join('%s/%s' % (r['case'], r['program']) for r in slower) or 'none'))
