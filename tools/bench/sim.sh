@@ -22,7 +22,8 @@
 #
 # Cases: torus:4x4x4 with its 64 hosts allocated in a shuffled order
 # (seeded), dimension-order routes; fattree:k=4,n=3 in allocation order
-# with OpenSM's fat-tree routing (ftree); PSMN X5 (real InfiniBand fabric,
+# and in the same shuffled order (its hosts have the same names), with
+# OpenSM's fat-tree routing (ftree); PSMN X5 (real InfiniBand fabric,
 # topologies/psmn-x5) with its 64-rank job scattered over 16 nodes, min-hop
 # routing.  Programs: examples/halo3d.c (HALO3D_NO_DIST_GRAPH), spmv.c,
 # fft3d.c, 64 ranks each.
@@ -47,6 +48,7 @@ python3 -c "print('\n'.join('n%04d' % i for i in range(64)))" > "$OUT/ft-hosts.t
 CASES=(
   "torus4x4x4-shuffled|--topology torus:4x4x4|$OUT/torus-shuffled.txt|dor"
   "fattree-k4n3|--topology fattree:k=4,n=3|$OUT/ft-hosts.txt|ftree"
+  "fattree-k4n3-shuffled|--topology fattree:k=4,n=3|$OUT/torus-shuffled.txt|ftree"
   "psmn-x5-scattered|--topology $TOPO/psmn-x5/X5.topofile --node-name-map $TOPO/psmn-x5/X5.map --slots 12|$TOPO/psmn-x5/job-64-scattered.hostfile|minhop"
 )
 PROGS=("halo3d 48 3" "spmv 20000 3" "fft3d 64 1")
