@@ -109,6 +109,9 @@ typedef struct tm_problem {
      * read-only by every strategy; NULL: built where needed.  tm_map_run
      * builds it once when it is NULL. */
     const struct tm_netdist *dist;
+    /* The time model's options for the rows' est_time_s (metrics.h); NULL:
+     * TM_TIME_OPTS_INIT. */
+    const struct tm_time_opts *time;
 } tm_problem;
 
 typedef enum {

@@ -52,7 +52,34 @@ typedef struct tm_metrics {
     int32_t n_links;
     bool approximate;          /* congestion from the paper's Algorithm 3 */
     double time_s;             /* evaluation time */
+    /* The time model (docs/time.md): one exchange of the whole matrix,
+     * volumes in bytes, capacities in Gbit/s (bytes/s = cap * 1e9 / 8). */
+    double est_time_s;         /* completion time of the last message, s */
+    double time_lower_bound_s; /* max over links of effective bytes / (bytes/s) */
+    bool time_approximate;     /* est_time_s from the approximation (too many flows) */
+    int64_t time_flows;        /* messages simulated (intra-host ones included) */
+    int32_t time_rate_updates; /* max-min rate computations the estimate took */
 } tm_metrics;
+
+/* The time model's options (docs/time.md).  TM_TIME_SMPI follows SimGrid
+ * 3.32's default SMPI network model (bandwidth and latency factors by
+ * message size, sharing weights, TCP window bound, 5 % cross-traffic on
+ * the reverse route); TM_TIME_FLUID is plain max-min fair sharing of the
+ * raw capacities. */
+typedef enum { TM_TIME_SMPI = 0, TM_TIME_FLUID = 1 } tm_time_model;
+typedef struct tm_time_opts {
+    tm_time_model model;
+    double latency_per_hop_s;   /* latency of one link (>= 0) */
+    double message_overhead_s;  /* added once per message (>= 0) */
+    double host_bandwidth_gbps; /* intra-host messages, Gbit/s (> 0) */
+    int64_t exact_max_flows;    /* more messages than this: the approximation */
+} tm_time_opts;
+#define TM_TIME_LATENCY_PER_HOP_DEFAULT 5e-7  /* s per link */
+#define TM_TIME_HOST_BANDWIDTH_DEFAULT 80.0   /* Gbit/s: SimGrid's loopback, 10 GB/s */
+#define TM_TIME_EXACT_MAX_FLOWS_DEFAULT 4096
+#define TM_TIME_OPTS_INIT                                                                   \
+    {TM_TIME_SMPI, TM_TIME_LATENCY_PER_HOP_DEFAULT, 0.0, TM_TIME_HOST_BANDWIDTH_DEFAULT,    \
+     TM_TIME_EXACT_MAX_FLOWS_DEFAULT}
 
 typedef struct tm_metrics_opts {
     bool keep_link_loads;      /* fill link_load */
@@ -60,8 +87,9 @@ typedef struct tm_metrics_opts {
     const tm_hier *node_hier;  /* optional node-internal levels (network-mode J) */
     double hop_distance;       /* J distance of one network hop; <= 0: 1 without a node
                                 * hierarchy, TM_HOP_DISTANCE_NODE_DEFAULT with one */
+    const tm_time_opts *time;  /* the time model's options; NULL: TM_TIME_OPTS_INIT */
 } tm_metrics_opts;
-#define TM_METRICS_OPTS_INIT {false, false, NULL, 0.0}
+#define TM_METRICS_OPTS_INIT {false, false, NULL, 0.0, NULL}
 
 /* Network-mode J with a node hierarchy (docs/qap.md):
  *   D(u,v) = d_node(slot u, slot v)                    on one host
@@ -81,6 +109,12 @@ TM_API void tm_metrics_release(tm_metrics *m);
  * it is left empty.  Exact definitions: docs/metrics.md. */
 TM_API tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                               const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out);
+/* The time figures alone (est_time_s, time_lower_bound_s and the counts
+ * above) of a network-mode mapping, into the time fields of *out (the
+ * others untouched).  topt NULL: TM_TIME_OPTS_INIT.  tm_metrics_eval
+ * calls it; docs/time.md has the model, its units and its limits. */
+TM_API tm_err tm_time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                           const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out);
 /* Hierarchy mode: J only (plus total_volume, n_tasks). */
 TM_API tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
                                    const tm_mapping *map, tm_metrics *out);

@@ -30,6 +30,7 @@ typedef struct tm_report_row {
     const char *label;          /* strategy, scenario, ...; HTML-escaped on output */
     double max_congestion, avg_dilation, qap_J;
     double base_congestion, base_dilation, base_J;
+    double est_time_s, base_time_s; /* the time model (docs/time.md); both 0: column left out */
 } tm_report_row;
 
 typedef struct tm_report {

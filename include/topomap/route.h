@@ -103,6 +103,25 @@ TM_API tm_err tm_route_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, in
 /* Hop distance from host src to host dst (-1 if unreachable). */
 TM_API int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
 
+/* ---- the links of one pair of hosts (src/route/pair_links.c) -------------
+ * What tm_route_flows does with one unit of traffic from src to dst, as a
+ * list: the directed links the pair's traffic crosses and the fraction of
+ * it on each (1 on every link of a single-path routing; under ECMP the
+ * fractions of the links of any cut between src and dst sum to 1).  Used by
+ * the time model (docs/time.md), which needs every flow's links.  A
+ * tm_route_pairs is one thread's: it owns a route workspace and an
+ * n_links scratch array that is zero between calls. */
+typedef struct tm_route_pairs tm_route_pairs;
+TM_API tm_err tm_route_pairs_new(tm_ctx *ctx, const tm_route *r, tm_route_pairs **out);
+TM_API void tm_route_pairs_free(tm_route_pairs *p);
+/* The links of src -> dst (hosts): *n of them, in breadth-first order from
+ * src, in *links with their fractions in *frac; both arrays belong to p and
+ * stay valid until the next call.  src == dst gives *n = 0.  Errors as
+ * tm_route_flows (an unreachable pair is TM_EINPUT).  Cost: one
+ * tm_route_flows call plus the out-links of the vertices on the paths. */
+TM_API tm_err tm_route_pair_links(tm_ctx *ctx, tm_route_pairs *p, int32_t src, int32_t dst,
+                                  int32_t *n, const int32_t **links, const double **frac);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 
 #include "topomap/error.h"
 #include "topomap/export.h"
+#include "topomap/metrics.h"
 #include "topomap/route.h"
 
 #ifdef __cplusplus
@@ -31,7 +32,8 @@ typedef struct tm_simgrid_opts {
                                 * distinct hosts); NULL: every host of the net */
     int32_t n_hosts;
 } tm_simgrid_opts;
-#define TM_SIMGRID_OPTS_INIT {5e-7, 1e9, 80.0, 0.0, NULL, 0}
+#define TM_SIMGRID_OPTS_INIT                                                                 \
+    {TM_TIME_LATENCY_PER_HOP_DEFAULT, 1e9, TM_TIME_HOST_BANDWIDTH_DEFAULT, 0.0, NULL, 0}
 
 /* Writes the router's net as a SimGrid 4.1 platform: one zone with
  * routing="Full"; every host a <host> with core = its slots (at least 1);

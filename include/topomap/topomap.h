@@ -18,5 +18,6 @@
 #include "topomap/map.h"
 #include "topomap/metrics.h"
 #include "topomap/report.h"
+#include "topomap/sim.h"
 
 #endif

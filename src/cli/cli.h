@@ -34,6 +34,12 @@ typedef struct cli_inputs {
     const char *node_distances;
     const char *hwloc;
     double hop_distance;
+    /* the time model (docs/time.md): values of the options given, with
+     * bit i of time_set for option i of cli_time_opts */
+    double time_lat, time_overhead, time_host_bw;
+    int time_model;
+    long time_exact;
+    unsigned time_set;
 } cli_inputs;
 
 /* Long-option ids shared by the subcommands (>= 256 to stay clear of
@@ -45,6 +51,8 @@ enum {
     OPT_THREADS, OPT_HOSTNAMES, OPT_APPROX, OPT_IMBALANCE, OPT_EXPORT_LOADS, OPT_NO_DIAMETER,
     OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT,
+    OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL,
+    OPT_TIME_EXACT,
     OPT_SHARED_END_ /* a subcommand's own option ids start here */
 };
 
@@ -66,11 +74,28 @@ enum {
     {"node-distances", required_argument, NULL, OPT_NODE_DISTANCES},              \
     {"hwloc", required_argument, NULL, OPT_HWLOC},                                \
     {"hop-distance", required_argument, NULL, OPT_HOP_DISTANCE},                  \
+    {"latency-per-hop", required_argument, NULL, OPT_LATENCY_PER_HOP},            \
+    {"message-overhead", required_argument, NULL, OPT_MESSAGE_OVERHEAD},          \
+    {"host-bandwidth", required_argument, NULL, OPT_HOST_BANDWIDTH},              \
+    {"time-model", required_argument, NULL, OPT_TIME_MODEL},                      \
+    {"time-exact-max", required_argument, NULL, OPT_TIME_EXACT},                  \
     {"help", no_argument, NULL, OPT_HELP}
 
 /* Handles an input option; returns 1 if c was one, 0 if not, -1 on a bad
  * value (message printed). */
 int cli_input_option(cli_inputs *in, int c, const char *arg);
+
+/* The time model's options: TM_TIME_OPTS_INIT with those given. */
+tm_time_opts cli_time_opts(const cli_inputs *in);
+/* The help lines of the time options (eval, map, study). */
+#define CLI_TIME_HELP                                                                        \
+    "  --time-model M    smpi (default: SimGrid 3.32's SMPI factors) or fluid (plain max-min\n" \
+    "                    sharing); est_time_s is one exchange of the matrix, volumes in\n"     \
+    "                    bytes (docs/time.md)\n"                                               \
+    "  --latency-per-hop S  latency of one link in seconds (default 5e-7)\n"                   \
+    "  --message-overhead S  seconds added once per message (default 0)\n"                    \
+    "  --host-bandwidth G  Gbit/s of a message between two tasks of one host (default 80)\n"  \
+    "  --time-exact-max N  simulate up to N messages exactly, approximate above (4096)\n"
 
 /* Prints "topomap <cmd>: <message>" and returns the exit code for err. */
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err);

@@ -37,6 +37,7 @@ static const char usage_text[] =
     "  --node-hierarchy a:b:.. --node-distances d1:d2:..   the same as a spec; J then counts\n"
     "                    d_node within a host and d_top + C * hops between hosts\n"
     "  --hop-distance C  J distance of one hop (default 1; 50 with a node hierarchy)\n"
+    CLI_TIME_HELP
     "  --export-loads F  write per-link loads: F.csv, F.graphml or F.dot\n"
     "  --report F.html   one self-contained HTML page: the fabric with its links coloured by\n"
     "                    congestion (load / capacity) under this mapping, the job's hosts, the\n"
@@ -156,10 +157,32 @@ static tm_err eval_ecmp(tm_ctx *ctx, const cli_network *nw, const tm_comm *comm,
     return err;
 }
 
+/* With --mapping: the consecutive placement of the allocation under the
+ * same options, for the comparison (skipped when the tasks do not fit). */
+static tm_err eval_consecutive(tm_ctx *ctx, const cli_network *nw, const tm_comm *comm,
+                               const tm_metrics_opts *mo, tm_metrics *out, bool *have)
+{
+    tm_metrics_opts o = *mo;
+    tm_mapping cm;
+    tm_err err;
+    if (comm->n > tm_alloc_total_slots(&nw->alloc))
+        return TM_EOK;
+    tm_mapping_init(&cm);
+    o.keep_link_loads = false;
+    err = tm_mapping_consecutive(ctx, &nw->alloc, comm->n, &cm);
+    if (!err)
+        err = tm_metrics_eval(ctx, nw->route, comm, &cm, &o, out);
+    tm_mapping_release(&cm);
+    *have = !err;
+    return err;
+}
+
 static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm *comm,
-                       tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met)
+                       tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met, tm_metrics *cons,
+                       bool *have_cons)
 {
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
+    tm_time_opts to = cli_time_opts(&a->in);
     tm_err err = cli_network_load(ctx, &a->in, nw);
     if (!err)
         err = cli_load_comm(ctx, &a->in, comm);
@@ -183,9 +206,12 @@ static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm
     mo.approximate = a->approx;
     mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
     mo.hop_distance = a->in.hop_distance;
+    mo.time = &to;
     err = tm_metrics_eval(ctx, nw->route, comm, map, &mo, met);
     if (!err && a->compare)
         err = eval_ecmp(ctx, nw, comm, map, &mo, ecmp_met);
+    if (!err && a->mapping_path)
+        err = eval_consecutive(ctx, nw, comm, &mo, cons, have_cons);
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
     if (!err && a->report_path)
@@ -228,8 +254,48 @@ static void print_compare(const cli_network *nw, const tm_metrics *met, const tm
     }
 }
 
+static double change_pct(double base, double v)
+{
+    return base > 0 ? 100.0 * (v - base) / base : 0.0;
+}
+
+/* The given mapping beside the consecutive placement (--mapping), with a
+ * note for every figure on which it is worse. */
+static void print_vs_consecutive(const tm_metrics *c, const tm_metrics *m)
+{
+    static const char *const name[4] = {"max congestion", "avg dilation", "QAP J",
+                                        "est. time (s)"};
+    double base[4] = {c->max_congestion, c->avg_dilation, c->qap_J, c->est_time_s};
+    double val[4] = {m->max_congestion, m->avg_dilation, m->qap_J, m->est_time_s};
+    printf("%-18s %16s %16s %9s\n", "", "consecutive", "mapping", "change");
+    for (int k = 0; k < 4; k++)
+        printf("%-18s %16.10g %16.10g %+8.1f%%\n", name[k], base[k], val[k],
+               change_pct(base[k], val[k]));
+    for (int k = 0; k < 4; k++)
+        if (val[k] > base[k] * (1 + 1e-9) + 1e-12)
+            printf("note: %s is %.1f%% worse than the consecutive placement\n", name[k],
+                   change_pct(base[k], val[k]));
+}
+
+static void json_vs_consecutive(json_w *j, const tm_metrics *c, const tm_metrics *m)
+{
+    json_obj_begin(j, "consecutive");
+    json_num(j, "max_congestion", c->max_congestion);
+    json_num(j, "avg_dilation", c->avg_dilation);
+    json_num(j, "qap_network_J", c->qap_J);
+    json_num(j, "est_time_s", c->est_time_s);
+    json_num(j, "time_lower_bound_s", c->time_lower_bound_s);
+    json_obj_end(j);
+    json_obj_begin(j, "change_pct");
+    json_num(j, "max_congestion", change_pct(c->max_congestion, m->max_congestion));
+    json_num(j, "avg_dilation", change_pct(c->avg_dilation, m->avg_dilation));
+    json_num(j, "qap_network_J", change_pct(c->qap_J, m->qap_J));
+    json_num(j, "est_time_s", change_pct(c->est_time_s, m->est_time_s));
+    json_obj_end(j);
+}
+
 static void report(const eval_args *a, const cli_network *nw, const tm_metrics *met,
-                   const tm_metrics *ecmp, double t0)
+                   const tm_metrics *ecmp, const tm_metrics *cons, double t0)
 {
     if (a->json) {
         json_w j;
@@ -246,6 +312,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         cli_json_metrics(&j, nw->net, met, a->hmode);
         if (a->compare)
             json_compare(&j, nw, met, ecmp);
+        if (cons)
+            json_vs_consecutive(&j, cons, met);
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
         json_end(&j);
@@ -259,6 +327,8 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
     cli_print_metrics(stdout, nw->net, met, a->hmode);
     if (a->compare)
         print_compare(nw, met, ecmp);
+    if (cons)
+        print_vs_consecutive(cons, met);
     printf("time               %.3f s\n", cli_now() - t0);
     if (a->report_path)
         printf("report             %s\n", a->report_path);
@@ -271,7 +341,8 @@ int cmd_eval(int argc, char **argv)
     cli_network nw;
     tm_comm comm;
     tm_mapping map;
-    tm_metrics met, ecmp;
+    tm_metrics met, ecmp, cons;
+    bool have_cons = false;
     tm_err err;
     int rc = parse_args(argc, argv, &a);
     double t0;
@@ -285,15 +356,17 @@ int cmd_eval(int argc, char **argv)
     tm_mapping_init(&map);
     tm_metrics_init(&met);
     tm_metrics_init(&ecmp);
+    tm_metrics_init(&cons);
     t0 = cli_now();
     err = tm_ctx_set_threads(ctx, (int)a.threads);
     if (!err)
         err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
-                      : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp);
+                      : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp, &cons, &have_cons);
     rc = err ? cli_report(ctx, "eval", err) : 0;
     if (!err)
-        report(&a, &nw, &met, &ecmp, t0);
+        report(&a, &nw, &met, &ecmp, have_cons ? &cons : NULL, t0);
     tm_metrics_release(&met);
+    tm_metrics_release(&cons);
     tm_metrics_release(&ecmp);
     tm_mapping_release(&map);
     tm_comm_release(&comm);

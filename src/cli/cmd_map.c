@@ -39,6 +39,8 @@ static const char usage_head[] =
     "                          at most ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)\n"
     "  --hwloc F, --node-hierarchy a:b:.. --node-distances d1:d2:.., --hop-distance C\n"
     "                          node-internal levels for J in network mode (see eval --help)\n"
+    "  --time-model M, --latency-per-hop S, --message-overhead S, --host-bandwidth G,\n"
+    "  --time-exact-max N      the time model of est_time_s (see eval --help, docs/time.md)\n"
     "  --out F                 output file, written atomically (default: stdout)\n"
     "  --format F              openmpi (rankfile, default), mpich (Hydra machinefile),\n"
     "                          slurm (SLURM_HOSTFILE for --distribution=arbitrary), plain,\n"
@@ -76,6 +78,7 @@ typedef struct map_args {
     double time_limit, imbalance;
     long threads;
     bool json, full_hostnames, refine_given, quiet;
+    tm_time_opts topt; /* the time model's options (p->time points here) */
 } map_args;
 
 /* Returns -1 (and prints) on a usage error, 1 for --help, 0 otherwise. */
@@ -180,8 +183,8 @@ static const char *objective_name(int obj)
 static void print_rows(FILE *out, const tm_map_result *res, bool network)
 {
     if (network)
-        fprintf(out, "%-16s %-14s %14s %12s %16s %9s\n", "strategy", "refine", "max congestion",
-                "avg dilation", "J", "time (s)");
+        fprintf(out, "%-16s %-14s %14s %12s %16s %12s %9s\n", "strategy", "refine",
+                "max congestion", "avg dilation", "J", "est. time (s)", "time (s)");
     else
         fprintf(out, "%-16s %-14s %16s %9s\n", "strategy", "refine", "J", "time (s)");
     for (int32_t i = 0; i < res->n_rows; i++) {
@@ -191,9 +194,10 @@ static void print_rows(FILE *out, const tm_map_result *res, bool network)
                            : r->screened ? "  (screened: not refined)"
                                          : "";
         if (network)
-            fprintf(out, "%-16s %-14s %14.6g %12.4f %16.10g %9.3f%s\n", r->name,
+            fprintf(out, "%-16s %-14s %14.6g %12.4f %16.10g %12.6g %9.3f%s\n", r->name,
                     r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
-                    r->metrics->avg_dilation, r->metrics->qap_J, r->time_s, mark);
+                    r->metrics->avg_dilation, r->metrics->qap_J, r->metrics->est_time_s,
+                    r->time_s, mark);
         else
             fprintf(out, "%-16s %-14s %16.10g %9.3f%s\n", r->name, r->refine[0] ? r->refine : "-",
                     r->metrics->qap_J, r->time_s, mark);
@@ -210,18 +214,19 @@ static double gain_pct(double base, double v)
 static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool network)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
-    const char *name[3] = {"max congestion", "avg dilation", "QAP J"};
-    double base[3], val[3];
-    int first = network ? 0 : 2;
+    const char *name[4] = {"max congestion", "avg dilation", "QAP J", "est. time (s)"};
+    double base[4], val[4];
+    int first = network ? 0 : 2, end = network ? 4 : 3;
     if (!c)
         return;
     base[0] = c->max_congestion, base[1] = c->avg_dilation, base[2] = c->qap_J;
     val[0] = m->max_congestion, val[1] = m->avg_dilation, val[2] = m->qap_J;
+    base[3] = c->est_time_s, val[3] = m->est_time_s;
     fprintf(out, "%-18s %16s %16s %9s\n", "", "consecutive", "result", "change");
-    for (int k = first; k < 3; k++)
+    for (int k = first; k < end; k++)
         fprintf(out, "%-18s %16.10g %16.10g %+8.1f%%\n", name[k], base[k], val[k],
                 gain_pct(base[k], val[k]));
-    for (int k = first; k < 3; k++)
+    for (int k = first; k < end; k++)
         if (val[k] > base[k] * (1 + 1e-9) + 1e-12)
             fprintf(out, "note: %s is %.1f%% worse than the consecutive placement\n", name[k],
                     gain_pct(base[k], val[k]));
@@ -239,6 +244,7 @@ static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_resul
     if (net) {
         json_num(j, "max_congestion", gain_pct(c->max_congestion, m->max_congestion));
         json_num(j, "avg_dilation", gain_pct(c->avg_dilation, m->avg_dilation));
+        json_num(j, "est_time_s", gain_pct(c->est_time_s, m->est_time_s));
     }
     json_num(j, "qap_J", gain_pct(c->qap_J, m->qap_J));
     json_obj_end(j);
@@ -387,6 +393,8 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
     p->alloc = &nw->alloc;
     p->hier = nw->have_node_hier ? &nw->node_hier : NULL;
     p->hop_distance = a->in.hop_distance;
+    a->topt = cli_time_opts(&a->in);
+    p->time = &a->topt;
     if (!a->refine_given)
         a->refine = TM_CLI_NET_PIPELINE;
     return TM_EOK;

@@ -28,6 +28,8 @@ static const char usage_text[] =
     "  --strategy S,..     map strategies (default: all; 'topomap map --help' lists them)\n"
     "  --refine R          refinement of every run (default ils:10+ta, 'none' keeps constructions)\n"
     "  --objective O       how 'all' picks its row: pareto (default), congestion, dilation, qap\n"
+    "  --time-model M, --latency-per-hop S, --message-overhead S, --host-bandwidth G,\n"
+    "  --time-exact-max N  the time model of the est_time_s columns (eval --help, docs/time.md)\n"
     "  --routing R,..      ecmp (default), single, dor, ftree, minhop, updn\n"
     "  --slots N,..        slots of every host (default: as the topology says)\n"
     "  --scale-capacity L=F[,L=F..]   one capacity scenario: cables of level L get F times\n"
@@ -81,7 +83,7 @@ static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_c
     return TM_EOK;
 }
 
-static void make_spec(const study_args *a, const tm__study_comm *sc, tm__study_spec *s)
+static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s)
 {
     memset(s, 0, sizeof *s);
     s->topologies = a->topologies;
@@ -104,6 +106,8 @@ static void make_spec(const study_args *a, const tm__study_comm *sc, tm__study_s
     s->alloc = a->in.alloc;
     s->refine = a->refine;
     s->objective = (tm_objective)a->objective;
+    a->topt = cli_time_opts(&a->in);
+    s->time = &a->topt;
     if (!a->quiet && isatty(STDERR_FILENO))
         s->progress = progress;
 }

@@ -43,7 +43,7 @@ static const char usage_text[] =
     "  simgrid (SimGrid 4.1 platform for SMPI with topomap's routes; docs/time.md)\n";
 
 /* Options only `topo` has (ids clear of the shared enum in cli.h). */
-enum { OPT_LINK_SPEED = 1024, OPT_LATENCY, OPT_HOST_BW };
+enum { OPT_LINK_SPEED = 1024 };
 
 static void usage(FILE *out) { fprintf(out, usage_text, tm_gen_help()); }
 
@@ -274,13 +274,10 @@ int cmd_topo(int argc, char **argv)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"out", required_argument, NULL, OPT_OUT},
         {"link-speed", no_argument, NULL, OPT_LINK_SPEED},
-        {"latency-per-hop", required_argument, NULL, OPT_LATENCY},
-        {"host-bandwidth", required_argument, NULL, OPT_HOST_BW},
         {NULL, 0, NULL, 0},
     };
     cli_inputs in = {0};
     bool json = false, diameter = true, link_speed = false;
-    double latency = -1, host_bw = -1;
     const char *format = NULL, *out = NULL, *sub;
     tm_ctx *ctx = NULL;
     tm_net *net = NULL;
@@ -311,16 +308,6 @@ int cmd_topo(int argc, char **argv)
         case OPT_FORMAT: format = optarg; break;
         case OPT_OUT: out = optarg; break;
         case OPT_LINK_SPEED: link_speed = true; break;
-        case OPT_LATENCY:
-            if (cli_parse_double("topomap topo export", "--latency-per-hop", optarg, 0, 1e3,
-                                 &latency))
-                return EXIT_USAGE_;
-            break;
-        case OPT_HOST_BW:
-            if (cli_parse_double("topomap topo export", "--host-bandwidth", optarg, 1e-6, 1e9,
-                                 &host_bw))
-                return EXIT_USAGE_;
-            break;
         default: return cli_getopt_error("topomap topo", c, argv + 1);
         }
     }
@@ -335,17 +322,19 @@ int cmd_topo(int argc, char **argv)
             !is_slurm(format) && strcmp(format, "simgrid"))
             return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
                                    "ibnetdiscover, slurm, slurm-yaml, simgrid)", format);
-        if ((latency >= 0 || host_bw > 0 || in.routing || in.alloc) &&
-            strcmp(format, "simgrid") != 0)
+        if ((in.time_set || in.routing || in.alloc) && strcmp(format, "simgrid") != 0)
             return cli_usage_error("topomap topo export", "--latency-per-hop, --host-bandwidth, "
                                    "--routing and --alloc need --format simgrid");
+        if (in.time_set & ~5u) /* bits of cli_time_opts: 1 latency, 4 host bandwidth */
+            return cli_usage_error("topomap topo export", "a SimGrid platform takes "
+                                   "--latency-per-hop and --host-bandwidth only (the other time "
+                                   "options are SMPI settings or the estimate's own)");
         if (link_speed && strcmp(format, "slurm") != 0)
             return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
                                    "(topology.yaml has no link speed)");
-    } else if (link_speed || latency >= 0 || host_bw > 0) {
+    } else if (link_speed || in.time_set) {
         return cli_usage_error("topomap topo info", "--%s is an option of 'topo export'",
-                               link_speed ? "link-speed" : latency >= 0 ? "latency-per-hop"
-                                                                        : "host-bandwidth");
+                               link_speed ? "link-speed" : "latency-per-hop/--host-bandwidth");
     }
     if (cli_ctx_new(&ctx, false))
         return EXIT_INTERNAL_;
@@ -355,7 +344,7 @@ int cmd_topo(int argc, char **argv)
         goto out;
     }
     if (strcmp(sub, "export") == 0 && strcmp(format, "simgrid") == 0) {
-        rc = cli_topo_simgrid(ctx, net, &in, latency, host_bw, out);
+        rc = cli_topo_simgrid(ctx, net, &in, out);
         goto out;
     }
     if (strcmp(sub, "export") == 0) {

@@ -51,8 +51,54 @@ int cli_input_option(cli_inputs *in, int c, const char *arg)
         if (cli_parse_double("topomap", "--hop-distance", arg, 1e-9, 1e12, &in->hop_distance) < 0)
             return -1;
         return 1;
+    case OPT_LATENCY_PER_HOP:
+        in->time_set |= 1u;
+        return cli_parse_double("topomap", "--latency-per-hop", arg, 0, 1, &in->time_lat) < 0
+                   ? -1
+                   : 1;
+    case OPT_MESSAGE_OVERHEAD:
+        in->time_set |= 2u;
+        return cli_parse_double("topomap", "--message-overhead", arg, 0, 1, &in->time_overhead) <
+                       0
+                   ? -1
+                   : 1;
+    case OPT_HOST_BANDWIDTH:
+        in->time_set |= 4u;
+        return cli_parse_double("topomap", "--host-bandwidth", arg, 1e-6, 1e9,
+                                &in->time_host_bw) < 0
+                   ? -1
+                   : 1;
+    case OPT_TIME_MODEL:
+        if (strcmp(arg, "smpi") != 0 && strcmp(arg, "fluid") != 0) {
+            cli_usage_error("topomap", "unknown --time-model '%s' (smpi, fluid)", arg);
+            return -1;
+        }
+        in->time_set |= 8u;
+        in->time_model = strcmp(arg, "fluid") == 0 ? TM_TIME_FLUID : TM_TIME_SMPI;
+        return 1;
+    case OPT_TIME_EXACT:
+        in->time_set |= 16u;
+        return cli_parse_int("topomap", "--time-exact-max", arg, 0, 1L << 40, &in->time_exact) < 0
+                   ? -1
+                   : 1;
     default: return 0;
     }
+}
+
+tm_time_opts cli_time_opts(const cli_inputs *in)
+{
+    tm_time_opts o = TM_TIME_OPTS_INIT;
+    if (in->time_set & 1u)
+        o.latency_per_hop_s = in->time_lat;
+    if (in->time_set & 2u)
+        o.message_overhead_s = in->time_overhead;
+    if (in->time_set & 4u)
+        o.host_bandwidth_gbps = in->time_host_bw;
+    if (in->time_set & 8u)
+        o.model = (tm_time_model)in->time_model;
+    if (in->time_set & 16u)
+        o.exact_max_flows = in->time_exact;
+    return o;
 }
 
 int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
@@ -253,6 +299,8 @@ int cli_check_inputs(const char *cmd, const cli_inputs *in)
                -1;
     if (in->roots && (!in->routing || strcmp(in->routing, "updn") != 0))
         return cli_usage_error(cmd, "--root needs --routing updn"), -1;
+    if (in->hierarchy && in->time_set)
+        return cli_usage_error(cmd, "the time model's options need a network (--topology)"), -1;
     return 0;
 }
 

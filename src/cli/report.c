@@ -44,6 +44,9 @@ void cli_json_metrics(json_w *j, const tm_net *net, const tm_metrics *m, bool hi
     for (int i = 0; i < TM_METRICS_HIST_BINS; i++)
         json_int(j, NULL, m->hist[i]);
     json_arr_end(j);
+    json_num(j, "est_time_s", m->est_time_s);
+    json_num(j, "time_lower_bound_s", m->time_lower_bound_s);
+    json_bool(j, "time_approximate", m->time_approximate);
 }
 
 void cli_print_metrics(FILE *out, const tm_net *net, const tm_metrics *m, bool hierarchy)
@@ -64,6 +67,9 @@ void cli_print_metrics(FILE *out, const tm_net *net, const tm_metrics *m, bool h
     }
     if (m->n_max_links_total > 5)
         fprintf(out, "  ... and %d more link(s) at the maximum\n", m->n_max_links_total - 5);
+    fprintf(out, "est. time          %.6g s  (one exchange, volumes in bytes; lower bound %.6g s%s)\n",
+            m->est_time_s, m->time_lower_bound_s,
+            m->time_approximate ? "; approximate" : "");
     fprintf(out, "avg dilation       %.6g hops (max %d)\n", m->avg_dilation, m->max_dilation);
     fprintf(out, "QAP J (network)    %.10g\n", m->qap_J);
     fprintf(out, "inter-host volume  %.6g\n", m->inter_host_volume);

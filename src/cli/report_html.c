@@ -12,9 +12,11 @@ static tm_err eval_loads(tm_ctx *ctx, const cli_network *nw, const cli_inputs *i
                          const tm_comm *comm, const tm_mapping *m, tm_metrics *out)
 {
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
+    tm_time_opts to = cli_time_opts(in);
     mo.keep_link_loads = true;
     mo.node_hier = nw->have_node_hier ? &nw->node_hier : NULL;
     mo.hop_distance = in->hop_distance;
+    mo.time = &to;
     return tm_metrics_eval(ctx, nw->route, comm, m, &mo, out);
 }
 
@@ -28,6 +30,8 @@ static void fill_row(tm_report_row *row, const char *label, const tm_metrics *m,
     row->base_congestion = base->max_congestion;
     row->base_dilation = base->avg_dilation;
     row->base_J = base->qap_J;
+    row->est_time_s = m->est_time_s;
+    row->base_time_s = base->est_time_s;
 }
 
 static void subtitle(char *buf, size_t n, const cli_inputs *in, const cli_network *nw)

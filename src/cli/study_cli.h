@@ -10,7 +10,8 @@
 #define STUDY_MAX_AXIS 64
 
 typedef struct study_args {
-    cli_inputs in;  /* node-name map, HCAs, comm format, alloc */
+    cli_inputs in;  /* node-name map, HCAs, comm format, alloc, time model */
+    tm_time_opts topt; /* cli_time_opts(&in), which the spec points to */
     const char *topologies[STUDY_MAX_AXIS]; int n_topologies;
     const char *comm_paths[STUDY_MAX_AXIS]; int n_comms;
     int32_t slots[STUDY_MAX_AXIS]; int n_slots;

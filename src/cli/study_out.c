@@ -4,7 +4,8 @@
 
 #include "study_cli.h"
 
-static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J"};
+static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J",
+                                           "est_time_s"};
 
 const char *study_scale_label(const tm__study_spec *s, int i)
 {
@@ -51,9 +52,10 @@ static void print_header(FILE *out, const tm__study_spec *s, const tm__study_row
     if (r->stat != TM__STAT_RUN)
         fprintf(out, " %s of %d samples (%d not ok)", tm__study_stat_name(r->stat), r->runs,
                 r->not_ok);
-    fprintf(out, "\n%-12s %-12s %13s %13s %8s %9s %9s %8s %13s %13s %8s  %s\n", "strategy",
-            "status", "cong consec", "cong mapped", "change", "dil consec", "dil mapped",
-            "change", "J consec", "J mapped", "change", "best");
+    fprintf(out, "\n%-12s %-12s %13s %13s %8s %9s %9s %8s %13s %13s %8s %13s %13s %8s  %s\n",
+            "strategy", "status", "cong consec", "cong mapped", "change", "dil consec",
+            "dil mapped", "change", "J consec", "J mapped", "change", "time consec",
+            "time mapped", "change", "best");
 }
 
 static void print_row(FILE *out, const tm__study_spec *s, const tm__study_row *r)
@@ -111,8 +113,9 @@ static void csv_num(FILE *f, bool ok, double v)
 static const char CSV_HEAD[] =
     "stat,topology,comm,routing,slots,capacity,failure,sample,scaled_cables,failed_cables,"
     "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"
-    "consecutive_qap_J,max_congestion,avg_dilation,qap_J,change_max_congestion_pct,"
-    "change_avg_dilation_pct,change_qap_J_pct,best,cause\n";
+    "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"
+    "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,change_est_time_s_pct,"
+    "best,cause\n";
 
 static void csv_row(FILE *f, const tm__study_spec *s, const tm__study_row *r)
 {

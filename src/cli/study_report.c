@@ -75,6 +75,8 @@ tm_err study_write_report(tm_ctx *ctx, const char *path, const tm__study_spec *s
         rows[n].base_congestion = r->base[TM__FIG_CONG];
         rows[n].base_dilation = r->base[TM__FIG_DIL];
         rows[n].base_J = r->base[TM__FIG_J];
+        rows[n].base_time_s = r->base[TM__FIG_TIME];
+        rows[n].est_time_s = r->val[TM__FIG_TIME];
         rows[n].max_congestion = r->val[TM__FIG_CONG];
         rows[n].avg_dilation = r->val[TM__FIG_DIL];
         rows[n++].qap_J = r->val[TM__FIG_J];

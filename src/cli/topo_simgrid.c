@@ -4,20 +4,18 @@
 
 #include "topomap/sim.h"
 
-int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, double latency_s,
-                     double host_gbps, const char *out_path)
+int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, const char *out_path)
 {
     tm_simgrid_opts so = TM_SIMGRID_OPTS_INIT;
+    tm_time_opts t = cli_time_opts(in);
     tm_route *route = NULL;
     tm_alloc alloc;
     tm_ofile of = {0};
     bool open = false;
     tm_err err;
     tm_alloc_init(&alloc);
-    if (latency_s >= 0)
-        so.latency_s = latency_s;
-    if (host_gbps > 0)
-        so.loopback_gbps = host_gbps;
+    so.latency_s = t.latency_per_hop_s;
+    so.loopback_gbps = t.host_bandwidth_gbps;
     err = cli_route_new(ctx, net, in, &route);
     if (!err && in->alloc) {
         err = tm_alloc_parse(ctx, net, in->alloc, &alloc);

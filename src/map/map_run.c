@@ -108,6 +108,7 @@ static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_met
     tm_metrics_init(met);
     o.node_hier = rn->p->hier;
     o.hop_distance = rn->p->hop_distance;
+    o.time = rn->p->time;
     if (!rn->p->net)
         return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
     if (!rn->gen)
@@ -428,6 +429,7 @@ static tm_err baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_ma
     if (p->net) {
         o.node_hier = p->hier;
         o.hop_distance = p->hop_distance;
+        o.time = p->time;
         if (rn->gen)
             err = tm_mapping_blocks(ctx, p->alloc, rn->full->n, &m);
         else

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "metrics_int.h"
+#include "time_int.h"
 #include "../util/util.h"
 
 #define TM_MAX_TOL 1e-9
@@ -214,6 +215,11 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     out->approximate = opts->approximate;
     out->n_links = g->n_links;
     summarise(g, load, out);
+    err = tm__time_eval(ctx, route, comm, map, opts->time, load, out);
+    if (err) {
+        tm_metrics_init(out); /* left empty on error */
+        goto out;
+    }
     if (opts->keep_link_loads) {
         out->link_load = load;
         load = NULL;

@@ -40,18 +40,36 @@ static double pct(double base, double v)
 
 static void rows_table(FILE *out, const tm_report *r)
 {
+    bool time = false;
+    for (int32_t i = 0; i < r->n_rows; i++)
+        time |= r->rows[i].est_time_s > 0 || r->rows[i].base_time_s > 0;
     fputs("<table class=\"rows\"><tr><th>result</th><th>max congestion</th><th>avg dilation</th>"
-          "<th>QAP J</th><th>consecutive: congestion</th><th>dilation</th><th>J</th>"
-          "<th>change: congestion</th><th>dilation</th><th>J</th></tr>\n", out);
+          "<th>QAP J</th>", out);
+    if (time)
+        fputs("<th>est. time (s)</th>", out);
+    fputs("<th>consecutive: congestion</th><th>dilation</th><th>J</th>", out);
+    if (time)
+        fputs("<th>time (s)</th>", out);
+    fputs("<th>change: congestion</th><th>dilation</th><th>J</th>", out);
+    fputs(time ? "<th>time</th></tr>\n" : "</tr>\n", out);
     for (int32_t i = 0; i < r->n_rows; i++) {
         const tm_report_row *w = &r->rows[i];
         fputs("<tr><td>", out);
         tm__html_text(out, w->label ? w->label : "");
-        fprintf(out, "</td><td>%.6g</td><td>%.4f</td><td>%.10g</td><td>%.6g</td><td>%.4f</td>"
-                     "<td>%.10g</td><td>%+.1f%%</td><td>%+.1f%%</td><td>%+.1f%%</td></tr>\n",
-                w->max_congestion, w->avg_dilation, w->qap_J, w->base_congestion,
-                w->base_dilation, w->base_J, pct(w->base_congestion, w->max_congestion),
-                pct(w->base_dilation, w->avg_dilation), pct(w->base_J, w->qap_J));
+        fprintf(out, "</td><td>%.6g</td><td>%.4f</td><td>%.10g</td>", w->max_congestion,
+                w->avg_dilation, w->qap_J);
+        if (time)
+            fprintf(out, "<td>%.6g</td>", w->est_time_s);
+        fprintf(out, "<td>%.6g</td><td>%.4f</td><td>%.10g</td>", w->base_congestion,
+                w->base_dilation, w->base_J);
+        if (time)
+            fprintf(out, "<td>%.6g</td>", w->base_time_s);
+        fprintf(out, "<td>%+.1f%%</td><td>%+.1f%%</td><td>%+.1f%%</td>",
+                pct(w->base_congestion, w->max_congestion), pct(w->base_dilation, w->avg_dilation),
+                pct(w->base_J, w->qap_J));
+        if (time)
+            fprintf(out, "<td>%+.1f%%</td>", pct(w->base_time_s, w->est_time_s));
+        fputs("</tr>\n", out);
     }
     fputs("</table>\n", out);
 }

@@ -40,6 +40,8 @@ static void set_figures(tm__study_row *r, const tm_map_result *res)
     r->val[TM__FIG_CONG] = m->max_congestion;
     r->val[TM__FIG_DIL] = m->avg_dilation;
     r->val[TM__FIG_J] = m->qap_J;
+    r->base[TM__FIG_TIME] = c->est_time_s;
+    r->val[TM__FIG_TIME] = m->est_time_s;
     snprintf(r->best, sizeof r->best, "%s", res->rows[res->best].name);
 }
 
@@ -66,6 +68,7 @@ static void run_one(runner *rn, int ri)
     p.alloc = &nc->alloc;
     p.comm = rn->s->comms[r->comm].comm;
     p.imbalance = -1; /* one task per slot: more tasks is an infeasible scenario */
+    p.time = rn->s->time;
     err = tm_map_run(jc, &p, rn->s->strategies[r->strategy], rn->s->refine, rn->s->objective,
                      &res);
     if (!err && !res.consecutive)

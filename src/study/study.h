@@ -93,6 +93,7 @@ typedef struct tm__study_spec {
     const char *alloc;            /* NULL: every host */
     const char *refine;           /* NULL: none */
     tm_objective objective;
+    const tm_time_opts *time;     /* est_time_s of the rows; NULL: TM_TIME_OPTS_INIT */
     tm__study_progress_fn progress;
     void *progress_ud;
 } tm__study_spec;
@@ -105,7 +106,7 @@ typedef enum {
 } tm__row_status;
 typedef enum { TM__STAT_RUN = 0, TM__STAT_MEAN, TM__STAT_WORST } tm__row_stat;
 
-enum { TM__FIG_CONG = 0, TM__FIG_DIL, TM__FIG_J, TM__N_FIG };
+enum { TM__FIG_CONG = 0, TM__FIG_DIL, TM__FIG_J, TM__FIG_TIME, TM__N_FIG };
 
 typedef struct tm__study_row {
     tm__row_stat stat;

@@ -66,7 +66,7 @@ static void test_torus_page(void **state)
     tm_net *net = gen_net("torus:3x3");
     const tm_net_csr *g = tm_net_csr_get(net);
     double *load = calloc((size_t)g->n_links, sizeof *load);
-    tm_report_row row = {"<b>greedy</b> & co", 2, 1.5, 30, 4, 2, 60};
+    tm_report_row row = {"<b>greedy</b> & co", 2, 1.5, 30, 4, 2, 60, 0.25, 0.5};
     tm_report r = {0};
     tm_mapping m;
     char *page;
@@ -90,6 +90,9 @@ static void test_torus_page(void **state)
     assert_int_equal(count(page, "class=\"hj\""), 2);
     assert_int_equal(count(page, "class=\"e0\""), 16);
     assert_non_null(strstr(page, "<td>-50.0%</td>"));          /* congestion 2 against 4 */
+    assert_non_null(strstr(page, "<th>est. time (s)</th>"));   /* time 0.25 against 0.5 */
+    assert_non_null(strstr(page, "<td>0.25</td>"));
+    assert_int_equal(count(page, "<td>-50.0%</td>"), 3);     /* congestion, J and time */
     free(page);
     unlink("report-torus.html");
     tm_mapping_release(&m);

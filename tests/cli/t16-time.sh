@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The time model (docs/time.md) on the hand-computed case of t10-eval (tests/data/cli/star.graphml,
+# three.edges; volumes in bytes, capacities in Gbit/s, so a->s moves 1.25e9 bytes/s).
+# --slots 1, consecutive (t0@a, t1@b, t2@c), plain fluid model, no latency: t0->t1 (20) and
+# t0->t2 (10) share a->s at 0.625e9 each; t0->t2 ends at 1.6e-8 s, then t0->t1 has 10 bytes left
+# alone: 2.4e-8 s = 30 bytes / 1.25e9 = the lower bound (max congestion 3 x 8e-9).
+# Packed (t0, t1 on a): the 20 bytes stay on a at --host-bandwidth (80 Gbit/s: 2e-9 s; 8: 2e-8 s),
+# a->s carries 10 bytes: 8e-9 s.
+set -eu
+. "$(dirname "$0")/lib.sh"
+d=$TM_TEST_DATA/cli
+near() { python3 -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(abs(a - b) > 1e-9 * abs(b))" "$1" "$2" || { echo "$1 != $2"; exit 1; }; }
+F="--time-model fluid --latency-per-hop 0"
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/three.edges $F --json
+near "$(echo "$OUT" | json_get "['est_time_s']")" 2.4e-8
+near "$(echo "$OUT" | json_get "['time_lower_bound_s']")" 2.4e-8
+[ "$(echo "$OUT" | json_get "['time_approximate']")" = False ]
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
+    --mapping $d/three-packed.rankfile $F --json
+near "$(echo "$OUT" | json_get "['est_time_s']")" 8e-9
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges \
+    --mapping $d/three-packed.rankfile $F --host-bandwidth 8 --json
+near "$(echo "$OUT" | json_get "['est_time_s']")" 2e-8
+near "$(echo "$OUT" | json_get "['time_lower_bound_s']")" 2e-8
+# latency and overhead: every message 2 hops; the last (t0->t1) starts 3e-6 + 2e-6 late
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/three.edges \
+    --time-model fluid --latency-per-hop 1e-6 --message-overhead 3e-6 --json
+python3 -c "import sys; t = float(sys.argv[1]); sys.exit(not 5e-6 + 2.4e-8 - 1e-12 <= t <= 5e-6 + 2.4e-8 + 1.6e-8)" \
+    "$(echo "$OUT" | json_get "['est_time_s']")"
+# eval --mapping: consecutive on b, c, a (t0@b, t1@c, t2@a: b->s carries 20 + 10 bytes, 2.4e-8 s)
+# beside the packed mapping (8e-9 s): -66.7 %
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --alloc 'b,c,a' \
+    --mapping $d/three-packed.rankfile $F --json
+echo "$OUT" | json_py "abs(d['consecutive']['est_time_s'] - 2.4e-8) < 1e-20 and abs(d['change_pct']['est_time_s'] + 200 / 3) < 1e-9" | grep -qx True
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --alloc 'b,c,a' \
+    --mapping $d/three-packed.rankfile $F
+expect_in "est. time (s)" "$OUT"
+expect_in "-66.7%" "$OUT"
+# the default (SMPI) model: the text row, and the bound never above the estimate
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/three.edges
+expect_in "est. time" "$OUT"
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/three.edges --json
+echo "$OUT" | json_py "d['time_lower_bound_s'] <= d['est_time_s'] and d['est_time_s'] > 0" | grep -qx True
+# the approximation says so
+expect_exit 0 "$TOPOMAP" eval --topology $d/star.graphml --slots 1 --comm $d/three.edges \
+    --time-exact-max 0 --json
+[ "$(echo "$OUT" | json_get "['time_approximate']")" = True ]
+# map: consecutive beside the result, with the change; rows of --strategy all
+stencil_edges 3 | awk '{print $1, $2, 65536}' > st3.edges
+expect_exit 0 "$TOPOMAP" map --topology torus:3x3x3 --comm st3.edges --alloc 'n[0000-0026]' \
+    --strategy identity --refine none --json --out m.rankfile
+echo "$OUT" | json_py "d['consecutive']['est_time_s'] > 0 and 'est_time_s' in d['change_pct'] and all('est_time_s' in r for r in d['strategies'])" | grep -qx True
+expect_exit 0 "$TOPOMAP" map --topology torus:3x3x3 --comm st3.edges --strategy all \
+    --refine none --out m.rankfile
+expect_in "est. time (s)" "$ERR$OUT"
+# study: the column and the change
+expect_exit 0 "$TOPOMAP" study --topology torus:3x3x3 --comm st3.edges --strategy identity \
+    --refine none --out s.csv --out s.json
+python3 - <<'P'
+import csv, json
+r = list(csv.DictReader(open('s.csv')))[0]
+assert float(r['est_time_s']) > 0 and float(r['consecutive_est_time_s']) > 0, r
+assert float(r['change_est_time_s_pct']) == 0, r  # identity = consecutive
+j = json.load(open('s.json'))['rows'][0]
+assert j['mapped']['est_time_s'] == float(r['est_time_s']), j
+P
+# bad values
+expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --latency-per-hop -1
+expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --time-model tcp
+expect_in "unknown --time-model 'tcp'" "$ERR"
+expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --host-bandwidth 0
+expect_exit 1 "$TOPOMAP" eval --hierarchy 2:2 --distances 1:10 --comm $d/hier.edges --time-model fluid
+expect_in "need a network" "$ERR"
+echo "t16-time ok"
