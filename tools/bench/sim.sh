@@ -14,7 +14,8 @@
 # time (MPI_Wtime around the communication, max over ranks) with
 # smpi/simulate-computation:no and SMPI's default network model.
 # Printed per case: simulated times and their ratio, topomap's est_time_s
-# for both placements and its ratio (when the build has the time model,
+# (one iteration's matrix, times the iterations) for both placements and
+# its ratio (when the build has the time model,
 # otherwise n/a), congestion of both and its ratio; then Spearman's rank
 # correlation of the predicted (est_time_s, else congestion) against the
 # simulated speed-ups.  CSV in BUILD/bench-sim/results.csv, the table in
@@ -51,6 +52,7 @@ CASES=(
   "fattree-k4n3-shuffled|--topology fattree:k=4,n=3|$OUT/torus-shuffled.txt|ftree"
   "psmn-x5-scattered|--topology $TOPO/psmn-x5/X5.topofile --node-name-map $TOPO/psmn-x5/X5.map --slots 12|$TOPO/psmn-x5/job-64-scattered.hostfile|minhop"
 )
+# program, its arguments; the last one is the number of iterations
 PROGS=("halo3d 48 3" "spmv 20000 3" "fft3d 64 1")
 NP=64
 
@@ -82,17 +84,32 @@ for c in "${CASES[@]}"; do
         TM_COMM_MATRIX="$OUT/$tag.mtx" smpirun -platform "$OUT/$name.xml" \
             -hostfile "$OUT/$name.consecutive" -np $NP "${SIM[@]}" "$SIMDIR/$prog" "$@" \
             > "$OUT/$tag.consecutive.out" 2>&1 || { cat "$OUT/$tag.consecutive.out"; exit 1; }
+        # est_time_s is one exchange of the matrix: map one iteration's bytes and
+        # count the iterations (the recorded matrix sums them all)
+        iters=${*: -1}
+        python3 - "$OUT/$tag.mtx" "$iters" > "$OUT/$tag.iter.mtx" <<'P'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+k = float(sys.argv[2])
+for i, line in enumerate(lines):
+    f = line.split()
+    if line.startswith('%') or len(f) != 3 or i < 3:
+        print(line)
+    else:
+        print(f[0], f[1], repr(float(f[2]) / k))
+P
         # shellcheck disable=SC2086
-        "$TM" map $topo --alloc "$alloc" --comm "$OUT/$tag.mtx" --routing "$routing" \
+        "$TM" map $topo --alloc "$alloc" --comm "$OUT/$tag.iter.mtx" --routing "$routing" \
             --format smpi --out "$OUT/$tag.mapped" --json --quiet > "$OUT/$tag.map.json" \
             2>> "$OUT/topomap.log"
         smpirun -platform "$OUT/$name.xml" -hostfile "$OUT/$tag.mapped" -np $NP "${SIM[@]}" \
             "$SIMDIR/$prog" "$@" > "$OUT/$tag.mapped.out" 2>&1 \
             || { cat "$OUT/$tag.mapped.out"; exit 1; }
         python3 - "$name" "$prog" "$NP" "$routing" "$(sim_time "$prog" "$OUT/$tag.consecutive.out")" \
-            "$(sim_time "$prog" "$OUT/$tag.mapped.out")" "$OUT/$tag.map.json" >> "$OUT/results.csv" <<'P'
+            "$(sim_time "$prog" "$OUT/$tag.mapped.out")" "$OUT/$tag.map.json" "$iters" \
+            >> "$OUT/results.csv" <<'P'
 import json, sys
-name, prog, np_, routing, tc, tm, js = sys.argv[1:]
+name, prog, np_, routing, tc, tm, js, iters = sys.argv[1:]
 d = json.load(open(js))
 c = d['consecutive']
 def ratio(a, b):
@@ -100,6 +117,7 @@ def ratio(a, b):
 def err(est, sim):
     return '%+.1f' % (100 * (est - sim) / sim) if est is not None and sim else 'n/a'
 ec, em = c.get('est_time_s'), d.get('est_time_s')
+ec, em = (None if v is None else v * int(iters) for v in (ec, em))  # per iteration x iterations
 tc, tm = float(tc), float(tm)
 print(','.join([name, prog, np_, routing, '%.6g' % tc, '%.6g' % tm, ratio(tc, tm),
                 '%.6g' % ec if ec is not None else 'n/a', '%.6g' % em if em is not None else 'n/a',
