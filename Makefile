@@ -14,6 +14,8 @@
 #                   pkg-config and CMake files, man pages, bash completion; make uninstall
 #   make deb        the Debian packages into build/deb/ (debian/, docs/install.md)
 #   make bench-record the overhead of TOPOMAP_RECORD on halo3d (tools/bench/record.sh)
+#   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
+#                   (tools/bench/sim.sh, docs/time.md)
 #
 # Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
@@ -74,7 +76,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record bench-sim install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -159,7 +161,7 @@ $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1
     $(MPI_SHIM_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_pmpi.map
 	$(call mpicc_of,$(1)) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
-$(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c | $(DEPS_STAMP)
+$(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c examples/commstat.h | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 -D_GNU_SOURCE $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
@@ -340,6 +342,18 @@ bench-map: all
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.
 bench-scale: all
 	tools/bench/scale.sh $(BUILD) $(SIZES)
+
+# The example MPI programs built with SimGrid's smpicc (halo3d without
+# MPI_Dist_graph_create_adjacent, which SMPI 3.32 lacks), run in simulation
+# on platforms from `topo export --format simgrid` (docs/time.md).
+SIM_PROGS := halo3d spmv fft3d
+$(BUILD)/sim/%: examples/%.c examples/commstat.h
+	@command -v smpicc >/dev/null || tools/install-deps.sh --sim
+	@mkdir -p $(dir $@)
+	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< -lm
+
+bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%)
+	tools/bench/sim.sh $(BUILD)
 
 # The PMPI shim's recorder against plain MPI and the shim alone on
 # examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).

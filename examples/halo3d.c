@@ -10,11 +10,21 @@
  *
  * Plain MPI: run it as is, or with LD_PRELOAD=libtopomap_pmpi.so to let
  * topomap choose the ranks (docs/mpi.md).
+ *
+ * Built with -DHALO3D_NO_DIST_GRAPH (SimGrid's SMPI 3.32 aborts on
+ * MPI_Dist_graph_create_adjacent), it keeps MPI_COMM_WORLD's ranks (the
+ * placement is then the launcher's: smpirun -hostfile) and exchanges the
+ * faces with MPI_Irecv/MPI_Isend to the same neighbours, same volumes.
+ * Either way it prints the communication time of the exchange loop (max
+ * over ranks) and, with TM_COMM_MATRIX=FILE, writes the bytes sent per
+ * pair of ranks for `topomap map --comm FILE` (commstat.h).
  *   usage: halo3d [n (default 8)] [iterations (default 3)]
  * Exit 0 when every value is right, 1 otherwise. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "commstat.h"
 
 typedef struct grid {
     int dims[3], me[3], n;
@@ -87,7 +97,18 @@ static long exchange(MPI_Comm comm, const grid *g, double *sbuf, double *rbuf)
             sbuf[(size_t)i * nn + k] = value(gc);
             rbuf[(size_t)i * nn + k] = -1;
         }
+#ifdef HALO3D_NO_DIST_GRAPH
+    {
+        MPI_Request req[12];
+        for (int i = 0; i < g->deg; i++)
+            MPI_Irecv(rbuf + (size_t)i * nn, nn, MPI_DOUBLE, g->nb[i], 0, comm, &req[i]);
+        for (int i = 0; i < g->deg; i++)
+            MPI_Isend(sbuf + (size_t)i * nn, nn, MPI_DOUBLE, g->nb[i], 0, comm, &req[g->deg + i]);
+        MPI_Waitall(2 * g->deg, req, MPI_STATUSES_IGNORE);
+    }
+#else
     MPI_Neighbor_alltoall(sbuf, nn, MPI_DOUBLE, rbuf, nn, MPI_DOUBLE, comm);
+#endif
     for (int i = 0; i < g->deg; i++)
         for (int k = 0; k < nn; k++) {
             face_cell(g, g->dir[i], k, 1, gc);
@@ -99,8 +120,9 @@ static long exchange(MPI_Comm comm, const grid *g, double *sbuf, double *rbuf)
 int main(int argc, char **argv)
 {
     grid g = {{0, 0, 0}, {0, 0, 0}, 8, {0}, 0, {0}};
-    int old, size, now, iters = 3, w[6];
+    int old, size, now, iters = 3, w[6], wnb[6];
     long bad = 0, moved, checked;
+    double t, sent[6];
     MPI_Comm comm;
     double *sbuf, *rbuf;
     MPI_Init(&argc, &argv);
@@ -116,17 +138,38 @@ int main(int argc, char **argv)
     place(&g, old);
     for (int i = 0; i < 6; i++)
         w[i] = g.n * g.n; /* bytes per exchange scale with the face */
+#ifdef HALO3D_NO_DIST_GRAPH
+    (void)w;
+    (void)check_neighbours;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    now = old;
+#else
     MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, g.deg, g.nb, w, g.deg, g.nb, w, MPI_INFO_NULL,
                                    1, &comm);
     MPI_Comm_rank(comm, &now);
     place(&g, now); /* the block of the new rank */
     bad += check_neighbours(comm, &g);
+#endif
     sbuf = malloc((size_t)6 * g.n * g.n * sizeof *sbuf);
     rbuf = malloc((size_t)6 * g.n * g.n * sizeof *rbuf);
     if (!sbuf || !rbuf)
         MPI_Abort(MPI_COMM_WORLD, 2);
+    MPI_Barrier(comm);
+    t = MPI_Wtime();
     for (int it = 0; it < iters; it++)
         bad += exchange(comm, &g, sbuf, rbuf);
+    t = MPI_Wtime() - t;
+    {
+        /* neighbours as world ranks (reordered or not) for the matrix */
+        MPI_Group gc, gw;
+        MPI_Comm_group(comm, &gc);
+        MPI_Comm_group(MPI_COMM_WORLD, &gw);
+        MPI_Group_translate_ranks(gc, g.deg, g.nb, gw, wnb);
+        MPI_Group_free(&gc);
+        MPI_Group_free(&gw);
+        for (int i = 0; i < g.deg; i++)
+            sent[i] = (double)iters * g.n * g.n * sizeof(double);
+    }
     moved = now != old;
     checked = (long)iters * g.deg * g.n * g.n;
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_LONG, MPI_SUM, comm);
@@ -136,6 +179,8 @@ int main(int argc, char **argv)
         printf("halo3d: %d ranks, %dx%dx%d blocks of %d^3, %ld ranks moved, %ld halo values "
                "checked, %ld wrong\n", size, g.dims[0], g.dims[1], g.dims[2], g.n, moved, checked,
                bad);
+    comm_time_print("halo3d", t);
+    comm_matrix_write(g.deg, wnb, sent);
     free(sbuf);
     free(rbuf);
     MPI_Comm_free(&comm);

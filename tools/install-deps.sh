@@ -15,7 +15,8 @@ pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmock
       cmake man-db libglpk-dev libarpack2-dev libplfit-dev
       # the Python module (python/, docs/python.md) and tests/cli/t75-python.sh
       python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy
-      python3-scipy python3-pandas python3-networkx python3-matplotlib python3-pytest)
+      python3-scipy python3-pandas python3-networkx python3-matplotlib python3-pytest
+      libsimgrid-dev)  # SimGrid's smpicc/smpirun: tests/cli/t35-simgrid.sh, make bench-sim
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
 # `make deb` only: dpkg-buildpackage, debhelper (compat 13) and lintian

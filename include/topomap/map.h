@@ -67,7 +67,9 @@ typedef enum {
     TM_MAPFMT_OPENMPI = 0, /* "rank i=host slot=s" */
     TM_MAPFMT_MPICH,       /* Hydra machinefile "host:n" runs */
     TM_MAPFMT_SLURM,       /* SLURM_HOSTFILE for --distribution=arbitrary */
-    TM_MAPFMT_PLAIN        /* line i: "host slot" (network) or PE (hierarchy) */
+    TM_MAPFMT_PLAIN,       /* line i: "host slot" (network) or PE (hierarchy) */
+    TM_MAPFMT_SMPI         /* SimGrid smpirun -hostfile: line i = host of rank i, full
+                            * name (the platform's host id, topo export --format simgrid) */
 } tm_mapfmt;
 /* "openmpi" (or "rankfile"), "mpich" ("hydra", "machinefile"), "slurm",
  * "plain" -> format; -1 for anything else. */

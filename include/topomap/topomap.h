@@ -19,5 +19,6 @@
 #include "topomap/metrics.h"
 #include "topomap/report.h"
 #include "topomap/study.h"
+#include "topomap/sim.h"
 
 #endif

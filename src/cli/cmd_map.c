@@ -10,7 +10,7 @@
 static const char usage_head[] =
     "usage: topomap map --topology T --comm G [--alloc A] [--strategy S] [--refine R]\n"
     "                   [--objective O] [--seed N] [--time-limit SEC] [--threads N]\n"
-    "                   [--out F] [--format openmpi|mpich|slurm|plain] [--hostnames short|full] [--json]\n"
+    "                   [--out F] [--format openmpi|mpich|slurm|plain|smpi] [--hostnames short|full] [--json]\n"
     "                   [--quiet] [--report F.html]\n"
     "       topomap map --hierarchy a1:..:ak --distances d1:..:dk --comm G [--strategy S]\n"
     "                   [--refine R] [--imbalance EPS] [--out F] [--json]\n"
@@ -78,7 +78,7 @@ static int map_option(void *ud, int c, const char *v)
     case OPT_REPORT: a->report = v; return 1;
     case OPT_FORMAT:
         if (tm_mapfmt_parse(v) < 0)
-            return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain)",
+            return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain, smpi)",
                                    v), -1;
         a->format = v;
         return 1;

@@ -4,11 +4,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "topo_simgrid.h"
 
 static const char usage_text[] =
     "usage: topomap topo info   --topology T [--json] [--no-diameter]\n"
     "       topomap topo export --topology T --format graphml|dot|ibnetdiscover [--out F]\n"
     "       topomap topo export --topology T --format slurm|slurm-yaml [--link-speed] [--out F]\n"
+    "       topomap topo export --topology T --format simgrid [--routing R] [--alloc A]\n"
+    "                           [--latency-per-hop S] [--host-bandwidth G] [--out F]\n"
     "\n"
     "T is a file or a generator spec:\n"
     "  ibnetdiscover dump (plain, -g or -p output)   use --node-name-map F for GUID->host names,\n"
@@ -24,7 +27,8 @@ static const char usage_formats[] =
     "formats: graphml, dot, ibnetdiscover (dump that topomap and ibsim read back),\n"
     "  slurm (topology.conf for Slurm's topology/tree: switches with hosts list them\n"
     "  as Nodes=, upper switches list the switches one level down as Switches=),\n"
-    "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md\n";
+    "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md;\n"
+    "  simgrid (SimGrid 4.1 platform for SMPI with topomap's routes; docs/time.md)\n";
 
 static void usage(FILE *out)
 {
@@ -285,14 +289,20 @@ static int parse_args(int argc, char **argv, const char *sub, topo_args *a)
         if (!a->format)
             return cli_usage_error("topomap topo export", "--format is required");
         if (strcmp(a->format, "graphml") && strcmp(a->format, "dot") &&
-            strcmp(a->format, "ibnetdiscover") && !is_slurm(a->format))
+            strcmp(a->format, "ibnetdiscover") && !is_slurm(a->format) &&
+            strcmp(a->format, "simgrid"))
             return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
-                                   "ibnetdiscover, slurm, slurm-yaml)", a->format);
+                                   "ibnetdiscover, slurm, slurm-yaml, simgrid)", a->format);
+        if ((a->in.time_set || a->in.routing || a->in.alloc) && strcmp(a->format, "simgrid") != 0)
+            return cli_usage_error("topomap topo export", "--latency-per-hop, --host-bandwidth, "
+                                   "--routing and --alloc need --format simgrid");
         if (a->link_speed && strcmp(a->format, "slurm") != 0)
             return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
                                    "(topology.yaml has no link speed)");
-    } else if (a->link_speed) {
-        return cli_usage_error("topomap topo info", "--link-speed is an option of 'topo export'");
+    } else if (a->link_speed || a->in.time_set || a->in.routing || a->in.alloc) {
+        return cli_usage_error("topomap topo info", "--%s is an option of 'topo export'",
+                               a->link_speed ? "link-speed"
+                                             : "routing/--alloc/--latency-per-hop/--host-bandwidth");
     }
     return -1;
 }
@@ -338,6 +348,8 @@ int cmd_topo(int argc, char **argv)
     err = cli_load_topology(ctx, &a.in, &net);
     if (err)
         rc = cli_report(ctx, "topo", err);
+    else if (strcmp(sub, "export") == 0 && strcmp(a.format, "simgrid") == 0)
+        rc = cli_topo_simgrid(ctx, net, &a.in, a.out);
     else if (strcmp(sub, "export") == 0)
         rc = run_export(ctx, net, a.format, a.out, a.link_speed);
     else

@@ -135,10 +135,12 @@ static const cli_opt table[] = {
      "depend on it)"},
     {"export-loads", OPT_EXPORT_LOADS, "F", E, "write per-link loads: F.csv, F.graphml or F.dot"},
     {"format", OPT_FORMAT, "F", T,
-     "export format: graphml, dot, ibnetdiscover, slurm, slurm-yaml (below)"},
+     "export format: graphml, dot, ibnetdiscover, slurm, slurm-yaml, simgrid\n"
+     "(below)"},
     {"format", OPT_FORMAT, "F", M,
      "openmpi (rankfile, default), mpich (Hydra machinefile), slurm\n"
-     "(SLURM_HOSTFILE for --distribution=arbitrary), plain"},
+     "(SLURM_HOSTFILE for --distribution=arbitrary), plain, smpi (SimGrid's\n"
+     "smpirun -hostfile, full names; docs/time.md)"},
     {"hostnames", OPT_HOSTNAMES, "H", M,
      "full keeps domain names; short (default) cuts them"},
     {"out", OPT_OUT, "F", T | M, "output file, written atomically (default: stdout)"},
@@ -146,6 +148,17 @@ static const cli_opt table[] = {
     {"link-speed", OPT_LINK_SPEED, NULL, T,
      "slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
      "cables, whole Gbit/s; Slurm documents it as unused)"},
+    {"routing", OPT_ROUTING, "R", T,
+     "simgrid: the routes written (ecmp: one shortest path per pair, that of\n"
+     "'single'; the others as they route), one of:"},
+    {"alloc", OPT_ALLOC, "A", T,
+     "simgrid: routes between these hosts only (hostfile or hostlist)"},
+    {"latency-per-hop", OPT_LATENCY_PER_HOP, "S", T,
+     "simgrid: latency of every cable in seconds (default 5e-7, as the time\n"
+     "model's)"},
+    {"host-bandwidth", OPT_HOST_BANDWIDTH, "G", T,
+     "simgrid: each host's loopback (ranks on one host) in Gbit/s (default 80,\n"
+     "as the time model's)"},
     {"no-diameter", OPT_NO_DIAMETER, NULL, T, "skip the all-hosts BFS (large networks)"},
     {"json", OPT_JSON, NULL, T, "machine-readable output (info)"},
     {"json", OPT_JSON, NULL, E, "one JSON object (keys in docs/design.md)"},

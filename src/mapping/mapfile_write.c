@@ -9,7 +9,10 @@
  *            the mapping exactly when started with -n <tasks>;
  *   slurm    SLURM_HOSTFILE for srun --distribution=arbitrary: one host per
  *            task, in rank order;
- *   plain    "host slot" per task (network mode) or the PE index (hierarchy).
+ *   plain    "host slot" per task (network mode) or the PE index (hierarchy);
+ *   smpi     SimGrid's smpirun -hostfile: one host per rank, in rank order,
+ *            always the full name (the host id of the platform `topo export
+ *            --format simgrid` writes); smpirun gives rank i the i-th line.
  * Host names are shortened to the part before the first '.' unless
  * full_hostnames is set: launchers compare against `hostname -s` style names
  * far more often than against fabric-side domains.
@@ -26,7 +29,7 @@ int tm_mapfmt_parse(const char *s)
         {"openmpi", TM_MAPFMT_OPENMPI}, {"rankfile", TM_MAPFMT_OPENMPI},
         {"mpich", TM_MAPFMT_MPICH},     {"hydra", TM_MAPFMT_MPICH},
         {"machinefile", TM_MAPFMT_MPICH}, {"slurm", TM_MAPFMT_SLURM},
-        {"plain", TM_MAPFMT_PLAIN},
+        {"plain", TM_MAPFMT_PLAIN},     {"smpi", TM_MAPFMT_SMPI},
     };
     return tm__name_lookup(names, sizeof names / sizeof names[0], s);
 }
@@ -38,6 +41,7 @@ static const char *fmt_name(tm_mapfmt fmt)
     case TM_MAPFMT_MPICH: return "mpich";
     case TM_MAPFMT_SLURM: return "slurm";
     case TM_MAPFMT_PLAIN: return "plain";
+    case TM_MAPFMT_SMPI: return "smpi";
     }
     return "?";
 }
@@ -112,6 +116,7 @@ static int write_network(const tm_net *net, const tm_mapping *m, tm_mapfmt fmt, 
             break;
         }
         case TM_MAPFMT_SLURM:
+        case TM_MAPFMT_SMPI:
             rc = fprintf(out, "%.*s\n", len, name);
             break;
         case TM_MAPFMT_PLAIN:
@@ -127,9 +132,10 @@ static int write_network(const tm_net *net, const tm_mapping *m, tm_mapfmt fmt, 
 tm_err tm_mapping_write(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_mapfmt fmt,
                         const tm_mapwrite_opts *opts, FILE *out)
 {
-    bool full = opts && opts->full_hostnames;
+    /* smpi: names must equal the platform's host ids */
+    bool full = (opts && opts->full_hostnames) || fmt == TM_MAPFMT_SMPI;
     tm_err err;
-    if ((unsigned)fmt > TM_MAPFMT_PLAIN)
+    if ((unsigned)fmt > TM_MAPFMT_SMPI)
         return tm__fail(ctx, TM_EUSAGE, "unknown mapping format %d", (int)fmt);
     if (m->pe) {
         if (fmt != TM_MAPFMT_PLAIN)

@@ -1,0 +1,38 @@
+/* topo_simgrid.c - `topomap topo export --format simgrid`: the platform
+ * SMPI runs MPI programs on (docs/time.md "Simulated proof"). */
+#include "topo_simgrid.h"
+
+#include "topomap/sim.h"
+
+int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, const char *out_path)
+{
+    tm_simgrid_opts so = TM_SIMGRID_OPTS_INIT;
+    tm_time_opts t = cli_time_opts(in);
+    tm_route *route = NULL;
+    tm_alloc alloc;
+    tm_ofile of = {0};
+    bool open = false;
+    tm_err err;
+    tm_alloc_init(&alloc);
+    so.latency_s = t.latency_per_hop_s;
+    so.loopback_gbps = t.host_bandwidth_gbps;
+    err = cli_route_new(ctx, net, in, &route);
+    if (!err && in->alloc) {
+        err = tm_alloc_parse(ctx, net, in->alloc, &alloc);
+        so.hosts = alloc.host;
+        so.n_hosts = alloc.n;
+    }
+    if (!err && !(err = tm_ofile_open(ctx, out_path ? out_path : "-", &of)))
+        open = true;
+    if (!err)
+        err = tm_simgrid_write(ctx, route, &so, of.fp);
+    if (!err) {
+        open = false;
+        err = tm_ofile_commit(ctx, &of);
+    }
+    if (open)
+        tm_ofile_abort(&of);
+    tm_alloc_release(&alloc);
+    tm_route_free(route);
+    return err ? cli_report(ctx, "topo export", err) : 0;
+}
