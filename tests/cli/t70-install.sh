@@ -224,7 +224,7 @@ for c in $cmds; do
         ! grep -q "unknown or ambiguous option" err.txt || { echo "completion offers '$c $o': $(cat err.txt)"; exit 1; }
     done < offered.txt
 done
-[ "$(complete_words map --format '' | tr '\n' ' ')" = "mpich openmpi plain slurm " ] ||
+[ "$(complete_words map --format '' | tr '\n' ' ')" = "mpich openmpi plain slurm smpi " ] ||
     { echo "map --format: $(complete_words map --format '')"; exit 1; }
 [ "$(complete_words map --strategy topd | tr '\n' ' ')" = "topdown topdown-c topdown-ms " ] ||
     { echo "map --strategy topd: $(complete_words map --strategy topd)"; exit 1; }
