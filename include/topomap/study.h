@@ -68,6 +68,9 @@ typedef struct tm_study_spec {
                              * topology; NULL: every host */
     const char *refine;     /* refinement chain ("ils:10+ta"), NULL: none */
     tm_objective objective; /* how "all" picks its row */
+    /* the time model of the est_time_s figures (topomap/metrics.h,
+     * docs/time.md); NULL: TM_TIME_OPTS_INIT */
+    const struct tm_time_opts *time;
 } tm_study_spec;
 
 typedef enum {
@@ -93,6 +96,9 @@ typedef struct tm_study_row {
     double base_congestion, base_dilation, base_J;
     double max_congestion, avg_dilation, qap_J;
     int runs, not_ok; /* mean/worst rows: samples, samples whose status is not OK */
+    /* (status OK) est_time_s (docs/time.md, with the spec's time options) of
+     * the consecutive placement and of the mapping, s */
+    double base_est_time_s, est_time_s;
 } tm_study_row;
 
 typedef struct tm_study_result {

@@ -40,3 +40,20 @@ def test_struct_layouts(tmp_path):
     for (s, name, want), have in zip(expect, got):
         assert int(have) == want, "%s%s: header %s, _cdef.py %d" % (
             s, "." + name if name else " size", have, want)
+
+
+def test_time_defaults(tmp_path):
+    """The module's copy of TM_TIME_OPTS_INIT's values equals the header's."""
+    from topomap.mapping import TIME_DEFAULTS
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None or not os.path.exists(os.path.join(INCLUDE, "topomap", "topomap.h")):
+        pytest.skip("no C compiler or no headers")
+    lines = ['#include <stdio.h>', '#include "topomap/topomap.h"', 'int main(void) {']
+    lines += ['printf("%%.17g\\n", (double)(%s));' % k for k in TIME_DEFAULTS]
+    lines.append("return 0; }")
+    src = tmp_path / "tdef.c"
+    src.write_text("\n".join(lines))
+    exe = tmp_path / "tdef"
+    subprocess.run([cc, "-std=c11", "-I", INCLUDE, str(src), "-o", str(exe)], check=True)
+    got = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.split()
+    assert [float(g) for g in got] == [float(v) for v in TIME_DEFAULTS.values()]

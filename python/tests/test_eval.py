@@ -34,6 +34,16 @@ def same_metrics(cli, m, other=()):
     assert not unknown, "figures the test does not compare: %s" % unknown
 
 
+def same_consecutive(cli, m):
+    """eval --mapping's comparison with the consecutive placement."""
+    key = {"qap_network_J": "qap_J"}
+    assert set(cli["consecutive"]) == {"max_congestion", "avg_dilation", "qap_network_J",
+                                       "est_time_s", "time_lower_bound_s"}
+    for k, v in cli["consecutive"].items():
+        assert v == getattr(m.consecutive, key.get(k, k)), k
+    assert {key.get(k, k): v for k, v in cli["change_pct"].items()} == m.change_pct
+
+
 @pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
 def case(request):
     cid, args, load, comm, alloc = request.param
@@ -83,12 +93,34 @@ def test_given_mapping(case, tmp_path):
             "--out", rf, "--hostnames", "full")
     cli = run_cli("eval", *args, "--comm", comm_path, *extra, "--mapping", rf, "--json")
     m1 = topomap.evaluate(net, comm, mapping=str(rf), alloc=alloc)
-    same_metrics(cli, m1)
+    same_metrics(cli, m1, other=("consecutive", "change_pct"))
+    same_consecutive(cli, m1)
     mp = topomap.Mapping.read(net, rf)
-    m2 = topomap.evaluate(net, comm, mapping=mp.array)
-    same_metrics(cli, m2)
+    m2 = topomap.evaluate(net, comm, mapping=mp.array, alloc=alloc)
+    same_metrics(cli, m2, other=("consecutive", "change_pct"))
+    same_consecutive(cli, m2)
     named = np.array([[net.name(h), s] for h, s in mp.array], dtype=object)
     assert topomap.evaluate(net, comm, mapping=named).qap_J == cli["qap_network_J"]
+
+
+def test_time_options(case):
+    """A non-default time model: the same est_time_s and lower bound as the CLI."""
+    cid, args, net, comm, comm_path, alloc = case
+    extra = ["--alloc", alloc] if alloc else []
+    cli = run_cli("eval", *args, "--comm", comm_path, *extra, "--json", "--time-model", "fluid",
+                  "--latency-per-hop", "1e-6", "--message-overhead", "2e-6",
+                  "--host-bandwidth", "40", "--time-exact-max", "16")
+    m = topomap.evaluate(net, comm, alloc=alloc, link_loads=False, time_model="fluid",
+                         latency_per_hop=1e-6, message_overhead=2e-6, host_bandwidth=40,
+                         time_exact_max=16)
+    same_metrics(cli, m)
+    default = topomap.evaluate(net, comm, alloc=alloc, link_loads=False)
+    assert m.est_time_s != default.est_time_s
+    assert m.consecutive is None and m.change_pct is None
+    with pytest.raises(topomap.UsageError):
+        topomap.evaluate(net, comm, alloc=alloc, time_model="lognormal")
+    with pytest.raises(topomap.UsageError):
+        topomap.evaluate(net, comm, alloc=alloc, host_bandwidth=0)
 
 
 def test_hierarchy_mode():

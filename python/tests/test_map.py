@@ -93,6 +93,21 @@ def test_hierarchy_mode_map():
     assert {"mm", "allc", "bottomup", "topdown-c"} <= hs
 
 
+def test_time_options():
+    """A non-default time model: the same est_time_s in every row and change_pct."""
+    cid, args, load, comm_path, alloc = CASES[1]
+    net = topomap.Network.load(**load)
+    cli = run_cli("map", *args, "--comm", comm_path, "--strategy", "greedy", "--refine", "none",
+                  "--time-model", "fluid", "--latency-per-hop", "2e-6", "--json",
+                  "--out", "/dev/null")
+    res = topomap.map(net, comm_path, strategy="greedy", refine=None, threads=1,
+                      time_model="fluid", latency_per_hop=2e-6)
+    same_result(cli, res)
+    default = topomap.map(net, comm_path, strategy="greedy", refine=None, threads=1)
+    assert res.metrics.est_time_s != default.metrics.est_time_s
+    assert "est_time_s" in res.change_pct
+
+
 def test_more_tasks_than_slots(tmp_path):
     """General process mapping (`map --imbalance`): 64 tasks on 8 hosts."""
     comm = CASES[0][3]

@@ -44,6 +44,26 @@ def test_study_equals_cli(tmp_path):
     assert j["runs"] == res.n_runs
 
 
+def test_study_time_options(tmp_path):
+    """A non-default time model: the est_time_s columns equal the CLI's."""
+    csv_path = tmp_path / "t.csv"
+    run_cli("study", "--topology", TOPOS[0], "--comm", CG64, "--alloc", "n00[00-47]",
+            "--slots", "2", "--strategy", "identity,greedy", "--refine", "none", "--time-model", "fluid",
+            "--message-overhead", "1e-6", "--host-bandwidth", "20", "--threads", "1", "--quiet",
+            "--out", csv_path)
+    res = topomap.study(TOPOS[0], CG64, alloc="n00[00-47]", slots=2, strategy=["identity", "greedy"],
+                        refine=None, time_model="fluid", message_overhead=1e-6,
+                        host_bandwidth=20, threads=1)
+    cli = pd.read_csv(csv_path, float_precision="round_trip")
+    df = res.to_dataframe()
+    assert len(df) == len(cli) == 2 and list(df["status"]) == ["ok", "ok"]
+    for col in ("consecutive_est_time_s", "est_time_s", "change_est_time_s_pct", "qap_J"):
+        assert list(df[col]) == list(cli[col]), col
+    default = topomap.study(TOPOS[0], CG64, alloc="n00[00-47]", slots=2, strategy="identity",
+                            refine=None, threads=1)
+    assert default.rows[0]["est_time_s"] != res.rows[0]["est_time_s"]
+
+
 def test_study_inputs_from_python():
     """Applications as numpy arrays; the unchanged network comes first."""
     comm = topomap.Comm.read(CG64).to_numpy()

@@ -340,6 +340,7 @@ typedef struct tm_study_spec {
     const char *alloc;
     const char *refine;
     tm_objective objective;
+    const struct tm_time_opts *time;
 } tm_study_spec;
 typedef enum { TM_STUDY_OK = 0, TM_STUDY_DISCONNECTED, TM_STUDY_UNROUTABLE,
                TM_STUDY_INFEASIBLE } tm_study_status;
@@ -354,6 +355,7 @@ typedef struct tm_study_row {
     double base_congestion, base_dilation, base_J;
     double max_congestion, avg_dilation, qap_J;
     int runs, not_ok;
+    double base_est_time_s, est_time_s;
 } tm_study_row;
 typedef struct tm_study_result {
     int n_rows;

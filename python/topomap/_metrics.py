@@ -27,7 +27,14 @@ class Metrics:
     (volume-weighted hops), qap_J, hosts_used, messages, total_volume,
     inter_host_volume, max_links (directed link ids at the maximum),
     max_dilation, congestion_sum_sq, links_used, hist (congestion
-    histogram), approximate, time_s, ..., and link_load when kept."""
+    histogram), approximate, time_s, est_time_s, time_lower_bound_s, ...,
+    and link_load when kept.  evaluate(..., mapping=...) also sets
+    `consecutive` (the consecutive placement's Metrics) and `change_pct`
+    (figure -> percent change against it) when the tasks fit the
+    allocation; otherwise they are None."""
+
+    consecutive = None
+    change_pct = None
 
     def __init__(self, m, net=None):
         self._net = net

@@ -198,16 +198,65 @@ def _node_hier(node_hierarchy):
     return node_hierarchy._h
 
 
+_TIME_MODELS = {"smpi": "TM_TIME_SMPI", "fluid": "TM_TIME_FLUID"}
+#: TM_TIME_OPTS_INIT's values (include/topomap/metrics.h; cffi's ABI mode
+#: cannot read floating-point macros, tests/test_abi.py checks these)
+TIME_DEFAULTS = {"TM_TIME_LATENCY_PER_HOP_DEFAULT": 5e-7, "TM_TIME_HOST_BANDWIDTH_DEFAULT": 80.0,
+                 "TM_TIME_EXACT_MAX_FLOWS_DEFAULT": 4096}
+
+
+def _time_opts(time_model="smpi", latency_per_hop=None, message_overhead=None,
+               host_bandwidth=None, time_exact_max=None):
+    """A tm_time_opts * (docs/time.md) from the keyword arguments of
+    evaluate/map/study, with the CLI's limits (--time-model,
+    --latency-per-hop, --message-overhead, --host-bandwidth,
+    --time-exact-max); None keeps the default."""
+    if time_model not in _TIME_MODELS:
+        raise UsageError(lib.TM_EUSAGE, "unknown time_model %r (smpi, fluid)" % (time_model,))
+    t = ffi.new("tm_time_opts *")
+    t.model = getattr(lib, _TIME_MODELS[time_model])
+    t.latency_per_hop_s = TIME_DEFAULTS["TM_TIME_LATENCY_PER_HOP_DEFAULT"]
+    t.message_overhead_s = 0.0
+    t.host_bandwidth_gbps = TIME_DEFAULTS["TM_TIME_HOST_BANDWIDTH_DEFAULT"]
+    t.exact_max_flows = TIME_DEFAULTS["TM_TIME_EXACT_MAX_FLOWS_DEFAULT"]
+    for name, field, lo, hi, val in (
+            ("latency_per_hop", "latency_per_hop_s", 0.0, 1.0, latency_per_hop),
+            ("message_overhead", "message_overhead_s", 0.0, 1.0, message_overhead),
+            ("host_bandwidth", "host_bandwidth_gbps", 1e-6, 1e9, host_bandwidth),
+            ("time_exact_max", "exact_max_flows", 0, 1 << 40, time_exact_max)):
+        if val is None:
+            continue
+        if not lo <= val <= hi:
+            raise UsageError(lib.TM_EUSAGE, "%s %r outside [%g, %g]" % (name, val, lo, hi))
+        setattr(t, field, int(val) if field == "exact_max_flows" else float(val))
+    return t
+
+
+def _change(base, v):
+    """Percent change against the consecutive placement (0 when base is 0), as the CLI."""
+    return 100.0 * (v - base) / base if base > 0 else 0.0
+
+
+_CHANGE_FIGS = ("max_congestion", "avg_dilation", "qap_J", "est_time_s")
+
+
 def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=False,
              link_loads=True, hop_distance=None, node_hierarchy=None, threads=None,
-             lmc_spread=False, roots=None):
+             lmc_spread=False, roots=None, time_model="smpi", latency_per_hop=None,
+             message_overhead=None, host_bandwidth=None, time_exact_max=None):
     """The exact figures of `mapping` (as `topomap eval`): a Mapping, a
     rankfile path or an n x 2 (host, slot) array; None: the consecutive
     placement of `alloc` (a hostlist, a hostfile path or a list of hosts;
     None: every host).  With a Hierarchy instead of a Network: J of a PE
     mapping (default identity).  Returns a Metrics; link_load is kept
     unless link_loads=False.  threads: None = all cores (the figures do not
-    depend on it)."""
+    depend on it).  time_model ("smpi", "fluid"), latency_per_hop (s),
+    message_overhead (s), host_bandwidth (Gbit/s) and time_exact_max
+    (messages) set the time model of est_time_s (docs/time.md; None: the
+    default).  With a mapping whose tasks fit the allocation's slots, the
+    result's `consecutive` is the consecutive placement's Metrics (same
+    options) and `change_pct` the percent change of max_congestion,
+    avg_dilation, qap_J and est_time_s against it, as `eval --mapping`."""
     comm = as_comm(comm)
     ctx = Context(threads=0 if threads is None else threads)
     if isinstance(net, Hierarchy):
@@ -237,10 +286,24 @@ def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=Fa
     nh = _node_hier(node_hierarchy)
     o.node_hier = nh
     o.hop_distance = float(hop_distance or 0.0)
+    topt = _time_opts(time_model, latency_per_hop, message_overhead, host_bandwidth,
+                      time_exact_max)
+    o.time = topt
     out = ffi.gc(ffi.new("tm_metrics *"), lib.tm_metrics_release)
     lib.tm_metrics_init(out)
     ctx.check(lib.tm_metrics_eval(ctx.ptr, route, comm.ptr, m, o, out))
-    return Metrics(out, net)
+    res = Metrics(out, net)
+    if mapping is not None and comm.n <= lib.tm_alloc_total_slots(a):
+        o.keep_link_loads = False
+        cm = _c_mapping()
+        ctx.check(lib.tm_mapping_consecutive(ctx.ptr, a, comm.n, cm))
+        cons = ffi.gc(ffi.new("tm_metrics *"), lib.tm_metrics_release)
+        lib.tm_metrics_init(cons)
+        ctx.check(lib.tm_metrics_eval(ctx.ptr, route, comm.ptr, cm, o, cons))
+        res.consecutive = Metrics(cons, net)
+        res.change_pct = {f: _change(getattr(res.consecutive, f), getattr(res, f))
+                          for f in _CHANGE_FIGS}
+    return res
 
 
 def _hier_mapping(ctx, hier, comm, mapping):
@@ -279,7 +342,8 @@ class MapResult:
     """The result of map(): mapping (a Mapping), metrics (its Metrics),
     consecutive (the consecutive placement's Metrics, None when there is
     none), best (the name of the chosen row), rows (every strategy run),
-    change_pct (figure -> percent change against consecutive), time_s, and
+    change_pct (figure -> percent change against consecutive: max_congestion,
+    avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s, and
     for more tasks than slots: blocks, block_bound, block_weight_max."""
 
     def __init__(self, res, net):
@@ -298,9 +362,8 @@ class MapResult:
         c, m = self.consecutive, self.metrics
         if c is None:
             return {}
-        figs = ["qap_J"] if self.mapping.pe is not None else ["max_congestion", "avg_dilation", "qap_J"]
-        return {f: (100.0 * (getattr(m, f) - getattr(c, f)) / getattr(c, f) if getattr(c, f) > 0 else 0.0)
-                for f in figs}
+        figs = ["qap_J"] if self.mapping.pe is not None else _CHANGE_FIGS
+        return {f: _change(getattr(c, f), getattr(m, f)) for f in figs}
 
     def __repr__(self):
         return "<topomap.MapResult best=%s %r>" % (self.best, self.metrics)
@@ -308,7 +371,9 @@ class MapResult:
 
 def map(net, comm, alloc=None, strategy="all", refine="default", objective="pareto",
         threads=None, seed=1, routing="ecmp", time_limit=None, imbalance=None,
-        hop_distance=None, node_hierarchy=None, lmc_spread=False, roots=None):
+        hop_distance=None, node_hierarchy=None, lmc_spread=False, roots=None,
+        time_model="smpi", latency_per_hop=None, message_overhead=None, host_bandwidth=None,
+        time_exact_max=None):
     """Maps the tasks of `comm` onto `net` (tm_map_run, as `topomap map`):
     strategy is a name of topomap.strategies() or "all"; refine a chain of
     topomap.refiners() ("nc:1+ta"), None for none, "default" for the CLI's
@@ -316,8 +381,9 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     congestion, dilation, qap, pareto; threads None = all cores (without a
     time limit the result does not depend on it); seed as --seed.  With a
     Hierarchy instead of a Network: hierarchy mode.  imbalance (>= 0): more
-    tasks than slots (general process mapping).  The GIL is released while
-    the library maps."""
+    tasks than slots (general process mapping).  The time options (as in
+    evaluate) set the est_time_s of the rows (network mode).  The GIL is
+    released while the library maps."""
     comm = as_comm(comm)
     if objective not in _OBJECTIVES:
         raise UsageError(lib.TM_EUSAGE, "unknown objective %r (%s)" % (objective, ", ".join(_OBJECTIVES)))
@@ -342,6 +408,10 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
         p.net, p.route, p.alloc = net.ptr, route, a
         p.hier = _node_hier(node_hierarchy)
         p.hop_distance = float(hop_distance or 0.0)
+        topt = _time_opts(time_model, latency_per_hop, message_overhead, host_bandwidth,
+                          time_exact_max)
+        keep.append(topt)
+        p.time = topt
     res = ffi.gc(ffi.new("tm_map_result *"), lib.tm_map_result_release)
     lib.tm_map_result_init(res)
     obj = lib.tm_objective_parse(enc(objective))

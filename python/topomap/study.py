@@ -3,14 +3,15 @@ import os
 
 from ._lib import Context, UsageError, cstr, enc, ffi, lib, string
 from .comm import as_comm
-from .mapping import NETWORK_PIPELINE, _OBJECTIVES
+from .mapping import NETWORK_PIPELINE, _OBJECTIVES, _change, _time_opts
 
 #: columns of StudyResult.rows / to_dataframe(), as `topomap study --out F.csv` writes them
 COLUMNS = ["stat", "topology", "comm", "routing", "slots", "capacity", "failure", "sample",
            "scaled_cables", "failed_cables", "strategy", "status", "runs", "not_ok",
            "consecutive_max_congestion", "consecutive_avg_dilation", "consecutive_qap_J",
-           "max_congestion", "avg_dilation", "qap_J", "change_max_congestion_pct",
-           "change_avg_dilation_pct", "change_qap_J_pct", "best", "cause"]
+           "consecutive_est_time_s", "max_congestion", "avg_dilation", "qap_J", "est_time_s",
+           "change_max_congestion_pct", "change_avg_dilation_pct", "change_qap_J_pct",
+           "change_est_time_s_pct", "best", "cause"]
 
 
 def _list(x):
@@ -32,10 +33,6 @@ def _failures(fail_links, fail_link, fail_switch):
         n = ",".join(n) if isinstance(n, (list, tuple)) else n
         out.append((lib.TM_STUDY_FAIL_SWITCHES, 0.0, n, "switch " + n))
     return out
-
-
-def _change(base, v):
-    return 100.0 * (v - base) / base if base > 0 else 0.0
 
 
 class StudyResult:
@@ -61,7 +58,8 @@ class StudyResult:
 def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_links=None,
           fail_link=None, fail_switch=None, seeds=1, routing="ecmp", strategy="all",
           refine="default", objective="pareto", seed=1, threads=None, node_name_map=None,
-          separate_hcas=False, comm_names=None):
+          separate_hcas=False, comm_names=None, time_model="smpi", latency_per_hop=None,
+          message_overhead=None, host_bandwidth=None, time_exact_max=None):
     """A what-if study (docs/study.md): every combination of the topologies
     (files or generator specs), slots per host, capacity changes
     (scale_capacity: "2=0.5" items; the unchanged network always comes
@@ -70,7 +68,9 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     routing models, applications (comms: anything topomap.as_comm takes)
     and strategies, each mapped with tm_map_run and compared with the
     scenario's consecutive placement, as `topomap study` does.  The rows do
-    not depend on `threads` (None = all cores)."""
+    not depend on `threads` (None = all cores).  The time options (as in
+    evaluate: time_model, latency_per_hop, message_overhead, host_bandwidth,
+    time_exact_max) set the model of the est_time_s columns (docs/time.md)."""
     topologies = [os.fspath(t) if isinstance(t, os.PathLike) else t for t in _list(topologies)]
     comm_in = _list(comms) if not hasattr(comms, "shape") else [comms]
     comm_objs = [as_comm(c) for c in comm_in]
@@ -128,6 +128,9 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     rf = cstr(refine if refine not in (None, "none") else None)
     spec.refine = rf
     spec.objective = lib.tm_objective_parse(enc(objective))
+    topt = _time_opts(time_model, latency_per_hop, message_overhead, host_bandwidth,
+                      time_exact_max)
+    spec.time = topt
 
     ctx = Context(seed=seed, threads=0 if threads is None else threads)
     res = ffi.gc(ffi.new("tm_study_result *"), lib.tm_study_result_release)
@@ -150,10 +153,12 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
             "runs": r.runs if summary else None, "not_ok": r.not_ok if summary else None,
             "consecutive_max_congestion": fig(r.base_congestion),
             "consecutive_avg_dilation": fig(r.base_dilation), "consecutive_qap_J": fig(r.base_J),
+            "consecutive_est_time_s": fig(r.base_est_time_s),
             "max_congestion": fig(r.max_congestion), "avg_dilation": fig(r.avg_dilation),
-            "qap_J": fig(r.qap_J),
+            "qap_J": fig(r.qap_J), "est_time_s": fig(r.est_time_s),
             "change_max_congestion_pct": fig(_change(r.base_congestion, r.max_congestion)),
             "change_avg_dilation_pct": fig(_change(r.base_dilation, r.avg_dilation)),
             "change_qap_J_pct": fig(_change(r.base_J, r.qap_J)),
+            "change_est_time_s_pct": fig(_change(r.base_est_time_s, r.est_time_s)),
             "best": string(r.best) or None, "cause": string(r.cause) or None})
     return StudyResult(rows, res.n_runs)

@@ -103,6 +103,7 @@ static tm_err to_internal(tm_ctx *ctx, const tm_study_spec *s, tm__study_spec *i
     in->alloc = s->alloc;
     in->refine = s->refine;
     in->objective = s->objective;
+    in->time = s->time;
     return TM_EOK;
 }
 
@@ -123,6 +124,8 @@ static void copy_row(tm_study_row *o, const tm__study_row *r)
     o->max_congestion = r->val[TM__FIG_CONG];
     o->avg_dilation = r->val[TM__FIG_DIL];
     o->qap_J = r->val[TM__FIG_J];
+    o->base_est_time_s = r->base[TM__FIG_TIME];
+    o->est_time_s = r->val[TM__FIG_TIME];
     o->runs = r->runs, o->not_ok = r->not_ok;
 }
 

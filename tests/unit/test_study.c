@@ -1,10 +1,12 @@
 /* test_study.c - the what-if study engine (src/study/): failure samples
  * (deterministic per seed, eligible cables only), capacity levels and
  * their parser, named failures, and whole grids (figures computed by hand,
- * the same rows for any thread count). */
+ * the same rows for any thread count), and the public API's time figures. */
 #include "test_util.h"
 
 #include "study/study.h"
+#include "topomap/metrics.h"
+#include "topomap/study.h"
 
 static tm_net *load(tm_ctx *ctx, const char *spec)
 {
@@ -209,6 +211,55 @@ static void test_grid(void **state)
     tm__study_result_release(&r3);
 }
 
+/* One public study (tm_study_run) of two tasks 0 -> 2 (8 bytes) on
+ * fattree:k=2,n=2, strategy identity, with the time options *t. */
+static void run_public(const tm_time_opts *t, tm_study_row *row)
+{
+    static const char *const topo[] = {"fattree:k=2,n=2"};
+    static const char *const strat[] = {"identity"};
+    tm_ctx *ctx;
+    tm_comm comm;
+    const tm_comm *comms[1] = {&comm};
+    tm_study_spec s;
+    tm_study_result res;
+    FILE *f = tm_test_memfile("0 2 8\n");
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    tm_comm_init(&comm);
+    assert_tm_ok(ctx, tm_comm_read(ctx, f, "one", TM_COMM_EDGES, &comm));
+    fclose(f);
+    memset(&s, 0, sizeof s);
+    s.topologies = topo, s.n_topologies = 1;
+    s.comms = comms, s.n_comms = 1;
+    s.strategies = strat, s.n_strategies = 1;
+    s.objective = TM_OBJ_PARETO;
+    s.time = t;
+    assert_tm_ok(ctx, tm_study_run(ctx, &s, &res));
+    assert_int_equal(res.n_rows, 1);
+    *row = res.rows[0];
+    tm_study_result_release(&res);
+    tm_comm_release(&comm);
+    tm_ctx_free(ctx);
+}
+
+/* The public rows carry est_time_s of both placements; NULL time options
+ * are TM_TIME_OPTS_INIT, and other options change the figure. */
+static void test_public_time(void **state)
+{
+    tm_time_opts def = TM_TIME_OPTS_INIT, slow = TM_TIME_OPTS_INIT;
+    tm_study_row a, b, c;
+    (void)state;
+    slow.message_overhead_s = 1.0;
+    run_public(NULL, &a);
+    run_public(&def, &b);
+    run_public(&slow, &c);
+    assert_int_equal(a.status, TM_STUDY_OK);
+    assert_true(a.est_time_s > 0 && a.base_est_time_s > 0);
+    /* identity is the consecutive placement */
+    assert_true(a.est_time_s == a.base_est_time_s);
+    assert_true(a.est_time_s == b.est_time_s && a.base_est_time_s == b.base_est_time_s);
+    assert_true(c.est_time_s >= 1.0 && c.est_time_s < a.est_time_s + 1.0 + 1e-9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_named),
         cmocka_unit_test(test_grid),
+        cmocka_unit_test(test_public_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
