@@ -33,7 +33,7 @@ tm_err tm__metrics_approx(tm_ctx *ctx, const tm_route *route, const tm_comm *com
     if (tm__route_nonminimal(route))
         return tm__fail(ctx, TM_EUSAGE,
                         "the approximate congestion models minimum-hop paths; %s routing is "
-                        "evaluated exactly only (drop --approx)",
+                        "evaluated exactly only (without the approximation)",
                         tm_route_kind_name(tm_route_kind_of(route)));
     err = tm__route_adaptive_new(ctx, route, &a);
     for (int32_t u = 0; !err && u < comm->n; u++) {

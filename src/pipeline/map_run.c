@@ -141,8 +141,8 @@ static tm_err setup_network(tm_ctx *ctx, const tm_problem *p, tm_problem *pr, tm
     tm_err err;
     if (p->comm->n > slots && p->imbalance < 0)
         return tm__fail(ctx, TM_EINFEASIBLE,
-                        "%d tasks but only %lld slots on %d hosts (give --imbalance EPS for "
-                        "general process mapping)",
+                        "%d tasks but only %lld slots on %d hosts (general process mapping needs an "
+                        "imbalance EPS >= 0)",
                         p->comm->n, (long long)slots, p->alloc->n);
     err = check_connected(ctx, p);
     if (!err && !pr->route) {
@@ -171,6 +171,10 @@ static tm_err check_args(tm_ctx *ctx, const tm_problem *p, tm_objective obj)
     if (!isfinite(p->imbalance) || !isfinite(p->hop_distance))
         return tm__fail(ctx, TM_EUSAGE, "imbalance %g and hop distance %g must be finite",
                         p->imbalance, p->hop_distance);
+    /* the bound of the CLI's --hop-distance: J stays finite (docs/errors.md) */
+    if (p->hop_distance > TM_HIER_MAX_DISTANCE)
+        return tm__fail(ctx, TM_EUSAGE, "hop distance %g is larger than the limit %g",
+                        p->hop_distance, TM_HIER_MAX_DISTANCE);
     return TM_EOK;
 }
 

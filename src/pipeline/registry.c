@@ -11,7 +11,7 @@ static const tm_strategy strategies[] = {
      TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_identity},
     {"mm", "Müller-Merbach greedy construction (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_mm},
     {"allc", "GreedyAllC: greedy, PE chosen by volume-weighted distance (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_allc},
-    {"topdown", "multisection along the hierarchy, or along the network's groups (leaf switches, pods, coordinate bisection of tori); tasks > PEs: general mapping with --imbalance (hierarchy mode)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_topdown},
+    {"topdown", "multisection along the hierarchy, or along the network's groups (leaf switches, pods, coordinate bisection of tori); tasks > PEs: general mapping with an imbalance (hierarchy mode)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, true, tm__strategy_topdown},
     {"topdown-ms", "multi-start: several (topdown multisection + ils:10), best J kept", TM_MODE_NETWORK | TM_MODE_HIERARCHY, false, tm__strategy_topdown_ms},
     {"topdown-c", "general mapping of huge task graphs: contract (Ponnusamy SeC) to ~8 tasks per PE, topdown, expand", TM_MODE_HIERARCHY, false, tm__strategy_topdown_contract},
     {"bottomup", "partition into a1-blocks, contract, repeat up the hierarchy (hierarchy mode)", TM_MODE_HIERARCHY, true, tm__strategy_bottomup},
@@ -26,7 +26,7 @@ static const tm_strategy strategies[] = {
 static const tm_refiner refiners[] = {
     {"nc", "nc:D swap local search on J, pairs within distance D in G (default 1)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, tm__refine_nc},
     {"np", "np:B swap local search on J inside blocks of B PEs (Brandfass; default 128)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, tm__refine_np},
-    {"ils", "ils:D nc:D, then iterated local search: random kicks + local repair, keep improvements (16n kicks or --time-limit)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, tm__refine_ils},
+    {"ils", "ils:D nc:D, then iterated local search: random kicks + local repair, keep improvements (16n kicks or the time limit)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, tm__refine_ils},
     {"n2", "swap local search on J over all pairs (quadratic)", TM_MODE_NETWORK | TM_MODE_HIERARCHY, tm__refine_n2},
     {"ta", "threshold accepting on max congestion; ta:N = N moves", TM_MODE_NETWORK, tm__refine_ta},
     {NULL, NULL, 0, NULL},

@@ -57,7 +57,7 @@ tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
     tm_err err;
     memset(q, 0, sizeof *q);
     if (!p->net || !al || !p->comm)
-        return tm__fail(ctx, TM_EUSAGE, "network mode needs a topology, an allocation and --comm");
+        return tm__fail(ctx, TM_EUSAGE, "network mode needs a network, an allocation and a communication graph");
     if (n_pe > INT32_MAX)
         return tm__fail(ctx, TM_EUSAGE, "the allocation has %lld slots, at most %d supported",
                         (long long)n_pe, INT32_MAX);

@@ -15,7 +15,7 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
 {
     *general = false;
     if (!p->hier || !p->comm)
-        return tm__fail(ctx, TM_EUSAGE, "this strategy needs --hierarchy and --comm");
+        return tm__fail(ctx, TM_EUSAGE, "this strategy needs a hierarchy and a communication graph");
     if (p->hier->n_pe > INT32_MAX)
         return tm__fail(ctx, TM_EUSAGE, "hierarchy has %lld PEs, at most %d supported",
                         (long long)p->hier->n_pe, INT32_MAX);
@@ -23,7 +23,7 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
         if (!can_general || p->imbalance < 0)
             return tm__fail(ctx, TM_EINFEASIBLE,
                             "%d tasks but only %lld PEs (general process mapping needs "
-                            "--imbalance and strategy topdown or random)",
+                            "an imbalance and strategy topdown or random)",
                             p->comm->n, (long long)p->hier->n_pe);
         *general = true;
     } else if (p->comm->n < p->hier->n_pe && p->imbalance < 0) {
@@ -31,7 +31,7 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
          * the PEs needed (with --imbalance fewer tasks are fine) */
         return tm__fail(ctx, TM_EINPUT,
                         "the hierarchy has %lld PEs but the communication graph has %d tasks "
-                        "(one-to-one mapping needs equal numbers; give --imbalance to allow "
+                        "(one-to-one mapping needs equal numbers; an imbalance allows "
                         "fewer tasks)",
                         (long long)p->hier->n_pe, p->comm->n);
     }
@@ -265,7 +265,7 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
     if (p->net && p->comm)
         return refine_net(ctx, p, nbh, depth, seed, m);
     if (!p->hier || !p->comm)
-        return tm__fail(ctx, TM_EUSAGE, "refinement %s needs --hierarchy and --comm", nbh);
+        return tm__fail(ctx, TM_EUSAGE, "refinement %s needs a hierarchy and a communication graph", nbh);
     if (!m->pe || m->n != p->comm->n)
         return tm__fail(ctx, TM_EINTERNAL, "refinement %s: mapping is not a PE mapping", nbh);
     for (int32_t u = 0; u < m->n; u++)

@@ -147,7 +147,7 @@ static tm_err rank_switches(tm_ctx *ctx, updn *u)
     }
     if (!err && !n && !(n = auto_roots(u, u->rank, roots)))
         err = tm__fail(ctx, TM_EINPUT, "updn: no switch passes OpenSM's root test (90%% of the "
-                       "hosts at one hop distance); name the roots (--root)");
+                       "hosts at one hop distance); name the roots (tm_route_opts.roots)");
     if (!err)
         tm__sm_switch_bfs(r, u->f, roots, n, u->rank, u->queue);
     free(roots);

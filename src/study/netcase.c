@@ -40,7 +40,7 @@ static tm_err modify(tm_ctx *ctx, const tm__study_spec *s, tm__netcase *nc)
         return TM_EOK;
     if (scale) {
         tm__scale sc;
-        snprintf(what, sizeof what, "--scale-capacity %s on %s", scale, topo);
+        snprintf(what, sizeof what, "capacity scale %s on %s", scale, topo);
         err = tm__scale_parse(ctx, scale, &sc);
         if (!err)
             err = tm__scale_apply(ctx, nc->net, &sc, what, &nc->scaled);

@@ -78,10 +78,10 @@ static void run_one(runner *rn, int ri)
     else
         rn->err[ri] = err;
     if (err) {
-        /* the map command's hint names an option the study does not have */
+        /* the hint names an argument the study does not take */
         char *hint;
         snprintf(r->cause, sizeof r->cause, "%s", tm_ctx_errmsg(jc));
-        if ((hint = strstr(r->cause, " (give --imbalance")))
+        if ((hint = strstr(r->cause, " (general process mapping needs an imbalance")))
             *hint = 0;
     }
     tm_map_result_release(&res);

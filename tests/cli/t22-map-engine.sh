@@ -47,7 +47,7 @@ expect_in "pareto" "$ERR"
 # more tasks than slots: refused with the hint, then general mapping with
 # --imbalance (64 tasks on the 8 hosts of a 4x2 torus, 8 per slot)
 expect_exit 3 "$TOPOMAP" map --topology torus:4x2 --comm st.edges
-expect_in "give --imbalance" "$ERR"
+expect_in "general process mapping needs an imbalance" "$ERR"
 expect_exit 0 "$TOPOMAP" map --topology torus:4x2 --comm st.edges --imbalance 0 --json --out g.txt
 [ "$(echo "$OUT" | json_get "['general']['blocks']")" = 8 ]
 [ "$(echo "$OUT" | json_get "['general']['block_weight_max']")" = 8 ]

@@ -181,7 +181,7 @@ static void test_refused_without_imbalance(void **state)
     p.comm = &c;
     p.imbalance = -1;
     assert_tm_error(ctx, tm_map_run(ctx, &p, "identity", NULL, TM_OBJ_PARETO, &res),
-                    TM_EINFEASIBLE, "give --imbalance");
+                    TM_EINFEASIBLE, "needs an imbalance");
     fx_comm_free(&c);
     fx_alloc_free(&al);
     tm_net_free(net);

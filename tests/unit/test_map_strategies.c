@@ -513,6 +513,9 @@ static void test_map_run(void **state)
     p.hop_distance = INFINITY;
     assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
                     "must be finite");
+    p.hop_distance = 2e12; /* over TM_HIER_MAX_DISTANCE: J could overflow */
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
+                    "larger than the limit");
     p.hop_distance = 0;
     assert_int_equal(r1.n_rows, 0); /* left initialised */
     fx_comm_free(&c);
