@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "mpi_hosts.h"
@@ -113,5 +114,9 @@ typedef int (*tm__mpi_create_fn)(MPI_Comm comm, void *arg);
  * the same arguments describe the same graph (new rank v = vertex v). */
 int tm__mpi_finish(MPI_Comm comm_old, const tm__mpi_cfg *cfg, tm__mpi_edges *mine, int nnodes,
                    const char *call, tm__mpi_create_fn create, void *arg);
+
+/* Writes s as a JSON string (quotes, backslashes and control characters
+ * escaped): the shim's report and the recorder's FILE.json (mpi_report.c). */
+void tm__mpi_jstr(FILE *f, const char *s);
 
 #endif

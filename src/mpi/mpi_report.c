@@ -6,7 +6,7 @@
 #include "topomap/topomap.h"
 #include "mpi_map_int.h"
 
-static void jstr(FILE *f, const char *s)
+void tm__mpi_jstr(FILE *f, const char *s)
 {
     fputc('"', f);
     for (; *s; s++) {
@@ -30,23 +30,23 @@ static void jmetrics(FILE *f, const char *key, const tm_metrics *m)
 static void jhead(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_job *job)
 {
     fprintf(f, "{\n  \"call\": ");
-    jstr(f, job->call);
+    tm__mpi_jstr(f, job->call);
     fprintf(f, ",\n  \"ranks\": %d,\n  \"vertices\": %d,\n  \"topology\": ", job->P, job->nnodes);
-    jstr(f, cfg->topology);
+    tm__mpi_jstr(f, cfg->topology);
     fprintf(f, ",\n  \"strategy\": ");
-    jstr(f, cfg->strategy);
+    tm__mpi_jstr(f, cfg->strategy);
     fprintf(f, ",\n  \"refine\": ");
-    jstr(f, cfg->refine ? cfg->refine : "none");
+    tm__mpi_jstr(f, cfg->refine ? cfg->refine : "none");
     fprintf(f, ",\n  \"seed\": %ld,\n", cfg->seed);
     if (cfg->node_hierarchy) {
         fprintf(f, "  \"node_hierarchy\": ");
-        jstr(f, cfg->node_hierarchy);
+        tm__mpi_jstr(f, cfg->node_hierarchy);
         fprintf(f, ",\n  \"node_distances\": ");
-        jstr(f, cfg->node_distances ? cfg->node_distances : "");
+        tm__mpi_jstr(f, cfg->node_distances ? cfg->node_distances : "");
         fprintf(f, ",\n");
     } else if (cfg->hwloc) {
         fprintf(f, "  \"hwloc\": ");
-        jstr(f, cfg->hwloc);
+        tm__mpi_jstr(f, cfg->hwloc);
         fprintf(f, ",\n");
     }
 }
@@ -74,7 +74,7 @@ static void jbody(FILE *f, const tm__mpi_job *job, const tm__mpi_state *s, const
     for (int v = 0; v < job->nnodes; v++) {
         host_slot(s, owner[v], &h, &sl);
         fputs(v ? ", " : "", f);
-        jstr(f, tm_net_name(s->net, h));
+        tm__mpi_jstr(f, tm_net_name(s->net, h));
     }
     fprintf(f, "],\n  \"slots\": [");
     for (int v = 0; v < job->nnodes; v++) {
@@ -97,9 +97,9 @@ static void jsearch(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_pick *pick)
         tm__mpi_run run;
         tm__mpi_schedule(cfg, i, pick->searchers, &run);
         fprintf(f, "%s{\"strategy\": ", i ? ", " : "");
-        jstr(f, run.strategy);
+        tm__mpi_jstr(f, run.strategy);
         fprintf(f, ", \"refine\": ");
-        jstr(f, run.refine[0] ? run.refine : "none");
+        tm__mpi_jstr(f, run.refine[0] ? run.refine : "none");
         fprintf(f, ", \"seed\": %ld, ", run.seed);
         if (a[3] != 0)
             fprintf(f, "\"max_congestion\": %.17g, \"avg_dilation\": %.17g, \"qap_J\": %.17g}",
@@ -140,7 +140,7 @@ void tm__mpi_report(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const tm__mp
     }
     jhead(of.fp, cfg, job);
     fprintf(of.fp, "  \"best\": ");
-    jstr(of.fp, pick->best);
+    tm__mpi_jstr(of.fp, pick->best);
     fprintf(of.fp, ",\n  \"applied\": %s,\n  \"identity\": %s,\n  \"core_level\": %s,\n",
             pick->applied && !identity ? "true" : "false", identity ? "true" : "false",
             s->core_level ? "true" : "false");
@@ -163,7 +163,7 @@ void tm__mpi_report_error(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const 
     if (tm_ofile_open(ctx, cfg->report, &of) == TM_EOK) {
         jhead(of.fp, cfg, job);
         fprintf(of.fp, "  \"applied\": false,\n  \"error\": ");
-        jstr(of.fp, msg);
+        tm__mpi_jstr(of.fp, msg);
         fprintf(of.fp, "\n}\n");
         commit(ctx, &of, cfg->report);
     }

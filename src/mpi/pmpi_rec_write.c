@@ -26,21 +26,6 @@ typedef struct gathered {
     char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
 } gathered;
 
-static void jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
-
 /* Gathers n records of `width` uint64 from every process on rank 0 (*out,
  * *lens per process in records); -1 on rank 0 when too large or out of
  * memory (every process makes the same calls regardless). */
@@ -279,7 +264,7 @@ static void json_hosts(FILE *f, const gathered *g)
         memcpy(h, g->hosts + (size_t)i * TM__MPI_HOSTLEN, TM__MPI_HOSTLEN);
         h[TM__MPI_HOSTLEN] = '\0';
         fprintf(f, "%s", i ? ", " : "");
-        jstr(f, h);
+        tm__mpi_jstr(f, h);
     }
     fprintf(f, "],\n");
 }
@@ -309,7 +294,7 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
     }
     fprintf(of.fp, "{\n  \"tool\": \"topomap libtopomap_pmpi.so (TOPOMAP_RECORD)\",\n"
                    "  \"mpi\": ");
-    jstr(of.fp, g->mpi);
+    tm__mpi_jstr(of.fp, g->mpi);
     fprintf(of.fp, ",\n  \"thread_level\": \"%s\",\n  \"ranks\": %d,\n  \"numbering\": \"%s\",\n",
             thread_level(o->provided), g->P, o->task ? "task" : "MPI_COMM_WORLD");
     if (o->task) {
@@ -319,9 +304,9 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
         fprintf(of.fp, "],\n");
     }
     fprintf(of.fp, "  \"reorderings\": %d,\n  \"matrix\": ", o->reorderings);
-    jstr(of.fp, o->path);
+    tm__mpi_jstr(of.fp, o->path);
     fprintf(of.fp, ",\n  \"messages_matrix\": ");
-    jstr(of.fp, msgs_path);
+    tm__mpi_jstr(of.fp, msgs_path);
     fprintf(of.fp, ",\n  \"pairs\": %lld,\n  \"message_pairs\": %lld,\n"
                    "  \"messages\": %llu,\n  \"bytes\": %llu,\n"
                    "  \"wall_time_s\": %.6f,\n  \"wall_time_max_s\": %.6f,\n"
