@@ -11,6 +11,12 @@ root=$(cd "$here/../.." && pwd)
 lib=${TOPOMAP_LIB:-$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so}
 py=/usr/bin/python3   # Debian's python3: its dist-packages hold the dependencies
 [ -f "$lib" ] || { echo "no shared library at $lib (set TOPOMAP_LIB)"; exit 1; }
+# Not under the sanitizers (make test-asan): the module is tested on the plain build, and the
+# public calls it makes are unit-tested under ASan/UBSan (test_study, test_metrics, ...).
+if nm -D --undefined-only "$lib" 2>/dev/null | grep -q -E '__(asan|tsan|ubsan)_'; then
+    echo "sanitizer build: tested on the plain build"
+    exit 77
+fi
 if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
     echo "python3-venv is missing (tools/install-deps.sh installs it)"; exit 77
 fi
@@ -24,11 +30,6 @@ venv/bin/pip install --quiet --no-index --no-build-isolation ./src
 # make valgrind wraps the CLI (TOPOMAP_REAL is the binary): the module's
 # comparisons run the binary itself, valgrind is about the CLI's own runs
 env=(TOPOMAP_LIBRARY="$lib" TOPOMAP="${TOPOMAP_REAL:-$TOPOMAP}" TOPOMAP_SOURCE="$root")
-# An ASan/UBSan library (make test-asan) needs its runtime first in the process.
-if nm -D "$lib" 2>/dev/null | grep -q ' U __asan_init'; then
-    rt=$(clang -print-file-name=libclang_rt.asan-x86_64.so)
-    env+=(LD_PRELOAD="$rt" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
-fi
 # The installed package is imported (not src/): run from elsewhere.
 mkdir run && cd run
 env "${env[@]}" ../venv/bin/python -m pytest -q -p no:cacheprovider -c ../src/pyproject.toml \
