@@ -9,6 +9,14 @@
 #include "util/util.h"
 #include "route/route_eval.h"
 
+/* These tests are about congestion, dilation and J: the time figures come
+ * from the time model's approximation (exact_max_flows 0), which is cheap;
+ * the exact simulation has its own tests (test_time.c) and costs seconds
+ * here, minutes under ThreadSanitizer. */
+static const tm_time_opts quick_time = {TM_TIME_SMPI, TM_TIME_LATENCY_PER_HOP_DEFAULT, 0.0,
+                                        TM_TIME_HOST_BANDWIDTH_DEFAULT, 0};
+static const tm_metrics_opts quick_opts = {false, false, NULL, 0.0, &quick_time};
+
 static void assert_near(double a, double b)
 {
     if (fabs(a - b) > 1e-12 * (1.0 + fabs(b)))
@@ -112,7 +120,7 @@ static void eval_cube(tm_route_kind kind, const char *const where[4], tm_metrics
     tm_route *r;
     tm_comm c;
     tm_mapping map;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_opts o = quick_opts;
     int32_t host[4];
     for (int t = 0; t < 4; t++)
         host[t] = V(where[t]);
@@ -182,19 +190,19 @@ static void test_paper_cube_generated(void **state)
     make_comm(&c, 4, 6, chain, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_DOR, &r));
     set_map(&map, 4, host, NULL);
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_near(m.max_congestion, 2);
     assert_int_equal(m.max_dilation, 3);
     map_release(&map);
     set_map(&map, 4, host_better, NULL);
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_near(m.max_congestion, 1);
     assert_int_equal(m.max_dilation, 1);
     map_release(&map);
     tm_route_free(r);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     set_map(&map, 4, host, NULL);
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_near(m.max_congestion, 4.0 / 3.0);
     map_release(&map);
     tm_route_free(r);
@@ -286,7 +294,7 @@ static void test_parallel_cables_halve(void **state)
     make_comm(&c, 2, 1, e, w);
     set_map(&map, 2, host, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     /* 10 over 2 cables of 10 per hop: 0.5 each, 4 links at the max */
     assert_near(m.max_congestion, 0.5);
     assert_int_equal(m.n_max_links_total, 4);
@@ -300,7 +308,7 @@ static void test_parallel_cables_halve(void **state)
     tm_route_free(r);
     /* single path: all 10 on the lowest-id cable of each hop */
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_SINGLE, &r));
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_near(m.max_congestion, 1);
     assert_int_equal(m.n_max_links_total, 2);
     assert_int_equal(m.links_used, 2);
@@ -318,7 +326,7 @@ static void test_intra_host(void **state)
     tm_comm c;
     tm_mapping map;
     tm_metrics m;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_opts o = quick_opts;
     const int32_t e[4][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 1}};
     const double w[4] = {5, 5, 1, 3};
     const int32_t host_same[3] = {0, 0, 0}, slot_same[3] = {0, 1, 1};
@@ -373,7 +381,7 @@ static void test_empty(void **state)
     make_comm(&c, 0, 0, NULL, NULL);
     set_map(&map, 0, host, NULL);
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 4));
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_int_equal(m.n_tasks, 0);
     assert_int_equal(m.hosts_used, 0);
     assert_true(m.max_congestion == 0 && m.avg_dilation == 0 && m.qap_J == 0);
@@ -382,7 +390,7 @@ static void test_empty(void **state)
     free_comm(&c);
     make_comm(&c, 2, 0, NULL, NULL);
     set_map(&map, 2, host, NULL);
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_int_equal(m.hosts_used, 2);
     assert_int_equal(m.messages, 0);
     assert_int_equal(m.links_used, 0);
@@ -417,25 +425,25 @@ static void test_errors(void **state)
     make_comm(&c, 2, 2, e, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     set_map(&map, 2, host, NULL);
-    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m), TM_EINPUT,
+    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m), TM_EINPUT,
                     "host 'a' cannot reach host 'b'");
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 3));
-    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m), TM_EINPUT,
+    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m), TM_EINPUT,
                     "host 'a' cannot reach host 'b'");
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     {
-        tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+        tm_metrics_opts o = quick_opts;
         o.approximate = true;
         assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, &m), TM_EINPUT,
                         "cannot reach");
     }
     map_release(&map);
     set_map(&map, 2, bad_host, NULL);
-    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m), TM_EUSAGE,
+    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m), TM_EUSAGE,
                     "task 1 is mapped to vertex 1, which is not a host");
     map_release(&map);
     set_map(&map, 1, host, NULL);
-    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m), TM_EUSAGE,
+    assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m), TM_EUSAGE,
                     "has 1 tasks but the communication graph 2");
     assert_tm_error(ctx, tm_metrics_eval_hier(ctx, &h, &c, &map, &m), TM_EUSAGE, "PE mapping");
     map_release(&map);
@@ -456,7 +464,7 @@ static void test_threads_bit_identical(void **state)
     tm_comm c;
     tm_mapping map;
     tm_metrics ref, m;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_opts o = quick_opts;
     tm__rng rng;
     int32_t n = 432, m_e = 0, (*e)[2] = malloc(4000 * sizeof *e), *host = malloc(432 * sizeof *host);
     int32_t *perm = malloc(432 * sizeof *perm);
@@ -527,7 +535,7 @@ static void test_threads_bit_identical(void **state)
         if (kind == TM_ROUTE_DOR) {
             tm_route *re;
             assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &re));
-            assert_tm_ok(ctx, tm_metrics_eval(ctx, re, &c, &map, NULL, &m));
+            assert_tm_ok(ctx, tm_metrics_eval(ctx, re, &c, &map, &quick_opts, &m));
             assert_near(m.qap_J, ref.qap_J);
             assert_int_equal(m.max_dilation, ref.max_dilation);
             tm_metrics_release(&m);
@@ -559,7 +567,7 @@ static void eval_vs_per_message(const tm_net *net, tm_route *r, const tm_comm *c
                                 double *tot)
 {
     const tm_net_csr *g = tm_net_csr_get(net);
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_opts o = quick_opts;
     tm_route_ws *ws;
     double *want = calloc((size_t)g->n_links + 1, sizeof *want), maxc = 0;
     *sw_hops = *tot = 0;
@@ -880,7 +888,7 @@ static void test_approximate(void **state)
     tm_comm c;
     tm_mapping map;
     tm_metrics m;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_opts o = quick_opts;
     const int32_t e[2][2] = {{0, 2}, {1, 2}};
     const double w[2] = {2, 1};
     const int32_t host[3] = {0, 0, 3}, slot[3] = {0, 1, 0};
@@ -899,7 +907,7 @@ static void test_approximate(void **state)
     make_comm(&c, 3, 2, e, w);
     set_map(&map, 3, host, slot);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, NULL, &m));
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_near(m.max_congestion, 1.5);
     assert_false(m.approximate);
     tm_metrics_release(&m);
@@ -928,7 +936,7 @@ static void test_approximate_cube(void **state)
     tm_comm c;
     tm_mapping map;
     tm_metrics m;
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics_opts o = quick_opts;
     int32_t host[4];
     double tot = 0;
     (void)state;
@@ -1102,7 +1110,7 @@ static void test_maplib_torus_dor(void **state)
             double total, max;
             tm_mapping map;
             tm_metrics m;
-            tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+            tm_metrics_opts o = quick_opts;
             bool want_exact = false;
             snprintf(rel, sizeof rel,
                      "data/commmatrix/maplib_mappings/size/%sMAPtorus/Mapping.p2p.size.csv.%s.torus.4x4x4.csv",
