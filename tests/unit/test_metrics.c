@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "test_fixtures.h"
+#include "comm_fixtures.h"
 #include "util/util.h"
 #include "route/route_eval.h"
 
@@ -25,34 +26,6 @@ static void assert_near(double a, double b)
 
 /* A CSR communication graph from directed entries (sorted, no duplicates,
  * built here so the test does not depend on the comm module). */
-static void make_comm(tm_comm *c, int32_t n, int32_t m, const int32_t (*e)[2], const double *w)
-{
-    memset(c, 0, sizeof *c);
-    c->n = n;
-    c->xadj = calloc((size_t)n + 1, sizeof *c->xadj);
-    c->adj = malloc(((size_t)m + 1) * sizeof *c->adj);
-    c->w = malloc(((size_t)m + 1) * sizeof *c->w);
-    for (int32_t u = 0; u < n; u++)
-        for (int32_t v = 0; v < n; v++)
-            for (int32_t i = 0; i < m; i++)
-                if (e[i][0] == u && e[i][1] == v) {
-                    c->adj[c->nnz] = v;
-                    c->w[c->nnz++] = w ? w[i] : 1.0;
-                }
-    for (int32_t i = 0; i < m; i++)
-        c->xadj[e[i][0] + 1]++;
-    for (int32_t u = 0; u < n; u++)
-        c->xadj[u + 1] += c->xadj[u];
-}
-
-static void free_comm(tm_comm *c)
-{
-    free(c->xadj);
-    free(c->adj);
-    free(c->w);
-    free(c->vwgt);
-}
-
 /* Mappings are built by hand too (independent of the map module). */
 static void map_release(tm_mapping *m)
 {
@@ -124,14 +97,14 @@ static void eval_cube(tm_route_kind kind, const char *const where[4], tm_metrics
     int32_t host[4];
     for (int t = 0; t < 4; t++)
         host[t] = V(where[t]);
-    make_comm(&c, 4, 6, chain, NULL);
+    fx_make_comm(&c, 4, 6, chain, NULL);
     set_map(&map, 4, host, NULL);
     o.keep_link_loads = true;
     assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, m));
     tm_route_free(r);
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
     *netp = net;
 }
 
@@ -187,7 +160,7 @@ static void test_paper_cube_generated(void **state)
     assert_tm_ok(ctx, tm_gen_build(ctx, "torus:2x2x2", NULL, net));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
     assert_int_equal(tm_net_n_cables(net), 12);
-    make_comm(&c, 4, 6, chain, NULL);
+    fx_make_comm(&c, 4, 6, chain, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_DOR, &r));
     set_map(&map, 4, host, NULL);
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
@@ -206,7 +179,7 @@ static void test_paper_cube_generated(void **state)
     assert_near(m.max_congestion, 4.0 / 3.0);
     map_release(&map);
     tm_route_free(r);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -291,7 +264,7 @@ static void test_parallel_cables_halve(void **state)
     const double w[1] = {10};
     const int32_t host[2] = {0, 2};
     (void)state;
-    make_comm(&c, 2, 1, e, w);
+    fx_make_comm(&c, 2, 1, e, w);
     set_map(&map, 2, host, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
@@ -315,7 +288,7 @@ static void test_parallel_cables_halve(void **state)
     tm_metrics_release(&m);
     tm_route_free(r);
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -332,7 +305,7 @@ static void test_intra_host(void **state)
     const int32_t host_same[3] = {0, 0, 0}, slot_same[3] = {0, 1, 1};
     const int32_t host_mix[3] = {0, 0, 2}, slot_mix[3] = {0, 1, 0};
     (void)state;
-    make_comm(&c, 3, 4, e, w);
+    fx_make_comm(&c, 3, 4, e, w);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     /* all on h0 (slots are not checked here: that is tm_mapping_check) */
     set_map(&map, 3, host_same, slot_same);
@@ -363,7 +336,7 @@ static void test_intra_host(void **state)
     tm_metrics_release(&m);
     map_release(&map);
     tm_route_free(r);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -378,7 +351,7 @@ static void test_empty(void **state)
     const int32_t host[2] = {0, 2};
     (void)state;
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
-    make_comm(&c, 0, 0, NULL, NULL);
+    fx_make_comm(&c, 0, 0, NULL, NULL);
     set_map(&map, 0, host, NULL);
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 4));
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
@@ -387,8 +360,8 @@ static void test_empty(void **state)
     assert_true(m.max_congestion == 0 && m.avg_dilation == 0 && m.qap_J == 0);
     tm_metrics_release(&m);
     map_release(&map);
-    free_comm(&c);
-    make_comm(&c, 2, 0, NULL, NULL);
+    fx_free_comm(&c);
+    fx_make_comm(&c, 2, 0, NULL, NULL);
     set_map(&map, 2, host, NULL);
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
     assert_int_equal(m.hosts_used, 2);
@@ -397,7 +370,7 @@ static void test_empty(void **state)
     tm_metrics_release(&m);
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_route_free(r);
     tm_net_free(net);
 }
@@ -422,7 +395,7 @@ static void test_errors(void **state)
     assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, "b", TM_VERTEX_HOST, 1, &b));
     assert_tm_ok(ctx, tm_net_add_cable(ctx, net, a, sw, 1, NULL));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    make_comm(&c, 2, 2, e, NULL);
+    fx_make_comm(&c, 2, 2, e, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     set_map(&map, 2, host, NULL);
     assert_tm_error(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m), TM_EINPUT,
@@ -448,7 +421,7 @@ static void test_errors(void **state)
     assert_tm_error(ctx, tm_metrics_eval_hier(ctx, &h, &c, &map, &m), TM_EUSAGE, "PE mapping");
     map_release(&map);
     tm_route_free(r);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -509,7 +482,7 @@ static void test_threads_bit_identical(void **state)
     }
     for (int32_t t = 0; t < n; t++)
         host[t] = perm[t] / 2;
-    make_comm(&c, n, m_e, (const int32_t(*)[2])e, w);
+    fx_make_comm(&c, n, m_e, (const int32_t(*)[2])e, w);
     set_map(&map, n, host, NULL);
     o.keep_link_loads = true;
     for (int kind = 0; kind < 3; kind++) {
@@ -546,7 +519,7 @@ static void test_threads_bit_identical(void **state)
     }
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
     free(e);
     free(w);
@@ -601,7 +574,7 @@ static void case_release(tm_route *r, tm_mapping *map, tm_comm *c, tm_net *net)
 {
     tm_route_free(r);
     map_release(map);
-    free_comm(c);
+    fx_free_comm(c);
     tm_net_free(net);
 }
 
@@ -661,7 +634,7 @@ static void test_vs_per_message(void **state)
                     e[m_e][1] = v;
                     w[m_e++] = 1 + (double)tm__rng_below(&rng, 100);
                 }
-        make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
+        fx_make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
         set_map(&map, n_t, host, NULL);
         assert_tm_ok(ctx, tm_route_new(ctx, net, (tm_route_kind)kind, &r));
         eval_vs_per_message(net, r, &c, &map, host, 1 + (int)tm__rng_below(&rng, 3), 1e-12,
@@ -673,7 +646,7 @@ static void test_vs_per_message(void **state)
         tm_metrics_release(&m);
         tm_route_free(r);
         map_release(&map);
-        free_comm(&c);
+        fx_free_comm(&c);
         tm_net_free(net);
     }
 }
@@ -726,7 +699,7 @@ static void test_grid_vs_per_message(void **state)
                 e[m_e][1] = v;
                 w[m_e++] = 1 + (double)tm__rng_below(&rng, 50);
             }
-        make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
+        fx_make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
         set_map(&map, n_t, host, NULL);
         assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
         eval_vs_per_message(net, r, &c, &map, host, 1 + (int)(i % 2), 1e-12, specs[i], &m,
@@ -840,7 +813,7 @@ static void check_updown(const char *spec, int damage, tm__rng *rng)
         e[m_e][1] = v;
         w[m_e++] = 1 + (double)tm__rng_below(rng, 100);
     }
-    make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
+    fx_make_comm(&c, n_t, m_e, (const int32_t(*)[2])e, w);
     set_map(&map, n_t, host, NULL);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     if (tm__route_has_classes(r) != (damage == 0 && strcmp(spec, "ring") != 0 &&
@@ -904,7 +877,7 @@ static void test_approximate(void **state)
     assert_tm_ok(ctx, tm_net_add_cable(ctx, net, s1, h1, 1, NULL));
     assert_tm_ok(ctx, tm_net_add_cable(ctx, net, s2, h1, 1, NULL));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    make_comm(&c, 3, 2, e, w);
+    fx_make_comm(&c, 3, 2, e, w);
     set_map(&map, 3, host, slot);
     assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
@@ -924,7 +897,7 @@ static void test_approximate(void **state)
     tm_metrics_release(&m);
     tm_route_free(r);
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -942,7 +915,7 @@ static void test_approximate_cube(void **state)
     (void)state;
     for (int t = 0; t < 4; t++)
         host[t] = V(initial[t]);
-    make_comm(&c, 4, 6, chain, NULL);
+    fx_make_comm(&c, 4, 6, chain, NULL);
     set_map(&map, 4, host, NULL);
     o.approximate = true;
     o.keep_link_loads = true;
@@ -964,7 +937,7 @@ static void test_approximate_cube(void **state)
     tm_metrics_release(&m);
     tm_route_free(r);
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -1104,7 +1077,7 @@ static void test_maplib_torus_dor(void **state)
                     w[m_e++] = mat[i][j] + mat[j][i];
                 }
         }
-        make_comm(&c, 64, m_e, (const int32_t(*)[2])e, w);
+        fx_make_comm(&c, 64, m_e, (const int32_t(*)[2])e, w);
         for (int k = 0; k < 12; k++) {
             int32_t pos[64];
             double total, max;
@@ -1143,7 +1116,7 @@ static void test_maplib_torus_dor(void **state)
             tm_metrics_release(&m);
             map_release(&map);
         }
-        free_comm(&c);
+        fx_free_comm(&c);
         free(e);
         free(w);
     }
@@ -1169,7 +1142,7 @@ static void test_hier(void **state)
     (void)state;
     /* 2 PEs per node, 2 nodes: distances 1 (same node), 10 (across) */
     assert_tm_ok(ctx, tm_hier_parse(ctx, "2:2", "1:10", &h));
-    make_comm(&c, 4, 4, e, w);
+    fx_make_comm(&c, 4, 4, e, w);
     memset(&map, 0, sizeof map);
     map.n = 4;
     map.pe = calloc(4, sizeof *map.pe);
@@ -1187,7 +1160,7 @@ static void test_hier(void **state)
     assert_tm_error(ctx, tm_metrics_eval_hier(ctx, &h, &c, &map, &m), TM_EUSAGE,
                     "task 3 is mapped to PE 4, outside [0, 4)");
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
 }
 
 int main(void)

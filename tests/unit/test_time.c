@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "test_fixtures.h"
+#include "comm_fixtures.h"
 #include "route_fixtures.h"
 #include "metrics/time_int.h"
 #include "util/util.h"
@@ -19,32 +20,6 @@ static void assert_rel(double a, double b, double tol)
 {
     if (fabs(a - b) > tol * (1.0 + fabs(b)))
         fail_msg("%.17g != %.17g", a, b);
-}
-
-static void make_comm(tm_comm *c, int32_t n, int32_t m, const int32_t (*e)[2], const double *w)
-{
-    memset(c, 0, sizeof *c);
-    c->n = n;
-    c->xadj = calloc((size_t)n + 1, sizeof *c->xadj);
-    c->adj = malloc(((size_t)m + 1) * sizeof *c->adj);
-    c->w = malloc(((size_t)m + 1) * sizeof *c->w);
-    for (int32_t u = 0; u < n; u++)
-        for (int32_t i = 0; i < m; i++)
-            if (e[i][0] == u) {
-                c->adj[c->nnz] = e[i][1];
-                c->w[c->nnz++] = w[i];
-            }
-    for (int32_t i = 0; i < m; i++)
-        c->xadj[e[i][0] + 1]++;
-    for (int32_t u = 0; u < n; u++)
-        c->xadj[u + 1] += c->xadj[u];
-}
-
-static void free_comm(tm_comm *c)
-{
-    free(c->xadj);
-    free(c->adj);
-    free(c->w);
 }
 
 static void set_map(tm_mapping *m, int32_t n, const int32_t *host)
@@ -91,13 +66,13 @@ static void eval_time(const tm_net *net, tm_route_kind kind, int32_t n, const in
     tm_mapping map;
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
     o.time = to;
-    make_comm(&c, n, m, e, w);
+    fx_make_comm(&c, n, m, e, w);
     set_map(&map, n, host);
     assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
     assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &o, out));
     tm_route_free(r);
     map_release(&map);
-    free_comm(&c);
+    fx_free_comm(&c);
 }
 
 static tm_time_opts fluid(void)
@@ -224,13 +199,13 @@ static void test_latency_overhead_intra(void **state)
         tm_route *r;
         tm_comm c;
         tm_mapping map;
-        make_comm(&c, 2, 1, e, w);
+        fx_make_comm(&c, 2, 1, e, w);
         set_map(&map, 2, host1);
         assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
         assert_tm_error(ctx, tm_time_eval(ctx, r, &c, &map, &to, &m), TM_EUSAGE, "latency");
         tm_route_free(r);
         map_release(&map);
-        free_comm(&c);
+        fx_free_comm(&c);
     }
     tm_net_free(net);
 }
@@ -521,7 +496,7 @@ static void test_approx_vs_exact(void **state)
             while (e[i][1] == e[i][0]);
             w[i] = (double)(1 + tm__rng_below(&rng, 4)) * 1e6;
         }
-        make_comm(&c, n, m, (const int32_t(*)[2])e, w);
+        fx_make_comm(&c, n, m, (const int32_t(*)[2])e, w);
         set_map(&map, n, host);
         assert_tm_ok(ctx, tm_route_new(ctx, net, iter % 3 ? TM_ROUTE_ECMP : TM_ROUTE_SINGLE, &r));
         o.time = &to;
@@ -539,7 +514,7 @@ static void test_approx_vs_exact(void **state)
         tm_metrics_release(&ap);
         tm_route_free(r);
         map_release(&map);
-        free_comm(&c);
+        fx_free_comm(&c);
         tm_net_free(net);
         free(hosts);
         free(host);
