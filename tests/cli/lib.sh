@@ -35,3 +35,20 @@ for z in range(n):
                     print(idx(x, y, z), idx(a, b, c), 1)
 P
 }
+
+# mpi_run DIR NP [VAR=VALUE ...] -- PROG ARGS: PROG on NP ranks with the launcher of the MPI
+# that DIR was built for (BUILD/mpi-<mpi>/); the variables reach the ranks through env(1),
+# whatever the launcher forwards by itself (t60-mpi.sh, t62-record.sh).
+mpi_run() {
+    local dir=$1 np=$2; shift 2
+    local vars=()
+    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
+    shift
+    case $(basename "$dir") in
+    mpi-openmpi) set -- mpirun.openmpi --allow-run-as-root --oversubscribe \
+                     --mca mpi_yield_when_idle 1 -np "$np" env "${vars[@]}" "$@" ;;
+    mpi-mpich)   set -- mpirun.mpich -np "$np" env "${vars[@]}" "$@" ;;
+    *)           set -- mpirun -np "$np" env "${vars[@]}" "$@" ;;
+    esac
+    expect_exit 0 timeout 120 "$@"
+}

@@ -18,21 +18,6 @@ fi
 TORUS='torus:2x2,slots=2'          # 4 hosts n0000..n0003, 2 slots each
 FTREE='fattree:k=2,n=2,slots=2'    # 4 hosts on 2 leaf switches
 
-# run DIR NP [VAR=VALUE ...] -- PROG ARGS: the variables reach the ranks
-# through env(1), whatever the launcher forwards by itself.
-run() {
-    local dir=$1 np=$2; shift 2
-    local vars=()
-    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
-    shift
-    case $(basename "$dir") in
-    mpi-openmpi) set -- mpirun.openmpi --allow-run-as-root --oversubscribe \
-                     --mca mpi_yield_when_idle 1 -np "$np" env "${vars[@]}" "$@" ;;
-    mpi-mpich)   set -- mpirun.mpich -np "$np" env "${vars[@]}" "$@" ;;
-    *)           set -- mpirun -np "$np" env "${vars[@]}" "$@" ;;
-    esac
-    expect_exit 0 timeout 120 "$@"
-}
 
 # check_report FILE TOPOLOGY [EVAL-OPTIONS]: mapped <= consecutive, and
 # topomap eval of the reported mapping and graph (with the options, e.g.
@@ -81,7 +66,7 @@ for dir in $TOPOMAP_MPI_DIRS; do
 
     # np 2 on neighbouring hosts: nothing to gain, identity detected
     hosts n0000 n0001
-    run "$dir" 2 TOPOMAP_TOPOLOGY=$TORUS TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r2.json -- \
+    mpi_run "$dir" 2 TOPOMAP_TOPOLOGY=$TORUS TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r2.json -- \
         "$nb" adjacent 2 1
     expect_in "2 ranks, 0 moved, 0 errors" "$OUT"
     [ "$(json_get '["identity"]' < r2.json)" = True ]
@@ -89,7 +74,7 @@ for dir in $TOPOMAP_MPI_DIRS; do
 
     # np 4 on the fat-tree, heavy pairs (0,2) and (1,3) split over the leaves
     hosts n0000 n0001 n0002 n0003
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r4.json -- \
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r4.json -- \
         "$nb" adjacent 2 2
     echo "$OUT" | grep -Eq "4 ranks, [1-4] moved, 0 errors"
     [ "$(json_py 'd["mapped"]["avg_dilation"] < d["consecutive"]["avg_dilation"]' < r4.json)" = True ]
@@ -99,13 +84,13 @@ for dir in $TOPOMAP_MPI_DIRS; do
     # Cartesian, MPI_Graph_create
     hosts n0000 n0000 n0001 n0001 n0002 n0002 n0003 n0003
     for mode in adjacent adjacent-unw general cart graph; do
-        run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r8.json -- \
+        mpi_run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r8.json -- \
             "$nb" $mode 2 2 2
         expect_in "tm_neighbors $mode: 8 ranks," "$OUT"
         expect_in ", 0 errors" "$OUT"
         check_report r8.json "$TORUS"
     done
-    run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r8c.json -- \
+    mpi_run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=r8c.json -- \
         "$nb" cart 2 4 --periodic
     expect_in ", 0 errors" "$OUT"
     check_report r8c.json "$FTREE"
@@ -114,12 +99,12 @@ for dir in $TOPOMAP_MPI_DIRS; do
     # share a host, so ranks move; a 3x2 graph on 8 processes leaves two
     # without a node (MPI_COMM_NULL)
     hosts n0000 n0001 n0002 n0003 n0003 n0002 n0001 n0000
-    run "$dir" 8 LD_PRELOAD="$dir/libtopomap_pmpi.so" TOPOMAP_TOPOLOGY=$FTREE \
+    mpi_run "$dir" 8 LD_PRELOAD="$dir/libtopomap_pmpi.so" TOPOMAP_TOPOLOGY=$FTREE \
         TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rg.json -- "$nb" graph-mpi 2 2 2
     echo "$OUT" | grep -Eq "tm_neighbors graph-mpi: 8 ranks, [1-8] moved, 0 errors"
     [ "$(json_get '["call"]' < rg.json)" = MPI_Graph_create ]
     check_report rg.json "$FTREE"
-    run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rg6.json -- \
+    mpi_run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rg6.json -- \
         "$nb" graph 3 2 --periodic
     expect_in ", 0 errors" "$OUT"
     [ "$(json_get '["vertices"]' < rg6.json)" = 6 ]
@@ -129,7 +114,7 @@ for dir in $TOPOMAP_MPI_DIRS; do
     # the seeds give different results), the lexicographically best wins
     # (lowest rank on ties), and the result is the same under both MPIs
     for i in $(seq 0 15); do printf 'n%04d\n' $(( (i * 5) % 16 )); done > hosts.txt
-    run "$dir" 16 TOPOMAP_TOPOLOGY=torus:4x4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rs.json \
+    mpi_run "$dir" 16 TOPOMAP_TOPOLOGY=torus:4x4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rs.json \
         TOPOMAP_STRATEGY=greedy TOPOMAP_REFINE=none TOPOMAP_SEARCH=6 -- "$nb" adjacent 4 2 2
     expect_in "16 ranks," "$OUT"
     expect_in ", 0 errors" "$OUT"
@@ -156,7 +141,7 @@ PY
         'exec "$@"' > wrap.sh
     chmod +x wrap.sh
     w=; [ -z "${owner_list:-}" ] || w=./wrap.sh   # the second MPI
-    run "$dir" 16 TOPOMAP_TOPOLOGY=torus:4x4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rl.json \
+    mpi_run "$dir" 16 TOPOMAP_TOPOLOGY=torus:4x4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rl.json \
         TOPOMAP_STRATEGY=greedy,topdown,rcm TOPOMAP_REFINE=none TOPOMAP_SEARCH=6 -- \
         $w "$nb" adjacent 4 2 2
     expect_in ", 0 errors" "$OUT"
@@ -181,7 +166,7 @@ PY
     printf '%s\n' 0 2 1 3 3 1 2 0 > cores.txt
     TORUS4='torus:2x2,slots=4'         # the job ignores slots; eval needs 4 per host
     NODE=(TOPOMAP_NODE_HIERARCHY=2:2 TOPOMAP_NODE_DISTANCES=1:10)
-    run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
+    mpi_run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
         "${NODE[@]}" TOPOMAP_REPORT=rc.json -- "$nb" adjacent 2 4
     expect_in ", 0 errors" "$OUT"
     [ -z "$ERR" ]
@@ -198,7 +183,7 @@ PY
     X=$TM_TEST_DATA/real/docs/samples/hwloc-v1-2pkg-4core-2pu.xml
     hosts n0000 n0000 n0000 n0000 n0000 n0000 n0000 n0000
     seq 0 7 > cores.txt
-    run "$dir" 8 TOPOMAP_TOPOLOGY='torus:2x2,slots=8' TOPOMAP_HOSTS=hosts.txt \
+    mpi_run "$dir" 8 TOPOMAP_TOPOLOGY='torus:2x2,slots=8' TOPOMAP_HOSTS=hosts.txt \
         TOPOMAP_CORES=cores.txt TOPOMAP_HWLOC="$X" TOPOMAP_REPORT=rx.json -- "$nb" adjacent 2 4
     expect_in ", 0 errors" "$OUT"
     check_report rx.json 'torus:2x2,slots=8' --hwloc "$X"
@@ -212,7 +197,7 @@ PY
     hosts n0000 n0000 n0000 n0000 n0001 n0001 n0001 n0001
     # two ranks on one core: per-host placement, one note on rank 0
     printf '%s\n' 0 0 1 2 3 1 2 0 > cores.txt
-    run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
+    mpi_run "$dir" 8 TOPOMAP_TOPOLOGY=$TORUS4 TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
         "${NODE[@]}" TOPOMAP_REPORT=rc.json -- "$nb" adjacent 2 4
     expect_in ", 0 errors" "$OUT"
     [ "$(grep -c 'topomap: note: core-level placement not used (ranks 0 and 1 share core 0 of host n0000): ranks placed per host' stderr.txt)" -eq 1 ]
@@ -222,52 +207,52 @@ PY
     # the shim on the unmodified halo example (opposite corners of the
     # 2x2x2 block grid share a host), and the example without the shim
     hosts n0000 n0001 n0002 n0003 n0003 n0002 n0001 n0000
-    run "$dir" 8 LD_PRELOAD="$dir/libtopomap_pmpi.so" TOPOMAP_TOPOLOGY=$FTREE \
+    mpi_run "$dir" 8 LD_PRELOAD="$dir/libtopomap_pmpi.so" TOPOMAP_TOPOLOGY=$FTREE \
         TOPOMAP_HOSTS=hosts.txt TOPOMAP_REPORT=rh.json -- "$dir/halo3d" 4 2
     echo "$OUT" | grep -Eq "8 ranks, 2x2x2 blocks of 4\^3, [1-8] ranks moved, 768 halo values checked, 0 wrong"
     [ "$(json_py 'd["mapped"]["max_congestion"] < d["consecutive"]["max_congestion"]' < rh.json)" = True ]
     [ "$(json_get '["call"]' < rh.json)" = MPI_Dist_graph_create_adjacent ]
     check_report rh.json "$FTREE"
-    run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$dir/halo3d" 4 1
+    mpi_run "$dir" 8 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$dir/halo3d" 4 1
     expect_in "0 ranks moved," "$OUT"
 
     # broken inputs: one warning on rank 0, old ranks, the job finishes
-    run "$dir" 4 TOPOMAP_TOPOLOGY=no-such-file.topo TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=no-such-file.topo TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "topomap: warning: no-such-file.topo" "$ERR"
     [ "$(grep -c 'topomap: warning' stderr.txt)" -eq 1 ]
     hosts n0000 n0001 nosuchhost n0003
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" general 2 2
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" general 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "rank 2 runs on host 'nosuchhost'" "$ERR"
     hosts n0000 n0001
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" cart 2 2
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" cart 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "no host for world rank 2" "$ERR"
     hosts n0000 "$(printf 'x%.0s' $(seq 300))" n0001 n0002
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "rank 1: hosts.txt:2: no host name (or longer than 255)" "$ERR"
     hosts n0000 "" n0001 n0002
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt -- "$nb" adjacent 2 2
     expect_in "rank 1: hosts.txt:2: no host name" "$ERR"
 
     hosts n0000 n0001 n0002 n0003
     printf '0\nx\n0\n0\n' > cores.txt
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_CORES=cores.txt \
         "${NODE[@]}" -- "$nb" adjacent 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "topomap: warning: rank 1: cores.txt:2: 'x' is not a core index" "$ERR"
-    run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_NODE_HIERARCHY=2 -- \
+    mpi_run "$dir" 4 TOPOMAP_TOPOLOGY=$FTREE TOPOMAP_HOSTS=hosts.txt TOPOMAP_NODE_HIERARCHY=2 -- \
         "$nb" adjacent 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     expect_in "TOPOMAP_NODE_HIERARCHY=2 needs TOPOMAP_NODE_DISTANCES; ranks not reordered" "$ERR"
 
     # without TOPOMAP_TOPOLOGY: one note, no reordering; TOPOMAP_DISABLE: silent
-    run "$dir" 4 LD_PRELOAD="$dir/libtopomap_pmpi.so" -- "$dir/halo3d" 2 1
+    mpi_run "$dir" 4 LD_PRELOAD="$dir/libtopomap_pmpi.so" -- "$dir/halo3d" 2 1
     expect_in "0 ranks moved" "$OUT"
     [ "$(grep -c 'TOPOMAP_TOPOLOGY is not set' stderr.txt)" -eq 1 ]
-    run "$dir" 4 TOPOMAP_DISABLE=1 TOPOMAP_TOPOLOGY=$FTREE -- "$nb" adjacent 2 2
+    mpi_run "$dir" 4 TOPOMAP_DISABLE=1 TOPOMAP_TOPOLOGY=$FTREE -- "$nb" adjacent 2 2
     expect_in "0 moved, 0 errors" "$OUT"
     [ -z "$(grep topomap stderr.txt || true)" ]
     echo "$flavor: ok"

@@ -19,20 +19,6 @@ fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 EXPECT=$HERE/../mpi/record_expect.py
 
-# run DIR NP [VAR=VALUE ...] -- PROG ARGS (as t60-mpi.sh)
-run() {
-    local dir=$1 np=$2; shift 2
-    local vars=()
-    while [ "$1" != "--" ]; do vars+=("$1"); shift; done
-    shift
-    case $(basename "$dir") in
-    mpi-openmpi) set -- mpirun.openmpi --allow-run-as-root --oversubscribe \
-                     --mca mpi_yield_when_idle 1 -np "$np" env "${vars[@]}" "$@" ;;
-    mpi-mpich)   set -- mpirun.mpich -np "$np" env "${vars[@]}" "$@" ;;
-    *)           set -- mpirun -np "$np" env "${vars[@]}" "$@" ;;
-    esac
-    expect_exit 0 timeout 120 "$@"
-}
 
 for dir in $TOPOMAP_MPI_DIRS; do
     shim=$dir/libtopomap_pmpi.so
@@ -43,7 +29,7 @@ for dir in $TOPOMAP_MPI_DIRS; do
                 16:auto 16:recursive-doubling 2:skip; do
         np=${case%%:*} algo=${case#*:}
         rm -f rec.mtx rec.mtx.json rec.mtx.messages.mtx
-        run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx \
+        mpi_run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx \
             TOPOMAP_RECORD_COLLECTIVES="$algo" -- "$dir/record_pattern"
         expect_in "record_pattern: $np ranks done" "$OUT"
         [ -z "$ERR" ] || { echo "stderr: $ERR"; exit 1; }
@@ -59,18 +45,18 @@ for dir in $TOPOMAP_MPI_DIRS; do
     [ "$(grep -c '^rank ' rank.txt)" = 16 ]
 
     # a bad algorithm name: one warning, auto used
-    run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=fast -- \
+    mpi_run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=fast -- \
         "$dir/record_pattern"
     expect_in "TOPOMAP_RECORD_COLLECTIVES=fast is not" "$ERR"
     python3 "$EXPECT" 2 auto rec.mtx
 
     # cannot write: one warning, exit 0, no file
-    run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=no/such/dir/rec.mtx -- "$dir/record_pattern"
+    mpi_run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=no/such/dir/rec.mtx -- "$dir/record_pattern"
     [ "$(echo "$ERR" | grep -c 'topomap: warning: TOPOMAP_RECORD')" = 1 ]
     [ ! -e no ]
 
     # MPI_THREAD_MULTIPLE: 4 threads per process send at once, no update lost
-    run "$dir" 3 LD_PRELOAD="$shim" TOPOMAP_RECORD=thr.mtx -- "$dir/record_threads" 4 100
+    mpi_run "$dir" 3 LD_PRELOAD="$shim" TOPOMAP_RECORD=thr.mtx -- "$dir/record_threads" 4 100
     expect_in "record_threads: 3 ranks x 4 threads x 100 messages done" "$OUT"
     python3 - thr.mtx <<'PY'
 import json, sys
@@ -91,7 +77,7 @@ PY
     # the world ranks that ran them (report: owner[v] ran block v).
     for i in $(seq 0 7); do printf 'n%04d\n' $(( (i * 3) % 8 )); done > h8
     for ranks in task world; do
-        run "$dir" 8 LD_PRELOAD="$shim" TOPOMAP_TOPOLOGY=torus:2x4 TOPOMAP_HOSTS=h8 \
+        mpi_run "$dir" 8 LD_PRELOAD="$shim" TOPOMAP_TOPOLOGY=torus:2x4 TOPOMAP_HOSTS=h8 \
             TOPOMAP_REPORT=rep.json TOPOMAP_RECORD=halo.mtx TOPOMAP_RECORD_COLLECTIVES=skip \
             TOPOMAP_RECORD_RANKS=$ranks -- "$dir/halo3d" 8 2
         expect_in "0 wrong" "$OUT"
