@@ -21,6 +21,9 @@ pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmock
 if [ "${1:-}" = "--bench" ]; then pkgs+=(scotch metis); fi
 # `make deb` only: dpkg-buildpackage, debhelper (compat 13) and lintian
 if [ "${1:-}" = "--deb" ]; then pkgs+=(dpkg-dev debhelper devscripts lintian fakeroot); fi
+# `make bench-sim`: SimGrid only (already in the default list; --sim checks
+# and installs just that, without the rest)
+if [ "${1:-}" = "--sim" ]; then pkgs=(libsimgrid-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
