@@ -12,8 +12,11 @@ pass=0; fail=0; skip=0; failed=()
 for t in "$here"/t[0-9]*.sh; do
     [ -e "$t" ] || continue
     tmp=$(mktemp -d)
+    t0=$(date +%s.%N)
     if out=$(cd "$tmp" && bash "$t" 2>&1); then
-        pass=$((pass + 1)); printf 'ok   %s\n' "$(basename "$t")"
+        pass=$((pass + 1))
+        # the seconds each test took: keeps the 15-minute budget visible
+        printf 'ok   %-28s %6.1f s\n' "$(basename "$t")" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')"
     elif [ $? -eq 77 ]; then
         skip=$((skip + 1)); printf 'skip %s: %s\n' "$(basename "$t")" "$out"
     else
