@@ -225,6 +225,15 @@ test-asan:
 	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; exit 1; fi; \
 	  [ $$rc -eq 0 ] && echo "test-asan: no sanitizer reports"; exit $$rc
 
+# The longer allocation-failure sweeps of tests/unit/test_oom.c (make test
+# runs shorter ones), plain and under ASan: docs/trust.md.
+test-oom: $(BUILD)/tests/test_oom
+	TM_OOM_FULL=1 tests/run-unit.sh $(BUILD) $(BUILD)/tests/test_oom
+	$(MAKE) BUILD=build-asan SAN=1 build-asan/tests/test_oom
+	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
+	@$(SAN_ENV) TM_OOM_FULL=1 tests/run-unit.sh build-asan build-asan/tests/test_oom; rc=$$?; \
+	  if [ -n "$$(ls -A $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; exit 1; fi; exit $$rc
+
 # ThreadSanitizer run of the unit tests that start threads (the METIS
 # stress test, the threaded multisection / portfolio / metrics / oracle
 # tests).  Any report fails the run (halt_on_error, exitcode 66).

@@ -56,6 +56,7 @@ struct tm__metis_pool {
     int nw;
     long calls_to_workers; /* tests: calls that did overlap */
     bool force_worker; /* tests: never run METIS in this process */
+    int stall_s;       /* STALL_S; tests shorten it */
 };
 
 typedef struct req {
@@ -151,6 +152,7 @@ tm__metis_pool *tm__metis_pool_new(void)
         return NULL;
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
+    p->stall_s = STALL_S;
     return p;
 }
 
@@ -297,6 +299,13 @@ void tm__metis_pool_force_worker(tm__metis_pool *p, bool on)
     pthread_mutex_unlock(&p->mu);
 }
 
+void tm__metis_pool_set_stall(tm__metis_pool *p, int seconds)
+{
+    pthread_mutex_lock(&p->mu);
+    p->stall_s = seconds > 0 ? seconds : STALL_S;
+    pthread_mutex_unlock(&p->mu);
+}
+
 long tm__metis_pool_worker_calls(tm__metis_pool *p)
 {
     long n;
@@ -405,7 +414,7 @@ static long cpu_ticks(pid_t pid)
 
 /* Hands the staged call to worker w and waits for its answer: 0 done, -1
  * the worker died, -2 it hung (killed here: STALL_S). */
-static int round_trip(worker *w)
+static int round_trip(worker *w, int stall_s)
 {
     char c = 1;
     long last = -1;
@@ -428,7 +437,7 @@ static int round_trip(worker *w)
             return -1;
         idle = t == last ? idle + 1 : 0;
         last = t;
-        if (idle >= STALL_S) {
+        if (idle >= stall_s) {
             kill(w->pid, SIGKILL);
             return -2;
         }
@@ -455,7 +464,7 @@ static int call_worker(tm_ctx *ctx, tm__metis_pool *p, int k, req *q, idx_t *xad
         release(p, k, false);
         return METIS_ERROR_MEMORY;
     }
-    if ((rc = round_trip(w)) < 0) {
+    if ((rc = round_trip(w, p->stall_s)) < 0) {
         /* the same call in this process gives the same partition (the seed
          * is in the options) */
         tm__log(ctx, TM_LOG_INFO, "METIS worker process %ld %s: the call runs in-process",

@@ -46,6 +46,10 @@ tm__metis_pool *tm__ctx_metis_pool(tm_ctx *ctx);
 void tm__metis_pool_prefork(tm__metis_pool *pool, int n);
 /* Tests: send every call to a worker, even when none runs in-process. */
 void tm__metis_pool_force_worker(tm__metis_pool *pool, bool on);
+/* Tests: a worker idle this many seconds during a call counts as hung
+ * (default 10; <= 0 restores it), so the hung-worker test does not wait
+ * 10 s in each of make test's three builds. */
+void tm__metis_pool_set_stall(tm__metis_pool *pool, int seconds);
 /* Process id of worker i, -1 if there is none (tests). */
 long tm__metis_pool_worker_pid(tm__metis_pool *pool, int i);
 /* Workers forked so far (tests). */

@@ -19,6 +19,12 @@ expect_in() {
 json_get() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval('d'+sys.argv[1]))" "$1"; }
 # json_py EXPR (from stdin): evaluates a Python expression over the object d
 json_py() { python3 -c "import json,sys; d=json.load(sys.stdin); print(eval(sys.argv[1]))" "$1"; }
+# sanitized: true when the topomap under test is a sanitizer build (make test-asan), whose
+# runs cost several times more: long sweeps are cut there, or the test is left to the plain build
+sanitized() {
+    nm -D --undefined-only "$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so" 2>/dev/null |
+        grep -q -E '__(asan|tsan|ubsan)_'
+}
 # stencil_edges N: the 3D 7-point stencil on an N^3 grid of tasks as an edge
 # list (each neighbour pair both ways, volume 1); task x + N*(y + N*z)
 stencil_edges() {

@@ -11,8 +11,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 # Not under the sanitizers (make test-asan): the export under the sanitizers is t05; the controller run is the same on the plain build.
-if nm -D --undefined-only "$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so" 2>/dev/null |
-        grep -q -E '__(asan|tsan|ubsan)_'; then
+if sanitized; then
     echo "sanitizer build: tested on the plain build"
     exit 77
 fi

@@ -4,19 +4,22 @@
 # several samples, two routing models, every strategy ("all").
 set -eu
 . "$(dirname "$0")/lib.sh"
+# under the sanitizers 1 and 3 threads only (every run costs several times more there)
+threads="1 2 3"
+if sanitized; then threads="1 3"; fi
 stencil_edges 4 > stencil.edges
 # hosts in a scrambled order: consecutive is a poor placement
 alloc=$(python3 -c "import random; r=random.Random(4); h=['n%04d'%i for i in range(64)]; r.shuffle(h); print(','.join(h))")
-for t in 1 2 3; do
+for t in $threads; do
     expect_exit 0 "$TOPOMAP" study --topology torus:4x4x4 --topology dragonfly:h=2 --comm stencil.edges \
         --alloc "$alloc" --strategy identity,all --routing ecmp,single --fail-links 10% --seeds 2 \
         --threads $t --out s$t.csv --out s$t.json
     mv stdout.txt table$t.txt
 done
-cmp s1.csv s2.csv
-cmp s1.csv s3.csv
-cmp s1.json s2.json
-cmp s1.json s3.json
+for t in ${threads#1 }; do
+    cmp s1.csv s$t.csv
+    cmp s1.json s$t.json
+done
 # the table too, but for its last line (wall-clock time)
 diff <(sed '$d' table1.txt) <(sed '$d' table3.txt)
 python3 - <<'P'

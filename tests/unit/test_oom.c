@@ -18,8 +18,8 @@
  * added to the library: the counter lives in this test binary only.
  *
  * Bound: K can reach tens of thousands for the mapping runs; every N up to
- * OOM_DENSE is swept, and beyond it a deterministic stride so that about
- * OOM_SPARSE more points are tried (the last allocation always is). */
+ * oom_dense is swept, and beyond it a deterministic stride so that about
+ * oom_sparse more points are tried (the last allocation always is). */
 #include "test_util.h"
 #include "graph/metis_pool.h"
 
@@ -41,15 +41,23 @@
 #endif
 
 /* Under ASan every run costs several times more (make test's time budget):
- * the plain build sweeps 1500 + 400 points per operation for crashes and
- * error codes, the ASan build 500 + 150 for leaks and memory errors. */
+ * the plain build sweeps 1000 + 250 points per operation for crashes and
+ * error codes, the ASan build 300 + 100 for leaks and memory errors.  With
+ * TM_OOM_FULL=1 in the environment (`make test-oom`) the sweeps are longer:
+ * 1500 + 400 and 500 + 150. */
 #ifdef OOM_LSAN
-#define OOM_DENSE 500
-#define OOM_SPARSE 150
+#define OOM_DENSE_QUICK 300
+#define OOM_SPARSE_QUICK 100
+#define OOM_DENSE_FULL 500
+#define OOM_SPARSE_FULL 150
 #else
-#define OOM_DENSE 1500
-#define OOM_SPARSE 400
+#define OOM_DENSE_QUICK 1000
+#define OOM_SPARSE_QUICK 250
+#define OOM_DENSE_FULL 1500
+#define OOM_SPARSE_FULL 400
 #endif
+/* set once in main, before any test runs */
+static long oom_dense = OOM_DENSE_QUICK, oom_sparse = OOM_SPARSE_QUICK;
 
 /* ---- the allocation-failure hook ----------------------------------------- */
 
@@ -309,10 +317,10 @@ static void report_k(const char *name, long k, long tried, long fallback)
             print_error(__VA_ARGS__), print_error("\n");                          \
     } while (0)
 
-/* Every N up to OOM_DENSE, then every stride-th, and always K itself. */
+/* Every N up to oom_dense, then every stride-th, and always K itself. */
 static long next_n(long n, long k, long stride)
 {
-    if (n < OOM_DENSE)
+    if (n < oom_dense)
         return n + 1;
     if (n < k && n + stride > k)
         return k;
@@ -320,7 +328,7 @@ static long next_n(long n, long k, long stride)
 }
 
 /* Runs op with no failure (K allocations, reference signature), then with
- * allocation N failing for N in 1..K (all up to OOM_DENSE, then a stride). */
+ * allocation N failing for N in 1..K (all up to oom_dense, then a stride). */
 /* tolerate: for the libxml2-counted sweep only, a TM_EINPUT whose message
  * contains this text is accepted (and counted) instead of TM_ENOMEM; see
  * test_libxml2_oom.  NULL everywhere else. */
@@ -344,7 +352,7 @@ static long sweep_ex(const char *name, oom_op op, const void *arg, const char *t
     if (err)
         fail_msg("%s: reference run failed (%d): %s", name, (int)err, tm_ctx_errmsg(ctx));
     assert_true(k > 0);
-    stride = k > OOM_DENSE ? (k - OOM_DENSE + OOM_SPARSE - 1) / OOM_SPARSE : 1;
+    stride = k > oom_dense ? (k - oom_dense + oom_sparse - 1) / oom_sparse : 1;
     for (long n = 1; n <= k; n = next_n(n, k, stride)) {
         tm_ctx_clear_error(ctx);
         sig = 0;
@@ -985,6 +993,9 @@ static void test_libxml2_oom(void **state)
 
 int main(void)
 {
+    const char *full = getenv("TM_OOM_FULL");
+    if (full && strcmp(full, "1") == 0)
+        oom_dense = OOM_DENSE_FULL, oom_sparse = OOM_SPARSE_FULL;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_comm_readers),  cmocka_unit_test(test_comm_ops),
         cmocka_unit_test(test_topologies),    cmocka_unit_test(test_ibnet_nodemap),
