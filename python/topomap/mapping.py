@@ -11,7 +11,7 @@ from .network import Network
 
 #: the refinement `topomap map` applies in network mode (docs/mapping.md "Pipeline")
 NETWORK_PIPELINE = "ils:10+ta"
-_OBJECTIVES = ("congestion", "dilation", "qap", "pareto")
+_OBJECTIVES = ("congestion", "dilation", "qap", "pareto", "time")
 
 
 class Hierarchy:
@@ -378,8 +378,10 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     strategy is a name of topomap.strategies() or "all"; refine a chain of
     topomap.refiners() ("nc:1+ta"), None for none, "default" for the CLI's
     (ils:10+ta in network mode, none in hierarchy mode); objective one of
-    congestion, dilation, qap, pareto; threads None = all cores (without a
-    time limit the result does not depend on it); seed as --seed.  With a
+    congestion, dilation, qap, pareto, time (est_time_s first, never a
+    result predicted slower than consecutive; network mode); threads None =
+    all cores (without a time limit the result does not depend on it); seed
+    as --seed.  With a
     Hierarchy instead of a Network: hierarchy mode.  imbalance (>= 0): more
     tasks than slots (general process mapping).  The time options (as in
     evaluate) set the est_time_s of the rows (network mode).  The GIL is
