@@ -343,8 +343,11 @@ class MapResult:
     consecutive (the consecutive placement's Metrics, None when there is
     none), best (the name of the chosen row), rows (every strategy run),
     change_pct (figure -> percent change against consecutive: max_congestion,
-    avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s, and
-    for more tasks than slots: blocks, block_bound, block_weight_max."""
+    avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s,
+    predicted_slower_than_consecutive and fell_back_to_consecutive (network
+    mode, as `map --json`; objective "time" appends a row "consecutive" and
+    returns it when every row is predicted slower), and for more tasks than
+    slots: blocks, block_bound, block_weight_max."""
 
     def __init__(self, res, net):
         net_or_none = net if isinstance(net, Network) else None
@@ -356,6 +359,20 @@ class MapResult:
         self.time_s = res.time_s
         self.blocks, self.block_bound, self.block_weight_max = (
             res.blocks, res.block_bound, res.block_weight_max)
+
+    @property
+    def predicted_slower_than_consecutive(self):
+        c, m = self.consecutive, self.metrics
+        if c is None or self.mapping.pe is not None:
+            return None
+        return m.est_time_s > c.est_time_s * (1 + 1e-12)
+
+    @property
+    def fell_back_to_consecutive(self):
+        # only the time objective's fallback adds a row of that name
+        if self.consecutive is None or self.mapping.pe is not None:
+            return None
+        return self.best == "consecutive"
 
     @property
     def change_pct(self):
