@@ -597,6 +597,19 @@ static void test_all_screen(void **state)
     assert_memory_equal(r1.mapping.host, r2.mapping.host, N * sizeof *r1.mapping.host);
     assert_memory_equal(r1.mapping.slot, r2.mapping.slot, N * sizeof *r1.mapping.slot);
     tm_map_result_release(&r2);
+    /* the time objective screens too (dominance and order count
+     * est_time_s), picks the fastest row and is never predicted slower
+     * than consecutive */
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "nc:1", TM_OBJ_TIME, &r2));
+    kept = 0;
+    for (int32_t i = 0; i < r2.n_rows; i++) {
+        kept += !r2.rows[i].screened;
+        assert_true(r2.metrics->est_time_s <= r2.rows[i].metrics->est_time_s);
+    }
+    assert_true(kept >= 1 && kept <= 2 + (strcmp(r2.rows[r2.best].name, "consecutive") == 0));
+    assert_true(r2.metrics->est_time_s <= r2.consecutive->est_time_s);
+    assert_true(r2.metrics->time_approximate); /* 55,296 messages: tier 2 */
+    tm_map_result_release(&r2);
     /* without refinement nothing is screened */
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_PARETO, &r2));
     for (int32_t i = 0; i < r2.n_rows; i++)
