@@ -408,8 +408,12 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
     FILE *summary = a->out ? stdout : stderr;
     if (res->n_rows > 1)
         print_rows(summary, res, net != NULL);
-    fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
-            a->refine ? " + " : "", a->refine ? a->refine : "");
+    {
+        /* the time objective's fallback row (consecutive) has no refinement */
+        const char *rf = a->objective == TM_OBJ_TIME && fell_back(res) ? NULL : a->refine;
+        fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
+                rf ? " + " : "", rf ? rf : "");
+    }
     if (res->blocks > 0)
         fprintf(summary, "general mapping    %d blocks (one per slot), heaviest %g, cap %g; "
                 "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",

@@ -87,6 +87,12 @@ expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greed
     $TF --objective time --out t.rankfile
 expect_in "every candidate was predicted slower than the consecutive placement" "$OUT"
 expect_in "strategy           consecutive" "$OUT"
+# the fallback row is the consecutive placement itself, not refined
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine ta:0 \
+    $TF --objective time --out t.rankfile
+expect_in "strategy           consecutive
+" "$OUT
+"
 # all strategies refined: the pick is by est_time_s, never slower than consecutive; the same
 # under a single-path routing (dor), and in study
 expect_exit 0 "$TOPOMAP" map --topology torus:3x3x3 --comm st3.edges --routing dor \
