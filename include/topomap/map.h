@@ -125,9 +125,14 @@ typedef enum {
     TM_OBJ_CONGESTION = 0,
     TM_OBJ_DILATION,
     TM_OBJ_QAP,
-    TM_OBJ_PARETO  /* non-dominated rows only, nearest the ideal point (map_run.c) */
+    TM_OBJ_PARETO, /* non-dominated rows only, nearest the ideal point (map_run.c) */
+    /* the estimated time est_time_s (docs/time.md) first, then congestion,
+     * dilation; never a result predicted slower than the consecutive
+     * placement (network mode only; docs/mapping.md "Objectives") */
+    TM_OBJ_TIME
 } tm_objective;
-/* "congestion", "dilation", "qap", "pareto" -> objective; -1 otherwise. */
+/* "congestion", "dilation", "qap", "pareto", "time" -> objective; -1
+ * otherwise. */
 TM_API int tm_objective_parse(const char *s);
 
 typedef enum { TM_MODE_NETWORK = 1, TM_MODE_HIERARCHY = 2 } tm_map_mode;
@@ -226,7 +231,12 @@ TM_API void tm_map_result_release(tm_map_result *r);
  * TM_EINFEASIBLE.  Unknown names or a mode the strategy does not serve are
  * TM_EUSAGE, and so are an objective outside tm_objective and a NaN or
  * infinite p->imbalance or p->hop_distance.  p->route may be NULL (ECMP is
- * used). */
+ * used).  TM_OBJ_TIME (network mode only, else TM_EUSAGE) picks by
+ * est_time_s under p->route and p->time, a refined row that is predicted
+ * slower than its construction is reverted, and the result is never
+ * predicted slower than the consecutive placement: when every row is, one
+ * more row named "consecutive" (the baseline's figures) is appended and
+ * is the result. */
 TM_API tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                          tm_objective obj, tm_map_result *out);
 

@@ -14,7 +14,8 @@ def case(request):
 
 # keys of `map --json` beside the figures (compared in same_result or run parameters)
 MAP_KEYS = {"objective", "strategy", "out", "strategies", "seed", "best", "consecutive", "refine",
-            "mapping_time_s", "change_pct"}
+            "mapping_time_s", "change_pct", "predicted_slower_than_consecutive",
+            "fell_back_to_consecutive"}
 ROW_KEYS = {"name", "refine", "construction", "refinement_undone", "screened", "refine_time_s"}
 
 
@@ -23,6 +24,8 @@ def same_result(cli, res, other=()):
     same_metrics(cli, res.metrics, MAP_KEYS | set(other))
     same_metrics(cli["consecutive"], res.consecutive)
     assert cli["change_pct"] == res.change_pct
+    for k in ("predicted_slower_than_consecutive", "fell_back_to_consecutive"):
+        assert cli.get(k) == getattr(res, k), k
     assert [r["name"] for r in cli["strategies"]] == [r.name for r in res.rows]
     for c, r in zip(cli["strategies"], res.rows):
         assert c["refine"] == (r.refine or "none")
@@ -53,6 +56,7 @@ def test_all_strategies_default_pipeline(case, tmp_path):
     ("greedy", "nc:1+ta", "congestion", 7),
     ("topdown", "none", "qap", 1),
     ("recursive", "ta", "dilation", 3),
+    ("greedy", "ils:10+ta", "time", 1),
 ])
 def test_strategy_refine_objective_seed(strategy, refine, objective, seed):
     cid, args, load, comm_path, alloc = CASES[1]
@@ -123,3 +127,26 @@ def test_more_tasks_than_slots(tmp_path):
     assert (tmp_path / "py.txt").read_text() == rf.read_text()
     with pytest.raises(topomap.InfeasibleError):
         topomap.map(net, comm)  # one task per slot without imbalance
+
+
+def test_objective_time_fallback(tmp_path):
+    """objective="time" on the hand-computed chain of t16-time: greedy is
+    predicted slower (1.5 s against 1.25 s), so the result is the
+    consecutive placement, as in `map --objective time`."""
+    comm = tmp_path / "chain.mtx"
+    comm.write_text("%%MatrixMarket matrix coordinate real general\n4 4 3\n"
+                    "1 2 1.25e8\n2 3 1.25e8\n3 4 1.25e8\n")
+    net = topomap.Network.generate("mesh:4")
+    opts = dict(strategy="greedy", refine=None, time_model="fluid", latency_per_hop=0.25,
+                threads=1)
+    res = topomap.map(net, str(comm), objective="time", **opts)
+    assert res.best == "consecutive" and res.fell_back_to_consecutive
+    assert res.metrics.est_time_s == 1.25 and [r.name for r in res.rows] == ["greedy", "consecutive"]
+    assert not res.predicted_slower_than_consecutive
+    slow = topomap.map(net, str(comm), objective="congestion", **opts)
+    assert slow.best == "greedy" and slow.metrics.est_time_s == 1.5
+    assert slow.predicted_slower_than_consecutive and not slow.fell_back_to_consecutive
+    cli = run_cli("map", "--topology", "mesh:4", "--comm", comm, "--strategy", "greedy",
+                  "--refine", "none", "--time-model", "fluid", "--latency-per-hop", "0.25",
+                  "--objective", "time", "--json", "--out", "/dev/null")
+    same_result(cli, res)

@@ -214,7 +214,7 @@ typedef struct tm_problem {
     const struct tm_netdist *dist;
     const struct tm_time_opts *time;
 } tm_problem;
-typedef enum { TM_OBJ_CONGESTION = 0, TM_OBJ_DILATION, TM_OBJ_QAP, TM_OBJ_PARETO } tm_objective;
+typedef enum { TM_OBJ_CONGESTION = 0, TM_OBJ_DILATION, TM_OBJ_QAP, TM_OBJ_PARETO, TM_OBJ_TIME } tm_objective;
 int tm_objective_parse(const char *s);
 typedef enum { TM_MODE_NETWORK = 1, TM_MODE_HIERARCHY = 2 } tm_map_mode;
 typedef tm_err (*tm_strategy_fn)(tm_ctx *ctx, const tm_problem *p, uint64_t seed,

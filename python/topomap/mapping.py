@@ -11,7 +11,7 @@ from .network import Network
 
 #: the refinement `topomap map` applies in network mode (docs/mapping.md "Pipeline")
 NETWORK_PIPELINE = "ils:10+ta"
-_OBJECTIVES = ("congestion", "dilation", "qap", "pareto")
+_OBJECTIVES = ("congestion", "dilation", "qap", "pareto", "time")
 
 
 class Hierarchy:
@@ -343,8 +343,11 @@ class MapResult:
     consecutive (the consecutive placement's Metrics, None when there is
     none), best (the name of the chosen row), rows (every strategy run),
     change_pct (figure -> percent change against consecutive: max_congestion,
-    avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s, and
-    for more tasks than slots: blocks, block_bound, block_weight_max."""
+    avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s,
+    predicted_slower_than_consecutive and fell_back_to_consecutive (network
+    mode, as `map --json`; objective "time" appends a row "consecutive" and
+    returns it when every row is predicted slower), and for more tasks than
+    slots: blocks, block_bound, block_weight_max."""
 
     def __init__(self, res, net):
         net_or_none = net if isinstance(net, Network) else None
@@ -356,6 +359,20 @@ class MapResult:
         self.time_s = res.time_s
         self.blocks, self.block_bound, self.block_weight_max = (
             res.blocks, res.block_bound, res.block_weight_max)
+
+    @property
+    def predicted_slower_than_consecutive(self):
+        c, m = self.consecutive, self.metrics
+        if c is None or self.mapping.pe is not None:
+            return None
+        return m.est_time_s > c.est_time_s * (1 + 1e-12)
+
+    @property
+    def fell_back_to_consecutive(self):
+        # only the time objective's fallback adds a row of that name
+        if self.consecutive is None or self.mapping.pe is not None:
+            return None
+        return self.best == "consecutive"
 
     @property
     def change_pct(self):
@@ -378,8 +395,10 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     strategy is a name of topomap.strategies() or "all"; refine a chain of
     topomap.refiners() ("nc:1+ta"), None for none, "default" for the CLI's
     (ils:10+ta in network mode, none in hierarchy mode); objective one of
-    congestion, dilation, qap, pareto; threads None = all cores (without a
-    time limit the result does not depend on it); seed as --seed.  With a
+    congestion, dilation, qap, pareto, time (est_time_s first, never a
+    result predicted slower than consecutive; network mode); threads None =
+    all cores (without a time limit the result does not depend on it); seed
+    as --seed.  With a
     Hierarchy instead of a Network: hierarchy mode.  imbalance (>= 0): more
     tasks than slots (general process mapping).  The time options (as in
     evaluate) set the est_time_s of the rows (network mode).  The GIL is

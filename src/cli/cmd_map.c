@@ -65,7 +65,7 @@ static int map_option(void *ud, int c, const char *v)
     case OPT_OBJECTIVE:
         if ((a->objective = tm_objective_parse(v)) < 0)
             return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap, "
-                                        "pareto)", v), -1;
+                                        "pareto, time)", v), -1;
         return 1;
     case OPT_SEED: return cli_parse_int(cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
     case OPT_TIME_LIMIT:
@@ -117,7 +117,7 @@ static int parse_args(int argc, char **argv, map_args *a)
 static const char *objective_name(int obj)
 {
     return obj == TM_OBJ_DILATION ? "dilation" : obj == TM_OBJ_QAP ? "qap"
-         : obj == TM_OBJ_PARETO ? "pareto" : "congestion";
+         : obj == TM_OBJ_PARETO ? "pareto" : obj == TM_OBJ_TIME ? "time" : "congestion";
 }
 
 /* The per-strategy table of --strategy all. */
@@ -150,9 +150,23 @@ static double gain_pct(double base, double v)
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }
 
+/* The result is the time objective's fallback (tm_map_run appends a row
+ * named "consecutive" only then). */
+static bool fell_back(const tm_map_result *res)
+{
+    return strcmp(res->rows[res->best].name, "consecutive") == 0;
+}
+
+/* Predicted slower than consecutive (est_time_s, network mode). */
+static bool predicted_slower(const tm_map_result *res)
+{
+    const tm_metrics *c = res->consecutive, *m = res->metrics;
+    return c && m->est_time_s > c->est_time_s * (1 + 1e-12);
+}
+
 /* The result beside the consecutive placement, and a note for every
  * objective on which the result is worse than consecutive (never silent). */
-static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool network)
+static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool network, int obj)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
     const char *name[4] = {"max congestion", "avg dilation", "QAP J", "est. time (s)"};
@@ -169,11 +183,16 @@ static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool netwo
                 gain_pct(base[k], val[k]));
     for (int k = first; k < end; k++)
         if (val[k] > base[k] * (1 + 1e-9) + 1e-12)
-            fprintf(out, "note: %s is %.1f%% worse than the consecutive placement\n", name[k],
-                    gain_pct(base[k], val[k]));
+            fprintf(out, "note: %s is %.1f%% worse than the consecutive placement%s\n", name[k],
+                    gain_pct(base[k], val[k]),
+                    k == 3 ? ": the result is predicted SLOWER (--objective time never returns "
+                             "a placement predicted slower)" : "");
+    if (network && obj == TM_OBJ_TIME && fell_back(res))
+        fprintf(out, "note: every candidate was predicted slower than the consecutive placement "
+                "(est. time): the result is the consecutive placement (--objective time)\n");
 }
 
-static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res)
+static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res, int obj)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
     if (!c)
@@ -189,6 +208,10 @@ static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_resul
     }
     json_num(j, "qap_J", gain_pct(c->qap_J, m->qap_J));
     json_obj_end(j);
+    if (net) {
+        json_bool(j, "predicted_slower_than_consecutive", predicted_slower(res));
+        json_bool(j, "fell_back_to_consecutive", obj == TM_OBJ_TIME && fell_back(res));
+    }
 }
 
 static void json_row(json_w *j, const tm_net *net, const tm_map_row *r)
@@ -365,7 +388,7 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
         json_obj_end(&j);
     }
     cli_json_metrics(&j, net, res->metrics, net == NULL);
-    json_vs_consecutive(&j, net, res);
+    json_vs_consecutive(&j, net, res, a->objective);
     json_arr_begin(&j, "strategies");
     for (int32_t i = 0; i < res->n_rows; i++)
         json_row(&j, net, &res->rows[i]);
@@ -385,14 +408,18 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
     FILE *summary = a->out ? stdout : stderr;
     if (res->n_rows > 1)
         print_rows(summary, res, net != NULL);
-    fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
-            a->refine ? " + " : "", a->refine ? a->refine : "");
+    {
+        /* the time objective's fallback row (consecutive) has no refinement */
+        const char *rf = a->objective == TM_OBJ_TIME && fell_back(res) ? NULL : a->refine;
+        fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
+                rf ? " + " : "", rf ? rf : "");
+    }
     if (res->blocks > 0)
         fprintf(summary, "general mapping    %d blocks (one per slot), heaviest %g, cap %g; "
                 "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",
                 res->blocks, res->block_weight_max, res->block_bound);
     cli_print_metrics(summary, net, res->metrics, net == NULL);
-    print_vs_consecutive(summary, res, net != NULL);
+    print_vs_consecutive(summary, res, net != NULL, a->objective);
     fprintf(summary, "mapping time       %.3f s\n", res->time_s);
     if (a->out)
         fprintf(summary, "written            %s\n", a->out);

@@ -147,7 +147,7 @@ static int study_option(study_args *a, int c, const char *v)
     case OPT_OBJECTIVE:
         if ((a->objective = tm_objective_parse(v)) < 0)
             return cli_usage_error(CMD, "unknown --objective '%s' (congestion, dilation, qap, "
-                                        "pareto)", v), -1;
+                                        "pareto, time)", v), -1;
         return 0;
     case OPT_SEED: return cli_parse_int(CMD, "--seed", v, 0, 0x7fffffffL, &a->seed);
     case OPT_SEEDS: return cli_parse_int(CMD, "--seeds", v, 1, 10000, &a->samples);

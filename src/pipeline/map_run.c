@@ -166,8 +166,11 @@ static tm_err setup_network(tm_ctx *ctx, const tm_problem *p, tm_problem *pr, tm
  * congestion or as a NaN bound. */
 static tm_err check_args(tm_ctx *ctx, const tm_problem *p, tm_objective obj)
 {
-    if ((unsigned)obj > (unsigned)TM_OBJ_PARETO)
+    if ((unsigned)obj > (unsigned)TM_OBJ_TIME)
         return tm__fail(ctx, TM_EUSAGE, "unknown objective %d", (int)obj);
+    if (obj == TM_OBJ_TIME && !p->net)
+        return tm__fail(ctx, TM_EUSAGE, "objective 'time' needs a network (the time model has "
+                        "no hierarchy mode)");
     if (!isfinite(p->imbalance) || !isfinite(p->hop_distance))
         return tm__fail(ctx, TM_EUSAGE, "imbalance %g and hop distance %g must be finite",
                         p->imbalance, p->hop_distance);
@@ -213,6 +216,34 @@ static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_r
     return TM_EOK;
 }
 
+/* The time objective's guard: when even the fastest row is predicted
+ * slower than the consecutive placement, the consecutive placement itself
+ * becomes the result, as one more row named "consecutive" (its figures
+ * are the baseline's).  The rows are sorted by est_time_s first, so no
+ * row is "not slower" then: consecutive is the best candidate left. */
+static tm_err fall_back(tm_ctx *ctx, runner *rn, tm_map_result *out)
+{
+    tm_map_row *r = &out->rows[out->n_rows];
+    const tm_problem *p = rn->p;
+    tm_err err;
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "consecutive");
+    r->metrics = malloc(sizeof *r->metrics);
+    if (!r->metrics)
+        return tm__nomem(ctx);
+    *r->metrics = *out->consecutive; /* no link loads: nothing owned */
+    r->start_congestion = r->metrics->max_congestion;
+    r->start_dilation = r->metrics->avg_dilation;
+    r->start_J = r->metrics->qap_J;
+    out->best = out->n_rows++;
+    if (rn->gen)
+        err = tm_mapping_blocks(ctx, p->alloc, rn->full->n, &out->mapping);
+    else
+        err = tm_mapping_consecutive(ctx, p->alloc, p->comm->n, &out->mapping);
+    out->metrics = r->metrics;
+    return err;
+}
+
 /* The chosen row's mapping becomes the result: expanded to every task
  * after a general mapping, else taken from its job. */
 static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
@@ -220,14 +251,19 @@ static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_obje
 {
     job *best;
     out->best = tm__run_pick(out->rows, out->n_rows, obj);
+    if (rn->gen) {
+        out->blocks = gen->n_blocks;
+        out->block_bound = gen->bound;
+        out->block_weight_max = gen->weight_max;
+    }
+    if (obj == TM_OBJ_TIME && out->consecutive &&
+        tm__run_slower(out->rows[out->best].metrics, out->consecutive))
+        return fall_back(ctx, rn, out);
     best = &rn->jobs[row_job[out->best]];
     if (rn->gen) {
         tm_err err = tm__general_expand(ctx, gen, &best->m, rn->full->n, &out->mapping);
         if (err)
             return err;
-        out->blocks = gen->n_blocks;
-        out->block_bound = gen->bound;
-        out->block_weight_max = gen->weight_max;
     } else {
         out->mapping = best->m;
         tm_mapping_init(&best->m);
@@ -289,7 +325,8 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     err = tm__run_jobs(ctx, &rn, obj);
     if (err)
         goto out;
-    out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);
+    /* one more for the time objective's fallback row (take_best) */
+    out->rows = tm__calloc_n((size_t)rn.nj + 1, sizeof *out->rows);
     row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
     if (!out->rows || !row_job)
         err = tm__nomem(ctx);

@@ -56,7 +56,7 @@ int tm_objective_parse(const char *s)
 {
     static const tm__name_val names[] = {
         {"congestion", TM_OBJ_CONGESTION}, {"dilation", TM_OBJ_DILATION}, {"qap", TM_OBJ_QAP},
-        {"pareto", TM_OBJ_PARETO},
+        {"pareto", TM_OBJ_PARETO}, {"time", TM_OBJ_TIME},
     };
     return tm__name_lookup(names, sizeof names / sizeof names[0], s);
 }

@@ -22,6 +22,7 @@ typedef struct job {
     tm_mapping m;
     tm_metrics *met;
     double start[3];      /* construction: congestion, dilation, J */
+    double start_est;     /* construction: est_time_s */
     bool reverted;
     double time_s, refine_s;
     tm_ctx *jc;           /* between the construction and refinement phases */
@@ -37,6 +38,7 @@ typedef struct job {
 
 typedef struct runner {
     const tm_problem *p;
+    tm_objective obj;
     const tm_refiner *rf[MAX_CHAIN]; /* refinement chain "nc:1+ta" */
     char rarg[MAX_CHAIN][32];
     bool has_arg[MAX_CHAIN];
@@ -67,8 +69,11 @@ tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj);
 /* ---- run_pick.c ---------------------------------------------------------- */
 /* a better than b by the objective (its keys in priority order). */
 bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
-/* a dominates b: no worse on congestion, dilation and J, better on one. */
-bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b);
+/* a dominates b: no worse on congestion, dilation and J (time objective:
+ * and est_time_s), better on one. */
+bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
+/* a's est_time_s is larger than b's (beyond rounding). */
+bool tm__run_slower(const tm_metrics *a, const tm_metrics *b);
 /* The chosen row of n (see run_pick.c for the pareto rule). */
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
 /* out->consecutive: the baseline every result is compared with. */

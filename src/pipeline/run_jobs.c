@@ -60,10 +60,18 @@ static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_met
 
 /* A refined mapping worse than its construction on every objective that
  * applies (network: congestion and dilation; hierarchy: J) is replaced by
- * the construction: a result is never worse than its start on both. */
-static bool worse_on_all(const tm_problem *p, const tm_metrics *m, const double start[3])
+ * the construction: a result is never worse than its start on both.  With
+ * the time objective, worse on the estimated time is enough: the
+ * refinements work on congestion and dilation (the terms of the time
+ * that can be updated per move, docs/time.md "Mapping for time"), and
+ * the full estimate judges their result. */
+static bool refined_worse(const runner *rn, const tm_metrics *m, const job *j)
 {
+    const tm_problem *p = rn->p;
+    const double *start = j->start;
     double tol = 1e-9;
+    if (rn->obj == TM_OBJ_TIME && p->net)
+        return m->est_time_s > j->start_est * (1 + tol);
     if (!p->net)
         return m->qap_J > start[2] * (1 + tol) + tol;
     return m->max_congestion > start[0] * (1 + tol) + tol &&
@@ -89,6 +97,7 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
     j->start[0] = st.max_congestion;
     j->start[1] = st.avg_dilation;
     j->start[2] = st.qap_J;
+    j->start_est = st.est_time_s;
     report(rn, j, "constructed", &st);
     /* the steps of a chain share the time limit */
     if (rn->time_limit > 0)
@@ -98,7 +107,7 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
                              j->seed * 0x9e3779b97f4a7c15ULL + 1 + (uint64_t)k, &j->m);
     if (!err)
         err = eval_job(jc, rn, &j->m, j->met);
-    if (!err && worse_on_all(rn->p, j->met, j->start)) {
+    if (!err && refined_worse(rn, j->met, j)) {
         tm_mapping_release(&j->m);
         j->m = m0;
         tm_mapping_init(&m0);
@@ -273,7 +282,8 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
             if (!j->cmet || j->kept)
                 continue;
             for (int k = 0; k < rn->nj && !dom; k++)
-                dom = k != i && rn->jobs[k].cmet && tm__run_dominates(rn->jobs[k].cmet, j->cmet);
+                dom = k != i && rn->jobs[k].cmet &&
+                      tm__run_dominates(rn->jobs[k].cmet, j->cmet, obj);
             if (!dom && (b < 0 || tm__run_better(j->cmet, rn->jobs[b].cmet, obj)))
                 b = i;
         }
@@ -289,6 +299,7 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
         j->start[0] = j->cmet->max_congestion;
         j->start[1] = j->cmet->avg_dilation;
         j->start[2] = j->cmet->qap_J;
+        j->start_est = j->cmet->est_time_s;
         *j->met = *j->cmet;
         free(j->cmet);
         j->cmet = NULL;
@@ -316,6 +327,7 @@ tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
 {
     int nt = tm_ctx_threads(ctx);
     tm_err err;
+    rn->obj = obj;
     rn->screen = rn->nj > 1 && rn->nrf > 0 && rn->p->net && rn->p->comm->n > SCREEN_MIN_TASKS;
     if ((rn->time_limit > 0 || rn->screen) && rn->nj > 1) {
         rn->phase = PHASE_CONSTRUCT;

@@ -9,13 +9,20 @@
 #include "../util/util.h"
 
 /* Objective keys in priority order (pareto ranks by congestion first
- * among the rows it keeps). */
-static void keys(const tm_metrics *m, tm_objective obj, double k[3])
+ * among the rows it keeps; time: the estimated time, then congestion,
+ * dilation and J, the figures it is made of). */
+#define NKEYS 4
+static void keys(const tm_metrics *m, tm_objective obj, double k[NKEYS])
 {
     double c = m->max_congestion, d = m->avg_dilation, j = m->qap_J;
+    if (obj == TM_OBJ_TIME) {
+        k[0] = m->est_time_s, k[1] = c, k[2] = d, k[3] = j;
+        return;
+    }
     k[0] = obj == TM_OBJ_DILATION ? d : obj == TM_OBJ_QAP ? j : c;
     k[1] = obj == TM_OBJ_CONGESTION || obj == TM_OBJ_PARETO ? d : c;
     k[2] = obj == TM_OBJ_QAP ? d : j;
+    k[3] = 0;
 }
 
 static int cmp_key(double a, double b)
@@ -26,10 +33,10 @@ static int cmp_key(double a, double b)
 
 bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj)
 {
-    double ka[3], kb[3];
+    double ka[NKEYS], kb[NKEYS];
     keys(a, obj, ka);
     keys(b, obj, kb);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < NKEYS; i++) {
         int c = cmp_key(ka[i], kb[i]);
         if (c)
             return c < 0;
@@ -37,17 +44,25 @@ bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj)
     return false;
 }
 
-/* a dominates b: no worse on congestion, dilation and J, better on one. */
-bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b)
+/* a dominates b: no worse on congestion, dilation and J (and, for the
+ * time objective, the estimated time), better on one. */
+bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b, tm_objective obj)
 {
     int c0 = cmp_key(a->max_congestion, b->max_congestion);
     int c1 = cmp_key(a->avg_dilation, b->avg_dilation);
     int c2 = cmp_key(a->qap_J, b->qap_J);
-    return c0 <= 0 && c1 <= 0 && c2 <= 0 && (c0 < 0 || c1 < 0 || c2 < 0);
+    int c3 = obj == TM_OBJ_TIME ? cmp_key(a->est_time_s, b->est_time_s) : 0;
+    return c0 <= 0 && c1 <= 0 && c2 <= 0 && c3 <= 0 && (c0 < 0 || c1 < 0 || c2 < 0 || c3 < 0);
 }
 
-/* The chosen row.  congestion / dilation / qap: lexicographic (the other
- * two figures break ties, then row order), which never picks a dominated
+/* est_time_s of a predicted slower than b's (beyond rounding). */
+bool tm__run_slower(const tm_metrics *a, const tm_metrics *b)
+{
+    return cmp_key(a->est_time_s, b->est_time_s) > 0;
+}
+
+/* The chosen row.  congestion / dilation / qap / time: lexicographic (the
+ * other figures break ties, then row order), which never picks a dominated
  * row.  pareto: among the rows no other row dominates, the one whose worse
  * ratio to the best congestion and the best dilation of all rows is
  * smallest (the point nearest the ideal in the Chebyshev sense, so
@@ -75,7 +90,7 @@ int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj)
         double sc = rc > rd ? rc : rd;
         bool dominated = false;
         for (int32_t k = 0; k < n && !dominated; k++)
-            dominated = k != i && tm__run_dominates(rows[k].metrics, m);
+            dominated = k != i && tm__run_dominates(rows[k].metrics, m, obj);
         if (dominated)
             continue;
         if (best < 0 || cmp_key(sc, best_s) < 0 ||

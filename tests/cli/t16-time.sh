@@ -64,6 +64,47 @@ assert float(r['change_est_time_s_pct']) == 0, r  # identity = consecutive
 j = json.load(open('s.json'))['rows'][0]
 assert j['mapped']['est_time_s'] == float(r['est_time_s']), j
 P
+# --objective time (docs/time.md "Mapping for time"), by hand: the chain t0 -> t1 -> t2 -> t3,
+# 1.25e8 bytes each, on the line mesh:4 (1 Gbit/s = 1.25e8 bytes/s), fluid model, 0.25 s per
+# hop.  Consecutive: every message one hop on its own link, 1 + 0.25 = 1.25 s.  greedy puts
+# t0..t3 on n0002, n0003, n0001, n0000: disjoint links, but t1 -> t2 crosses two hops and ends at
+# 2 x 0.25 + 1 = 1.5 s.  Without --objective time the result is greedy's and the output says
+# it is predicted slower; with it, every candidate is slower, so the result is consecutive.
+printf '%%%%MatrixMarket matrix coordinate real general\n4 4 3\n1 2 1.25e8\n2 3 1.25e8\n3 4 1.25e8\n' > chain.mtx
+TF="--time-model fluid --latency-per-hop 0.25"
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine none \
+    $TF --objective congestion --json --out g.rankfile
+echo "$OUT" | json_py "d['est_time_s'] == 1.5 and d['consecutive']['est_time_s'] == 1.25 and d['predicted_slower_than_consecutive'] and not d['fell_back_to_consecutive'] and d['best'] == 'greedy'" | grep -qx True
+grep -qx "rank 0=n0002 slot=0" g.rankfile
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine none \
+    $TF --objective congestion --out g.rankfile
+expect_in "est. time (s) is 20.0% worse than the consecutive placement: the result is predicted SLOWER" "$OUT"
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine none \
+    $TF --objective time --json --out t.rankfile
+echo "$OUT" | json_py "d['objective'] == 'time' and d['est_time_s'] == 1.25 and d['best'] == 'consecutive' and d['fell_back_to_consecutive'] and not d['predicted_slower_than_consecutive'] and [r['name'] for r in d['strategies']] == ['greedy', 'consecutive'] and d['strategies'][0]['est_time_s'] == 1.5" | grep -qx True
+printf 'rank %d=n%04d slot=0\n' 0 0 1 1 2 2 3 3 | cmp - t.rankfile
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine none \
+    $TF --objective time --out t.rankfile
+expect_in "every candidate was predicted slower than the consecutive placement" "$OUT"
+expect_in "strategy           consecutive" "$OUT"
+# the fallback row is the consecutive placement itself, not refined
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine ta:0 \
+    $TF --objective time --out t.rankfile
+expect_in "strategy           consecutive
+" "$OUT
+"
+# all strategies refined: the pick is by est_time_s, never slower than consecutive; the same
+# under a single-path routing (dor), and in study
+expect_exit 0 "$TOPOMAP" map --topology torus:3x3x3 --comm st3.edges --routing dor \
+    --objective time --json --out m.rankfile
+echo "$OUT" | json_py "d['est_time_s'] <= d['consecutive']['est_time_s'] and d['est_time_s'] == min(r['est_time_s'] for r in d['strategies'])" | grep -qx True
+expect_exit 0 "$TOPOMAP" study --topology mesh:4 --comm chain.mtx --strategy greedy --refine none \
+    $TF --objective time --out s2.csv
+python3 -c "import csv; r = list(csv.DictReader(open('s2.csv')))[0]; assert float(r['est_time_s']) == 1.25, r"
+expect_exit 1 "$TOPOMAP" map --hierarchy 2:2 --distances 1:10 --comm $d/hier.edges --objective time
+expect_in "objective 'time' needs a network" "$ERR"
+expect_exit 1 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --objective speed
+expect_in "pareto, time)" "$ERR"
 # bad values
 expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --latency-per-hop -1
 expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --time-model tcp

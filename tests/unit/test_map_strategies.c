@@ -8,6 +8,7 @@
 #include "map_fixtures.h"
 #include "test_fixtures.h"
 #include "map/netmap.h"
+#include "pipeline/run_int.h"
 
 static const char *const names[] = {"greedy", "recursive", "rcm"};
 
@@ -502,8 +503,8 @@ static void test_map_run(void **state)
     assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", "zz", TM_OBJ_CONGESTION, &r1), TM_EUSAGE,
                     "unknown refinement 'zz'");
     /* fields a caller fills by hand are checked, not taken as congestion or NaN */
-    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)4, &r1), TM_EUSAGE,
-                    "unknown objective 4");
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)5, &r1), TM_EUSAGE,
+                    "unknown objective 5");
     assert_tm_error(ctx, tm_map_run(ctx, &p, "rcm", NULL, (tm_objective)-1, &r1), TM_EUSAGE,
                     "unknown objective -1");
     p.imbalance = NAN;
@@ -596,6 +597,19 @@ static void test_all_screen(void **state)
     assert_memory_equal(r1.mapping.host, r2.mapping.host, N * sizeof *r1.mapping.host);
     assert_memory_equal(r1.mapping.slot, r2.mapping.slot, N * sizeof *r1.mapping.slot);
     tm_map_result_release(&r2);
+    /* the time objective screens too (dominance and order count
+     * est_time_s), picks the fastest row and is never predicted slower
+     * than consecutive */
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "nc:1", TM_OBJ_TIME, &r2));
+    kept = 0;
+    for (int32_t i = 0; i < r2.n_rows; i++) {
+        kept += !r2.rows[i].screened;
+        assert_true(r2.metrics->est_time_s <= r2.rows[i].metrics->est_time_s);
+    }
+    assert_true(kept >= 1 && kept <= 2 + (strcmp(r2.rows[r2.best].name, "consecutive") == 0));
+    assert_true(r2.metrics->est_time_s <= r2.consecutive->est_time_s);
+    assert_true(r2.metrics->time_approximate); /* 55,296 messages: tier 2 */
+    tm_map_result_release(&r2);
     /* without refinement nothing is screened */
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", NULL, TM_OBJ_PARETO, &r2));
     for (int32_t i = 0; i < r2.n_rows; i++)
@@ -648,6 +662,125 @@ static void test_disconnected(void **state)
     tm_net_free(net);
 }
 
+/* The time objective's pick: est_time_s first, then congestion, dilation
+ * and J (hand-made rows); pareto keeps its own choice. */
+static void test_pick_time(void **state)
+{
+    tm_metrics m[3];
+    tm_map_row rows[3];
+    const double c[3] = {1, 2, 2}, d[3] = {1, 2, 1}, t[3] = {3, 2, 2};
+    (void)state;
+    memset(rows, 0, sizeof rows);
+    for (int i = 0; i < 3; i++) {
+        tm_metrics_init(&m[i]);
+        m[i].max_congestion = c[i];
+        m[i].avg_dilation = d[i];
+        m[i].qap_J = d[i];
+        m[i].est_time_s = t[i];
+        rows[i].metrics = &m[i];
+    }
+    assert_int_equal(tm__run_pick(rows, 3, TM_OBJ_TIME), 2);
+    assert_int_equal(tm__run_pick(rows, 3, TM_OBJ_PARETO), 0);
+    assert_int_equal(tm__run_pick(rows, 3, TM_OBJ_CONGESTION), 0);
+    assert_true(tm__run_slower(&m[0], &m[1]));
+    assert_false(tm__run_slower(&m[1], &m[2]));
+    /* time: the faster row is not dominated although worse on the rest */
+    assert_true(tm__run_dominates(&m[0], &m[2], TM_OBJ_PARETO));
+    assert_false(tm__run_dominates(&m[0], &m[2], TM_OBJ_TIME));
+    assert_true(tm__run_dominates(&m[2], &m[1], TM_OBJ_TIME));
+}
+
+/* The guard of the time objective, by hand: a chain t0 -> t1 -> t2 -> t3
+ * of 1.25e8 bytes per message on the line mesh:4 (1 Gbit/s cables =
+ * 1.25e8 bytes/s), plain fluid model, 0.25 s per hop.  Consecutive puts
+ * every message on its own link, one hop: 1 s + 0.25 s = 1.25 s.  greedy
+ * (seed 1) places t0..t3 on hosts 2, 3, 1, 0: the messages use disjoint
+ * directed links (2->3, 3->2->1, 1->0) but t1 -> t2 crosses two hops, so
+ * it ends at 2 x 0.25 + 1 = 1.5 s.  With the congestion objective the
+ * result is greedy's (predicted slower; the CLI says so); with the time
+ * objective every candidate is slower, so the consecutive placement is
+ * the result, as one more row named "consecutive".  In hierarchy mode
+ * the time objective is refused. */
+static void test_objective_time_guard(void **state)
+{
+    tm_net *net;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r;
+    tm_time_opts topt = TM_TIME_OPTS_INIT;
+    tm_hier h;
+    const int32_t src[3] = {0, 1, 2}, dst[3] = {1, 2, 3};
+    const double w[3] = {1.25e8, 1.25e8, 1.25e8};
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, "mesh:4", NULL, net));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    fx_alloc(&al, net, 0, NULL);
+    fx_comm(&c, 4, 3, src, dst, w);
+    topt.model = TM_TIME_FLUID;
+    topt.latency_per_hop_s = 0.25;
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    p.imbalance = -1;
+    p.time = &topt;
+    tm_ctx_set_seed(ctx, 1);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_CONGESTION, &r));
+    assert_int_equal(r.n_rows, 1);
+    assert_float_equal(r.consecutive->est_time_s, 1.25, 1e-12);
+    assert_float_equal(r.metrics->est_time_s, 1.5, 1e-12);
+    assert_int_equal(r.mapping.host[0], al.host[2]);
+    assert_int_equal(r.mapping.host[1], al.host[3]);
+    assert_int_equal(r.mapping.host[2], al.host[1]);
+    assert_int_equal(r.mapping.host[3], al.host[0]);
+    tm_map_result_release(&r);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_TIME, &r));
+    assert_int_equal(r.n_rows, 2);
+    assert_int_equal(r.best, 1);
+    assert_string_equal(r.rows[1].name, "consecutive");
+    assert_string_equal(r.rows[1].refine, "");
+    assert_float_equal(r.rows[0].metrics->est_time_s, 1.5, 1e-12);
+    assert_ptr_equal(r.metrics, r.rows[1].metrics);
+    assert_float_equal(r.metrics->est_time_s, 1.25, 1e-12);
+    for (int32_t t = 0; t < 4; t++)
+        assert_int_equal(r.mapping.host[t], al.host[t]);
+    tm_map_result_release(&r);
+    /* a strategy that finds a placement as fast as consecutive: no fallback */
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_TIME, &r));
+    assert_int_equal(r.n_rows, 1);
+    assert_float_equal(r.metrics->est_time_s, 1.25, 1e-12);
+    tm_map_result_release(&r);
+    /* more tasks than slots (a chain of 8 tasks, 2 per slot): greedy's
+     * blocks are slower again (1.5 s), so the fallback is the block
+     * distribution (task u on the slot of host u / 2), 1.25 s */
+    fx_comm_free(&c);
+    {
+        const int32_t s8[7] = {0, 1, 2, 3, 4, 5, 6}, d8[7] = {1, 2, 3, 4, 5, 6, 7};
+        const double w8[7] = {1.25e8, 1.25e8, 1.25e8, 1.25e8, 1.25e8, 1.25e8, 1.25e8};
+        fx_comm(&c, 8, 7, s8, d8, w8);
+    }
+    p.imbalance = 0;
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_TIME, &r));
+    assert_string_equal(r.rows[r.best].name, "consecutive");
+    assert_float_equal(r.rows[0].metrics->est_time_s, 1.5, 1e-12);
+    assert_float_equal(r.metrics->est_time_s, 1.25, 1e-12);
+    assert_int_equal(r.mapping.n, 8);
+    for (int32_t t = 0; t < 8; t++)
+        assert_int_equal(r.mapping.host[t], al.host[t / 2]);
+    tm_map_result_release(&r);
+    assert_tm_ok(ctx, tm_hier_parse(ctx, "2:2", "1:10", &h));
+    p = (tm_problem){0};
+    p.hier = &h;
+    p.comm = &c;
+    p.imbalance = 1;
+    assert_tm_error(ctx, tm_map_run(ctx, &p, "topdown", NULL, TM_OBJ_TIME, &r), TM_EUSAGE,
+                    "objective 'time' needs a network");
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -663,6 +796,8 @@ int main(void)
         cmocka_unit_test(test_map_run),
         cmocka_unit_test(test_all_screen),
         cmocka_unit_test(test_disconnected),
+        cmocka_unit_test(test_pick_time),
+        cmocka_unit_test(test_objective_time_guard),
     };
     return cmocka_run_group_tests_name("map_strategies", tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /* test_ta.c - threshold accepting: the incremental state equals a full
  * evaluation after every accepted move (ECMP with the reversed-flow
- * shortcut and the single-path router without it), the result is never
+ * shortcut, and without it the single-path routers: single, ftree,
+ * minhop, updn, dor, forwarding tables), the result is never
  * worse than the input, is valid (also with free slots), deterministic for
  * a seed, and a time limit of 0 returns the input. */
 #include <math.h>
@@ -67,15 +68,15 @@ static void eval(const tm_problem *p, const tm_mapping *m, double *maxc, double 
     tm_metrics_release(&met);
 }
 
-/* Runs TA with checks on a random instance; returns the number of checks. */
-static int64_t run_checked(tm_net *net, tm_route_kind kind, int32_t slots_used, uint64_t seed)
+/* Runs TA with checks on a random instance under the given router;
+ * returns the number of checks. */
+static int64_t run_checked_on(tm_net *net, tm_route *route, int32_t slots_used, uint64_t seed)
 {
     tm__rng r;
     tm_alloc al;
     tm_comm c;
     tm_mapping m;
     tm_problem p = {0};
-    tm_route *route;
     check_data cd = {&p, 0};
     tm__ta_opts o = {3000, -1, 0.05, check_state, &cd, 0};
     tm__ta_stats stats;
@@ -85,7 +86,6 @@ static int64_t run_checked(tm_net *net, tm_route_kind kind, int32_t slots_used, 
     fx_alloc(&al, net, 0, NULL);
     total = tm_alloc_total_slots(&al);
     random_comm(&r, slots_used < total ? slots_used : (int32_t)total, 4 * slots_used, &c);
-    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &route));
     p.net = net;
     p.route = route;
     p.alloc = &al;
@@ -101,10 +101,53 @@ static int64_t run_checked(tm_net *net, tm_route_kind kind, int32_t slots_used, 
     assert_true(close_to(m1, stats.max_after));
     assert_true(stats.evaluations > 0);
     tm_mapping_release(&m);
-    tm_route_free(route);
     fx_comm_free(&c);
     fx_alloc_free(&al);
     return cd.checks;
+}
+
+static int64_t run_checked(tm_net *net, tm_route_kind kind, int32_t slots_used, uint64_t seed)
+{
+    tm_route *route;
+    int64_t n;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &route));
+    n = run_checked_on(net, route, slots_used, seed);
+    tm_route_free(route);
+    return n;
+}
+
+static tm_net *gen_net(const char *spec)
+{
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
+/* The single-path routings of `map --routing`: OpenSM's ftree, minhop and
+ * updn on a fat-tree, dimension order on a torus, and the forwarding
+ * tables of a dumped fabric (tests/data/route/lft2): TA moves the flows on
+ * the router's one path per pair (not ECMP's), and its incremental loads
+ * equal a full evaluation under that router after every accepted move. */
+static void test_incremental_equals_full_routings(void **state)
+{
+    tm_net *net = gen_net("fattree:k=4,n=2,slots=2");
+    tm_topo_opts to = TM_TOPO_OPTS_INIT;
+    tm_route *r;
+    (void)state;
+    for (int k = TM_ROUTE_FTREE; k <= TM_ROUTE_UPDN; k++)
+        assert_true(run_checked(net, (tm_route_kind)k, 14, 20 + (uint64_t)k) > 10);
+    tm_net_free(net);
+    net = gen_net("torus:4x3");
+    assert_true(run_checked(net, TM_ROUTE_DOR, 10, 31) > 10);
+    tm_net_free(net);
+    to.slots = 3; /* several tasks per host: TA's bound on one-slot hosts is met at once */
+    assert_tm_ok(ctx, tm_topology_load(ctx, TEST_DATA("route/lft2/fabric.txt"), &to, &net));
+    assert_tm_ok(ctx, tm_route_new_lft(ctx, net, TEST_DATA("route/lft2/tables"), &r));
+    assert_true(run_checked_on(net, r, 10, 41) > 10);
+    tm_route_free(r);
+    tm_net_free(net);
 }
 
 static void test_incremental_equals_full_ecmp(void **state)
@@ -219,6 +262,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_incremental_equals_full_ecmp),
         cmocka_unit_test(test_incremental_equals_full_single),
+        cmocka_unit_test(test_incremental_equals_full_routings),
         cmocka_unit_test(test_free_slots),
         cmocka_unit_test(test_time_limit_zero_and_determinism),
         cmocka_unit_test(test_improves),
