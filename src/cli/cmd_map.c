@@ -337,7 +337,9 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
     a->topt = cli_time_opts(&a->in);
     p->time = &a->topt;
     if (!a->refine_given)
-        a->refine = CLI_NET_PIPELINE;
+        a->refine = a->time_limit < 0 ? CLI_NET_PIPELINE
+                    : a->time_limit >= CLI_BUDGET_TA_S * comm->n ? CLI_NET_PIPELINE_BUDGET
+                                                                 : CLI_NET_PIPELINE_BUDGET_SHORT;
     return TM_EOK;
 }
 
@@ -432,6 +434,12 @@ int cmd_map(int argc, char **argv)
         err = tm_ctx_set_time_limit(ctx, a.time_limit);
     if (!err)
         err = load_problem(ctx, &a, &nw, &comm, &hier, &p);
+    /* --time-limit counts from the start of the command: reading the
+     * inputs and building the network took part of it */
+    if (!err && a.time_limit >= 0) {
+        double left = a.time_limit - (cli_now() - t0);
+        err = tm_ctx_set_time_limit(ctx, left > 0 ? left : 0);
+    }
     if (err)
         goto fail;
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);

@@ -27,6 +27,10 @@
 #include "../graph/metis_pool.h"
 #include "../util/util.h"
 
+/* Under a time limit, the share of it in which constructions (jobs, and
+ * the trials inside topdown) may start; the refinements have the rest. */
+#define CONSTRUCT_SHARE (1.0 / 3)
+
 /* Allocated hosts that cannot reach the first one through transit
  * vertices make a disconnected allocation (TM_EINPUT naming them). */
 static tm_err check_connected(tm_ctx *ctx, const tm_problem *p)
@@ -213,13 +217,52 @@ static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_r
     return TM_EOK;
 }
 
+/* Under a time limit (network mode, one task per slot) a result that the
+ * consecutive placement beats on the objective (pareto: dominates) gives
+ * way to it, as a row of its own: a budget too short for anything better
+ * still returns the baseline, never less.  Without a limit every row has
+ * had its full refinement and the rule is not needed (and results stay
+ * those of before). */
+static tm_err consecutive_fallback(tm_ctx *ctx, const runner *rn, tm_objective obj,
+                                   tm_map_result *out, bool *taken)
+{
+    const tm_metrics *c = out->consecutive, *m = out->rows[out->best].metrics;
+    tm_map_row *r = &out->rows[out->n_rows];
+    tm_err err;
+    *taken = false;
+    if (!rn->timed || !rn->p->net || rn->gen || !c ||
+        !(obj == TM_OBJ_PARETO ? tm__run_dominates(c, m) : tm__run_better(c, m, obj)))
+        return TM_EOK;
+    if (!(r->metrics = malloc(sizeof *r->metrics)))
+        return tm__nomem(ctx);
+    *r->metrics = *c; /* no link loads in a row's figures */
+    err = tm_mapping_consecutive(ctx, rn->p->alloc, rn->p->comm->n, &out->mapping);
+    if (err) {
+        free(r->metrics);
+        r->metrics = NULL;
+        return err;
+    }
+    snprintf(r->name, sizeof r->name, "consecutive");
+    r->start_congestion = c->max_congestion;
+    r->start_dilation = c->avg_dilation;
+    r->start_J = c->qap_J;
+    out->best = out->n_rows++;
+    out->metrics = r->metrics;
+    *taken = true;
+    return TM_EOK;
+}
+
 /* The chosen row's mapping becomes the result: expanded to every task
  * after a general mapping, else taken from its job. */
 static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
                         const int *row_job, tm_map_result *out)
 {
     job *best;
+    bool fell_back;
+    tm_err err0;
     out->best = tm__run_pick(out->rows, out->n_rows, obj);
+    if ((err0 = consecutive_fallback(ctx, rn, obj, out, &fell_back)) != TM_EOK || fell_back)
+        return err0;
     best = &rn->jobs[row_job[out->best]];
     if (rn->gen) {
         tm_err err = tm__general_expand(ctx, gen, &best->m, rn->full->n, &out->mapping);
@@ -249,6 +292,7 @@ static void release_jobs(runner *rn)
         free(rn->jobs[i].met);
     }
     free(rn->jobs);
+    free(rn->order);
 }
 
 tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
@@ -279,8 +323,12 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     }
     rn.p = &pr;
     rn.parent = ctx;
-    /* every refinement gets the whole limit (tm__run_jobs) */
+    /* the limit is a budget for the whole run (run_int.h, docs/mapping.md
+     * "Time budget") */
     rn.time_limit = tl;
+    rn.timed = tl >= 0;
+    rn.deadline = t0 + tl;
+    rn.construct_end = t0 + CONSTRUCT_SHARE * tl;
     rn.job_threads = rn.nj == 1 ? (nt < 1 ? 1 : nt) : 1;
     /* METIS workers forked now, while the process is small: a worker
      * shares its parent's pages copy-on-write for its whole life */
@@ -289,7 +337,7 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     err = tm__run_jobs(ctx, &rn, obj);
     if (err)
         goto out;
-    out->rows = tm__calloc_n((size_t)rn.nj, sizeof *out->rows);
+    out->rows = tm__calloc_n((size_t)rn.nj + 1, sizeof *out->rows); /* + the fallback */
     row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
     if (!out->rows || !row_job)
         err = tm__nomem(ctx);

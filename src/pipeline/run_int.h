@@ -13,9 +13,12 @@
 #include "topomap/metrics.h"
 #include "general.h"
 
+struct runner;
+
 /* One row of a run: a strategy (one start of it) with its own context,
  * seed and mapping. */
 typedef struct job {
+    const struct runner *rn; /* its run: the parent's stop request and the deadlines */
     const tm_strategy *st;
     char name[48];
     uint64_t seed;
@@ -28,7 +31,9 @@ typedef struct job {
     tm_metrics *cmet;     /* the construction's figures, when screening evaluated it */
     bool screened;        /* not refined: a construction dominated it (screen) */
     bool kept;            /* the screen keeps it for refinement */
-    bool skipped;         /* not started: the caller asked to stop */
+    bool skipped;         /* not started: the caller asked to stop, or the budget */
+    double deadline;      /* time limit: tm__now() at which its stop predicate fires */
+    double eval_s;        /* time limit: what one exact evaluation of it cost */
     tm_err err;
     char msg[512];
 } job;
@@ -42,6 +47,14 @@ typedef struct runner {
     bool has_arg[MAX_CHAIN];
     int nrf;
     double time_limit;
+    /* With a time limit (>= 0), the budget of the whole run (docs/mapping.md
+     * "Time budget"): jobs and construction trials start only before
+     * construct_end, refinements stop at deadline less what the evaluations
+     * after them cost. */
+    bool timed;
+    double deadline, construct_end;
+    int keep;         /* refined rows after the screen */
+    int *order;       /* time limit: the job each pool index starts (run_jobs.c) */
     int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
     tm_ctx *parent;   /* stop predicate, progress callback, METIS pool */
     /* general mapping (general.c): jobs map the quotient p->comm, and
