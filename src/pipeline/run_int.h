@@ -84,6 +84,8 @@ bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
 bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b);
 /* The chosen row of n (see run_pick.c for the pareto rule). */
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
+/* a and b place every task on the same host and slot (or PE). */
+bool tm__run_same_mapping(const tm_mapping *a, const tm_mapping *b);
 /* out->consecutive: the baseline every result is compared with. */
 tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_map_result *out);
 
