@@ -385,10 +385,13 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
     /* The mapping went to stdout unless --out was given: keep the summary
      * out of its way. */
     FILE *summary = a->out ? stdout : stderr;
+    const tm_map_row *best = &res->rows[res->best];
     if (res->n_rows > 1)
         print_rows(summary, res, net != NULL);
-    fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
-            a->refine ? " + " : "", a->refine ? a->refine : "");
+    /* the chain the chosen row had (none for a screened row, or for the
+     * consecutive placement a time budget fell back on) */
+    fprintf(summary, "strategy           %s%s%s\n", best->name, best->refine[0] ? " + " : "",
+            best->refine);
     if (res->blocks > 0)
         fprintf(summary, "general mapping    %d blocks (one per slot), heaviest %g, cap %g; "
                 "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",
