@@ -6,10 +6,11 @@
  * they execute in tm_ctx_threads() worker threads and the result does not
  * depend on the thread count (without a time limit): a job's output depends
  * only on its seed, and the winner is chosen by the objective with ties
- * broken by job order.  With a time limit, the constructions run first
- * (same pool), then every refinement runs in its own thread for the whole
- * limit, side by side, so the limit a refinement gets does not depend on
- * the thread count either.  METIS calls inside the strategies are isolated
+ * broken by job order.  A time limit is a budget for the whole call
+ * (run_int.h, docs/mapping.md "Time budget"): constructions start only in
+ * its first third, the best of them are refined side by side until the
+ * evaluations that follow just fit, and the consecutive placement is the
+ * answer when nothing beat it.  METIS calls inside the strategies are isolated
  * (src/graph/metis_pool.h); igraph is not called by any network-mode
  * strategy, so the workers only read the net's CSR snapshot and the shared
  * read-only router.
