@@ -9,6 +9,7 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
+#   make bench-budget quality against --time-limit, Scotch's point beside (tools/bench/budget.sh)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=PREFIX/lib ... (docs/install.md): the
 #                   libraries, headers, CLI, MPI libraries (LIBDIR/topomap-mpi-<mpi>/),
 #                   pkg-config and CMake files, man pages, bash completion; make uninstall
@@ -76,7 +77,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-scale bench-record bench-sim install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -346,6 +347,12 @@ bench: all $(BENCH_BIN)
 bench-map: all
 	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
 	tools/bench/map-scotch.sh $(BUILD)
+
+# Quality against the time budget, 0.1-60 s on three cases, Scotch's point
+# beside (docs/performance.md "Time budget"); about 6 minutes.
+bench-budget: all
+	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
+	tools/bench/budget.sh $(BUILD)
 
 # Time and peak RSS against size (docs/performance.md); SIZES and LIMIT
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.

@@ -220,9 +220,13 @@ TM_API void tm_map_result_release(tm_map_result *r);
  * refinement `refine` (NULL or "none": none; "ta", "nc:10", ...) and keeps
  * the best mapping by `obj` (ties broken by the other two figures, then
  * by row order).  Seed, threads and time limit come from ctx; "all" runs
- * the strategies in tm_ctx_threads() threads; with a time limit the
- * constructions run first, then every refinement in its own thread for the
- * whole limit, side by side.  Without a time limit the result does not
+ * the strategies in tm_ctx_threads() threads.  A time limit T (>= 0) is a
+ * budget for this call (docs/mapping.md "Time budget"): jobs and topdown's
+ * trials start only in its first third, at most min(2, threads) of the
+ * constructions (the lowest J first, none dominated) are refined, side by
+ * side, and stop where the evaluations after them fit before T; in network
+ * mode a result the consecutive placement beats on obj gives way to it (a
+ * row named "consecutive").  Without a time limit the result does not
  * depend on the thread count.  When the stop predicate of ctx fires
  * (tm_ctx_set_stop), refinements keep their best mapping so far, runs not
  * yet started are left out of the rows, and the call succeeds with the best

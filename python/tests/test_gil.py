@@ -21,7 +21,7 @@ def test_other_thread_runs_during_map():
     try:
         time.sleep(0.05)
         t0 = time.monotonic()
-        # with a time limit every refinement runs for the whole limit: a long map
+        # with a time limit the refinement runs to the end of the budget: a long map
         res = topomap.map(net, LULESH, alloc=X5_JOB, time_limit=1.5, threads=1)
         t1 = time.monotonic()
     finally:

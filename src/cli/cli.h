@@ -17,6 +17,14 @@ enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXI
 
 /* The default refinement of network mode (docs/mapping.md "Pipeline"). */
 #define CLI_NET_PIPELINE "ils:10+ta"
+/* ... and with --time-limit (docs/mapping.md "Time budget"): ils:2, whose
+ * first descent (nc:2) takes a fraction of nc:10's time and whose kicks
+ * are the same, then ta when the budget gives each task at least
+ * CLI_BUDGET_TA_S seconds (below, the 5 % dilation ta may give for
+ * congestion is not won back). */
+#define CLI_NET_PIPELINE_BUDGET "ils:2+ta"
+#define CLI_NET_PIPELINE_BUDGET_SHORT "ils:2"
+#define CLI_BUDGET_TA_S 250e-6
 /* Largest --slots. */
 #define CLI_MAX_SLOTS (1L << 20)
 

@@ -150,8 +150,9 @@ static double gain_pct(double base, double v)
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }
 
-/* The result is the time objective's fallback (tm_map_run appends a row
- * named "consecutive" only then). */
+/* The result is the consecutive placement that tm_map_run fell back on
+ * (it appends a row named "consecutive" only then: --objective time, or a
+ * time budget whose best result consecutive beats). */
 static bool fell_back(const tm_map_result *res)
 {
     return strcmp(res->rows[res->best].name, "consecutive") == 0;
@@ -187,9 +188,13 @@ static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool netwo
                     gain_pct(base[k], val[k]),
                     k == 3 ? ": the result is predicted SLOWER (--objective time never returns "
                              "a placement predicted slower)" : "");
-    if (network && obj == TM_OBJ_TIME && fell_back(res))
-        fprintf(out, "note: every candidate was predicted slower than the consecutive placement "
-                "(est. time): the result is the consecutive placement (--objective time)\n");
+    if (network && fell_back(res))
+        fprintf(out, obj == TM_OBJ_TIME
+                         ? "note: every candidate was predicted slower than the consecutive "
+                           "placement (est. time): the result is the consecutive placement "
+                           "(--objective time)\n"
+                         : "note: the consecutive placement beats every result found within "
+                           "--time-limit: the result is the consecutive placement\n");
 }
 
 static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res, int obj)
@@ -210,7 +215,7 @@ static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_resul
     json_obj_end(j);
     if (net) {
         json_bool(j, "predicted_slower_than_consecutive", predicted_slower(res));
-        json_bool(j, "fell_back_to_consecutive", obj == TM_OBJ_TIME && fell_back(res));
+        json_bool(j, "fell_back_to_consecutive", fell_back(res));
     }
 }
 
@@ -360,7 +365,9 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
     a->topt = cli_time_opts(&a->in);
     p->time = &a->topt;
     if (!a->refine_given)
-        a->refine = CLI_NET_PIPELINE;
+        a->refine = a->time_limit < 0 ? CLI_NET_PIPELINE
+                    : a->time_limit >= CLI_BUDGET_TA_S * comm->n ? CLI_NET_PIPELINE_BUDGET
+                                                                 : CLI_NET_PIPELINE_BUDGET_SHORT;
     return TM_EOK;
 }
 
@@ -406,14 +413,14 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
     /* The mapping went to stdout unless --out was given: keep the summary
      * out of its way. */
     FILE *summary = a->out ? stdout : stderr;
+    const tm_map_row *best = &res->rows[res->best];
     if (res->n_rows > 1)
         print_rows(summary, res, net != NULL);
-    {
-        /* the time objective's fallback row (consecutive) has no refinement */
-        const char *rf = a->objective == TM_OBJ_TIME && fell_back(res) ? NULL : a->refine;
-        fprintf(summary, "strategy           %s%s%s\n", res->rows[res->best].name,
-                rf ? " + " : "", rf ? rf : "");
-    }
+    /* the chain the chosen row had (none for a screened row, or for the
+     * consecutive placement that --objective time or a time budget fell
+     * back on) */
+    fprintf(summary, "strategy           %s%s%s\n", best->name, best->refine[0] ? " + " : "",
+            best->refine);
     if (res->blocks > 0)
         fprintf(summary, "general mapping    %d blocks (one per slot), heaviest %g, cap %g; "
                 "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",
@@ -459,6 +466,12 @@ int cmd_map(int argc, char **argv)
         err = tm_ctx_set_time_limit(ctx, a.time_limit);
     if (!err)
         err = load_problem(ctx, &a, &nw, &comm, &hier, &p);
+    /* --time-limit counts from the start of the command: reading the
+     * inputs and building the network took part of it */
+    if (!err && a.time_limit >= 0) {
+        double left = a.time_limit - (cli_now() - t0);
+        err = tm_ctx_set_time_limit(ctx, left > 0 ? left : 0);
+    }
     if (err)
         goto fail;
     err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);

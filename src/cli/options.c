@@ -127,7 +127,9 @@ static const cli_opt table[] = {
     {"seed", OPT_SEED, "N", M, "seed of every randomised step (default 1)"},
     {"seed", OPT_SEED, "N", S, "seed of the failure samples and of the mapping (default 1)"},
     {"time-limit", OPT_TIME_LIMIT, "SEC", M,
-     "wall-clock limit of refinement (default: iteration budget only)"},
+     "time budget of the whole command, reading included: constructions\n"
+     "scaled to it, refinement stopped on time, never worse than consecutive\n"
+     "(default: no limit, iteration budgets; docs/mapping.md \"Time budget\")"},
     {"threads", OPT_THREADS, "N", E,
      "threads (default: all cores; the results do not depend on it)"},
     {"threads", OPT_THREADS, "N", M,

@@ -6,10 +6,11 @@
  * they execute in tm_ctx_threads() worker threads and the result does not
  * depend on the thread count (without a time limit): a job's output depends
  * only on its seed, and the winner is chosen by the objective with ties
- * broken by job order.  With a time limit, the constructions run first
- * (same pool), then every refinement runs in its own thread for the whole
- * limit, side by side, so the limit a refinement gets does not depend on
- * the thread count either.  METIS calls inside the strategies are isolated
+ * broken by job order.  A time limit is a budget for the whole call
+ * (run_int.h, docs/mapping.md "Time budget"): constructions start only in
+ * its first third, the best of them are refined side by side until the
+ * evaluations that follow just fit, and the consecutive placement is the
+ * answer when nothing beat it.  METIS calls inside the strategies are isolated
  * (src/graph/metis_pool.h); igraph is not called by any network-mode
  * strategy, so the workers only read the net's CSR snapshot and the shared
  * read-only router.
@@ -26,6 +27,10 @@
 #include "../graph/bfs.h"
 #include "../graph/metis_pool.h"
 #include "../util/util.h"
+
+/* Under a time limit, the share of it in which constructions (jobs, and
+ * the trials inside topdown) may start; the refinements have the rest. */
+#define CONSTRUCT_SHARE (1.0 / 3)
 
 /* Allocated hosts that cannot reach the first one through transit
  * vertices make a disconnected allocation (TM_EINPUT naming them). */
@@ -216,32 +221,52 @@ static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_r
     return TM_EOK;
 }
 
-/* The time objective's guard: when even the fastest row is predicted
- * slower than the consecutive placement, the consecutive placement itself
- * becomes the result, as one more row named "consecutive" (its figures
- * are the baseline's).  The rows are sorted by est_time_s first, so no
- * row is "not slower" then: consecutive is the best candidate left. */
-static tm_err fall_back(tm_ctx *ctx, runner *rn, tm_map_result *out)
+/* When the consecutive placement itself becomes the result, as one more
+ * row named "consecutive" (its figures are the baseline's):
+ * - the time objective's guard: even the fastest row is predicted slower
+ *   than consecutive (rows are sorted by est_time_s first, so no row is
+ *   "not slower" then, and consecutive is the best candidate left);
+ * - under a time limit (network mode, one task per slot), a result that
+ *   consecutive beats on the objective (pareto: dominates): a budget too
+ *   short for anything better still returns the baseline, never less.
+ *   Without a limit every row had its full refinement and the rule is not
+ *   needed (results stay those of before). */
+static bool needs_fallback(const runner *rn, tm_objective obj, const tm_map_result *out)
+{
+    const tm_metrics *c = out->consecutive, *m = out->rows[out->best].metrics;
+    if (!c)
+        return false;
+    if (obj == TM_OBJ_TIME)
+        return tm__run_slower(m, c);
+    return rn->timed && rn->p->net && !rn->gen &&
+           (obj == TM_OBJ_PARETO ? tm__run_dominates(c, m, obj) : tm__run_better(c, m, obj));
+}
+
+static tm_err fall_back(tm_ctx *ctx, const runner *rn, tm_map_result *out)
 {
     tm_map_row *r = &out->rows[out->n_rows];
     const tm_problem *p = rn->p;
     tm_err err;
     memset(r, 0, sizeof *r);
-    snprintf(r->name, sizeof r->name, "consecutive");
-    r->metrics = malloc(sizeof *r->metrics);
-    if (!r->metrics)
+    if (!(r->metrics = malloc(sizeof *r->metrics)))
         return tm__nomem(ctx);
-    *r->metrics = *out->consecutive; /* no link loads: nothing owned */
-    r->start_congestion = r->metrics->max_congestion;
-    r->start_dilation = r->metrics->avg_dilation;
-    r->start_J = r->metrics->qap_J;
-    out->best = out->n_rows++;
+    *r->metrics = *out->consecutive; /* no link loads in a row's figures */
     if (rn->gen)
         err = tm_mapping_blocks(ctx, p->alloc, rn->full->n, &out->mapping);
     else
         err = tm_mapping_consecutive(ctx, p->alloc, p->comm->n, &out->mapping);
+    if (err) {
+        free(r->metrics);
+        r->metrics = NULL;
+        return err;
+    }
+    snprintf(r->name, sizeof r->name, "consecutive");
+    r->start_congestion = r->metrics->max_congestion;
+    r->start_dilation = r->metrics->avg_dilation;
+    r->start_J = r->metrics->qap_J;
+    out->best = out->n_rows++;
     out->metrics = r->metrics;
-    return err;
+    return TM_EOK;
 }
 
 /* The chosen row's mapping becomes the result: expanded to every task
@@ -256,8 +281,7 @@ static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_obje
         out->block_bound = gen->bound;
         out->block_weight_max = gen->weight_max;
     }
-    if (obj == TM_OBJ_TIME && out->consecutive &&
-        tm__run_slower(out->rows[out->best].metrics, out->consecutive))
+    if (needs_fallback(rn, obj, out))
         return fall_back(ctx, rn, out);
     best = &rn->jobs[row_job[out->best]];
     if (rn->gen) {
@@ -285,6 +309,7 @@ static void release_jobs(runner *rn)
         free(rn->jobs[i].met);
     }
     free(rn->jobs);
+    free(rn->order);
 }
 
 tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
@@ -315,8 +340,12 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     }
     rn.p = &pr;
     rn.parent = ctx;
-    /* every refinement gets the whole limit (tm__run_jobs) */
+    /* the limit is a budget for the whole run (run_int.h, docs/mapping.md
+     * "Time budget") */
     rn.time_limit = tl;
+    rn.timed = tl >= 0;
+    rn.deadline = t0 + tl;
+    rn.construct_end = t0 + CONSTRUCT_SHARE * tl;
     rn.job_threads = rn.nj == 1 ? (nt < 1 ? 1 : nt) : 1;
     /* METIS workers forked now, while the process is small: a worker
      * shares its parent's pages copy-on-write for its whole life */
@@ -325,7 +354,7 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
     err = tm__run_jobs(ctx, &rn, obj);
     if (err)
         goto out;
-    /* one more for the time objective's fallback row (take_best) */
+    /* + the fallback row (take_best) */
     out->rows = tm__calloc_n((size_t)rn.nj + 1, sizeof *out->rows);
     row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
     if (!out->rows || !row_job)

@@ -13,9 +13,12 @@
 #include "topomap/metrics.h"
 #include "general.h"
 
+struct runner;
+
 /* One row of a run: a strategy (one start of it) with its own context,
  * seed and mapping. */
 typedef struct job {
+    const struct runner *rn; /* its run: the parent's stop request and the deadlines */
     const tm_strategy *st;
     char name[48];
     uint64_t seed;
@@ -29,7 +32,9 @@ typedef struct job {
     tm_metrics *cmet;     /* the construction's figures, when screening evaluated it */
     bool screened;        /* not refined: a construction dominated it (screen) */
     bool kept;            /* the screen keeps it for refinement */
-    bool skipped;         /* not started: the caller asked to stop */
+    bool skipped;         /* not started: the caller asked to stop, or the budget */
+    double deadline;      /* time limit: tm__now() at which its stop predicate fires */
+    double eval_s;        /* time limit: what one exact evaluation of it cost */
     tm_err err;
     char msg[512];
 } job;
@@ -44,6 +49,14 @@ typedef struct runner {
     bool has_arg[MAX_CHAIN];
     int nrf;
     double time_limit;
+    /* With a time limit (>= 0), the budget of the whole run (docs/mapping.md
+     * "Time budget"): jobs and construction trials start only before
+     * construct_end, refinements stop at deadline less what the evaluations
+     * after them cost. */
+    bool timed;
+    double deadline, construct_end;
+    int keep;         /* refined rows after the screen */
+    int *order;       /* time limit: the job each pool index starts (run_jobs.c) */
     int job_threads;  /* threads a strategy may use itself: all of them for a lone job */
     tm_ctx *parent;   /* stop predicate, progress callback, METIS pool */
     /* general mapping (general.c): jobs map the quotient p->comm, and
@@ -76,6 +89,8 @@ bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b, tm_objective ob
 bool tm__run_slower(const tm_metrics *a, const tm_metrics *b);
 /* The chosen row of n (see run_pick.c for the pareto rule). */
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
+/* a and b place every task on the same host and slot (or PE). */
+bool tm__run_same_mapping(const tm_mapping *a, const tm_mapping *b);
 /* out->consecutive: the baseline every result is compared with. */
 tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_map_result *out);
 

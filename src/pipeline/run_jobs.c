@@ -28,6 +28,10 @@
 #define SCREEN_MIN_TASKS 8192
 #define SCREEN_KEEP 2
 
+/* Under a time limit, added to the evaluations a refinement leaves time
+ * for (seconds): thread joins, the mapping's copy, the result's check. */
+#define EVAL_MARGIN_S 0.002
+
 static void report(runner *rn, const job *j, const char *step, const tm_metrics *m)
 {
     char what[96];
@@ -35,6 +39,15 @@ static void report(runner *rn, const job *j, const char *step, const tm_metrics 
     snprintf(what, sizeof what, "%s %s", j->name, step);
     tm__progress(rn->parent, what, net ? m->max_congestion : -1, net ? m->avg_dilation : -1,
                  m->qap_J);
+}
+
+/* The stop predicate of a job's context: the caller's stop request, or,
+ * under a time limit, the job's deadline (the end of the construction
+ * window while it is constructed, of its refinement after). */
+static int job_stop(void *ud)
+{
+    const job *j = ud;
+    return tm__stopped(j->rn->parent) || (j->rn->timed && tm__now() >= j->deadline);
 }
 
 static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
@@ -88,7 +101,9 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
         st = *j->cmet;
         tm_metrics_init(j->cmet);
     } else {
+        double t = tm__now();
         err = eval_job(jc, rn, &j->m, &st);
+        j->eval_s = tm__now() - t;
     }
     if (!err)
         err = tm_mapping_copy(jc, &j->m, &m0);
@@ -99,13 +114,27 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
     j->start[2] = st.qap_J;
     j->start_est = st.est_time_s;
     report(rn, j, "constructed", &st);
-    /* the steps of a chain share the time limit */
-    if (rn->time_limit > 0)
-        (void)tm_ctx_set_time_limit(jc, rn->time_limit / rn->nrf); /* finite, checked */
-    for (int k = 0; k < rn->nrf && !err; k++)
+    /* under a time limit the refinement ends where the evaluations after
+     * it (this row's, and the baseline's) still fit before the deadline */
+    if (rn->timed)
+        j->deadline = rn->deadline - (2 * j->eval_s + EVAL_MARGIN_S);
+    for (int k = 0; k < rn->nrf && !err; k++) {
+        /* the steps of a chain share what is left, in equal parts */
+        if (rn->timed) {
+            double left = (j->deadline - tm__now()) / (rn->nrf - k);
+            if (left <= 0)
+                break; /* no time left: the mapping stays as it is */
+            (void)tm_ctx_set_time_limit(jc, left); /* finite, checked */
+        }
         err = rn->rf[k]->run(jc, rn->p, rn->has_arg[k] ? rn->rarg[k] : NULL,
                              j->seed * 0x9e3779b97f4a7c15ULL + 1 + (uint64_t)k, &j->m);
-    if (!err)
+    }
+    /* a refinement that moved nothing (a construction at a local optimum
+     * or at the congestion bound) has the construction's figures: the
+     * evaluation is deterministic, and on 16,384 tasks it costs 0.1-0.3 s */
+    if (!err && tm__run_same_mapping(&j->m, &m0))
+        *j->met = st, tm_metrics_init(&st); /* no link loads: plain copy */
+    else if (!err)
         err = eval_job(jc, rn, &j->m, j->met);
     if (!err && refined_worse(rn, j->met, j)) {
         tm_mapping_release(&j->m);
@@ -132,6 +161,9 @@ static void construct_job(runner *rn, job *j)
         return;
     }
     tm__ctx_inherit(j->jc, rn->parent);
+    j->rn = rn;
+    j->deadline = rn->construct_end;
+    tm_ctx_set_stop(j->jc, job_stop, j);
     tm_ctx_set_seed(j->jc, j->seed);
     /* cannot fail: both come from the parent context, already checked */
     (void)tm_ctx_set_threads(j->jc, rn->job_threads);
@@ -145,8 +177,11 @@ static void construct_job(runner *rn, job *j)
     if (!j->err && rn->screen) { /* in this worker: the evaluations run in parallel too */
         if (!(j->cmet = calloc(1, sizeof *j->cmet)))
             j->err = tm__nomem(j->jc);
-        else
+        else {
+            double t = tm__now();
             j->err = eval_job(j->jc, rn, &j->m, j->cmet);
+            j->eval_s = tm__now() - t;
+        }
     }
     j->time_s = tm__now() - t0;
 }
@@ -179,12 +214,51 @@ static void run_job(runner *rn, job *j)
         refine_phase(rn, j);
 }
 
+/* Under a time limit the constructions start in an order of value for
+ * time: consecutive first (free, and the answer if nothing else fits),
+ * then the constructions that won the bench-map cases, cheapest of them
+ * first after topdown; further starts of greedy last.  Strategies not
+ * named here follow in their order.  Only the order in which jobs start
+ * changes: rows stay in job order. */
+static const char *const budget_order[] = {"identity", "topdown", "recursive", "grow", "greedy",
+                                           "rcm"};
+
+static int budget_rank(const job *j)
+{
+    int n = (int)(sizeof budget_order / sizeof *budget_order);
+    for (int k = 0; k < n; k++)
+        if (strcmp(j->st->name, budget_order[k]) == 0)
+            return strcmp(j->name, j->st->name) == 0 || strstr(j->name, "#0") ? k : 2 * n;
+    return n;
+}
+
+/* rn->order: the job each pool index starts (a stable sort by rank). */
+static void budget_sort(runner *rn)
+{
+    for (int i = 0; i < rn->nj; i++)
+        rn->order[i] = i;
+    for (int i = 1; i < rn->nj; i++)
+        for (int k = i; k > 0 && budget_rank(&rn->jobs[rn->order[k]]) <
+                                     budget_rank(&rn->jobs[rn->order[k - 1]]); k--) {
+            int t = rn->order[k];
+            rn->order[k] = rn->order[k - 1];
+            rn->order[k - 1] = t;
+        }
+}
+
 /* Job i of the pool (tm__parallel_for). */
 static void pool_job(void *arg, int i, int member)
 {
     runner *rn = arg;
-    /* a stop request drops the jobs not started (the first always runs) */
-    if (rn->phase != PHASE_REFINE && i > 0 && tm__stopped(rn->parent)) {
+    /* the first always runs; under a time limit the first two (in the
+     * budget's order, consecutive and the first real construction) */
+    bool first = i == 0 || (rn->order && i == 1);
+    if (rn->order && rn->phase != PHASE_REFINE)
+        i = rn->order[i];
+    /* a stop request, or the end of the construction window of a time
+     * limit, drops the jobs not started */
+    if (rn->phase != PHASE_REFINE && !first &&
+        (tm__stopped(rn->parent) || (rn->timed && tm__now() >= rn->construct_end))) {
         rn->jobs[i].skipped = true;
         return;
     }
@@ -274,7 +348,13 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
     for (int i = 0; i < rn->nj; i++) /* refine_phase has kept the message */
         if (rn->jobs[i].err)
             return tm__fail(ctx, rn->jobs[i].err, "%s", rn->jobs[i].msg);
-    for (int kept = 0; kept < SCREEN_KEEP; kept++) {
+    /* under a time limit the order is J's: the refinement starts with
+     * ils, which lowers J, and a short one keeps the lead of the
+     * construction with the lowest J (bench-budget: SpMV 512 on torus
+     * 8^3, where recursive leads on congestion and topdown on J, the
+     * refined topdown wins on both) */
+    tm_objective order = rn->timed ? TM_OBJ_QAP : obj;
+    for (int kept = 0; kept < rn->keep; kept++) {
         int b = -1; /* the best non-dominated construction not yet kept */
         for (int i = 0; i < rn->nj; i++) {
             job *j = &rn->jobs[i];
@@ -284,7 +364,7 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
             for (int k = 0; k < rn->nj && !dom; k++)
                 dom = k != i && rn->jobs[k].cmet &&
                       tm__run_dominates(rn->jobs[k].cmet, j->cmet, obj);
-            if (!dom && (b < 0 || tm__run_better(j->cmet, rn->jobs[b].cmet, obj)))
+            if (!dom && (b < 0 || tm__run_better(j->cmet, rn->jobs[b].cmet, order)))
                 b = i;
         }
         if (b < 0)
@@ -329,14 +409,27 @@ tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
     tm_err err;
     rn->obj = obj;
     rn->screen = rn->nj > 1 && rn->nrf > 0 && rn->p->net && rn->p->comm->n > SCREEN_MIN_TASKS;
-    if ((rn->time_limit > 0 || rn->screen) && rn->nj > 1) {
+    rn->keep = SCREEN_KEEP;
+    if (rn->timed && rn->nj > 1 && rn->nrf > 0) {
+        /* a budget is not spread over rows that cannot win: refine the
+         * best constructions, as many as there are threads (up to
+         * SCREEN_KEEP), each with the whole time that is left */
+        rn->screen = true;
+        rn->keep = nt < SCREEN_KEEP ? (nt > 1 ? nt : 1) : SCREEN_KEEP;
+    }
+    if (rn->timed && rn->nj > 1) {
+        if (!(rn->order = tm__malloc_n((size_t)rn->nj, sizeof *rn->order)))
+            return tm__nomem(ctx);
+        budget_sort(rn);
+    }
+    if ((rn->timed || rn->screen) && rn->nj > 1) {
         rn->phase = PHASE_CONSTRUCT;
         run_pool(rn, nt);
         if (rn->screen && (err = screen(ctx, rn, obj)) != TM_EOK)
             return err;
         rn->phase = PHASE_REFINE;
         share_threads(rn, nt);
-        if (rn->time_limit > 0)
+        if (rn->timed)
             return refine_side_by_side(ctx, rn);
         run_pool(rn, nt);
         return TM_EOK;

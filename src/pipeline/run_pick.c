@@ -102,7 +102,7 @@ int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj)
     return best;
 }
 
-static bool same_mapping(const tm_mapping *a, const tm_mapping *b)
+bool tm__run_same_mapping(const tm_mapping *a, const tm_mapping *b)
 {
     size_t n = (size_t)a->n;
     if (a->n != b->n)
@@ -121,7 +121,8 @@ static bool reuse_row(const runner *rn, const tm_mapping *m, tm_metrics *out)
 {
     for (int i = 0; i < rn->nj; i++) {
         const job *j = &rn->jobs[i];
-        if (!j->skipped && !j->err && j->met && !j->met->link_load && same_mapping(&j->m, m)) {
+        if (!j->skipped && !j->err && j->met && !j->met->link_load &&
+            tm__run_same_mapping(&j->m, m)) {
             *out = *j->met;
             return true;
         }

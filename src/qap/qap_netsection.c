@@ -405,7 +405,9 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     if (!trial)
         return tm__nomem(ctx);
     tm__qdist_init_net(&o, q);
-    for (int k = 0; k < ntrials && !err; k++) {
+    /* a stop request (the caller's, or the end of a time budget's
+     * construction window) ends the trials after the first */
+    for (int k = 0; k < ntrials && !err && !(k > 0 && tm__stopped(ctx)); k++) {
         tm__ptree t;
         tm__ptree_opts po = {0, false};
         uint64_t s = seed + (uint64_t)k * 0x9e3779b97f4a7c15ULL;

@@ -100,7 +100,9 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
     tm__qdist_init(&o, p->hier);
     if (ntrials <= 0)
         ntrials = topdown_trials(&g, general);
-    for (int t = 0; t < ntrials; t++) {
+    /* a stop request (the caller's, or the end of a time budget's
+     * construction window) ends the trials after the first */
+    for (int t = 0; t < ntrials && !(t > 0 && tm__stopped(ctx)); t++) {
         uint64_t s = seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL;
         double j = 0;
         err = tm__qap_multisection(ctx, &g, p->hier, bound, s, trial);

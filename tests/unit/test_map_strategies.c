@@ -625,6 +625,86 @@ static void test_all_screen(void **state)
     free(w);
 }
 
+/* A time limit is a budget (docs/mapping.md "Time budget"): with 0 only
+ * consecutive and topdown's first trial run, unrefined; a result that the
+ * consecutive placement dominates gives way to it, as a row of its own. */
+static void test_time_budget(void **state)
+{
+    enum { K = 6, N = K * K * K };
+    tm_net *net = fx_torus(ctx, K, 3, 1);
+    int32_t src[6 * N], dst[6 * N];
+    double w[6 * N];
+    int m = 0;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm_map_result r;
+    tm_mapping cons;
+    const char *worse = NULL;
+    (void)state;
+    for (int v = 0; v < N; v++) {
+        int x = v % K, y = v / K % K, z = v / (K * K);
+        int nb[3] = {(x + 1) % K + K * (y + K * z), x + K * ((y + 1) % K + K * z),
+                     x + K * (y + K * ((z + 1) % K))};
+        for (int k = 0; k < 3; k++) {
+            src[m] = v, dst[m] = nb[k], w[m++] = 1 + v % 3;
+            src[m] = nb[k], dst[m] = v, w[m++] = 1 + v % 3;
+        }
+    }
+    fx_comm(&c, N, m, src, dst, w);
+    fx_alloc(&al, net, 0, NULL);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    tm_mapping_init(&cons);
+    assert_tm_ok(ctx, tm_mapping_consecutive(ctx, &al, N, &cons));
+
+    assert_tm_ok(ctx, tm_ctx_set_time_limit(ctx, 0));
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "all", "nc:1", TM_OBJ_PARETO, &r));
+    assert_int_equal(r.n_rows, 2);
+    assert_string_equal(r.rows[0].name, "identity");
+    assert_string_equal(r.rows[1].name, "topdown");
+    for (int32_t i = 0; i < r.n_rows; i++) { /* no time to refine */
+        assert_true(r.rows[i].metrics->max_congestion == r.rows[i].start_congestion);
+        assert_true(r.rows[i].metrics->avg_dilation == r.rows[i].start_dilation);
+    }
+    /* consecutive is the exact embedding here, and stays the answer */
+    assert_true(r.consecutive->avg_dilation == 1.0);
+    assert_true(r.metrics->avg_dilation == 1.0);
+    tm_map_result_release(&r);
+
+    /* a strategy worse than consecutive on both figures (without a
+     * limit)... */
+    assert_tm_ok(ctx, tm_ctx_set_time_limit(ctx, -1));
+    for (size_t s = 0; s < sizeof names / sizeof *names && !worse; s++) {
+        assert_tm_ok(ctx, tm_map_run(ctx, &p, names[s], NULL, TM_OBJ_PARETO, &r));
+        assert_int_equal(r.n_rows, 1);
+        if (r.metrics->avg_dilation > r.consecutive->avg_dilation &&
+            r.metrics->max_congestion >= r.consecutive->max_congestion)
+            worse = names[s];
+        tm_map_result_release(&r);
+    }
+    assert_non_null(worse);
+    /* ... so under a limit the answer is the consecutive placement */
+    assert_tm_ok(ctx, tm_ctx_set_time_limit(ctx, 30));
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, worse, NULL, TM_OBJ_PARETO, &r));
+    assert_int_equal(r.n_rows, 2);
+    assert_int_equal(r.best, 1);
+    assert_string_equal(r.rows[1].name, "consecutive");
+    assert_string_equal(r.rows[1].refine, "");
+    assert_true(r.metrics == r.rows[1].metrics);
+    assert_true(r.metrics->qap_J == r.consecutive->qap_J);
+    assert_memory_equal(r.mapping.host, cons.host, N * sizeof *cons.host);
+    assert_memory_equal(r.mapping.slot, cons.slot, N * sizeof *cons.slot);
+    tm_map_result_release(&r);
+
+    assert_tm_ok(ctx, tm_ctx_set_time_limit(ctx, -1));
+    tm_mapping_release(&cons);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
 static void test_disconnected(void **state)
 {
     tm_net *net;
@@ -795,6 +875,7 @@ int main(void)
         cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_map_run),
         cmocka_unit_test(test_all_screen),
+        cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_disconnected),
         cmocka_unit_test(test_pick_time),
         cmocka_unit_test(test_objective_time_guard),
