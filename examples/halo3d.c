@@ -181,6 +181,13 @@ int main(int argc, char **argv)
                bad);
     comm_time_print("halo3d", t);
     comm_matrix_write(g.deg, wnb, sent);
+    {
+        /* one phase: the halo exchange, once per iteration */
+        long rep = iters;
+        for (int i = 0; i < g.deg; i++)
+            sent[i] = (double)g.n * g.n * sizeof(double);
+        comm_phases_write(1, &g.deg, wnb, sent, &rep);
+    }
     free(sbuf);
     free(rbuf);
     MPI_Comm_free(&comm);

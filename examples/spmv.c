@@ -258,6 +258,13 @@ int main(int argc, char **argv)
                "%ld wrong\n", np, n, degree, pairs, bad);
     comm_time_print("spmv", t);
     comm_matrix_write(k, dst, bytes);
+    {
+        /* one phase: the halo of one product, once per iteration */
+        long rep = iters;
+        for (int i = 0; i < k; i++)
+            bytes[i] /= iters;
+        comm_phases_write(1, &k, dst, bytes, &rep);
+    }
     free(bytes);
     free(dst);
     free(req);
