@@ -144,7 +144,7 @@ MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
 MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads) \
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases) \
                  halo3d tm_neighbors placement))
 
 mpi: $(MPI_OUT)
@@ -168,6 +168,9 @@ $(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_pattern: tests/mpi/record_pattern.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_phases: tests/mpi/record_phases.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_threads: tests/mpi/record_threads.c | $(DEPS_STAMP)
