@@ -24,6 +24,10 @@
 
 /* Largest number of phases a file may declare. */
 #define MAX_PHASES (INT64_C(1) << 24)
+/* Largest tasks x phases: every phase is a CSR with tasks + 1 offsets, so
+ * a small file naming 2^24 tasks must not make thousands of them (2^26
+ * offsets: 512 MiB; e.g. 65,536 tasks x 1,024 distinct phases). */
+#define MAX_TASK_ROWS (INT64_C(1) << 26)
 
 void tm_comm_phases_init(tm_comm_phases *p)
 {
@@ -156,6 +160,10 @@ static tm_err read_one(tm__lexer *lx, const char *name, int64_t n, tm_comm_phase
     tm_err err = parse_phase(lx, n, &rep, &m);
     if (err)
         return err;
+    if ((int64_t)(out->n_phases + 1) * (n + 1) > MAX_TASK_ROWS)
+        return tm__lex_error(lx, "phase %d: %lld tasks x %d phases is more than the %lld task "
+                             "rows the phases may hold in all", out->n_phases + 1, (long long)n,
+                             out->n_phases + 1, (long long)MAX_TASK_ROWS);
     tm__entries_init(&e);
     for (int64_t k = 0; k < m && !err; k++) {
         if ((r = next_data(lx)) != 1) {

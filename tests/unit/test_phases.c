@@ -129,6 +129,8 @@ static void test_malformed(void **state)
         {"%%TopomapPhases 1\n4 1\nphase 1 0\nphase 1 0\n", "t:4: more phases than the 1"},
         {"%%TopomapPhases 1\n4 2\nphase 1 0\n", "file ends after 1 of 2 phases"},
         {"%%TopomapPhases 1\n4 16777216\n", "file ends after 0 of 16777216 phases"},
+        {"%%TopomapPhases 1\n16777216 9\nphase 1 0\nphase 1 0\nphase 1 0\nphase 1 0\n",
+         "t:6: phase 4: 16777216 tasks x 4 phases is more than"},
         {"%%TopomapPhases 1\n4 1\nphase 1 1\n1 2 1e31\n", "t"},        /* over TM_COMM_MAX_VOLUME */
     };
     (void)state;
