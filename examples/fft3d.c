@@ -12,7 +12,8 @@
  *
  * It prints the communication time (the all-to-alls only, summed per rank,
  * max over ranks) and, with TM_COMM_MATRIX=FILE, writes the bytes per pair
- * of ranks (commstat.h).
+ * of ranks, and with TM_COMM_PHASES=FILE its phases (the row and the
+ * column all-to-all, each twice per iteration; commstat.h).
  *   usage: fft3d [N (default 32)] [iterations (default 2)]
  * Exit 0 when the round trip is exact to 1e-9, 1 otherwise. */
 #include <complex.h>

@@ -14,7 +14,8 @@
  * own points (8 bytes each, MPI_Irecv/MPI_Isend/MPI_Waitall) and checks
  * every received value (x[i] = i + 0.5, exact).  It prints the
  * communication time (max over ranks) and, with TM_COMM_MATRIX=FILE, writes
- * the bytes per pair of ranks (commstat.h).
+ * the bytes per pair of ranks, and with TM_COMM_PHASES=FILE its phases
+ * (one exchange, once per iteration; commstat.h).
  *   usage: spmv [points per rank (default 2000)] [iterations (default 3)]
  *               [mean degree (default 8)]
  * Exit 0 when every value is right, 1 otherwise. */
