@@ -63,6 +63,9 @@ ifeq ($(SAN),fuzz)
   # Same for hostlists and explicit XML specs (src/alloc/hostlist.c, src/io/xmlspec.c).
   SANFLAGS += -DTM_HOSTLIST_MAX=32768u -DSPEC_MAX_VERTICES='(INT64_C(1) << 15)' \
               -DSPEC_MAX_LINK_CABLES=131072LL
+  # And for the phases: tasks x phases (src/comm/read_phases.c), so that an input
+  # naming 2^24 tasks does not spend the run allocating their offsets.
+  SANFLAGS += -DTM_PHASES_MAX_TASK_ROWS='(INT64_C(1) << 20)'
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
