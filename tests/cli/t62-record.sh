@@ -60,6 +60,10 @@ for dir in $TOPOMAP_MPI_DIRS; do
         python3 "$PHASES" expect "$np" "$algo" ph.mtx
         [ "$(json_py 'd["phases"].endswith("ph.mtx.phases") and d["phase_runs"] == 8 - 4 * ("'"$algo"'" == "skip")' < ph.mtx.json)" = True ]
     done
+    # 1000 iterations: still four phases, the loop's two with repeat 1000
+    mpi_run "$dir" 3 LD_PRELOAD="$shim" TOPOMAP_RECORD=loop.mtx -- "$dir/record_phases" 1000
+    python3 "$PHASES" expect 3 auto loop.mtx 1000
+    [ "$(grep -c '^phase ' loop.mtx.phases)" = 4 ]
     # est_time_s from the phases: the sum of each phase's time, more than the
     # one exchange of the whole matrix here (the ring's three runs do not
     # overlap)

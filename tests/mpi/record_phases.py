@@ -4,9 +4,11 @@
   record_phases.py sum FILE            the phases add up to FILE: sum over
                                        phases of repeat x entry = FILE's
                                        off-diagonal entry, for every pair
-  record_phases.py expect NP ALGO FILE tests/mpi/record_phases.c's phases on
-                                       NP ranks under TOPOMAP_RECORD_COLLECTIVES
-                                       ALGO (auto or skip), and the sum
+  record_phases.py expect NP ALGO FILE [K]
+                                       tests/mpi/record_phases.c's phases on
+                                       NP ranks with K iterations (default 3)
+                                       under TOPOMAP_RECORD_COLLECTIVES ALGO
+                                       (auto or skip), and the sum
 Exit 0 when everything matches, 1 with the differences on stderr.  The
 file is parsed here, independently of topomap's reader."""
 import sys
@@ -53,13 +55,14 @@ def main():
         check_sum(sys.argv[2], errors)
     else:
         np_, algo, path = int(sys.argv[2]), sys.argv[3], sys.argv[4]
+        k = int(sys.argv[5]) if len(sys.argv) > 5 else 3
         n, phases = check_sum(path, errors)
         if n != np_:
             errors.append("tasks %d, expected %d" % (n, np_))
         ring = {(r + 1, (r + 1) % np_ + 1): 1000.0 for r in range(np_)}
         a2a = {(i + 1, j + 1): 16.0 for i in range(np_) for j in range(np_) if i != j}
         back = {(r + 1, (r - 1) % np_ + 1): 500.0 for r in range(np_)}
-        want = [(3, ring), (1, back)] if algo == "skip" else [(3, ring), (1, a2a), (1, back)]
+        want = [(k, ring), (1, back)] if algo == "skip" else [(k, ring), (1, a2a), (1, back)]
         got = list(phases)
         for rep, ent in want:
             if (rep, ent) in got:
@@ -67,7 +70,7 @@ def main():
             else:
                 errors.append("missing phase repeat %d: %s" % (rep, sorted(ent.items())[:4]))
         # under auto the allreduce of 4 bytes (recursive doubling) is the one left
-        if algo != "skip" and (len(got) != 1 or got[0][0] != 3 or
+        if algo != "skip" and (len(got) != 1 or got[0][0] != k or
                                set(got[0][1].values()) != {4.0}):
             errors.append("the allreduce phase: %s" % got)
         if algo == "skip" and got:
