@@ -64,6 +64,9 @@ ifeq ($(SAN),fuzz)
   # Same for hostlists and explicit XML specs (src/alloc/hostlist.c, src/io/xmlspec.c).
   SANFLAGS += -DTM_HOSTLIST_MAX=32768u -DSPEC_MAX_VERTICES='(INT64_C(1) << 15)' \
               -DSPEC_MAX_LINK_CABLES=131072LL
+  # And for the phases: tasks x phases (src/comm/read_phases.c), so that an input
+  # naming 2^24 tasks does not spend the run allocating their offsets.
+  SANFLAGS += -DTM_PHASES_MAX_TASK_ROWS='(INT64_C(1) << 20)'
 endif
 
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
@@ -145,7 +148,7 @@ MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
 MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads) \
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases) \
                  halo3d tm_neighbors placement))
 
 mpi: $(MPI_OUT)
@@ -169,6 +172,9 @@ $(BUILD)/mpi-$(1)/placement: tests/mpi/placement.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_pattern: tests/mpi/record_pattern.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_phases: tests/mpi/record_phases.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_threads: tests/mpi/record_threads.c | $(DEPS_STAMP)

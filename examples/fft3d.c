@@ -12,7 +12,8 @@
  *
  * It prints the communication time (the all-to-alls only, summed per rank,
  * max over ranks) and, with TM_COMM_MATRIX=FILE, writes the bytes per pair
- * of ranks (commstat.h).
+ * of ranks, and with TM_COMM_PHASES=FILE its phases (the row and the
+ * column all-to-all, each twice per iteration; commstat.h).
  *   usage: fft3d [N (default 32)] [iterations (default 2)]
  * Exit 0 when the round trip is exact to 1e-9, 1 otherwise. */
 #include <complex.h>
@@ -253,6 +254,15 @@ int main(int argc, char **argv)
     k = add_peers(f.row, f.nb2 * f.nb1 * f.nb1, 2.0 * iters, dst, bytes, k);
     k = add_peers(f.col, f.nb2 * f.nb1 * f.nb2, 2.0 * iters, dst, bytes, k);
     comm_matrix_write(k, dst, bytes);
+    {
+        /* two distinct phases, one after the other: the all-to-all in the
+         * row (twice per iteration) and the one in the column (twice) */
+        int kk[2];
+        long rep[2] = {2L * iters, 2L * iters};
+        kk[0] = add_peers(f.row, f.nb2 * f.nb1 * f.nb1, 1.0, dst, bytes, 0);
+        kk[1] = add_peers(f.col, f.nb2 * f.nb1 * f.nb2, 1.0, dst, bytes, kk[0]) - kk[0];
+        comm_phases_write(2, kk, dst, bytes, rep);
+    }
     free(dst);
     free(bytes);
     free(A);

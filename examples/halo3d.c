@@ -17,7 +17,8 @@
  * faces with MPI_Irecv/MPI_Isend to the same neighbours, same volumes.
  * Either way it prints the communication time of the exchange loop (max
  * over ranks) and, with TM_COMM_MATRIX=FILE, writes the bytes sent per
- * pair of ranks for `topomap map --comm FILE` (commstat.h).
+ * pair of ranks for `topomap map --comm FILE`, and with TM_COMM_PHASES=FILE
+ * its phases (one exchange, once per iteration; commstat.h).
  *   usage: halo3d [n (default 8)] [iterations (default 3)]
  * Exit 0 when every value is right, 1 otherwise. */
 #include <mpi.h>
@@ -181,6 +182,13 @@ int main(int argc, char **argv)
                bad);
     comm_time_print("halo3d", t);
     comm_matrix_write(g.deg, wnb, sent);
+    {
+        /* one phase: the halo exchange, once per iteration */
+        long rep = iters;
+        for (int i = 0; i < g.deg; i++)
+            sent[i] = (double)g.n * g.n * sizeof(double);
+        comm_phases_write(1, &g.deg, wnb, sent, &rep);
+    }
     free(sbuf);
     free(rbuf);
     MPI_Comm_free(&comm);

@@ -14,7 +14,8 @@
  * own points (8 bytes each, MPI_Irecv/MPI_Isend/MPI_Waitall) and checks
  * every received value (x[i] = i + 0.5, exact).  It prints the
  * communication time (max over ranks) and, with TM_COMM_MATRIX=FILE, writes
- * the bytes per pair of ranks (commstat.h).
+ * the bytes per pair of ranks, and with TM_COMM_PHASES=FILE its phases
+ * (one exchange, once per iteration; commstat.h).
  *   usage: spmv [points per rank (default 2000)] [iterations (default 3)]
  *               [mean degree (default 8)]
  * Exit 0 when every value is right, 1 otherwise. */
@@ -258,6 +259,13 @@ int main(int argc, char **argv)
                "%ld wrong\n", np, n, degree, pairs, bad);
     comm_time_print("spmv", t);
     comm_matrix_write(k, dst, bytes);
+    {
+        /* one phase: the halo of one product, once per iteration */
+        long rep = iters;
+        for (int i = 0; i < k; i++)
+            bytes[i] /= iters;
+        comm_phases_write(1, &k, dst, bytes, &rep);
+    }
     free(bytes);
     free(dst);
     free(req);

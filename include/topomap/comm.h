@@ -87,6 +87,33 @@ TM_API int tm_comm_format_parse(const char *s);
 TM_API tm_err tm_comm_write_metis(tm_ctx *ctx, const tm_comm *c, FILE *out);
 TM_API tm_err tm_comm_write_edges(tm_ctx *ctx, const tm_comm *c, FILE *out);
 
+/* A job's communication as phases (docs/time.md "Phases"): distinct
+ * communication matrices, each exchanged `repeat` times one after the
+ * other (e.g. the four all-to-alls of a transpose FFT, or one halo
+ * exchange repeated every iteration).  The whole matrix of the job is the
+ * sum over phases of repeat x phase.  Every phase has the same n_tasks. */
+typedef struct tm_comm_phases {
+    int32_t n_tasks;  /* tasks of every phase */
+    int32_t n_phases; /* distinct phases */
+    tm_comm *phase;   /* n_phases graphs, volumes in bytes of one run of the phase */
+    int64_t *repeat;  /* n_phases: how often each phase runs (>= 1) */
+} tm_comm_phases;
+/* Largest repeat count of one phase. */
+#define TM_COMM_PHASE_MAX_REPEAT INT64_C(1000000000000000)
+/* Empty (no phases); release frees the phases and leaves it empty again
+ * (NULL is allowed). */
+TM_API void tm_comm_phases_init(tm_comm_phases *p);
+TM_API void tm_comm_phases_release(tm_comm_phases *p);
+/* Reads the phases format (docs/formats.md "Phases": a "%%TopomapPhases 1"
+ * banner, "tasks phases", then per phase "phase REPEAT ENTRIES" and its
+ * 1-based "i j bytes" lines), as written by the recorder next to
+ * TOPOMAP_RECORD's FILE (FILE.phases).  Errors are "name:line: ..."
+ * (TM_EINPUT); on error *out is left empty. */
+TM_API tm_err tm_comm_phases_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_phases *out);
+TM_API tm_err tm_comm_phases_read_file(tm_ctx *ctx, const char *path, tm_comm_phases *out);
+/* Writes the phases in that format (each phase's entries in CSR order). */
+TM_API tm_err tm_comm_phases_write(tm_ctx *ctx, const tm_comm_phases *p, FILE *out);
+
 #ifdef __cplusplus
 }
 #endif

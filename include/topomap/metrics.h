@@ -73,13 +73,19 @@ typedef struct tm_time_opts {
     double message_overhead_s;  /* added once per message (>= 0) */
     double host_bandwidth_gbps; /* intra-host messages, Gbit/s (> 0) */
     int64_t exact_max_flows;    /* more messages than this: the approximation */
+    /* NULL: est_time_s is one exchange of the whole matrix.  Else the job's
+     * phases (comm.h; the same tasks as the matrix evaluated):
+     * est_time_s and time_lower_bound_s are sums over the phases of
+     * repeat x the figure of the phase's own matrix (docs/time.md
+     * "Phases"); the other figures stay those of the whole matrix. */
+    const struct tm_comm_phases *phases;
 } tm_time_opts;
 #define TM_TIME_LATENCY_PER_HOP_DEFAULT 5e-7  /* s per link */
 #define TM_TIME_HOST_BANDWIDTH_DEFAULT 80.0   /* Gbit/s: SimGrid's loopback, 10 GB/s */
 #define TM_TIME_EXACT_MAX_FLOWS_DEFAULT 4096
 #define TM_TIME_OPTS_INIT                                                                   \
     {TM_TIME_SMPI, TM_TIME_LATENCY_PER_HOP_DEFAULT, 0.0, TM_TIME_HOST_BANDWIDTH_DEFAULT,    \
-     TM_TIME_EXACT_MAX_FLOWS_DEFAULT}
+     TM_TIME_EXACT_MAX_FLOWS_DEFAULT, NULL}
 
 typedef struct tm_metrics_opts {
     bool keep_link_loads;      /* fill link_load */

@@ -138,6 +138,17 @@ tm_err tm_comm_read_file(tm_ctx *ctx, const char *path, int fmt, tm_comm *out);
 int tm_comm_format_parse(const char *s);
 tm_err tm_comm_write_metis(tm_ctx *ctx, const tm_comm *c, FILE *out);
 tm_err tm_comm_write_edges(tm_ctx *ctx, const tm_comm *c, FILE *out);
+typedef struct tm_comm_phases {
+    int32_t n_tasks;
+    int32_t n_phases;
+    tm_comm *phase;
+    int64_t *repeat;
+} tm_comm_phases;
+void tm_comm_phases_init(tm_comm_phases *p);
+void tm_comm_phases_release(tm_comm_phases *p);
+tm_err tm_comm_phases_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_phases *out);
+tm_err tm_comm_phases_read_file(tm_ctx *ctx, const char *path, tm_comm_phases *out);
+tm_err tm_comm_phases_write(tm_ctx *ctx, const tm_comm_phases *p, FILE *out);
 
 /* alloc.h */
 typedef struct tm_alloc {
@@ -303,6 +314,7 @@ typedef struct tm_time_opts {
     double message_overhead_s;
     double host_bandwidth_gbps;
     int64_t exact_max_flows;
+    const struct tm_comm_phases *phases;
 } tm_time_opts;
 typedef struct tm_metrics_opts {
     bool keep_link_loads;
@@ -376,6 +388,7 @@ int fclose(FILE *stream);
 
 # Structs whose layout tests/test_abi.py checks against the headers.
 STRUCTS = ["tm_net_csr", "tm_topo_opts", "tm_ibnet_opts", "tm_slurm_opts", "tm_ofile", "tm_comm",
+           "tm_comm_phases", "tm_time_opts",
            "tm_alloc", "tm_hier", "tm_route_opts", "tm_mapping", "tm_mapwrite_opts",
            "tm_problem", "tm_strategy", "tm_refiner", "tm_map_row", "tm_map_result",
            "tm_metrics", "tm_metrics_opts", "tm_study_failure", "tm_study_spec",

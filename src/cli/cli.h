@@ -61,6 +61,11 @@ typedef struct cli_inputs {
     int time_model;
     long time_exact;
     unsigned time_set;
+    /* --comm-phases F: the job's phases (docs/time.md "Phases"), loaded by
+     * cli_load_phases, released by cli_inputs_release */
+    const char *comm_phases;
+    tm_comm_phases phases;
+    bool phases_loaded;
 } cli_inputs;
 
 /* Long-option ids (>= 256 to stay clear of short options). */
@@ -72,7 +77,8 @@ enum {
     OPT_HELP, OPT_QUIET, OPT_NODE_HIERARCHY, OPT_NODE_DISTANCES, OPT_HWLOC, OPT_HOP_DISTANCE,
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
     OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
-    OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT
+    OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT,
+    OPT_COMM_PHASES
 };
 
 /* ---- the option table (options.c) ----------------------------------------
@@ -157,6 +163,12 @@ tm_err cli_ctx_new(tm_ctx **out, bool quiet);
 /* Input loading. */
 tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out);
 tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out);
+/* --comm-phases: reads the phases into in->phases (nothing without the
+ * option); their task count must be comm's.  cli_time_opts then points the
+ * time model at them. */
+tm_err cli_load_phases(tm_ctx *ctx, cli_inputs *in, const tm_comm *comm);
+/* Frees what cli_load_phases read. */
+void cli_inputs_release(cli_inputs *in);
 /* Everything network mode loads from the inputs: the topology, the
  * allocation (--alloc, default all hosts), the optional node hierarchy and
  * the router (--routing, default ECMP). */

@@ -133,17 +133,20 @@ static tm_err eval_consecutive(tm_ctx *ctx, const cli_network *nw, const tm_comm
     return err;
 }
 
-static tm_err eval_net(tm_ctx *ctx, const eval_args *a, cli_network *nw, tm_comm *comm,
+static tm_err eval_net(tm_ctx *ctx, eval_args *a, cli_network *nw, tm_comm *comm,
                        tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met, tm_metrics *cons,
                        bool *have_cons)
 {
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
-    tm_time_opts to = cli_time_opts(&a->in);
+    tm_time_opts to;
     tm_err err = cli_network_load(ctx, &a->in, nw);
     if (!err)
         err = cli_load_comm(ctx, &a->in, comm);
+    if (!err)
+        err = cli_load_phases(ctx, &a->in, comm);
     if (err)
         return err;
+    to = cli_time_opts(&a->in);
     if (a->mapping_path)
         err = cli_read_mapping(ctx, nw->net, 0, a->mapping_path, comm->n, map);
     else if (comm->n > tm_alloc_total_slots(&nw->alloc))
@@ -327,6 +330,7 @@ int cmd_eval(int argc, char **argv)
     tm_mapping_release(&map);
     tm_comm_release(&comm);
     cli_network_release(&nw);
+    cli_inputs_release(&a.in);
     tm_ctx_free(ctx);
     return rc;
 }

@@ -355,6 +355,8 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
     err = cli_network_load(ctx, &a->in, nw);
     if (!err)
         err = cli_load_comm(ctx, &a->in, comm);
+    if (!err)
+        err = cli_load_phases(ctx, &a->in, comm);
     if (err)
         return err;
     p->net = nw->net;
@@ -502,6 +504,7 @@ out:
     tm_map_result_release(&res);
     tm_comm_release(&comm);
     cli_network_release(&nw);
+    cli_inputs_release(&a.in);
     tm_ctx_free(ctx);
     return rc;
 }

@@ -59,7 +59,7 @@ static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_c
         sc[i].name = a->comm_paths[i];
         sc[i].comm = &comms[i];
     }
-    return TM_EOK;
+    return cli_load_phases(ctx, &a->in, &comms[0]); /* one --comm with --comm-phases */
 }
 
 static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s)
@@ -130,6 +130,7 @@ int cmd_study(int argc, char **argv)
     tm__study_result_release(&res);
     for (int i = 0; i < STUDY_MAX_AXIS; i++)
         tm_comm_release(&comms[i]);
+    cli_inputs_release(&a.in);
     tm_ctx_free(ctx);
     return rc;
 }

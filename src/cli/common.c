@@ -23,6 +23,7 @@ tm_time_opts cli_time_opts(const cli_inputs *in)
         o.model = (tm_time_model)in->time_model;
     if (in->time_set & 16u)
         o.exact_max_flows = in->time_exact;
+    o.phases = in->phases_loaded ? &in->phases : NULL;
     return o;
 }
 
@@ -216,6 +217,8 @@ int cli_check_inputs(const char *cmd, const cli_inputs *in)
                -1;
     if (in->roots && (!in->routing || in->route.kind != TM_ROUTE_UPDN))
         return cli_usage_error(cmd, "--root needs --routing updn"), -1;
+    if (in->hierarchy && in->comm_phases)
+        return cli_usage_error(cmd, "--comm-phases needs a network (--topology)"), -1;
     if (in->hierarchy && in->time_set)
         return cli_usage_error(cmd, "the time model's options need a network (--topology)"), -1;
     return 0;
@@ -225,6 +228,27 @@ tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out)
 {
     int fmt = in->comm_format ? tm_comm_format_parse(in->comm_format) : TM_COMM_AUTO;
     return tm_comm_read_file(ctx, in->comm, (tm_comm_format)fmt, out);
+}
+
+tm_err cli_load_phases(tm_ctx *ctx, cli_inputs *in, const tm_comm *comm)
+{
+    tm_err err;
+    if (!in->comm_phases)
+        return TM_EOK;
+    err = tm_comm_phases_read_file(ctx, in->comm_phases, &in->phases);
+    if (err)
+        return err;
+    in->phases_loaded = true;
+    if (in->phases.n_tasks != comm->n)
+        return tm_ctx_fail(ctx, TM_EINPUT, "%s: %d tasks, but the communication graph %s has %d",
+                           in->comm_phases, in->phases.n_tasks, in->comm, comm->n);
+    return TM_EOK;
+}
+
+void cli_inputs_release(cli_inputs *in)
+{
+    tm_comm_phases_release(&in->phases);
+    in->phases_loaded = false;
 }
 
 double cli_now(void)

@@ -107,6 +107,10 @@ static const cli_opt table[] = {
      "Gbit/s of a message between two tasks of one host (default 80)"},
     {"time-exact-max", OPT_TIME_EXACT, "N", E | M | S,
      "simulate up to N messages exactly, approximate above (default 4096)"},
+    {"comm-phases", OPT_COMM_PHASES, "F", E | M | S,
+     "the job's phases (FILE.phases of TOPOMAP_RECORD, docs/time.md):\n"
+     "est_time_s = sum over phases of repeat x the time of the phase's\n"
+     "matrix; mapping and the other figures use G (study: one --comm)"},
     {"imbalance", OPT_IMBALANCE, "EPS", M,
      "general process mapping (more tasks than PEs or slots): at most\n"
      "ceil((1+EPS) * weight / PEs) per PE (e.g. 0.03)"},
@@ -320,6 +324,7 @@ int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg)
         in->slots = (int)v;
         return 1;
     case OPT_COMM: in->comm = arg; return 1;
+    case OPT_COMM_PHASES: in->comm_phases = arg; return 1;
     case OPT_COMM_FORMAT:
         if (tm_comm_format_parse(arg) < 0)
             return cli_usage_error(cmd, "unknown --comm-format '%s' (metis, mtx, edges, dense, "

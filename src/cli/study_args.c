@@ -199,6 +199,9 @@ static int finish(study_args *a)
         return cli_usage_error(CMD, "--topology is required"), -1;
     if (!a->n_comms)
         return cli_usage_error(CMD, "--comm is required"), -1;
+    if (a->in.comm_phases && a->n_comms > 1)
+        return cli_usage_error(CMD, "--comm-phases describes one application: give one --comm"),
+               -1;
     if (!a->n_slots)
         a->slots[a->n_slots++] = 0;
     if (!a->n_routings)

@@ -218,7 +218,10 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     out->approximate = opts->approximate;
     out->n_links = g->n_links;
     summarise(g, load, out);
-    err = tm__time_eval(ctx, route, comm, map, opts->time, load, out);
+    if (opts->time && opts->time->phases)
+        err = tm__time_eval_phases(ctx, route, comm, map, opts->time, out);
+    else
+        err = tm__time_eval(ctx, route, comm, map, opts->time, load, out);
     if (err) {
         tm_metrics_init(out); /* left empty on error */
         goto out;

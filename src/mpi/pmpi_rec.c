@@ -137,6 +137,7 @@ void tm__rec_add(tm__rec_kind kind, int wdst, uint64_t bytes)
     }
     t->c[h].bytes += bytes;
     t->c[h].msgs++;
+    tm__rec_phase_add(wdst, bytes);
 }
 
 uint64_t tm__rec_bytes(int count, MPI_Datatype type)
@@ -534,6 +535,7 @@ void tm__rec_finalize(void)
     o.task = st.task;
     o.task_call = st.task_call;
     o.reorderings = st.reorderings;
+    tm__rec_phase_close(); /* the point-to-point traffic after the last collective */
     PMPI_Allreduce(&st.nomem, &nomem, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (nomem) {
         tm__mpi_warn(st.world.rank, "TOPOMAP_RECORD: out of memory while recording; no file "
@@ -541,6 +543,7 @@ void tm__rec_finalize(void)
     } else {
         tm__rec_write(&o);
     }
+    tm__rec_phase_free();
     free(st.cells.c);
     free(st.cstats.s);
     free(st.preqs);

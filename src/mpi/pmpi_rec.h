@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "topomap/topomap.h"
+
 /* Every call the recorder counts, by its MPI name (X(enum, "name")). */
 #define TM__REC_KINDS(X) \
     X(SEND, "MPI_Send") X(BSEND, "MPI_Bsend") X(SSEND, "MPI_Ssend") X(RSEND, "MPI_Rsend") \
@@ -125,6 +127,18 @@ void tm__rec_coll_stat(tm__rec_kind kind, int csize, uint64_t bytes, bool expand
 tm__rec_algo tm__rec_algo_get(void);
 /* The pattern an algorithm setting gives for a collective kind. */
 const char *tm__rec_pattern_name(tm__rec_kind kind, tm__rec_algo algo);
+
+/* Phases (pmpi_rec_phase.c, docs/mpi.md "Phases"; lock held): the bytes of
+ * a message to world rank wdst go to the current phase; a collective call
+ * closes the current phase before its expansion and again after it. */
+void tm__rec_phase_add(int wdst, uint64_t bytes);
+void tm__rec_phase_close(void);
+/* At MPI_Finalize, every process: rank 0 gets the distinct phases (P tasks,
+ * numbered by task when set) in *out and 0; -1 when they cannot be made
+ * (out of memory, more than 2^31 - 1 values to gather), *out left empty.
+ * ctx: rank 0's context (NULL elsewhere). */
+int tm__rec_phase_gather(tm_ctx *ctx, int rank, int P, const int *task, tm_comm_phases *out);
+void tm__rec_phase_free(void);
 
 /* Gathered data at MPI_Finalize (pmpi_rec_write.c). */
 typedef struct tm__rec_cell {

@@ -315,10 +315,12 @@ void tm__rec_coll(tm__rec_kind kind, MPI_Comm comm, const tm__rec_coll_args *a)
     pat = c->inter ? P_SKIP : resolve(k, tm__rec_algo_get());
     if (c->rank == 0)
         tm__rec_coll_stat(kind, c->size, a->n, pat != P_SKIP);
+    tm__rec_phase_close(); /* the point-to-point phase before it */
     if (pat != P_SKIP && c->size > 1) {
         ex e = {c, kind, c->rank, c->size};
         expand(&e, k, pat, a);
     }
+    tm__rec_phase_close(); /* its own phase */
 out:
     tm__rec_unlock();
 }
@@ -378,10 +380,12 @@ void tm__rec_neighbor(tm__rec_kind kind, MPI_Comm comm, uint64_t n, const int *c
         goto out;
     if (c->nout < 0)
         out_neighbours(comm, c);
+    tm__rec_phase_close(); /* the point-to-point phase before it */
     for (int i = 0; i < c->nout; i++)
         if (c->out[i] >= 0)
             tm__rec_add(kind, c->out[i],
                         counts ? tm__rec_bytes(counts[i], types ? types[i] : type) : n);
+    tm__rec_phase_close(); /* its own phase */
 out:
     tm__rec_unlock();
 }

@@ -1,8 +1,9 @@
 /* pmpi_rec_write.c - TOPOMAP_RECORD's files (docs/mpi.md): rank 0 gathers
  * every process's sparse row (one MPI_Gatherv: memory O(pairs) on rank 0,
- * never P x P), the hosts (fixed records), the per-call counters and the
- * collective statistics, and writes FILE (Matrix Market, bytes),
- * FILE.messages.mtx (messages) and FILE.json, each atomically.  A file
+ * never P x P), the hosts (fixed records), the per-call counters, the
+ * collective statistics and the phases (pmpi_rec_phase.c), and writes FILE
+ * (Matrix Market, bytes), FILE.messages.mtx (messages), FILE.phases and
+ * FILE.json, each atomically.  A file
  * that cannot be written is one warning; the job goes on. */
 #include <limits.h>
 #include <stdio.h>
@@ -278,8 +279,33 @@ static void json_patterns(FILE *f, tm__rec_algo algo)
     fprintf(f, "\n  },\n");
 }
 
+/* FILE.phases (tm_comm_phases_write's format), atomically. */
+static int write_phases(tm_ctx *ctx, const char *path, const tm_comm_phases *ph)
+{
+    tm_ofile of;
+    if (open_out(ctx, path, &of))
+        return -1;
+    if (tm_comm_phases_write(ctx, ph, of.fp)) {
+        tm_ofile_abort(&of);
+        tm__mpi_warn(0, "TOPOMAP_RECORD: %s; recording not (fully) written", tm_ctx_errmsg(ctx));
+        return -1;
+    }
+    return commit(ctx, &of, path);
+}
+
+static void json_phases(FILE *f, const char *path, const tm_comm_phases *ph)
+{
+    int64_t runs = 0;
+    fprintf(f, "  \"phases\": ");
+    tm__mpi_jstr(f, path);
+    for (int32_t k = 0; k < ph->n_phases; k++)
+        runs += ph->repeat[k];
+    fprintf(f, ",\n  \"phases_distinct\": %d,\n  \"phase_runs\": %lld,\n", ph->n_phases,
+            (long long)runs);
+}
+
 static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, const gathered *g,
-                      const tm__rec_out *o)
+                      const tm__rec_out *o, const char *ph_path, const tm_comm_phases *ph)
 {
     tm_ofile of;
     uint64_t msgs = 0, bytes = 0;
@@ -314,45 +340,63 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
             (long long)pairs, (long long)mpairs, (unsigned long long)msgs,
             (unsigned long long)bytes, o->wall_s, g->wall_max, tm__rec_algo_name[o->algo]);
     json_patterns(of.fp, o->algo);
+    if (ph)
+        json_phases(of.fp, ph_path, ph);
+    else
+        fprintf(of.fp, "  \"phases\": null,\n");
     json_hosts(of.fp, g);
     json_calls(of.fp, g);
     fprintf(of.fp, "  \"complete\": true\n}\n");
     return commit(ctx, &of, path);
 }
 
-static void write_files(tm_ctx *ctx, const tm__rec_out *o, const gathered *g)
+/* ph NULL: the phases could not be gathered (FILE.json says null). */
+static void write_files(tm_ctx *ctx, const tm__rec_out *o, const gathered *g,
+                        const tm_comm_phases *ph)
 {
     size_t n = strlen(o->path);
-    char *json = malloc(n + 6), *msgs = malloc(n + 14);
-    if (!json || !msgs) {
+    char *json = malloc(n + 6), *msgs = malloc(n + 14), *phs = malloc(n + 8);
+    if (!json || !msgs || !phs) {
         tm__mpi_warn(0, "TOPOMAP_RECORD: out of memory; recording not written");
     } else {
         sprintf(json, "%s.json", o->path);
         sprintf(msgs, "%s.messages.mtx", o->path);
-        if (write_mtx(ctx, o->path, g, o, 1) == 0 && write_mtx(ctx, msgs, g, o, 2) == 0)
-            write_json(ctx, json, msgs, g, o);
+        sprintf(phs, "%s.phases", o->path);
+        if (!ph)
+            tm__mpi_warn(0, "TOPOMAP_RECORD: out of memory (or more than 2^31 values) while "
+                            "gathering the phases; %s not written", phs);
+        if (write_mtx(ctx, o->path, g, o, 1) == 0 && write_mtx(ctx, msgs, g, o, 2) == 0 &&
+            (!ph || write_phases(ctx, phs, ph) == 0))
+            write_json(ctx, json, msgs, g, o, phs, ph);
     }
     free(json);
     free(msgs);
+    free(phs);
 }
 
 void tm__rec_write(const tm__rec_out *o)
 {
     gathered g;
-    int rank = 0;
+    tm_comm_phases ph;
+    int rank = 0, ok, have_ph;
     tm_ctx *ctx = NULL;
     memset(&g, 0, sizeof g);
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &g.P);
-    if (gather_all(o, rank, &g) == 0 && rank == 0) {
-        if (tm_ctx_new(&ctx) == TM_EOK)
-            write_files(ctx, o, &g);
+    ok = gather_all(o, rank, &g) == 0;
+    if (rank == 0 && tm_ctx_new(&ctx) != TM_EOK)
+        ctx = NULL;
+    have_ph = tm__rec_phase_gather(ctx, rank, g.P, o->task, &ph) == 0; /* every process */
+    if (ok && rank == 0) {
+        if (ctx)
+            write_files(ctx, o, &g, have_ph ? &ph : NULL);
         else
             tm__mpi_warn(0, "TOPOMAP_RECORD: out of memory; recording not written");
     } else if (rank == 0) {
         tm__mpi_warn(0, "TOPOMAP_RECORD: out of memory (or more than 2^31 entries); recording "
                         "not written");
     }
+    tm_comm_phases_release(&ph);
     tm_ctx_free(ctx);
     free(g.cells);
     free(g.row_len);

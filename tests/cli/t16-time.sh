@@ -105,6 +105,47 @@ expect_exit 1 "$TOPOMAP" map --hierarchy 2:2 --distances 1:10 --comm $d/hier.edg
 expect_in "objective 'time' needs a network" "$ERR"
 expect_exit 1 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --objective speed
 expect_in "pareto, time)" "$ERR"
+# --comm-phases (docs/time.md "Phases"): two.phases on the ring torus:4 (1 Gbit/s cables,
+# 1.25e8 bytes/s), t_i on n_i: phase 1 (t0 <-> t1, 1 MB each way) 8 ms, phase 2 (t2 -> t3 1 MB)
+# 8 ms three times: 32 ms; the whole matrix at once: t2 -> t3's 3 MB alone, 24 ms
+p=$TM_TEST_DATA/comm/phases
+expect_exit 0 "$TOPOMAP" eval --topology torus:4 --comm $p/two.mtx $F --json
+near "$(echo "$OUT" | json_get "['est_time_s']")" 0.024
+expect_exit 0 "$TOPOMAP" eval --topology torus:4 --comm $p/two.mtx --comm-phases $p/two.phases $F --json
+near "$(echo "$OUT" | json_get "['est_time_s']")" 0.032
+near "$(echo "$OUT" | json_get "['time_lower_bound_s']")" 0.032
+near "$(echo "$OUT" | json_get "['max_congestion']")" 3e6   # the whole matrix's
+expect_exit 0 "$TOPOMAP" map --topology torus:4 --comm $p/two.mtx --comm-phases $p/two.phases $F \
+    --strategy identity --refine none --json --out m.rankfile
+near "$(echo "$OUT" | json_get "['est_time_s']")" 0.032
+near "$(echo "$OUT" | json_get "['consecutive']['est_time_s']")" 0.032
+expect_exit 0 "$TOPOMAP" study --topology torus:4 --comm $p/two.mtx --comm-phases $p/two.phases $F \
+    --strategy identity --refine none --out s.json
+python3 -c "import json; r = json.load(open('s.json'))['rows'][0]; assert abs(r['mapped']['est_time_s'] - 0.032) < 1e-12, r"
+# fft3d's recorded phases (SMPI's model): the phases take longer than the matrix at once
+expect_exit 0 "$TOPOMAP" eval --topology torus:4x4 --routing dor --comm $p/fft3d-16.mtx --json
+whole=$(echo "$OUT" | json_get "['est_time_s']")
+expect_exit 0 "$TOPOMAP" eval --topology torus:4x4 --routing dor --comm $p/fft3d-16.mtx \
+    --comm-phases $p/fft3d-16.phases --json
+python3 -c "import sys; sys.exit(not float(sys.argv[1]) > 2 * float(sys.argv[2]))" \
+    "$(echo "$OUT" | json_get "['est_time_s']")" "$whole"
+# phases that do not fit, malformed phases, and where the option does not apply
+expect_exit 2 "$TOPOMAP" eval --topology torus:4x4 --comm $p/fft3d-16.mtx --comm-phases $p/two.phases
+expect_in "two.phases: 4 tasks, but the communication graph" "$ERR"
+expect_exit 2 "$TOPOMAP" eval --topology torus:4 --comm $p/two.mtx \
+    --comm-phases $TM_TEST_DATA/bad/comm/phases/column.phases
+expect_in "column.phases:4: column index 9" "$ERR"
+[ -z "$OUT" ]
+expect_exit 2 "$TOPOMAP" map --topology torus:4 --comm $p/two.mtx --out m2.rankfile \
+    --comm-phases $TM_TEST_DATA/bad/comm/phases/short.phases
+expect_in "short.phases:3: file ends after 1 of 2 phases" "$ERR"
+[ ! -e m2.rankfile ]
+expect_exit 1 "$TOPOMAP" study --topology torus:4 --comm $p/two.mtx --comm $p/two.mtx \
+    --comm-phases $p/two.phases
+expect_in "give one --comm" "$ERR"
+expect_exit 1 "$TOPOMAP" eval --hierarchy 2:2 --distances 1:10 --comm $p/two.mtx \
+    --comm-phases $p/two.phases
+expect_in "--comm-phases needs a network" "$ERR"
 # bad values
 expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --latency-per-hop -1
 expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --time-model tcp

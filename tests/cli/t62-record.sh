@@ -5,7 +5,10 @@
 # neighbourhood collectives, every collective) and
 # tests/mpi/record_expect.py, which computes the pattern independently,
 # compares the recorded matrices and JSON exactly, for every collective
-# algorithm (2, 5 and 16 ranks).  Then: `topomap eval/map --comm` read the
+# algorithm (2, 5 and 16 ranks), and that the phases (FILE.phases) add
+# up to the matrix; tests/mpi/record_phases.c's phases are exactly the
+# expected ones (tests/mpi/record_phases.py) and `eval --comm-phases` reads
+# them.  Then: `topomap eval/map --comm` read the
 # file, recording and reordering in one run (halo3d: task and world
 # numbering), bad settings and an
 # unwritable file is one warning and the job succeeds.  Skipped only when
@@ -18,6 +21,7 @@ if [ -z "${TOPOMAP_MPI_DIRS:-}" ]; then
 fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 EXPECT=$HERE/../mpi/record_expect.py
+PHASES=$HERE/../mpi/record_phases.py
 
 
 for dir in $TOPOMAP_MPI_DIRS; do
@@ -28,12 +32,13 @@ for dir in $TOPOMAP_MPI_DIRS; do
     for case in 5:auto 5:skip 5:ring 5:recursive-doubling 5:binomial \
                 16:auto 16:recursive-doubling 2:skip; do
         np=${case%%:*} algo=${case#*:}
-        rm -f rec.mtx rec.mtx.json rec.mtx.messages.mtx
+        rm -f rec.mtx rec.mtx.json rec.mtx.messages.mtx rec.mtx.phases
         mpi_run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx \
             TOPOMAP_RECORD_COLLECTIVES="$algo" -- "$dir/record_pattern"
         expect_in "record_pattern: $np ranks done" "$OUT"
         [ -z "$ERR" ] || { echo "stderr: $ERR"; exit 1; }
         python3 "$EXPECT" "$np" "$algo" rec.mtx
+        python3 "$PHASES" sum rec.mtx
         [ "$(ls -a | grep -c 'tmp')" = 0 ]    # no temporary file left
         [ "$case" != 16:auto ] || cp rec.mtx rec16.mtx
     done
@@ -43,6 +48,34 @@ for dir in $TOPOMAP_MPI_DIRS; do
     [ "$(json_py 'd["max_congestion"] > 0' < ev.json)" = True ]
     "$TOPOMAP" map --topology torus:4x4 --comm rec16.mtx --format openmpi --out rank.txt > /dev/null
     [ "$(grep -c '^rank ' rank.txt)" = 16 ]
+
+    # phases of a known program: a ring 3 times, each followed by an
+    # allreduce, then an all-to-all, then sends to the left neighbour
+    for case in 5:auto 5:skip 16:auto; do
+        np=${case%%:*} algo=${case#*:}
+        rm -f ph.mtx*
+        mpi_run "$dir" "$np" LD_PRELOAD="$shim" TOPOMAP_RECORD=ph.mtx \
+            TOPOMAP_RECORD_COLLECTIVES="$algo" -- "$dir/record_phases"
+        expect_in "record_phases: $np ranks done" "$OUT"
+        python3 "$PHASES" expect "$np" "$algo" ph.mtx
+        [ "$(json_py 'd["phases"].endswith("ph.mtx.phases") and d["phase_runs"] == 8 - 4 * ("'"$algo"'" == "skip")' < ph.mtx.json)" = True ]
+    done
+    # 1000 iterations: still four phases, the loop's two with repeat 1000
+    mpi_run "$dir" 3 LD_PRELOAD="$shim" TOPOMAP_RECORD=loop.mtx -- "$dir/record_phases" 1000
+    python3 "$PHASES" expect 3 auto loop.mtx 1000
+    [ "$(grep -c '^phase ' loop.mtx.phases)" = 4 ]
+    # est_time_s from the phases: the sum of each phase's time, more than the
+    # one exchange of the whole matrix here (the ring's three runs do not
+    # overlap)
+    "$TOPOMAP" eval --topology torus:4x4 --comm ph.mtx --json > whole.json
+    "$TOPOMAP" eval --topology torus:4x4 --comm ph.mtx --comm-phases ph.mtx.phases --json > ph.json
+    python3 - whole.json ph.json <<'PY'
+import json, sys
+w, p = (json.load(open(f)) for f in sys.argv[1:])
+assert p["est_time_s"] > w["est_time_s"] > 0, (p["est_time_s"], w["est_time_s"])
+assert p["max_congestion"] == w["max_congestion"]   # the other figures: the whole matrix
+assert p["time_lower_bound_s"] <= p["est_time_s"]
+PY
 
     # a bad algorithm name: one warning, auto used
     mpi_run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=fast -- \
@@ -98,6 +131,11 @@ else:
     assert d["numbering"] == "MPI_COMM_WORLD" and "task_of_world_rank" not in d
 assert set(d["calls"]) == {"MPI_Neighbor_alltoall", "MPI_Allreduce", "MPI_Barrier"}, d["calls"]  # halo3d times its exchange between barriers
 assert d["calls"]["MPI_Allreduce"]["messages"] == 0   # skip: calls only
+# one phase: the neighbourhood all-to-all of one iteration, twice
+ph = [l.split() for l in open(sys.argv[1] + ".phases") if not l.startswith("%")]
+assert ph[0] == ["8", "1"] and ph[1][:2] == ["phase", "2"], ph[:2]
+got = {(int(i) - 1, int(j) - 1): 2 * float(v) for i, j, v in ph[2:]}
+assert got == want, (sorted(got.items())[:8], sorted(want.items())[:8])
 PY
     done
 done

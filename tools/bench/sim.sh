@@ -16,7 +16,9 @@
 # time (MPI_Wtime around the communication, max over ranks) with
 # smpi/simulate-computation:no and SMPI's default network model.
 # Printed per case: simulated times and their ratio, topomap's est_time_s
-# (one iteration's matrix, times the iterations) for both placements and
+# (the phases the program wrote, TM_COMM_PHASES: each exchange that runs
+# one after the other timed alone, times its repeat count; mapped on one
+# iteration's matrix) for both placements and
 # its ratio (when the build has the time model,
 # otherwise n/a), congestion of both and its ratio; then Spearman's rank
 # correlation of the predicted (est_time_s, else congestion) against the
@@ -83,11 +85,11 @@ for c in "${CASES[@]}"; do
         set -- $p
         prog=$1; shift
         tag=$name-$prog
-        TM_COMM_MATRIX="$OUT/$tag.mtx" smpirun -platform "$OUT/$name.xml" \
+        TM_COMM_MATRIX="$OUT/$tag.mtx" TM_COMM_PHASES="$OUT/$tag.phases" smpirun -platform "$OUT/$name.xml" \
             -hostfile "$OUT/$name.consecutive" -np $NP "${SIM[@]}" "$SIMDIR/$prog" "$@" \
             > "$OUT/$tag.consecutive.out" 2>&1 || { cat "$OUT/$tag.consecutive.out"; exit 1; }
-        # est_time_s is one exchange of the matrix: map one iteration's bytes and
-        # count the iterations (the recorded matrix sums them all)
+        # map one iteration's bytes (the recorded matrix sums them all);
+        # est_time_s is the whole run's, from its phases (--comm-phases)
         iters=${*: -1}
         python3 - "$OUT/$tag.mtx" "$iters" > "$OUT/$tag.iter.mtx" <<'P'
 import sys
@@ -102,8 +104,8 @@ for i, line in enumerate(lines):
 P
         # shellcheck disable=SC2086
         "$TM" map $topo --alloc "$alloc" --comm "$OUT/$tag.iter.mtx" --routing "$routing" \
-            --objective time --format smpi --out "$OUT/$tag.mapped" --json --quiet \
-            > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
+            --objective time --comm-phases "$OUT/$tag.phases" --format smpi --out "$OUT/$tag.mapped" \
+            --json --quiet > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
         smpirun -platform "$OUT/$name.xml" -hostfile "$OUT/$tag.mapped" -np $NP "${SIM[@]}" \
             "$SIMDIR/$prog" "$@" > "$OUT/$tag.mapped.out" 2>&1 \
             || { cat "$OUT/$tag.mapped.out"; exit 1; }
@@ -119,7 +121,6 @@ def ratio(a, b):
 def err(est, sim):
     return '%+.1f' % (100 * (est - sim) / sim) if est is not None and sim else 'n/a'
 ec, em = c.get('est_time_s'), d.get('est_time_s')
-ec, em = (None if v is None else v * int(iters) for v in (ec, em))  # per iteration x iterations
 tc, tm = float(tc), float(tm)
 print(','.join([name, prog, np_, routing, '%.6g' % tc, '%.6g' % tm, ratio(tc, tm),
                 '%.6g' % ec if ec is not None else 'n/a', '%.6g' % em if em is not None else 'n/a',
