@@ -248,13 +248,13 @@ static bool is_slurm(const char *format)
     return strcmp(format, "slurm") == 0 || strcmp(format, "slurm-yaml") == 0;
 }
 
-static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const char *out_path,
+static int run_export(tm_ctx *ctx, cli_warns *w, const tm_net *net, const char *format, const char *out_path,
                       bool link_speed)
 {
     tm_ofile of;
     tm_err err = tm_ofile_open(ctx, out_path ? out_path : "-", &of);
     if (err)
-        return cli_report(ctx, "topo export", err);
+        return cli_report(ctx, w, "topo export", err);
     if (strcmp(format, "graphml") == 0)
         err = tm_graphml_write(ctx, net, NULL, of.fp);
     else if (strcmp(format, "dot") == 0)
@@ -268,10 +268,10 @@ static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const 
         err = tm_ibnet_write(ctx, net, of.fp);
     if (err) {
         tm_ofile_abort(&of);
-        return cli_report(ctx, "topo export", err);
+        return cli_report(ctx, w, "topo export", err);
     }
     err = tm_ofile_commit(ctx, &of);
-    return err ? cli_report(ctx, "topo export", err) : 0;
+    return err ? cli_report(ctx, w, "topo export", err) : 0;
 }
 
 /* Options after "info" / "export" into *a; -1 to go on, else the exit code. */
@@ -307,17 +307,17 @@ static int parse_args(int argc, char **argv, const char *sub, topo_args *a)
     return -1;
 }
 
-static int run_info(tm_ctx *ctx, const topo_args *a, tm_net *net)
+static int run_info(tm_ctx *ctx, cli_warns *w, const topo_args *a, tm_net *net)
 {
     tm_net_info info;
     tm_net_levels levels;
     tm_err err = tm_net_info_compute(ctx, net, a->diameter, &info);
     if (err)
-        return cli_report(ctx, "topo info", err);
+        return cli_report(ctx, w, "topo info", err);
     err = tm_net_levels_detect(ctx, net, &levels);
     if (err) {
         tm_net_info_release(&info);
-        return cli_report(ctx, "topo info", err);
+        return cli_report(ctx, w, "topo info", err);
     }
     print_info(a->in.topology, net, &info, &levels, a->json);
     tm_net_levels_release(&levels);
@@ -325,7 +325,7 @@ static int run_info(tm_ctx *ctx, const topo_args *a, tm_net *net)
     return 0;
 }
 
-int cmd_topo(int argc, char **argv)
+int cmd_topo(int argc, char **argv, cli_warns *w)
 {
     topo_args a;
     const char *sub;
@@ -343,17 +343,17 @@ int cmd_topo(int argc, char **argv)
         return cli_usage_error("topomap topo", "unknown subcommand '%s' (info, export)", sub);
     if ((rc = parse_args(argc - 1, argv + 1, sub, &a)) >= 0)
         return rc;
-    if (cli_ctx_new(&ctx, false))
+    if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     err = cli_load_topology(ctx, &a.in, &net);
     if (err)
-        rc = cli_report(ctx, "topo", err);
+        rc = cli_report(ctx, w, "topo", err);
     else if (strcmp(sub, "export") == 0 && strcmp(a.format, "simgrid") == 0)
-        rc = cli_topo_simgrid(ctx, net, &a.in, a.out);
+        rc = cli_topo_simgrid(ctx, w, net, &a.in, a.out);
     else if (strcmp(sub, "export") == 0)
-        rc = run_export(ctx, net, a.format, a.out, a.link_speed);
+        rc = run_export(ctx, w, net, a.format, a.out, a.link_speed);
     else
-        rc = run_info(ctx, &a, net);
+        rc = run_info(ctx, w, &a, net);
     tm_net_free(net);
     tm_ctx_free(ctx);
     return rc;
