@@ -145,6 +145,68 @@ static void json_degrees(json_w *j, const char *key, const tm_net_degrees *d)
 }
 
 /* Degree statistics and connected parts (both from igraph). */
+/* Hosts per number of rails (tm_net_host_rails): cnt[r] for r in
+ * [0, *n_out); NULL without memory.  Only asked of switched networks. */
+static int64_t *rails_histogram(const tm_net *net, int32_t *n_out)
+{
+    int32_t nv = tm_net_n_vertices(net), max = 0;
+    int64_t *cnt;
+    for (int32_t v = 0; v < nv; v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST && tm_net_host_rails(net, v) > max)
+            max = tm_net_host_rails(net, v);
+    cnt = calloc((size_t)max + 1, sizeof *cnt);
+    if (!cnt)
+        return NULL;
+    for (int32_t v = 0; v < nv; v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST)
+            cnt[tm_net_host_rails(net, v)]++;
+    *n_out = max + 1;
+    return cnt;
+}
+
+/* "rails": {"<rails>": hosts, ...}: 0 = a host on no switch (cabled to
+ * hosts only, or to nothing). */
+static void json_rails(json_w *j, const tm_net *net)
+{
+    int32_t n = 0;
+    int64_t *cnt = tm_net_n_switches(net) > 0 ? rails_histogram(net, &n) : NULL;
+    char key[16];
+    if (!cnt)
+        return;
+    json_obj_begin(j, "rails");
+    for (int32_t r = 0; r < n; r++)
+        if (cnt[r]) {
+            snprintf(key, sizeof key, "%d", (int)r);
+            json_int(j, key, cnt[r]);
+        }
+    json_obj_end(j);
+    free(cnt);
+}
+
+/* "rails      4 per host (all 64 hosts)", or one count per kind. */
+static void print_rails(const tm_net *net, int32_t hosts)
+{
+    int32_t n = 0, kinds = 0;
+    int64_t *cnt = tm_net_n_switches(net) > 0 ? rails_histogram(net, &n) : NULL;
+    if (!cnt)
+        return;
+    for (int32_t r = 0; r < n; r++)
+        kinds += cnt[r] > 0;
+    printf("rails     ");
+    if (kinds == 1)
+        printf(" %d per host (all %d hosts)", (int)(n - 1), (int)hosts);
+    for (int32_t r = 0, first = 1; kinds > 1 && r < n; r++)
+        if (cnt[r]) {
+            printf("%s %d: %lld host%s", first ? "" : ",", (int)r, (long long)cnt[r],
+                   cnt[r] > 1 ? "s" : "");
+            first = 0;
+        }
+    if (n > 2)
+        printf(" (multi-rail: messages striped over the rails, docs/routing.md)");
+    printf("\n");
+    free(cnt);
+}
+
 static void json_structure(json_w *j, const tm_net *net, const tm_net_info *info)
 {
     json_obj_begin(j, "degrees");
@@ -159,6 +221,7 @@ static void json_structure(json_w *j, const tm_net *net, const tm_net_info *info
         json_obj_end(j);
     }
     json_arr_end(j);
+    json_rails(j, net);
 }
 
 static void print_structure(const tm_net *net, const tm_net_info *info)
@@ -169,6 +232,7 @@ static void print_structure(const tm_net *net, const tm_net_info *info)
         printf(", switches %d-%d (mean %.2f)", info->switch_degree.min, info->switch_degree.max,
                info->switch_degree.mean);
     printf("\n");
+    print_rails(net, info->hosts);
     if (info->parts <= 1) {
         printf("parts      1 (connected)\n");
         return;

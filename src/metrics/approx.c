@@ -32,9 +32,13 @@ tm_err tm__metrics_approx(tm_ctx *ctx, const tm_route *route, const tm_comm *com
     tm_err err;
     if (tm__route_nonminimal(route))
         return tm__fail(ctx, TM_EUSAGE,
-                        "the approximate congestion models minimum-hop paths; %s routing is "
+                        "the approximate congestion models minimum-hop paths; %s routing%s is "
                         "evaluated exactly only (without the approximation)",
-                        tm_route_kind_name(tm_route_kind_of(route)));
+                        tm_route_kind_name(tm_route_kind_of(route)),
+                        tm_route_kind_of(route) == TM_ROUTE_ECMP ||
+                                tm_route_kind_of(route) == TM_ROUTE_SINGLE
+                            ? " with multi-rail hosts (messages striped over rails)"
+                            : "");
     err = tm__route_adaptive_new(ctx, route, &a);
     for (int32_t u = 0; !err && u < comm->n; u++) {
         int32_t hu = map->host[u];
