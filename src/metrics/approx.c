@@ -30,15 +30,13 @@ tm_err tm__metrics_approx(tm_ctx *ctx, const tm_route *route, const tm_comm *com
 {
     tm__route_adaptive *a = NULL;
     tm_err err;
-    if (tm__route_nonminimal(route))
+    /* striped multi-rail hosts: Algorithm 3 picks one least-congested
+     * minimum-hop path per message, as it does for any router */
+    if (tm__route_nonminimal(route) && !tm__route_striped(route))
         return tm__fail(ctx, TM_EUSAGE,
-                        "the approximate congestion models minimum-hop paths; %s routing%s is "
+                        "the approximate congestion models minimum-hop paths; %s routing is "
                         "evaluated exactly only (without the approximation)",
-                        tm_route_kind_name(tm_route_kind_of(route)),
-                        tm_route_kind_of(route) == TM_ROUTE_ECMP ||
-                                tm_route_kind_of(route) == TM_ROUTE_SINGLE
-                            ? " with multi-rail hosts (messages striped over rails)"
-                            : "");
+                        tm_route_kind_name(tm_route_kind_of(route)));
     err = tm__route_adaptive_new(ctx, route, &a);
     for (int32_t u = 0; !err && u < comm->n; u++) {
         int32_t hu = map->host[u];

@@ -186,6 +186,7 @@ int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t d
 
 /* striped multi-rail hosts: a message's parts may differ in length */
 bool tm__route_nonminimal(const tm_route *r) { return r->ops->nonminimal || r->striped; }
+bool tm__route_striped(const tm_route *r) { return r->striped; }
 bool tm__route_is_ugal(const tm_route *r) { return r->ops == &tm__route_ugal_ops; }
 
 /* ---- stub hosts (route_eval.h) ------------------------------------------- */
