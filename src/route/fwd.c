@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "route_int.h"
+#include "../net/net_int.h"
 #include "../util/util.h"
 
 void tm__fwd_free(tm__fwd *f)
@@ -41,6 +42,8 @@ void tm__fwd_free(tm__fwd *f)
     free(f->dlid);
     free(f->link_port);
     free(f->dlmc);
+    free(f->lid_off);
+    free(f->lids);
     free(f);
 }
 
@@ -166,6 +169,71 @@ static bool complete_addressing(const tm_route *r)
     return true;
 }
 
+/* Is lid the base LID of a port of host v?  A port's 2^LMC LIDs start at
+ * a multiple of 2^LMC (InfiniBand's rule; port numbers cannot tell, as
+ * the HCAs of a merged host all have a port 1); the host's LMC is its
+ * lowest port's. */
+static bool port_base(const tm_net *net, int32_t v, uint32_t lid)
+{
+    int lmc;
+    if (tm_net_lid_owner(net, lid, NULL) != v)
+        return false;
+    tm_net_lid(net, v, &lmc);
+    return (lid & ((1u << lmc) - 1)) == 0;
+}
+
+/* The host whose port LID number i is (its base LID): the LIDs in order,
+ * or, with made-up addressing, each host's one LID; -1 for the others. */
+static int32_t lid_host(const tm_route *r, const tm__fwd *f, uint32_t i, uint32_t *lid)
+{
+    int32_t v;
+    if (f->synthetic) {
+        v = (int32_t)i;
+        *lid = f->dlid[v];
+        return r->g->is_host[v] && f->dlid[v] ? v : -1;
+    }
+    *lid = i;
+    v = tm_net_lid_owner(r->net, i, NULL);
+    return v >= 0 && r->g->is_host[v] && port_base(r->net, v, i) ? v : -1;
+}
+
+/* f->lids: every host's port LIDs in one pass over the LIDs (vertices if
+ * made up), for the rails of multi-rail hosts (docs/routing.md
+ * "Multi-rail hosts"). */
+static tm_err port_lids(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
+{
+    const tm_net_csr *g = r->g;
+    uint32_t end = f->synthetic ? (uint32_t)g->n : f->n_lid, lid;
+    int32_t *fill;
+    f->lid_off = calloc((size_t)g->n + 2, sizeof *f->lid_off);
+    fill = tm__malloc_n((size_t)g->n + 1, sizeof *fill);
+    if (!f->lid_off || !fill) {
+        free(fill);
+        return tm__nomem(ctx);
+    }
+    for (uint32_t i = f->synthetic ? 0 : 1; i < end; i++) {
+        int32_t v = lid_host(r, f, i, &lid);
+        if (v >= 0)
+            f->lid_off[v + 1]++;
+    }
+    for (int32_t v = 0; v < g->n; v++) {
+        f->lid_off[v + 1] += f->lid_off[v];
+        fill[v] = f->lid_off[v];
+    }
+    f->lids = tm__malloc_n((size_t)f->lid_off[g->n] + 1, sizeof *f->lids);
+    if (!f->lids) {
+        free(fill);
+        return tm__nomem(ctx);
+    }
+    for (uint32_t i = f->synthetic ? 0 : 1; i < end; i++) {
+        int32_t v = lid_host(r, f, i, &lid);
+        if (v >= 0)
+            f->lids[fill[v]++] = lid;
+    }
+    free(fill);
+    return TM_EOK;
+}
+
 static tm_err fwd_make(tm_ctx *ctx, const tm_route *r, bool with_lines, bool synth, tm__fwd **out)
 {
     tm__fwd *f = calloc(1, sizeof *f);
@@ -185,6 +253,8 @@ static tm_err fwd_make(tm_ctx *ctx, const tm_route *r, bool with_lines, bool syn
             f->vertex_of[s++] = v;
     }
     err = synth ? synth_ports(ctx, r, f) : (map_ports(r, f), TM_EOK);
+    if (!err)
+        err = port_lids(ctx, r, f);
     if (err) {
         tm__fwd_free(f);
         return err;
@@ -225,6 +295,7 @@ typedef struct walk {
     uint32_t dlid;
     char *why; /* error message buffer */
     size_t whysz;
+    int32_t first; /* the link the flow leaves src by; -1: its base LID's */
 } walk;
 
 /* "file:line" of switch s's entry for the walk's LID, or "routing". */
@@ -281,7 +352,7 @@ static int32_t follow(const walk *w, double vol, double *load)
 {
     const tm__fwd *f = w->f;
     const tm_net_csr *g = w->r->g;
-    int32_t l = f->first_link[w->src], v, prev = -1, hops = 1;
+    int32_t l = w->first >= 0 ? w->first : f->first_link[w->src], v, prev = -1, hops = 1;
     char at[512];
     if (!w->dlid || l < 0) {
         snprintf(w->why, w->whysz, "routing: host '%s' has no LID in the topology, or no cable "
@@ -314,6 +385,101 @@ static int32_t follow(const walk *w, double vol, double *load)
     }
 }
 
+/* ---- multi-rail sources (docs/routing.md "Multi-rail hosts") -------------
+ * A host with cables to several switches stripes a message evenly over its
+ * rails whose tables deliver one of the destination's port LIDs: a rail
+ * leaves by its cable (the base LID's, if it is on this rail, else the
+ * rail's first) and goes to the nearest such LID (fewest hops, then the
+ * lowest), as an HCA talks to the peer's HCA on its own rail.  With
+ * --lmc-spread a rail's part is split over that port's 2^LMC LIDs. */
+
+/* The cable rail j (an out-link index of src, the first to its switch)
+ * leaves by. */
+static int32_t rail_link(const tm_net_csr *g, const tm__fwd *f, int32_t src, int32_t j)
+{
+    int32_t base = f->first_link[src];
+    if (base >= 0 && g->head_of[base] == g->head[j])
+        return base;
+    return g->link[j];
+}
+
+static bool rail_first(const tm_net_csr *g, int32_t src, int32_t j)
+{
+    for (int32_t i = g->off[src]; i < j; i++)
+        if (g->head[i] == g->head[j])
+            return false;
+    return true;
+}
+
+/* The LIDs of a port of w->dst that a flow is spread over: 2^LMC with
+ * --lmc-spread, else its base LID only. */
+static uint32_t port_span(const walk *w, uint32_t lid)
+{
+    (void)lid;
+    return w->f->dlmc ? 1u << w->f->dlmc[w->dst] : 1;
+}
+
+/* The port LID of w->dst that rail link l reaches in the fewest hops
+ * (then the lowest), every LID of its span delivered; 0 if none; *hops
+ * its hop count. */
+static uint32_t rail_target(walk *w, int32_t l, int32_t *hops)
+{
+    const tm__fwd *f = w->f;
+    uint32_t best = 0;
+    w->first = l;
+    for (int32_t i = f->lid_off[w->dst]; i < f->lid_off[w->dst + 1]; i++) {
+        uint32_t lid = f->lids[i], n = port_span(w, lid), j;
+        int32_t h0 = -1;
+        for (j = 0; j < n; j++) {
+            int32_t h;
+            w->dlid = lid + j;
+            if ((h = follow(w, 0, NULL)) < 0)
+                break;
+            if (j == 0)
+                h0 = h;
+        }
+        if (j == n && (!best || h0 < *hops)) {
+            best = lid;
+            *hops = h0;
+        }
+    }
+    w->first = l;
+    return best;
+}
+
+/* route_one for a multi-rail w->src: the longest part's hops, or -1 with
+ * w->why set (the base LID's failure) and nothing loaded. */
+static int32_t route_rails(walk *w, double vol, double *load)
+{
+    const tm_net_csr *g = w->r->g;
+    int32_t src = w->src, parts = 0, far = -1, h;
+    for (int32_t j = g->off[src]; j < g->off[src + 1]; j++)
+        if (rail_first(g, src, j) && rail_target(w, rail_link(g, w->f, src, j), &h)) {
+            parts++;
+            far = h > far ? h : far;
+        }
+    if (parts == 0) { /* the error of the base LID's path */
+        w->first = -1;
+        w->dlid = w->f->dlid[w->dst];
+        if (follow(w, 0, NULL) >= 0) /* else it set w->why */
+            snprintf(w->why, w->whysz, "routing: no rail of host '%s' reaches every LID of a "
+                     "port of host '%s'", NAME(w->src), NAME(w->dst));
+        return -1;
+    }
+    for (int32_t j = g->off[src]; load && j < g->off[src + 1]; j++) {
+        uint32_t lid, n;
+        if (!rail_first(g, src, j) || !(lid = rail_target(w, rail_link(g, w->f, src, j), &h)))
+            continue;
+        n = port_span(w, lid);
+        for (uint32_t k = 0; k < n; k++) {
+            w->dlid = lid + k;
+            follow(w, vol / parts / n, load);
+        }
+    }
+    w->first = -1;
+    return far;
+}
+
 /* Routes vol from w->src to w->dst over the destination's LIDs (its base
  * LID, or all 2^LMC of them with --lmc-spread); returns the base LID's hop
  * count, or -1 with w->why set and nothing loaded. */
@@ -322,6 +488,8 @@ static int32_t route_one(walk *w, double vol, double *load)
     const tm__fwd *f = w->f;
     uint32_t base = f->dlid[w->dst], n = f->dlmc && base ? 1u << f->dlmc[w->dst] : 1;
     int32_t h0 = -1;
+    if (tm__csr_rails(w->r->g, w->src) >= 2)
+        return route_rails(w, vol, load);
     /* every path is checked first, so that a failing flow loads nothing */
     for (uint32_t j = 0; j < n; j++) {
         int32_t h;
@@ -343,7 +511,7 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
                      const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
     char why[1024];
-    walk w = {r, r->priv, src, -1, 0, why, sizeof why};
+    walk w = {r, r->priv, src, -1, 0, why, sizeof why, -1};
     (void)ws;
     for (size_t i = 0; i < k; i++) {
         int32_t h = 0;
@@ -362,8 +530,10 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
 int32_t tm__fwd_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
 {
     char why[1024];
-    walk w = {r, r->priv, src, dst, 0, why, sizeof why};
+    walk w = {r, r->priv, src, dst, 0, why, sizeof why, -1};
     (void)ws;
+    if (src != dst && tm__csr_rails(r->g, src) >= 2)
+        return route_rails(&w, 0, NULL);
     w.dlid = w.f->dlid[dst];
     return follow(&w, 0, NULL);
 }

@@ -24,9 +24,26 @@
 #include "../net/net_int.h"
 #include "../util/util.h"
 
+/* The routers that stripe: ecmp and single here, the forwarding-table
+ * models in fwd.c (each rail to the peer's port LID it reaches). */
+static bool stripes(const tm_route *r)
+{
+    switch (r->kind) {
+    case TM_ROUTE_ECMP:
+    case TM_ROUTE_SINGLE:
+    case TM_ROUTE_LFT:
+    case TM_ROUTE_FTREE:
+    case TM_ROUTE_MINHOP:
+    case TM_ROUTE_UPDN:
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool tm__rails_striped(const tm_route *r)
 {
-    if (r->kind != TM_ROUTE_ECMP && r->kind != TM_ROUTE_SINGLE)
+    if (!stripes(r))
         return false;
     for (int32_t v = 0; v < r->g->n; v++)
         if (tm__csr_rails(r->g, v) >= 2)
@@ -36,7 +53,8 @@ bool tm__rails_striped(const tm_route *r)
 
 bool tm__rails_of(const tm_route *r, int32_t v)
 {
-    return r->striped && v >= 0 && v < r->g->n && tm__csr_rails(r->g, v) >= 2;
+    return r->striped && (r->kind == TM_ROUTE_ECMP || r->kind == TM_ROUTE_SINGLE) && v >= 0 &&
+           v < r->g->n && tm__csr_rails(r->g, v) >= 2;
 }
 
 /* Is cable j (an out-link index of h) the first of h's cables to its

@@ -128,6 +128,8 @@ typedef struct tm__fwd {
     int32_t *link_port;  /* per directed link: port number at its tail if a switch, else 0 */
     bool synthetic;      /* LIDs and ports made up (net without complete addressing) */
     uint8_t *dlmc;       /* per vertex: LMC of its LID, when flows are spread (else NULL) */
+    int32_t *lid_off;    /* per vertex + 1: offsets into lids */
+    uint32_t *lids;      /* per host: the base LID of each of its ports, ascending */
 } tm__fwd;
 
 /* Allocates the tables of every switch of r->net (all entries NONE) and

@@ -202,9 +202,9 @@ static tm_err walk_path(sg_writer *s, const tm_route *r, int32_t src, int32_t ds
                 tm_net_host_rails(s->net, src) >= 2)
                 return tm__fail(s->ctx, TM_EUSAGE, "host %s has %d rails and routing '%s' "
                                 "stripes its messages over them (docs/routing.md \"Multi-rail "
-                                "hosts\"): a SimGrid platform has one path per pair, so a "
-                                "net with multi-rail hosts is exported with forwarding-table "
-                                "routing only (ftree, minhop, updn, lft: one rail)",
+                                "hosts\"): a SimGrid platform has one path per pair; export "
+                                "with a routing that uses one rail of this host (on separate "
+                                "planes: ftree, minhop or updn, which route its base LID only)",
                                 tm_net_name(s->net, src), (int)tm_net_host_rails(s->net, src),
                                 tm_route_kind_name(tm_route_kind_of(r)));
             if (next >= 0 && g->head[j] != next)

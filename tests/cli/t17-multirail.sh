@@ -62,3 +62,21 @@ expect_in "host n0000 has 2 rails and routing 'single' stripes its messages over
 expect_exit 0 "$TOPOMAP" topo export --format simgrid --topology fattree:k=2,n=2,rails=2 \
     --routing ftree --out p.xml
 [ "$(grep -c '<route ' p.xml)" = 16 ]
+
+# forwarding tables (tests/data/route/lft-rails: hosts x and y with HCA-1 on leaf1 and HCA-2 on
+# leaf2, one spine, single subnet): each rail goes to the peer's LID its tables reach in the
+# fewest hops, 4 on each rail, 2 hops; with leaf2's entry for y's HCA-2 (LID 4) gone, rail 2
+# reaches y's HCA-1 through the spine: 4 hops, and leaf1 -> y carries all 8
+L=$TM_TEST_DATA/route/lft-rails
+expect_exit 0 "$TOPOMAP" eval --topology "$L/fabric.txt" --comm "$L/pair.edges" --routing "lft:$L/tables" \
+    --json --export-loads loads.csv
+[ "$(echo "$OUT" | json_get "['max_congestion']")" = 0.04 ]
+[ "$(echo "$OUT" | json_get "['avg_dilation']")" = 2 ]
+[ "$(awk -F, 'NR > 1 && $4 == 4' loads.csv | wc -l)" = 4 ]
+expect_exit 0 "$TOPOMAP" eval --topology "$L/fabric.txt" --comm "$L/pair.edges" \
+    --routing "lft:$L/tables-norail2" --json --export-loads loads.csv
+[ "$(echo "$OUT" | json_get "['avg_dilation']")" = 3 ]
+[ "$(echo "$OUT" | json_get "['max_dilation']")" = 4 ]
+[ "$(echo "$OUT" | json_get "['qap_network_J']")" = 24 ]
+expect_in "leaf1,y,100,8," "$(cat loads.csv)"
+expect_in "leaf2,spine1,100,4," "$(cat loads.csv)"
