@@ -16,12 +16,15 @@
  * each followed through the tables: the model of an MPI library that
  * stripes its connections over the path bits of the remote port
  * (docs/routing.md).  Its hop count is that of the base LID's path.
+ *
+ * A multi-rail source (cables to several switches) is striped over its
+ * rails, each to the peer's port LID nearest that rail (fwd_rails.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "route_int.h"
+#include "fwd_walk.h"
 #include "../net/net_int.h"
 #include "../util/util.h"
 
@@ -288,18 +291,9 @@ tm_err tm__fwd_spread(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
 
 /* ---- following the tables ------------------------------------------------ */
 
-typedef struct walk {
-    const tm_route *r;
-    const tm__fwd *f;
-    int32_t src, dst;
-    uint32_t dlid;
-    char *why; /* error message buffer */
-    size_t whysz;
-    int32_t first; /* the link the flow leaves src by; -1: its base LID's */
-} walk;
 
 /* "file:line" of switch s's entry for the walk's LID, or "routing". */
-static const char *where(const walk *w, int32_t s, char *buf, size_t sz)
+static const char *where(const tm__fwd_walk *w, int32_t s, char *buf, size_t sz)
 {
     const tm__fwd *f = w->f;
     size_t i = (size_t)s * f->n_lid + w->dlid;
@@ -313,7 +307,7 @@ static const char *where(const walk *w, int32_t s, char *buf, size_t sz)
 
 /* The link switch s forwards the walk's LID to, or -1 with w->why set;
  * prev is the switch before s on the path (-1 at the first switch). */
-static int32_t next_link(const walk *w, int32_t s, int32_t prev)
+static int32_t next_link(const tm__fwd_walk *w, int32_t s, int32_t prev)
 {
     const tm__fwd *f = w->f;
     char at[512];
@@ -348,7 +342,7 @@ static int32_t next_link(const walk *w, int32_t s, int32_t prev)
 
 /* Walks src -> dst, adding vol to every link; returns the hop count or
  * -1 with w->why set. */
-static int32_t follow(const walk *w, double vol, double *load)
+int32_t tm__fwd_follow(const tm__fwd_walk *w, double vol, double *load)
 {
     const tm__fwd *f = w->f;
     const tm_net_csr *g = w->r->g;
@@ -385,116 +379,21 @@ static int32_t follow(const walk *w, double vol, double *load)
     }
 }
 
-/* ---- multi-rail sources (docs/routing.md "Multi-rail hosts") -------------
- * A host with cables to several switches stripes a message evenly over its
- * rails whose tables deliver one of the destination's port LIDs: a rail
- * leaves by its cable (the base LID's, if it is on this rail, else the
- * rail's first) and goes to the nearest such LID (fewest hops, then the
- * lowest), as an HCA talks to the peer's HCA on its own rail.  With
- * --lmc-spread a rail's part is split over that port's 2^LMC LIDs. */
-
-/* The cable rail j (an out-link index of src, the first to its switch)
- * leaves by. */
-static int32_t rail_link(const tm_net_csr *g, const tm__fwd *f, int32_t src, int32_t j)
-{
-    int32_t base = f->first_link[src];
-    if (base >= 0 && g->head_of[base] == g->head[j])
-        return base;
-    return g->link[j];
-}
-
-static bool rail_first(const tm_net_csr *g, int32_t src, int32_t j)
-{
-    for (int32_t i = g->off[src]; i < j; i++)
-        if (g->head[i] == g->head[j])
-            return false;
-    return true;
-}
-
-/* The LIDs of a port of w->dst that a flow is spread over: 2^LMC with
- * --lmc-spread, else its base LID only. */
-static uint32_t port_span(const walk *w, uint32_t lid)
-{
-    (void)lid;
-    return w->f->dlmc ? 1u << w->f->dlmc[w->dst] : 1;
-}
-
-/* The port LID of w->dst that rail link l reaches in the fewest hops
- * (then the lowest), every LID of its span delivered; 0 if none; *hops
- * its hop count. */
-static uint32_t rail_target(walk *w, int32_t l, int32_t *hops)
-{
-    const tm__fwd *f = w->f;
-    uint32_t best = 0;
-    w->first = l;
-    for (int32_t i = f->lid_off[w->dst]; i < f->lid_off[w->dst + 1]; i++) {
-        uint32_t lid = f->lids[i], n = port_span(w, lid), j;
-        int32_t h0 = -1;
-        for (j = 0; j < n; j++) {
-            int32_t h;
-            w->dlid = lid + j;
-            if ((h = follow(w, 0, NULL)) < 0)
-                break;
-            if (j == 0)
-                h0 = h;
-        }
-        if (j == n && (!best || h0 < *hops)) {
-            best = lid;
-            *hops = h0;
-        }
-    }
-    w->first = l;
-    return best;
-}
-
-/* route_one for a multi-rail w->src: the longest part's hops, or -1 with
- * w->why set (the base LID's failure) and nothing loaded. */
-static int32_t route_rails(walk *w, double vol, double *load)
-{
-    const tm_net_csr *g = w->r->g;
-    int32_t src = w->src, parts = 0, far = -1, h;
-    for (int32_t j = g->off[src]; j < g->off[src + 1]; j++)
-        if (rail_first(g, src, j) && rail_target(w, rail_link(g, w->f, src, j), &h)) {
-            parts++;
-            far = h > far ? h : far;
-        }
-    if (parts == 0) { /* the error of the base LID's path */
-        w->first = -1;
-        w->dlid = w->f->dlid[w->dst];
-        if (follow(w, 0, NULL) >= 0) /* else it set w->why */
-            snprintf(w->why, w->whysz, "routing: no rail of host '%s' reaches every LID of a "
-                     "port of host '%s'", NAME(w->src), NAME(w->dst));
-        return -1;
-    }
-    for (int32_t j = g->off[src]; load && j < g->off[src + 1]; j++) {
-        uint32_t lid, n;
-        if (!rail_first(g, src, j) || !(lid = rail_target(w, rail_link(g, w->f, src, j), &h)))
-            continue;
-        n = port_span(w, lid);
-        for (uint32_t k = 0; k < n; k++) {
-            w->dlid = lid + k;
-            follow(w, vol / parts / n, load);
-        }
-    }
-    w->first = -1;
-    return far;
-}
-
 /* Routes vol from w->src to w->dst over the destination's LIDs (its base
  * LID, or all 2^LMC of them with --lmc-spread); returns the base LID's hop
  * count, or -1 with w->why set and nothing loaded. */
-static int32_t route_one(walk *w, double vol, double *load)
+static int32_t route_one(tm__fwd_walk *w, double vol, double *load)
 {
     const tm__fwd *f = w->f;
     uint32_t base = f->dlid[w->dst], n = f->dlmc && base ? 1u << f->dlmc[w->dst] : 1;
     int32_t h0 = -1;
     if (tm__csr_rails(w->r->g, w->src) >= 2)
-        return route_rails(w, vol, load);
+        return tm__fwd_route_rails(w, vol, load);
     /* every path is checked first, so that a failing flow loads nothing */
     for (uint32_t j = 0; j < n; j++) {
         int32_t h;
         w->dlid = base + j;
-        h = follow(w, 0, NULL);
+        h = tm__fwd_follow(w, 0, NULL);
         if (h < 0)
             return -1;
         if (j == 0)
@@ -502,7 +401,7 @@ static int32_t route_one(walk *w, double vol, double *load)
     }
     for (uint32_t j = 0; j < n; j++) {
         w->dlid = base + j;
-        follow(w, vol / n, load);
+        tm__fwd_follow(w, vol / n, load);
     }
     return h0;
 }
@@ -511,7 +410,7 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
                      const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
     char why[1024];
-    walk w = {r, r->priv, src, -1, 0, why, sizeof why, -1};
+    tm__fwd_walk w = {r, r->priv, src, -1, 0, why, sizeof why, -1};
     (void)ws;
     for (size_t i = 0; i < k; i++) {
         int32_t h = 0;
@@ -530,10 +429,10 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
 int32_t tm__fwd_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
 {
     char why[1024];
-    walk w = {r, r->priv, src, dst, 0, why, sizeof why, -1};
+    tm__fwd_walk w = {r, r->priv, src, dst, 0, why, sizeof why, -1};
     (void)ws;
     if (src != dst && tm__csr_rails(r->g, src) >= 2)
-        return route_rails(&w, 0, NULL);
+        return tm__fwd_route_rails(&w, 0, NULL);
     w.dlid = w.f->dlid[dst];
-    return follow(&w, 0, NULL);
+    return tm__fwd_follow(&w, 0, NULL);
 }
