@@ -155,6 +155,13 @@ TM_API bool tm_net_cable_enabled(const tm_net *net, int32_t cable);
 TM_API const tm_net_grid *tm_net_grid_info(const tm_net *net);
 /* The CSR snapshot; NULL before tm_net_finalize(). */
 TM_API const tm_net_csr *tm_net_csr_get(const tm_net *net);
+/* Rails of host v after finalize: the number of distinct switches its
+ * cables go to (one per HCA on its own leaf or plane), 0 for a transit
+ * host (torus node), a host cabled to another host, a switch or before
+ * finalize.  Hosts with 2 or more rails stripe their traffic over their
+ * cables under ecmp and single routing (docs/routing.md "Multi-rail
+ * hosts"). */
+TM_API int32_t tm_net_host_rails(const tm_net *net, int32_t v);
 
 /* Summary for `topo info`: hop diameter between hosts of one part (over
  * transit paths; -1 if some hosts of a part are unreachable), capacity

@@ -73,6 +73,7 @@ void tm_net_cable(const tm_net *net, int32_t cable, int32_t *a, int32_t *b);
 double tm_net_capacity(const tm_net *net, int32_t cable);
 bool tm_net_cable_enabled(const tm_net *net, int32_t cable);
 const tm_net_csr *tm_net_csr_get(const tm_net *net);
+int32_t tm_net_host_rails(const tm_net *net, int32_t v);
 
 /* gen.h */
 bool tm_gen_is_spec(const char *s);

@@ -29,6 +29,9 @@ enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXI
 #define CLI_MAX_SLOTS (1L << 20)
 
 /* A --routing value: the model, and the tables' directory of lft:DIR. */
+/* The command's warning holder (warn_summary.h). */
+typedef struct cli_warns cli_warns;
+
 typedef struct cli_routing {
     tm_route_kind kind;
     const char *lft_dir;
@@ -117,8 +120,9 @@ int cli_parse_slots(const char *cmd, const char *v, long *out);
 /* The time model's options: TM_TIME_OPTS_INIT with those given. */
 tm_time_opts cli_time_opts(const cli_inputs *in);
 
-/* Prints "topomap <cmd>: <message>" and returns the exit code for err. */
-int cli_report(tm_ctx *ctx, const char *cmd, tm_err err);
+/* Prints the command's held warnings (w), then "topomap <cmd>: <message>",
+ * and returns the exit code for err. */
+int cli_report(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err);
 /* The usage error for what getopt_long returned ('?' unknown or ambiguous
  * option, ':' missing value; call with opterr = 0 and optstring ":"). */
 int cli_getopt_error(const char *cmd, int c, char *const *argv);
@@ -158,7 +162,9 @@ int cli_anytime_signal(const cli_anytime *a);
 const char *cli_signal_name(int sig);
 
 /* Creates the context with the CLI's log callback (warnings to stderr). */
-tm_err cli_ctx_new(tm_ctx **out, bool quiet);
+/* Creates the context with the CLI's log callback: warnings go to the
+ * command's holder w (summarised; warn_summary.c). */
+tm_err cli_ctx_new(tm_ctx **out, cli_warns *w);
 
 /* Input loading. */
 tm_err cli_load_topology(tm_ctx *ctx, const cli_inputs *in, tm_net **out);
@@ -246,9 +252,9 @@ tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra);
 tm_report_row *cli_report_rows(const tm_map_result *res, char (*labels)[128]);
 
 /* Subcommands. */
-int cmd_topo(int argc, char **argv);
-int cmd_eval(int argc, char **argv);
-int cmd_map(int argc, char **argv);
-int cmd_study(int argc, char **argv);
+int cmd_topo(int argc, char **argv, cli_warns *w);
+int cmd_eval(int argc, char **argv, cli_warns *w);
+int cmd_map(int argc, char **argv, cli_warns *w);
+int cmd_study(int argc, char **argv, cli_warns *w);
 
 #endif

@@ -293,7 +293,7 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         printf("report             %s\n", a->report_path);
 }
 
-int cmd_eval(int argc, char **argv)
+int cmd_eval(int argc, char **argv, cli_warns *w)
 {
     eval_args a = {0};
     tm_ctx *ctx = NULL;
@@ -308,7 +308,7 @@ int cmd_eval(int argc, char **argv)
 
     if (rc >= 0)
         return rc;
-    if (cli_ctx_new(&ctx, false))
+    if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     tm_comm_init(&comm);
     cli_network_init(&nw);
@@ -321,7 +321,7 @@ int cmd_eval(int argc, char **argv)
     if (!err)
         err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
                       : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp, &cons, &have_cons);
-    rc = err ? cli_report(ctx, "eval", err) : 0;
+    rc = err ? cli_report(ctx, w, "eval", err) : 0;
     if (!err)
         report(&a, &nw, &met, &ecmp, have_cons ? &cons : NULL, t0);
     tm_metrics_release(&met);

@@ -436,7 +436,7 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
         fprintf(summary, "report             %s\n", a->report);
 }
 
-int cmd_map(int argc, char **argv)
+int cmd_map(int argc, char **argv, cli_warns *w)
 {
     map_args a;
     tm_ctx *ctx = NULL;
@@ -456,7 +456,7 @@ int cmd_map(int argc, char **argv)
     tm_comm_init(&comm);
     cli_network_init(&nw);
     tm_map_result_init(&res);
-    if (cli_ctx_new(&ctx, false))
+    if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     /* before any thread exists: they all inherit the blocked signals */
     if (cli_anytime_start(&any, ctx, a.strategy, !a.quiet) < 0)
@@ -499,7 +499,7 @@ int cmd_map(int argc, char **argv)
     goto out;
 fail:
     cli_anytime_stop(&any, ctx);
-    rc = cli_report(ctx, "map", err);
+    rc = cli_report(ctx, w, "map", err);
 out:
     tm_map_result_release(&res);
     tm_comm_release(&comm);

@@ -91,7 +91,7 @@ static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s
         s->progress = progress;
 }
 
-int cmd_study(int argc, char **argv)
+int cmd_study(int argc, char **argv, cli_warns *w)
 {
     static study_args a;
     tm_comm comms[STUDY_MAX_AXIS];
@@ -108,7 +108,7 @@ int cmd_study(int argc, char **argv)
     for (int i = 0; i < STUDY_MAX_AXIS; i++)
         tm_comm_init(&comms[i]);
     tm__study_result_init(&res);
-    if (cli_ctx_new(&ctx, false))
+    if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
@@ -122,7 +122,7 @@ int cmd_study(int argc, char **argv)
     if (!err)
         err = study_write_all(ctx, &a, &spec, &res);
     if (err) {
-        rc = cli_report(ctx, "study", err);
+        rc = cli_report(ctx, w, "study", err);
     } else {
         study_print_table(stdout, &spec, &res);
         printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);

@@ -145,6 +145,68 @@ static void json_degrees(json_w *j, const char *key, const tm_net_degrees *d)
 }
 
 /* Degree statistics and connected parts (both from igraph). */
+/* Hosts per number of rails (tm_net_host_rails): cnt[r] for r in
+ * [0, *n_out); NULL without memory.  Only asked of switched networks. */
+static int64_t *rails_histogram(const tm_net *net, int32_t *n_out)
+{
+    int32_t nv = tm_net_n_vertices(net), max = 0;
+    int64_t *cnt;
+    for (int32_t v = 0; v < nv; v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST && tm_net_host_rails(net, v) > max)
+            max = tm_net_host_rails(net, v);
+    cnt = calloc((size_t)max + 1, sizeof *cnt);
+    if (!cnt)
+        return NULL;
+    for (int32_t v = 0; v < nv; v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST)
+            cnt[tm_net_host_rails(net, v)]++;
+    *n_out = max + 1;
+    return cnt;
+}
+
+/* "rails": {"<rails>": hosts, ...}: 0 = a host on no switch (cabled to
+ * hosts only, or to nothing). */
+static void json_rails(json_w *j, const tm_net *net)
+{
+    int32_t n = 0;
+    int64_t *cnt = tm_net_n_switches(net) > 0 ? rails_histogram(net, &n) : NULL;
+    char key[16];
+    if (!cnt)
+        return;
+    json_obj_begin(j, "rails");
+    for (int32_t r = 0; r < n; r++)
+        if (cnt[r]) {
+            snprintf(key, sizeof key, "%d", (int)r);
+            json_int(j, key, cnt[r]);
+        }
+    json_obj_end(j);
+    free(cnt);
+}
+
+/* "rails      4 per host (all 64 hosts)", or one count per kind. */
+static void print_rails(const tm_net *net, int32_t hosts)
+{
+    int32_t n = 0, kinds = 0;
+    int64_t *cnt = tm_net_n_switches(net) > 0 ? rails_histogram(net, &n) : NULL;
+    if (!cnt)
+        return;
+    for (int32_t r = 0; r < n; r++)
+        kinds += cnt[r] > 0;
+    printf("rails     ");
+    if (kinds == 1)
+        printf(" %d per host (all %d hosts)", (int)(n - 1), (int)hosts);
+    for (int32_t r = 0, first = 1; kinds > 1 && r < n; r++)
+        if (cnt[r]) {
+            printf("%s %d: %lld host%s", first ? "" : ",", (int)r, (long long)cnt[r],
+                   cnt[r] > 1 ? "s" : "");
+            first = 0;
+        }
+    if (n > 2)
+        printf(" (multi-rail: messages striped over the rails, docs/routing.md)");
+    printf("\n");
+    free(cnt);
+}
+
 static void json_structure(json_w *j, const tm_net *net, const tm_net_info *info)
 {
     json_obj_begin(j, "degrees");
@@ -159,6 +221,7 @@ static void json_structure(json_w *j, const tm_net *net, const tm_net_info *info
         json_obj_end(j);
     }
     json_arr_end(j);
+    json_rails(j, net);
 }
 
 static void print_structure(const tm_net *net, const tm_net_info *info)
@@ -169,6 +232,7 @@ static void print_structure(const tm_net *net, const tm_net_info *info)
         printf(", switches %d-%d (mean %.2f)", info->switch_degree.min, info->switch_degree.max,
                info->switch_degree.mean);
     printf("\n");
+    print_rails(net, info->hosts);
     if (info->parts <= 1) {
         printf("parts      1 (connected)\n");
         return;
@@ -248,13 +312,13 @@ static bool is_slurm(const char *format)
     return strcmp(format, "slurm") == 0 || strcmp(format, "slurm-yaml") == 0;
 }
 
-static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const char *out_path,
+static int run_export(tm_ctx *ctx, cli_warns *w, const tm_net *net, const char *format, const char *out_path,
                       bool link_speed)
 {
     tm_ofile of;
     tm_err err = tm_ofile_open(ctx, out_path ? out_path : "-", &of);
     if (err)
-        return cli_report(ctx, "topo export", err);
+        return cli_report(ctx, w, "topo export", err);
     if (strcmp(format, "graphml") == 0)
         err = tm_graphml_write(ctx, net, NULL, of.fp);
     else if (strcmp(format, "dot") == 0)
@@ -268,10 +332,10 @@ static int run_export(tm_ctx *ctx, const tm_net *net, const char *format, const 
         err = tm_ibnet_write(ctx, net, of.fp);
     if (err) {
         tm_ofile_abort(&of);
-        return cli_report(ctx, "topo export", err);
+        return cli_report(ctx, w, "topo export", err);
     }
     err = tm_ofile_commit(ctx, &of);
-    return err ? cli_report(ctx, "topo export", err) : 0;
+    return err ? cli_report(ctx, w, "topo export", err) : 0;
 }
 
 /* Options after "info" / "export" into *a; -1 to go on, else the exit code. */
@@ -307,17 +371,17 @@ static int parse_args(int argc, char **argv, const char *sub, topo_args *a)
     return -1;
 }
 
-static int run_info(tm_ctx *ctx, const topo_args *a, tm_net *net)
+static int run_info(tm_ctx *ctx, cli_warns *w, const topo_args *a, tm_net *net)
 {
     tm_net_info info;
     tm_net_levels levels;
     tm_err err = tm_net_info_compute(ctx, net, a->diameter, &info);
     if (err)
-        return cli_report(ctx, "topo info", err);
+        return cli_report(ctx, w, "topo info", err);
     err = tm_net_levels_detect(ctx, net, &levels);
     if (err) {
         tm_net_info_release(&info);
-        return cli_report(ctx, "topo info", err);
+        return cli_report(ctx, w, "topo info", err);
     }
     print_info(a->in.topology, net, &info, &levels, a->json);
     tm_net_levels_release(&levels);
@@ -325,7 +389,7 @@ static int run_info(tm_ctx *ctx, const topo_args *a, tm_net *net)
     return 0;
 }
 
-int cmd_topo(int argc, char **argv)
+int cmd_topo(int argc, char **argv, cli_warns *w)
 {
     topo_args a;
     const char *sub;
@@ -343,17 +407,17 @@ int cmd_topo(int argc, char **argv)
         return cli_usage_error("topomap topo", "unknown subcommand '%s' (info, export)", sub);
     if ((rc = parse_args(argc - 1, argv + 1, sub, &a)) >= 0)
         return rc;
-    if (cli_ctx_new(&ctx, false))
+    if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     err = cli_load_topology(ctx, &a.in, &net);
     if (err)
-        rc = cli_report(ctx, "topo", err);
+        rc = cli_report(ctx, w, "topo", err);
     else if (strcmp(sub, "export") == 0 && strcmp(a.format, "simgrid") == 0)
-        rc = cli_topo_simgrid(ctx, net, &a.in, a.out);
+        rc = cli_topo_simgrid(ctx, w, net, &a.in, a.out);
     else if (strcmp(sub, "export") == 0)
-        rc = run_export(ctx, net, a.format, a.out, a.link_speed);
+        rc = run_export(ctx, w, net, a.format, a.out, a.link_speed);
     else
-        rc = run_info(ctx, &a, net);
+        rc = run_info(ctx, w, &a, net);
     tm_net_free(net);
     tm_ctx_free(ctx);
     return rc;

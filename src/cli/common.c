@@ -27,10 +27,10 @@ tm_time_opts cli_time_opts(const cli_inputs *in)
     return o;
 }
 
-int cli_report(tm_ctx *ctx, const char *cmd, tm_err err)
+int cli_report(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err)
 {
     const char *msg = tm_ctx_errmsg(ctx);
-    cli_warn_flush(); /* the warnings, then the error */
+    cli_warn_flush(w); /* the warnings, then the error */
     fprintf(stderr, "topomap %s: %s\n", cmd, *msg ? msg : tm_err_str(err));
     return tm_err_exit_code(err);
 }
@@ -82,13 +82,12 @@ int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo,
     return 0;
 }
 
-tm_err cli_ctx_new(tm_ctx **out, bool quiet)
+tm_err cli_ctx_new(tm_ctx **out, cli_warns *w)
 {
     tm_err err = tm_ctx_new(out);
     if (err)
         return err;
-    if (!quiet)
-        tm_ctx_set_log(*out, cli_warn_log, NULL); /* summarised: warn_summary.c */
+    tm_ctx_set_log(*out, cli_warn_log, w); /* summarised: warn_summary.c */
     return TM_EOK;
 }
 

@@ -9,7 +9,7 @@
 
 static const struct command {
     const char *name;
-    int (*run)(int argc, char **argv);
+    int (*run)(int argc, char **argv, cli_warns *w);
     const char *help;
 } commands[] = {
     {"topo", cmd_topo, "inspect or export a network (info, export)"},
@@ -33,7 +33,7 @@ static void usage(FILE *out)
 int main(int argc, char **argv)
 {
     int rc;
-    cli_warn_take_verbose(&argc, argv);
+    bool verbose = cli_warn_take_verbose(&argc, argv);
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE_;
@@ -48,8 +48,10 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++) {
         if (strcmp(argv[1], commands[i].name) == 0) {
-            rc = commands[i].run(argc - 1, argv + 1);
-            cli_warn_flush();
+            cli_warns w; /* the command's warnings, printed after it */
+            cli_warns_init(&w, verbose);
+            rc = commands[i].run(argc - 1, argv + 1, &w);
+            cli_warns_release(&w);
             xmlCleanupParser();
             return rc;
         }

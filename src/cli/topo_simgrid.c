@@ -4,7 +4,7 @@
 
 #include "topomap/sim.h"
 
-int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, const char *out_path)
+int cli_topo_simgrid(tm_ctx *ctx, cli_warns *w, const tm_net *net, const cli_inputs *in, const char *out_path)
 {
     tm_simgrid_opts so = TM_SIMGRID_OPTS_INIT;
     tm_time_opts t = cli_time_opts(in);
@@ -34,5 +34,5 @@ int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, const
         tm_ofile_abort(&of);
     tm_alloc_release(&alloc);
     tm_route_free(route);
-    return err ? cli_report(ctx, "topo export", err) : 0;
+    return err ? cli_report(ctx, w, "topo export", err) : 0;
 }

@@ -10,6 +10,6 @@
  * model's --latency-per-hop and --host-bandwidth (the same defaults, so a
  * platform and est_time_s describe one network).  Returns the exit code
  * (message printed). */
-int cli_topo_simgrid(tm_ctx *ctx, const tm_net *net, const cli_inputs *in, const char *out_path);
+int cli_topo_simgrid(tm_ctx *ctx, cli_warns *w, const tm_net *net, const cli_inputs *in, const char *out_path);
 
 #endif

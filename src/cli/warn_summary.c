@@ -15,10 +15,10 @@
  * --verbose every warning is printed as it comes, as before.  Other log
  * levels pass through.
  *
- * The holder is the one piece of process-wide state of the CLI (guarded:
- * the library may warn from its threads): stderr belongs to the process,
- * the warnings of every context a command makes go to one summary, and
- * main.c prints it once, after the command (cli_report before an error).
+ * The holder is a per-command object (cli_warns, made by main.c and given
+ * to every context of the command as its log callback's user data), so
+ * the warnings of every context a command makes go to one summary, which
+ * is printed once, after the command (cli_report: before an error).
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -28,17 +28,11 @@
 
 #include "warn_summary.h"
 
-typedef struct kind {
+struct cli_warn_kind {
     char *key, *first;
     long count;
-} kind;
-
-static struct {
-    pthread_mutex_t mu;
-    bool verbose;
-    kind *kinds;
-    size_t n, cap;
-} held = {PTHREAD_MUTEX_INITIALIZER, false, NULL, 0, 0};
+};
+typedef cli_warn_kind kind;
 
 /* Kinds whose cure is known: a substring of the message and the fix. */
 static const struct {
@@ -107,29 +101,29 @@ static char *kind_key(const char *msg)
 }
 
 /* Counts msg under its kind; false if it could not be held. */
-static bool hold(const char *msg)
+static bool hold(cli_warns *held, const char *msg)
 {
     char *key = kind_key(msg);
     kind *k;
     if (!key)
         return false;
-    for (size_t i = 0; i < held.n; i++)
-        if (strcmp(held.kinds[i].key, key) == 0) {
-            held.kinds[i].count++;
+    for (size_t i = 0; i < held->n; i++)
+        if (strcmp(held->kinds[i].key, key) == 0) {
+            held->kinds[i].count++;
             free(key);
             return true;
         }
-    if (held.n == held.cap) {
-        size_t cap = held.cap ? 2 * held.cap : 16;
-        kind *nk = realloc(held.kinds, cap * sizeof *nk);
+    if (held->n == held->cap) {
+        size_t cap = held->cap ? 2 * held->cap : 16;
+        kind *nk = realloc(held->kinds, cap * sizeof *nk);
         if (!nk) {
             free(key);
             return false;
         }
-        held.kinds = nk;
-        held.cap = cap;
+        held->kinds = nk;
+        held->cap = cap;
     }
-    k = &held.kinds[held.n];
+    k = &held->kinds[held->n];
     k->first = strdup(msg);
     if (!k->first) {
         free(key);
@@ -137,17 +131,31 @@ static bool hold(const char *msg)
     }
     k->key = key;
     k->count = 1;
-    held.n++;
+    held->n++;
     return true;
+}
+
+void cli_warns_init(cli_warns *w, bool verbose)
+{
+    pthread_mutex_init(&w->mu, NULL);
+    w->verbose = verbose;
+    w->kinds = NULL;
+    w->n = w->cap = 0;
+}
+
+void cli_warns_release(cli_warns *w)
+{
+    cli_warn_flush(w);
+    pthread_mutex_destroy(&w->mu);
 }
 
 void cli_warn_log(void *ud, tm_log_level level, const char *msg)
 {
-    (void)ud;
-    pthread_mutex_lock(&held.mu);
-    if (level != TM_LOG_WARN || held.verbose || !hold(msg))
+    cli_warns *held = ud;
+    pthread_mutex_lock(&held->mu);
+    if (level != TM_LOG_WARN || held->verbose || !hold(held, msg))
         print(level, msg);
-    pthread_mutex_unlock(&held.mu);
+    pthread_mutex_unlock(&held->mu);
 }
 
 bool cli_warn_take_verbose(int *argc, char **argv)
@@ -164,9 +172,6 @@ bool cli_warn_take_verbose(int *argc, char **argv)
     }
     *argc = j;
     argv[j] = NULL;
-    pthread_mutex_lock(&held.mu);
-    held.verbose = found;
-    pthread_mutex_unlock(&held.mu);
     return found;
 }
 
@@ -178,11 +183,11 @@ static const char *fix_of(const char *msg)
     return NULL;
 }
 
-void cli_warn_flush(void)
+void cli_warn_flush(cli_warns *held)
 {
-    pthread_mutex_lock(&held.mu);
-    for (size_t i = 0; i < held.n; i++) {
-        kind *k = &held.kinds[i];
+    pthread_mutex_lock(&held->mu);
+    for (size_t i = 0; i < held->n; i++) {
+        kind *k = &held->kinds[i];
         const char *fix = fix_of(k->first);
         if (k->count == 1)
             print(TM_LOG_WARN, k->first);
@@ -192,8 +197,8 @@ void cli_warn_flush(void)
         free(k->key);
         free(k->first);
     }
-    free(held.kinds);
-    held.kinds = NULL;
-    held.n = held.cap = 0;
-    pthread_mutex_unlock(&held.mu);
+    free(held->kinds);
+    held->kinds = NULL;
+    held->n = held->cap = 0;
+    pthread_mutex_unlock(&held->mu);
 }

@@ -25,7 +25,7 @@ typedef struct gen_def {
 } gen_def;
 
 static const char *const keys_grid[] = {"cap", NULL};
-static const char *const keys_fattree[] = {"k", "n", "cap", "hostcap", "upcap", NULL};
+static const char *const keys_fattree[] = {"k", "n", "rails", "cap", "hostcap", "upcap", NULL};
 static const char *const keys_clos2[] = {"leaves", "hosts_per_leaf", "spines", "uplinks",
                                          "cap", "hostcap", "upcap", NULL};
 static const char *const keys_clos3[] = {"pods", "leaves", "hosts_per_leaf", "spines",
@@ -55,7 +55,8 @@ static const char help_text[] =
     "  mesh:16x16          k-D mesh (no wrap-around)\n"
     "  hypercube:6         2^d hosts, d <= 24\n"
     "  fattree:k=4,n=3     k-ary n-tree: k^n hosts, n levels of k^(n-1) switches\n"
-    "                      [hostcap=, upcap=]\n"
+    "                      [hostcap=, upcap=, rails=R: R planes, a cable per host\n"
+    "                      into each (multi-rail hosts)]\n"
     "  clos:leaves=32,hosts_per_leaf=16[,uplinks=8,spines=4]\n"
     "                      2-level folded Clos; uplinks < hosts_per_leaf tapers\n"
     "                      [hostcap=, upcap=]\n"

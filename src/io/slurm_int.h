@@ -38,6 +38,10 @@ void tm__slurm_tree_release(tm__slurm_tree *t);
 /* Whether neighbour v of written switch parent is listed on its line
  * (hosts of a switch with a virtual leaf are listed on that leaf). */
 bool tm__slurm_is_child(const tm_net *net, const tm__slurm_tree *t, int32_t parent, int32_t v);
+/* Whether h is a host listed below switch s: its home switch, the cabled
+ * switch of lowest id (a multi-rail host is listed once, on the leaf of
+ * its first rail: Slurm warns "Multiple leaf switches contain nodes"). */
+bool tm__slurm_home(const tm_net *net, int32_t s, int32_t h);
 /* Orders the lines (slurm_top.c): by Slurm level, a switch that reaches
  * every host first among the top ones; without one, on a connected
  * fabric, a virtual root above the switches no line lists. */

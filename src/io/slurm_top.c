@@ -72,7 +72,8 @@ static int32_t hosts_below(const tm_net *net, const tm_net_csr *g, const tm__slu
         *budget -= g->off[v + 1] - g->off[v];
         for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
             int32_t w = g->head[j];
-            bool child = tm__slurm_is_child(net, t, v, w) || (t->vname[v] && !is_switch(net, w));
+            bool child = tm__slurm_is_child(net, t, v, w) ||
+                         (t->vname[v] && tm__slurm_home(net, v, w));
             if (!child || mark[w] == stamp)
                 continue;
             mark[w] = stamp;

@@ -19,7 +19,10 @@
  * go on a virtual leaf "<switch>-hosts" below it.  Other cables between
  * switches of one level are left out: Slurm's tree has no such edges.  A
  * switch that reaches no host has no level and is not written; a host
- * cabled to no switch is not written either.
+ * cabled to no switch is not written either.  A host cabled to several
+ * switches (a multi-rail node) is listed once, below the one of lowest id
+ * (tm__slurm_home): the other planes of a multi-plane fabric then reach no
+ * host and are not written (docs/slurm.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +54,19 @@ static bool is_switch(const tm_net *net, int32_t v)
     return tm_net_kind(net, v) == TM_VERTEX_SWITCH;
 }
 
-/* Level 0 and the BFS queue start: switches with a host neighbour. */
+bool tm__slurm_home(const tm_net *net, int32_t s, int32_t h)
+{
+    const tm_net_csr *g = tm_net_csr_get(net);
+    int32_t home = -1;
+    if (is_switch(net, h))
+        return false;
+    for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
+        if (is_switch(net, g->head[j]) && (home < 0 || g->head[j] < home))
+            home = g->head[j];
+    return home == s;
+}
+
+/* Level 0 and the BFS queue start: switches with a host listed below. */
 static int32_t find_leaves(const tm_net *net, const tm_net_csr *g, int32_t *level, int32_t *queue)
 {
     int32_t nq = 0;
@@ -60,7 +75,7 @@ static int32_t find_leaves(const tm_net *net, const tm_net_csr *g, int32_t *leve
         if (!is_switch(net, v))
             continue;
         for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
-            if (!is_switch(net, g->head[j])) {
+            if (tm__slurm_home(net, v, g->head[j])) {
                 level[v] = 0;
                 queue[nq++] = v;
                 break;
@@ -165,7 +180,7 @@ static tm_err group_depths(tm_ctx *ctx, const tm_net_csr *g, tm__slurm_tree *t)
 bool tm__slurm_is_child(const tm_net *net, const tm__slurm_tree *t, int32_t parent, int32_t v)
 {
     if (!is_switch(net, v))
-        return t->level[parent] == 0 && !t->vname[parent];
+        return t->level[parent] == 0 && !t->vname[parent] && tm__slurm_home(net, parent, v);
     if (t->level[v] < 0)
         return false;
     if (t->level[parent] > 0)

@@ -85,7 +85,7 @@ static size_t root_children(const tm_net *net, const tm__slurm_tree *t, line_buf
 static bool on_line(const tm_net *net, const tm__slurm_tree *t, int32_t item, int32_t v)
 {
     if (item >= t->n) /* a virtual leaf: the hosts of its switch */
-        return tm_net_kind(net, v) == TM_VERTEX_HOST;
+        return tm__slurm_home(net, item - t->n, v);
     return tm__slurm_is_child(net, t, item, v);
 }
 

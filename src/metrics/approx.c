@@ -30,7 +30,9 @@ tm_err tm__metrics_approx(tm_ctx *ctx, const tm_route *route, const tm_comm *com
 {
     tm__route_adaptive *a = NULL;
     tm_err err;
-    if (tm__route_nonminimal(route))
+    /* striped multi-rail hosts: Algorithm 3 picks one least-congested
+     * minimum-hop path per message, as it does for any router */
+    if (tm__route_nonminimal(route) && !tm__route_striped(route))
         return tm__fail(ctx, TM_EUSAGE,
                         "the approximate congestion models minimum-hop paths; %s routing is "
                         "evaluated exactly only (without the approximation)",

@@ -436,6 +436,30 @@ int32_t tm__csr_stub_of(const tm_net_csr *g, int32_t h)
     return g->transit[w] ? w : h; /* no path continues through a non-transit w */
 }
 
+int32_t tm__csr_rails(const tm_net_csr *g, int32_t h)
+{
+    int32_t rails = 0;
+    if (!g->is_host[h] || g->transit[h])
+        return 0;
+    for (int32_t j = g->off[h]; j < g->off[h + 1]; j++) {
+        int32_t w = g->head[j];
+        bool seen = false;
+        if (!g->transit[w])
+            return 0;
+        /* a host has a handful of cables: quadratic is cheapest */
+        for (int32_t i = g->off[h]; i < j && !seen; i++)
+            seen = g->head[i] == w;
+        rails += !seen;
+    }
+    return rails;
+}
+
+int32_t tm_net_host_rails(const tm_net *net, int32_t v)
+{
+    const tm_net_csr *g = tm_net_csr_get(net);
+    return g && v >= 0 && v < g->n ? tm__csr_rails(g, v) : 0;
+}
+
 /* Largest hop distance between two hosts of one part (part_hosts[p] =
  * hosts in part p), -1 if some host cannot reach another of its part.
  * One BFS per switch with stub hosts instead of one per host:

@@ -42,6 +42,12 @@ tm_err tm__igraph_err(tm_ctx *ctx, igraph_error_t rc, const char *what);
  * hosts of one switch are at the same hop distance from every other host.
  * The one definition for the router, the diameter and the strategies. */
 int32_t tm__csr_stub_of(const tm_net_csr *g, int32_t h);
+/* The rails of host h: the number of distinct switches (transit vertices)
+ * its cables go to, when h is not transit and all its cables go to
+ * transit vertices; else 0 (a transit host, a host cabled to a host, a
+ * host without cables).  A host with 2 or more rails is a multi-rail host
+ * (docs/routing.md "Multi-rail hosts"); 1 rail is a stub host. */
+int32_t tm__csr_rails(const tm_net_csr *g, int32_t h);
 
 /* InfiniBand addressing (net_addr.c), allocated on first use: the port
  * number of each cable end and the owner of each unicast LID.  Routers

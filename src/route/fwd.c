@@ -16,12 +16,16 @@
  * each followed through the tables: the model of an MPI library that
  * stripes its connections over the path bits of the remote port
  * (docs/routing.md).  Its hop count is that of the base LID's path.
+ *
+ * A multi-rail source (cables to several switches) is striped over its
+ * rails, each to the peer's port LID nearest that rail (fwd_rails.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "route_int.h"
+#include "fwd_walk.h"
+#include "../net/net_int.h"
 #include "../util/util.h"
 
 void tm__fwd_free(tm__fwd *f)
@@ -41,6 +45,8 @@ void tm__fwd_free(tm__fwd *f)
     free(f->dlid);
     free(f->link_port);
     free(f->dlmc);
+    free(f->lid_off);
+    free(f->lids);
     free(f);
 }
 
@@ -166,6 +172,71 @@ static bool complete_addressing(const tm_route *r)
     return true;
 }
 
+/* Is lid the base LID of a port of host v?  A port's 2^LMC LIDs start at
+ * a multiple of 2^LMC (InfiniBand's rule; port numbers cannot tell, as
+ * the HCAs of a merged host all have a port 1); the host's LMC is its
+ * lowest port's. */
+static bool port_base(const tm_net *net, int32_t v, uint32_t lid)
+{
+    int lmc;
+    if (tm_net_lid_owner(net, lid, NULL) != v)
+        return false;
+    tm_net_lid(net, v, &lmc);
+    return (lid & ((1u << lmc) - 1)) == 0;
+}
+
+/* The host whose port LID number i is (its base LID): the LIDs in order,
+ * or, with made-up addressing, each host's one LID; -1 for the others. */
+static int32_t lid_host(const tm_route *r, const tm__fwd *f, uint32_t i, uint32_t *lid)
+{
+    int32_t v;
+    if (f->synthetic) {
+        v = (int32_t)i;
+        *lid = f->dlid[v];
+        return r->g->is_host[v] && f->dlid[v] ? v : -1;
+    }
+    *lid = i;
+    v = tm_net_lid_owner(r->net, i, NULL);
+    return v >= 0 && r->g->is_host[v] && port_base(r->net, v, i) ? v : -1;
+}
+
+/* f->lids: every host's port LIDs in one pass over the LIDs (vertices if
+ * made up), for the rails of multi-rail hosts (docs/routing.md
+ * "Multi-rail hosts"). */
+static tm_err port_lids(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
+{
+    const tm_net_csr *g = r->g;
+    uint32_t end = f->synthetic ? (uint32_t)g->n : f->n_lid, lid;
+    int32_t *fill;
+    f->lid_off = calloc((size_t)g->n + 2, sizeof *f->lid_off);
+    fill = tm__malloc_n((size_t)g->n + 1, sizeof *fill);
+    if (!f->lid_off || !fill) {
+        free(fill);
+        return tm__nomem(ctx);
+    }
+    for (uint32_t i = f->synthetic ? 0 : 1; i < end; i++) {
+        int32_t v = lid_host(r, f, i, &lid);
+        if (v >= 0)
+            f->lid_off[v + 1]++;
+    }
+    for (int32_t v = 0; v < g->n; v++) {
+        f->lid_off[v + 1] += f->lid_off[v];
+        fill[v] = f->lid_off[v];
+    }
+    f->lids = tm__malloc_n((size_t)f->lid_off[g->n] + 1, sizeof *f->lids);
+    if (!f->lids) {
+        free(fill);
+        return tm__nomem(ctx);
+    }
+    for (uint32_t i = f->synthetic ? 0 : 1; i < end; i++) {
+        int32_t v = lid_host(r, f, i, &lid);
+        if (v >= 0)
+            f->lids[fill[v]++] = lid;
+    }
+    free(fill);
+    return TM_EOK;
+}
+
 static tm_err fwd_make(tm_ctx *ctx, const tm_route *r, bool with_lines, bool synth, tm__fwd **out)
 {
     tm__fwd *f = calloc(1, sizeof *f);
@@ -185,6 +256,8 @@ static tm_err fwd_make(tm_ctx *ctx, const tm_route *r, bool with_lines, bool syn
             f->vertex_of[s++] = v;
     }
     err = synth ? synth_ports(ctx, r, f) : (map_ports(r, f), TM_EOK);
+    if (!err)
+        err = port_lids(ctx, r, f);
     if (err) {
         tm__fwd_free(f);
         return err;
@@ -218,17 +291,9 @@ tm_err tm__fwd_spread(tm_ctx *ctx, const tm_route *r, tm__fwd *f)
 
 /* ---- following the tables ------------------------------------------------ */
 
-typedef struct walk {
-    const tm_route *r;
-    const tm__fwd *f;
-    int32_t src, dst;
-    uint32_t dlid;
-    char *why; /* error message buffer */
-    size_t whysz;
-} walk;
 
 /* "file:line" of switch s's entry for the walk's LID, or "routing". */
-static const char *where(const walk *w, int32_t s, char *buf, size_t sz)
+static const char *where(const tm__fwd_walk *w, int32_t s, char *buf, size_t sz)
 {
     const tm__fwd *f = w->f;
     size_t i = (size_t)s * f->n_lid + w->dlid;
@@ -242,7 +307,7 @@ static const char *where(const walk *w, int32_t s, char *buf, size_t sz)
 
 /* The link switch s forwards the walk's LID to, or -1 with w->why set;
  * prev is the switch before s on the path (-1 at the first switch). */
-static int32_t next_link(const walk *w, int32_t s, int32_t prev)
+static int32_t next_link(const tm__fwd_walk *w, int32_t s, int32_t prev)
 {
     const tm__fwd *f = w->f;
     char at[512];
@@ -277,11 +342,11 @@ static int32_t next_link(const walk *w, int32_t s, int32_t prev)
 
 /* Walks src -> dst, adding vol to every link; returns the hop count or
  * -1 with w->why set. */
-static int32_t follow(const walk *w, double vol, double *load)
+int32_t tm__fwd_follow(const tm__fwd_walk *w, double vol, double *load)
 {
     const tm__fwd *f = w->f;
     const tm_net_csr *g = w->r->g;
-    int32_t l = f->first_link[w->src], v, prev = -1, hops = 1;
+    int32_t l = w->first >= 0 ? w->first : f->first_link[w->src], v, prev = -1, hops = 1;
     char at[512];
     if (!w->dlid || l < 0) {
         snprintf(w->why, w->whysz, "routing: host '%s' has no LID in the topology, or no cable "
@@ -317,16 +382,18 @@ static int32_t follow(const walk *w, double vol, double *load)
 /* Routes vol from w->src to w->dst over the destination's LIDs (its base
  * LID, or all 2^LMC of them with --lmc-spread); returns the base LID's hop
  * count, or -1 with w->why set and nothing loaded. */
-static int32_t route_one(walk *w, double vol, double *load)
+static int32_t route_one(tm__fwd_walk *w, double vol, double *load)
 {
     const tm__fwd *f = w->f;
     uint32_t base = f->dlid[w->dst], n = f->dlmc && base ? 1u << f->dlmc[w->dst] : 1;
     int32_t h0 = -1;
+    if (tm__csr_rails(w->r->g, w->src) >= 2)
+        return tm__fwd_route_rails(w, vol, load);
     /* every path is checked first, so that a failing flow loads nothing */
     for (uint32_t j = 0; j < n; j++) {
         int32_t h;
         w->dlid = base + j;
-        h = follow(w, 0, NULL);
+        h = tm__fwd_follow(w, 0, NULL);
         if (h < 0)
             return -1;
         if (j == 0)
@@ -334,7 +401,7 @@ static int32_t route_one(walk *w, double vol, double *load)
     }
     for (uint32_t j = 0; j < n; j++) {
         w->dlid = base + j;
-        follow(w, vol / n, load);
+        tm__fwd_follow(w, vol / n, load);
     }
     return h0;
 }
@@ -343,7 +410,7 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
                      const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
     char why[1024];
-    walk w = {r, r->priv, src, -1, 0, why, sizeof why};
+    tm__fwd_walk w = {r, r->priv, src, -1, 0, why, sizeof why, -1};
     (void)ws;
     for (size_t i = 0; i < k; i++) {
         int32_t h = 0;
@@ -362,8 +429,10 @@ tm_err tm__fwd_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t sr
 int32_t tm__fwd_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst)
 {
     char why[1024];
-    walk w = {r, r->priv, src, dst, 0, why, sizeof why};
+    tm__fwd_walk w = {r, r->priv, src, dst, 0, why, sizeof why, -1};
     (void)ws;
+    if (src != dst && tm__csr_rails(r->g, src) >= 2)
+        return tm__fwd_route_rails(&w, 0, NULL);
     w.dlid = w.f->dlid[dst];
-    return follow(&w, 0, NULL);
+    return tm__fwd_follow(&w, 0, NULL);
 }

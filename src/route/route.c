@@ -63,6 +63,7 @@ static tm_err route_make(tm_ctx *ctx, const tm_net *net, tm_route_kind kind,
     r->ops = route_models[kind];
     r->opts = *opts;
     err = r->ops->init ? r->ops->init(ctx, r) : TM_EOK;
+    r->striped = tm__rails_striped(r);
     r->opts.lft_dir = NULL;
     r->opts.roots = NULL;
     if (err) {
@@ -167,6 +168,8 @@ tm_err tm_route_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t s
         if (err)
             return err;
     }
+    if (tm__rails_of(r, src))
+        return tm__rails_flows(ctx, r, ws, src, k, dst, vol, load, hops);
     return r->ops->flows(ctx, r, ws, src, k, dst, vol, load, hops);
 }
 
@@ -176,10 +179,14 @@ int32_t tm_route_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t d
         return -1;
     if (src == dst)
         return 0;
+    if (tm__rails_of(r, src))
+        return tm__rails_hops(r, ws, src, dst);
     return r->ops->hops(r, ws, src, dst);
 }
 
-bool tm__route_nonminimal(const tm_route *r) { return r->ops->nonminimal; }
+/* striped multi-rail hosts: a message's parts may differ in length */
+bool tm__route_nonminimal(const tm_route *r) { return r->ops->nonminimal || r->striped; }
+bool tm__route_striped(const tm_route *r) { return r->striped; }
 bool tm__route_is_ugal(const tm_route *r) { return r->ops == &tm__route_ugal_ops; }
 
 /* ---- stub hosts (route_eval.h) ------------------------------------------- */
@@ -223,5 +230,7 @@ void tm__route_stub_last_hop(const tm_route *r, int32_t h, double vol, double *l
 tm_err tm__route_flows_from(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t v, size_t k,
                             const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
+    if (tm__rails_of(r, v))
+        return tm__rails_flows(ctx, r, ws, v, k, dst, vol, load, hops);
     return r->ops->flows(ctx, r, ws, v, k, dst, vol, load, hops);
 }

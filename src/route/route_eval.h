@@ -24,6 +24,10 @@
  * link traversals).  The approximate congestion models minimum-hop paths
  * only and refuses them. */
 bool tm__route_nonminimal(const tm_route *r);
+/* True for ecmp and single routers on a net with multi-rail hosts: they
+ * stripe those hosts' messages over their rails (rails.c), whose parts
+ * may differ in length, so they count as non-minimal above. */
+bool tm__route_striped(const tm_route *r);
 
 /* ---- UGAL on the whole traffic matrix (ugal.c) -----------------------------
  * True for ugal routers: their choice per flow depends on all flows, so

@@ -55,6 +55,7 @@ struct tm_route {
     const tm__route_ops *ops;
     void *priv;
     tm_route_opts opts; /* lft_dir and roots are valid during init only */
+    bool striped;       /* multi-rail hosts stripe over their rails (rails.c) */
 };
 
 struct tm_route_ws {
@@ -71,6 +72,17 @@ extern const tm__route_ops tm__route_minhop_ops;
 extern const tm__route_ops tm__route_updn_ops;
 extern const tm__route_ops tm__route_valiant_ops;
 extern const tm__route_ops tm__route_ugal_ops;
+
+/* rails.c: multi-rail hosts (docs/routing.md "Multi-rail hosts").
+ * Whether r stripes (an ecmp or single router on a net with a multi-rail
+ * host), whether source v is striped by r, and the striped flows and hop
+ * count of such a source (same contracts as the ops' flows and hops; the
+ * destinations may be any vertices; hops = the longest part's). */
+bool tm__rails_striped(const tm_route *r);
+bool tm__rails_of(const tm_route *r, int32_t v);
+tm_err tm__rails_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t src, size_t k,
+                       const int32_t *dst, const double *vol, double *load, int32_t *hops);
+int32_t tm__rails_hops(const tm_route *r, tm_route_ws *ws, int32_t src, int32_t dst);
 
 /* valiant.c, for ugal.c: ECMP minimal flows with a valiant/ugal
  * workspace, and the dragonfly group of a vertex. */
@@ -116,6 +128,8 @@ typedef struct tm__fwd {
     int32_t *link_port;  /* per directed link: port number at its tail if a switch, else 0 */
     bool synthetic;      /* LIDs and ports made up (net without complete addressing) */
     uint8_t *dlmc;       /* per vertex: LMC of its LID, when flows are spread (else NULL) */
+    int32_t *lid_off;    /* per vertex + 1: offsets into lids */
+    uint32_t *lids;      /* per host: the base LID of each of its ports, ascending */
 } tm__fwd;
 
 /* Allocates the tables of every switch of r->net (all entries NONE) and

@@ -198,6 +198,15 @@ static tm_err walk_path(sg_writer *s, const tm_route *r, int32_t src, int32_t ds
             if (s->load[l] == 0)
                 continue;
             s->load[l] = 0;
+            if (next >= 0 && g->head[j] != next && v == src &&
+                tm_net_host_rails(s->net, src) >= 2)
+                return tm__fail(s->ctx, TM_EUSAGE, "host %s has %d rails and routing '%s' "
+                                "stripes its messages over them (docs/routing.md \"Multi-rail "
+                                "hosts\"): a SimGrid platform has one path per pair; export "
+                                "with a routing that uses one rail of this host (on separate "
+                                "planes: ftree, minhop or updn, which route its base LID only)",
+                                tm_net_name(s->net, src), (int)tm_net_host_rails(s->net, src),
+                                tm_route_kind_name(tm_route_kind_of(r)));
             if (next >= 0 && g->head[j] != next)
                 return tm__fail(s->ctx, TM_EUSAGE, "routing '%s' splits the flow %s -> %s "
                                 "over two neighbours of %s: a SimGrid platform has one path "

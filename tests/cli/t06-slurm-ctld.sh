@@ -51,6 +51,12 @@ check fattree-2-2 --topology fattree:k=2,n=2
 check clos --topology clos:leaves=4,hosts_per_leaf=6,spines=3
 check clos3 --topology clos3:pods=3,leaves=2,hosts_per_leaf=4
 check dragonfly --topology dragonfly:h=2
+# multi-rail hosts: each listed once, on its first rail's leaf (the other planes reach no host)
+check rails --topology fattree:k=4,n=3,rails=4
+check jabl-3-rails --topology "$real/ibnetdiscover/jabl_ibtopotool/3.topo" \
+    --node-name-map "$TM_TEST_DATA/ib/multirail/3-rails.map"
+[ "$(grep -c '^SwitchName=rail0-sw-l1-[0-9]* Nodes=' rails.conf)" = 16 ]
+if grep -q 'rail[1-3]-' rails.conf; then echo "other planes written: $(cat rails.conf)"; exit 1; fi
 
 # what the export did for the mixed fabric and X5 (docs/slurm.md)
 expect_in "SwitchName=core Switches=core-hosts,leaf[1-6]" "$(cat mixed-core.conf)"

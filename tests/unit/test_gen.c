@@ -292,6 +292,31 @@ static void test_fattree(void **state)
     assert_int_equal(tm_net_total_slots(net), 4096 * 32);
     assert_int_equal(eccentricity(net, 0), 6);
     tm_net_free(net);
+
+    /* rails=4: four planes of the 4-ary 3-tree, every host with one cable
+     * into each (the same leaf index in every plane), planes apart */
+    net = gen("fattree:k=4,n=3,rails=4,hostcap=100");
+    check_counts(net, 64, 4 * 48, 4 * 192, 6);
+    check_degrees(net, TM_VERTEX_HOST, "4:64");
+    check_degrees(net, TM_VERTEX_SWITCH, "4:64 8:128");
+    check_caps(net, "1:512 100:256");
+    for (int32_t h = 0; h < 64; h++)
+        assert_int_equal(tm_net_host_rails(net, h), 4);
+    assert_int_equal(tm_net_host_rails(net, tm_net_find(net, "rail0-sw-l1-000")), 0);
+    assert_true(linked(net, "n0003", "rail0-sw-l1-000"));
+    assert_true(linked(net, "n0003", "rail3-sw-l1-000"));
+    assert_true(linked(net, "n0004", "rail2-sw-l1-001"));
+    assert_true(linked(net, "rail1-sw-l1-005", "rail1-sw-l2-004"));
+    assert_false(linked(net, "rail1-sw-l1-005", "rail2-sw-l2-004"));
+    assert_int_equal(tm_net_find(net, "sw-l1-000"), -1);
+    assert_int_equal(eccentricity(net, 0), 6);
+    tm_net_free(net);
+
+    net = gen("fattree:k=4,n=2,rails=1"); /* the plain tree, plain names */
+    check_counts(net, 16, 8, 32, 4);
+    assert_int_equal(tm_net_host_rails(net, 0), 1);
+    assert_true(linked(net, "n0000", "sw-l1-000"));
+    tm_net_free(net);
 }
 
 static void test_clos(void **state)
@@ -563,10 +588,14 @@ static void test_bad_specs(void **state)
                                   "range 2..16777216");
     expect_bad("fattree:k=4,n=2.5", "generator spec 'fattree:k=4,n=2.5': option n=2.5 is not "
                                     "an integer");
+    expect_bad("fattree:k=2,n=2,rails=0", "generator spec 'fattree:k=2,n=2,rails=0': option "
+                                          "rails=0 is out of range 1..64");
+    expect_bad("fattree:k=64,n=4,rails=64", "generator spec 'fattree:k=64,n=4,rails=64': network "
+                                            "too large: 83886080 vertices (at most 16777216)");
     expect_bad("fattree:k=99999,n=3", "generator spec 'fattree:k=99999,n=3': network too "
                                       "large: 999999999700002 vertices (at most 16777216)");
     expect_bad("fattree:k=4,n=3,pods=2", "generator spec 'fattree:k=4,n=3,pods=2': unknown "
-                                         "option 'pods' for fattree (known: k, n, cap, hostcap, "
+                                         "option 'pods' for fattree (known: k, n, rails, cap, hostcap, "
                                          "upcap, slots, hostfmt)");
     expect_bad("clos:leaves=4,hosts_per_leaf=6,spines=4",
                "generator spec 'clos:leaves=4,hosts_per_leaf=6,spines=4': uplinks=6 (default: "

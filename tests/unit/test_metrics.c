@@ -548,8 +548,15 @@ static void eval_vs_per_message(const tm_net *net, tm_route *r, const tm_comm *c
     for (int32_t u = 0; u < c->n; u++)
         for (int64_t x = c->xadj[u]; x < c->xadj[u + 1]; x++) {
             int32_t hv = host[c->adj[x]], hops;
+            double before = 0, after = 0;
+            for (int32_t l = 0; l < g->n_links; l++)
+                before += want[l];
             assert_tm_ok(ctx, tm_route_flows(ctx, r, ws, host[u], 1, &hv, &c->w[x], want, &hops));
-            *sw_hops += c->w[x] * hops;
+            for (int32_t l = 0; l < g->n_links; l++)
+                after += want[l];
+            /* volume x hops travelled: a striped multi-rail host's parts
+             * may differ in length (docs/routing.md), so from the loads */
+            *sw_hops += after - before;
             *tot += c->w[x];
         }
     o.keep_link_loads = true;

@@ -227,6 +227,7 @@ typedef struct membuf {
 static tm_ctx *ctx;
 static tm_net *fx_fat, *fx_torus, *fx_xml; /* fattree:k=4,n=2,slots=2; torus:3x3; explicit.xml */
 static tm_net *fx_dfly;                     /* dragonfly:a=3,p=2,h=1: 24 hosts in 4 groups */
+static tm_net *fx_rails;                    /* fattree:k=2,n=2,rails=2,slots=6: multi-rail */
 static tm_comm fx_c24, fx_c9, fx_c32, fx_c48; /* stencils of 24, 9, 32, 48 tasks */
 static tm_hier fx_h;                        /* 2:4:4 */
 
@@ -272,6 +273,7 @@ static int setup(void **state)
     assert_tm_ok(ctx, tm_topology_load(ctx, "fattree:k=4,n=2,slots=2", NULL, &fx_fat));
     assert_tm_ok(ctx, tm_topology_load(ctx, "torus:3x3", NULL, &fx_torus));
     assert_tm_ok(ctx, tm_topology_load(ctx, "dragonfly:a=3,p=2,h=1", NULL, &fx_dfly));
+    assert_tm_ok(ctx, tm_topology_load(ctx, "fattree:k=2,n=2,rails=2,slots=6", NULL, &fx_rails));
     assert_tm_ok(ctx, tm_topology_load(ctx, TEST_DATA("xml/explicit.xml"), NULL, &fx_xml));
     stencil(6, 4, &fx_c24);
     stencil(3, 3, &fx_c9);
@@ -287,6 +289,7 @@ static int teardown(void **state)
     tm_net_free(fx_fat);
     tm_net_free(fx_torus);
     tm_net_free(fx_dfly);
+    tm_net_free(fx_rails);
     tm_net_free(fx_xml);
     tm_comm_release(&fx_c24);
     tm_comm_release(&fx_c9);
@@ -514,6 +517,7 @@ static void test_topologies(void **state)
         {"mesh:3x3x2", false},
         {"hypercube:3", false},
         {"fattree:k=4,n=2", false},
+        {"fattree:k=2,n=2,rails=2", false},
         {"clos:leaves=4,hosts_per_leaf=3,spines=2,uplinks=2", false},
         {"clos3:pods=2,leaves=2,hosts_per_leaf=2", false},
         {"dragonfly:h=1", false},
@@ -864,6 +868,8 @@ static void test_eval(void **state)
     eval_arg a5 = {fx_torus, &fx_c9, TM_ROUTE_ECMP, false}; /* the grid batch */
     eval_arg a6 = {fx_dfly, &fx_c24, TM_ROUTE_VALIANT, false};
     eval_arg a7 = {fx_dfly, &fx_c24, TM_ROUTE_UGAL, false};
+    eval_arg a8 = {fx_rails, &fx_c24, TM_ROUTE_ECMP, false};  /* striped over rails */
+    eval_arg a9 = {fx_rails, &fx_c24, TM_ROUTE_MINHOP, false}; /* port LIDs, rails */
     (void)state;
     sweep("eval fattree ecmp", op_eval, &a1);
     sweep("eval fattree single", op_eval, &a2);
@@ -872,6 +878,8 @@ static void test_eval(void **state)
     sweep("eval torus ecmp", op_eval, &a5);
     sweep("eval dragonfly valiant", op_eval, &a6);
     sweep("eval dragonfly ugal", op_eval, &a7);
+    sweep("eval multi-rail ecmp", op_eval, &a8);
+    sweep("eval multi-rail minhop", op_eval, &a9);
     sweep("eval hierarchy", op_eval_hier, NULL);
 }
 
