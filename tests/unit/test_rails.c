@@ -10,7 +10,7 @@
 #include "comm_fixtures.h"
 
 static const tm_time_opts quick_time = {TM_TIME_SMPI, TM_TIME_LATENCY_PER_HOP_DEFAULT, 0.0,
-                                        TM_TIME_HOST_BANDWIDTH_DEFAULT, 0};
+                                        TM_TIME_HOST_BANDWIDTH_DEFAULT, 0, NULL};
 static const tm_metrics_opts quick_opts = {true, false, NULL, 0.0, &quick_time}; /* loads kept */
 
 static void assert_near(double a, double b)
