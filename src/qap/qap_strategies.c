@@ -55,22 +55,46 @@ static double problem_bound(const tm_problem *p, const tm__sgraph *g, bool gener
     return general ? tm__qap_bound(g, p->hier, p->imbalance) : 1.0;
 }
 
-/* Independent multisections with different seeds, the best J kept: METIS
- * partitions vary a lot between seeds on small quotient graphs, and a
- * trial costs about as much as one partitioning of G.  The budget shrinks
- * with the graph size (about 2^19 entries in total, 1..4 trials; at least
- * 2 for general mapping). */
-static int topdown_trials(const tm__sgraph *g, bool general)
+/* The construction's METIS budget, about 2^19 adjacency entries' worth
+ * of partitioning in all.  Two levers: independent multisections with
+ * different seeds (trials, the best J kept), and, one-to-one, whole tries
+ * of the top split inside each (the lowest cut kept, qap_multisection.c).
+ * A top try costs about a quarter of a multisection and moves J more: on
+ * rgg16_k4096 (one thread) 4 trials of 1 try give J 4,016,294 in 2.7 s,
+ * 1 trial of 8 tries 3,993,254 in 2.1 s.  So one-to-one takes 2^14 /
+ * size trials (1..4: on small graphs the lower levels, which vary between
+ * seeds, decide) and spends the rest on top tries (1..8; more found no
+ * lower cut on the benchmark graphs).  General mapping: size-based trials (1..4, at
+ * least 2: J varies by ~3% between seeds), its top split has many tries
+ * per bisection instead. */
+typedef struct td_budget {
+    int trials, tries;
+} td_budget;
+
+static td_budget topdown_budget(const tm__sgraph *g, bool general, int ntrials)
 {
-    int64_t size = g->n + g->xadj[g->n];
-    int64_t t = size > 0 ? ((int64_t)1 << 19) / size : 4;
-    if (general && t < 2)
-        t = 2; /* many-to-one: J varies by ~3% between seeds */
-    return t < 1 ? 1 : t > 4 ? 4 : (int)t;
+    int64_t size = g->n + g->xadj[g->n], t;
+    td_budget b = {1, 1};
+    if (size < 1)
+        size = 1;
+    if (general) {
+        t = ((int64_t)1 << 19) / size;
+        b.trials = t < 2 ? 2 : t > 4 ? 4 : (int)t;
+    } else {
+        t = ((int64_t)1 << 14) / size;
+        b.trials = t < 1 ? 1 : t > 4 ? 4 : (int)t;
+    }
+    if (ntrials > 0)
+        b.trials = ntrials;
+    if (!general) {
+        t = ((int64_t)1 << 19) / ((int64_t)b.trials * size);
+        b.tries = t < 1 ? 1 : t > 8 ? 8 : (int)t;
+    }
+    return b;
 }
 
 /* The skeleton both `topdown` strategies share: check the problem, build
- * the graph, then `ntrials` (0: the size-based budget of topdown_trials)
+ * the graph, then `ntrials` (0: the size-based budget of topdown_budget)
  * trials with seeds seed + t * golden ratio, the best J kept (the first on
  * ties).  With `ils` each multisection is followed by ils:10 whose J
  * counts; without, the J of the multisection itself. */
@@ -82,6 +106,7 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
     int32_t *trial = NULL;
     double best = 0, bound;
     bool general;
+    td_budget b;
     tm_err err = tm__qap_check_problem(ctx, p, true, &general);
     if (err)
         return err;
@@ -98,12 +123,11 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
         goto out;
     }
     tm__qdist_init(&o, p->hier);
-    if (ntrials <= 0)
-        ntrials = topdown_trials(&g, general);
-    for (int t = 0; t < ntrials; t++) {
+    b = topdown_budget(&g, general, ntrials);
+    for (int t = 0; t < b.trials; t++) {
         uint64_t s = seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL;
         double j = 0;
-        err = tm__qap_multisection(ctx, &g, p->hier, bound, s, trial);
+        err = tm__qap_multisection(ctx, &g, p->hier, bound, b.tries, s, trial);
         if (!err && ils)
             err = tm__qap_local_search(ctx, &g, &o, general ? bound : -1.0, "ils", 10, s,
                                        trial, &j);
