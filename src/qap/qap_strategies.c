@@ -55,23 +55,27 @@ static double problem_bound(const tm_problem *p, const tm__sgraph *g, bool gener
     return general ? tm__qap_bound(g, p->hier, p->imbalance) : 1.0;
 }
 
-/* The construction's METIS budget, about 2^19 adjacency entries' worth
- * of partitioning in all.  Two levers: independent multisections with
- * different seeds (trials, the best J kept), and, one-to-one, whole tries
- * of the top split inside each (the lowest cut kept, qap_multisection.c).
- * A top try costs about a quarter of a multisection and moves J more: on
- * rgg16_k4096 (one thread) 4 trials of 1 try give J 4,016,294 in 2.7 s,
- * 1 trial of 8 tries 3,993,254 in 2.1 s.  So one-to-one takes 2^14 /
- * size trials (1..4: on small graphs the lower levels, which vary between
- * seeds, decide) and spends the rest on top tries (1..8; more found no
- * lower cut on the benchmark graphs).  General mapping: size-based trials (1..4, at
- * least 2: J varies by ~3% between seeds), its top split has many tries
- * per bisection instead. */
+/* The construction's METIS budget.  Two levers: independent
+ * multisections with different seeds (trials, the best J kept: about
+ * 2^19 adjacency entries in all, 1..4 trials, at least 2 for general
+ * mapping, where J varies by ~3% between seeds), and, one-to-one, whole
+ * tries of the top split inside each (the lowest cut kept,
+ * qap_multisection.c): 2^18 / (trials x size), 1..4.  The tries pay on
+ * the graphs of up to a few thousand tasks, where the top cut varies most
+ * between seeds (rgg16_k1024: 16-way cut 2,774-3,072): topdown+nc:10
+ * 859,530 -> 839,478 (2.3% lower J), grid64_k1024 -0.6%, for 1.5-2x the
+ * time; larger graphs keep one try (the same results and time as
+ * before), and trials are kept, not traded for tries: on a 4-level
+ * hierarchy (rgg16_k2048 on 4:8:8:8) one trial of 8 tries gave a 1.7%
+ * higher J than 4 trials, whose lower levels vary between seeds.  With
+ * two levels the top split is the whole mapping (the lowest level is void
+ * one-to-one) and the trials already vary it: one try (rgg16_k512 on
+ * 4:128: 4 tries gave a 0.3% higher J in 4x the time). */
 typedef struct td_budget {
     int trials, tries;
 } td_budget;
 
-static td_budget topdown_budget(const tm__sgraph *g, bool general, int ntrials)
+static td_budget topdown_budget(const tm__sgraph *g, const tm_hier *h, bool general, int ntrials)
 {
     int64_t size = g->n + g->xadj[g->n], t;
     td_budget b = {1, 1};
@@ -81,14 +85,14 @@ static td_budget topdown_budget(const tm__sgraph *g, bool general, int ntrials)
         t = ((int64_t)1 << 19) / size;
         b.trials = t < 2 ? 2 : t > 4 ? 4 : (int)t;
     } else {
-        t = ((int64_t)1 << 14) / size;
+        t = ((int64_t)1 << 19) / size;
         b.trials = t < 1 ? 1 : t > 4 ? 4 : (int)t;
     }
     if (ntrials > 0)
         b.trials = ntrials;
-    if (!general) {
-        t = ((int64_t)1 << 19) / ((int64_t)b.trials * size);
-        b.tries = t < 1 ? 1 : t > 8 ? 8 : (int)t;
+    if (!general && h->k >= 3) {
+        t = ((int64_t)1 << 18) / ((int64_t)b.trials * size);
+        b.tries = t < 1 ? 1 : t > 4 ? 4 : (int)t;
     }
     return b;
 }
@@ -123,7 +127,7 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
         goto out;
     }
     tm__qdist_init(&o, p->hier);
-    b = topdown_budget(&g, general, ntrials);
+    b = topdown_budget(&g, p->hier, general, ntrials);
     for (int t = 0; t < b.trials; t++) {
         uint64_t s = seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL;
         double j = 0;
