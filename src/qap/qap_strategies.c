@@ -81,13 +81,8 @@ static td_budget topdown_budget(const tm__sgraph *g, const tm_hier *h, bool gene
     td_budget b = {1, 1};
     if (size < 1)
         size = 1;
-    if (general) {
-        t = ((int64_t)1 << 19) / size;
-        b.trials = t < 2 ? 2 : t > 4 ? 4 : (int)t;
-    } else {
-        t = ((int64_t)1 << 19) / size;
-        b.trials = t < 1 ? 1 : t > 4 ? 4 : (int)t;
-    }
+    t = ((int64_t)1 << 19) / size;
+    b.trials = t < (general ? 2 : 1) ? (general ? 2 : 1) : t > 4 ? 4 : (int)t;
     if (ntrials > 0)
         b.trials = ntrials;
     if (!general && h->k >= 3) {
