@@ -249,7 +249,7 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
         double maxw = 0;
         for (int32_t c = 0; c < cur.n; c++)
             maxw = cur.vw[c] > maxw ? cur.vw[c] : maxw;
-        err = tm__qap_multisection(ctx, &cur, h, bound + maxw, seed, cpe);
+        err = tm__qap_multisection(ctx, &cur, h, bound + maxw, 1, seed, cpe);
     }
     if (err)
         goto out;

@@ -117,9 +117,10 @@ double tm__qap_eval(const tm_comm *c, const tm_hier *h, const int32_t *pe);
 double tm__qap_eval_sym(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe);
 
 /* Multisection along the hierarchy (Top-Down, one-to-one and general):
- * pe[u] for every task; bound = max weight per PE. */
+ * pe[u] for every task; bound = max weight per PE.  One-to-one, the top
+ * split is the lowest-cut of top_tries METIS runs (<= 1: one). */
 tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
-                            uint64_t seed, int32_t *pe);
+                            int top_tries, uint64_t seed, int32_t *pe);
 /* Largest task weight one PE may carry, or a negative number when the
  * problem is one-to-one (then 1 per PE). */
 double tm__qap_bound(const tm__sgraph *g, const tm_hier *h, double eps);

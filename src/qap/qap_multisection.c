@@ -65,6 +65,8 @@ typedef struct pool {
     bool integral;
     int ncuts;     /* METIS bisections tried per split */
     int ncuts_top; /* ... for the top-level split */
+    bool general;  /* many-to-one (bound > 1 or more tasks than PEs) */
+    int top_tries; /* whole tries of the top split (one-to-one) */
     uint64_t seed;
     int32_t *ord;
     int32_t *pe;
@@ -242,6 +244,62 @@ static tm_err bis_new(pool *P, split *sp, int32_t *verts, int32_t n, int32_t b0,
     return TM_EOK;
 }
 
+/* Whole-split tries: the top split of a one-to-one problem is done
+ * P->top_tries times with different seeds and the lowest weighted cut is
+ * kept.  It carries the largest distance, so its cut decides most of J,
+ * and the best of several complete a-way splits is much lower than one
+ * split with more tries per bisection (METIS's ncuts): on rgg16_k1024
+ * (16 x 64 PEs) the 16-way cut of recursive bisection with 8 tries per
+ * bisection ranges 2,774-3,072 over 64 seeds, while 300 tries per
+ * bisection give 2,915 (docs/qap.md).  Lower splits carry a tenth of the
+ * distance or less: tries there gained 0.3% on rgg16_k1024 and nothing at
+ * n = 256, for 3x the time.  General mapping keeps its many tries per
+ * bisection (pool_setup). */
+static int split_tries(const pool *P, const sub *s)
+{
+    if (P->general || s->level != P->h->k || P->top_tries < 1)
+        return 1;
+    return P->top_tries;
+}
+
+/* The a-way split of sg with the lowest weighted cut over split_tries
+ * tries (the first on ties; try 0 has the seed a single try would have).
+ * A try that ties the best cut ends the tries: on graphs whose top split
+ * METIS finds every time (rgg16_k256, grid64_k256: the same cut for 64
+ * seeds) further tries only cost time. */
+static tm_err best_split(pool *P, const sub *s, const tm__sgraph *sg, int32_t a,
+                         const double *cap, int ncuts, int32_t *part)
+{
+    int tries = split_tries(P, s);
+    int32_t *cand = NULL;
+    double best = 0;
+    tm_err err = TM_EOK;
+    if (tries > 1 && !(cand = tm__malloc_n((size_t)sg->n, sizeof *cand)))
+        return tm__nomem(P->ctx);
+    for (int t = 0; !err && t < tries; t++) {
+        int32_t *out = t == 0 ? part : cand;
+        uint64_t seed = sub_seed(P->seed, s);
+        double c;
+        if (t > 0 && tm__stopped(P->ctx))
+            break; /* the caller wants an answer now: the best so far */
+        if (t > 0) /* independent of the trial seeds (seed + t * golden ratio) */
+            seed = sub_seed(seed ^ ((uint64_t)t * 0xd1b54a32d192ed03ULL), s);
+        err = tm__metis_part_caps(P->ctx, sg, a, cap, ncuts, seed, out);
+        if (err || tries == 1)
+            break;
+        c = cut_of(sg, out);
+        if (t > 0 && c == best)
+            break; /* a seed found the same cut again: likely the floor */
+        if (t == 0 || c < best) {
+            best = c;
+            if (t > 0)
+                memcpy(part, cand, (size_t)sg->n * sizeof *part);
+        }
+    }
+    free(cand);
+    return err;
+}
+
 /* Starts subproblem s: leaves and pass-through levels at once; a split
  * with one METIS call (children in kids[]); or the first bisection of a
  * split whose tries are shared out (*out, its trials to be queued). */
@@ -285,7 +343,7 @@ static tm_err start(pool *P, const sub *s, int32_t *map, sub *kids, int *nkids, 
         }
         for (int32_t j = 0; j < a; j++)
             cap[j] = sp->cc;
-        err = tm__metis_part_caps(P->ctx, &sp->sg, a, cap, ncuts, sub_seed(P->seed, s), part);
+        err = best_split(P, s, &sp->sg, a, cap, ncuts, part);
         if (!err)
             err = finish(P, s, part, a, kids, nkids);
         goto out;
@@ -474,7 +532,7 @@ static void worker(void *arg, int member)
 /* The pool's inputs and METIS tries, and the checks that every task fits
  * a PE and all tasks the PEs (before any allocation). */
 static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
-                         uint64_t seed, int32_t *pe, pool *P)
+                         int top_tries, uint64_t seed, int32_t *pe, pool *P)
 {
     for (int i = 0; i < h->k; i++)
         if (h->a[i] > (1 << 16))
@@ -485,6 +543,7 @@ static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, dou
     P->h = h;
     P->bound = bound;
     P->seed = seed;
+    P->top_tries = top_tries;
     P->pe = pe;
     P->integral = true;
     /* METIS bisection tries per split.  One-to-one (quotient graphs): 8;
@@ -496,7 +555,8 @@ static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, dou
      * (about 90 for rgg16; small graphs gain little and stay fast). */
     P->ncuts = 8;
     P->ncuts_top = 8;
-    if (bound > 1.0 || g->n > h->n_pe) {
+    P->general = bound > 1.0 || g->n > h->n_pe;
+    if (P->general) {
         int64_t size = g->n + g->xadj[g->n], t = size >> 13;
         if (size > 0 && t > ((int64_t)1 << 26) / size)
             t = ((int64_t)1 << 26) / size;
@@ -518,14 +578,14 @@ static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, dou
 }
 
 tm_err tm__qap_multisection(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, double bound,
-                            uint64_t seed, int32_t *pe)
+                            int top_tries, uint64_t seed, int32_t *pe)
 {
     pool P;
     int nthreads = tm_ctx_threads(ctx);
     int members;
     tm_err err;
     memset(&P, 0, sizeof P);
-    if ((err = pool_setup(ctx, g, h, bound, seed, pe, &P)) != TM_EOK)
+    if ((err = pool_setup(ctx, g, h, bound, top_tries, seed, pe, &P)) != TM_EOK)
         return err;
     P.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *P.ord);
     if (!P.ord)

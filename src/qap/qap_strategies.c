@@ -55,22 +55,45 @@ static double problem_bound(const tm_problem *p, const tm__sgraph *g, bool gener
     return general ? tm__qap_bound(g, p->hier, p->imbalance) : 1.0;
 }
 
-/* Independent multisections with different seeds, the best J kept: METIS
- * partitions vary a lot between seeds on small quotient graphs, and a
- * trial costs about as much as one partitioning of G.  The budget shrinks
- * with the graph size (about 2^19 entries in total, 1..4 trials; at least
- * 2 for general mapping). */
-static int topdown_trials(const tm__sgraph *g, bool general)
+/* The construction's METIS budget.  Two levers: independent
+ * multisections with different seeds (trials, the best J kept: about
+ * 2^19 adjacency entries in all, 1..4 trials, at least 2 for general
+ * mapping, where J varies by ~3% between seeds), and, one-to-one, whole
+ * tries of the top split inside each (the lowest cut kept,
+ * qap_multisection.c): 2^18 / (trials x size), 1..4.  The tries pay on
+ * the graphs of up to a few thousand tasks, where the top cut varies most
+ * between seeds (rgg16_k1024: 16-way cut 2,774-3,072): topdown+nc:10
+ * 859,530 -> 839,478 (2.3% lower J), grid64_k1024 -0.6%, for 1.5-2x the
+ * time; larger graphs keep one try (the same results and time as
+ * before), and trials are kept, not traded for tries: on a 4-level
+ * hierarchy (rgg16_k2048 on 4:8:8:8) one trial of 8 tries gave a 1.7%
+ * higher J than 4 trials, whose lower levels vary between seeds.  With
+ * two levels the top split is the whole mapping (the lowest level is void
+ * one-to-one) and the trials already vary it: one try (rgg16_k512 on
+ * 4:128: 4 tries gave a 0.3% higher J in 4x the time). */
+typedef struct td_budget {
+    int trials, tries;
+} td_budget;
+
+static td_budget topdown_budget(const tm__sgraph *g, const tm_hier *h, bool general, int ntrials)
 {
-    int64_t size = g->n + g->xadj[g->n];
-    int64_t t = size > 0 ? ((int64_t)1 << 19) / size : 4;
-    if (general && t < 2)
-        t = 2; /* many-to-one: J varies by ~3% between seeds */
-    return t < 1 ? 1 : t > 4 ? 4 : (int)t;
+    int64_t size = g->n + g->xadj[g->n], t;
+    td_budget b = {1, 1};
+    if (size < 1)
+        size = 1;
+    t = ((int64_t)1 << 19) / size;
+    b.trials = t < (general ? 2 : 1) ? (general ? 2 : 1) : t > 4 ? 4 : (int)t;
+    if (ntrials > 0)
+        b.trials = ntrials;
+    if (!general && h->k >= 3) {
+        t = ((int64_t)1 << 18) / ((int64_t)b.trials * size);
+        b.tries = t < 1 ? 1 : t > 4 ? 4 : (int)t;
+    }
+    return b;
 }
 
 /* The skeleton both `topdown` strategies share: check the problem, build
- * the graph, then `ntrials` (0: the size-based budget of topdown_trials)
+ * the graph, then `ntrials` (0: the size-based budget of topdown_budget)
  * trials with seeds seed + t * golden ratio, the best J kept (the first on
  * ties).  With `ils` each multisection is followed by ils:10 whose J
  * counts; without, the J of the multisection itself. */
@@ -82,6 +105,7 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
     int32_t *trial = NULL;
     double best = 0, bound;
     bool general;
+    td_budget b;
     tm_err err = tm__qap_check_problem(ctx, p, true, &general);
     if (err)
         return err;
@@ -98,14 +122,13 @@ static tm_err topdown_best(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int 
         goto out;
     }
     tm__qdist_init(&o, p->hier);
-    if (ntrials <= 0)
-        ntrials = topdown_trials(&g, general);
+    b = topdown_budget(&g, p->hier, general, ntrials);
     /* a stop request (the caller's, or the end of a time budget's
      * construction window) ends the trials after the first */
-    for (int t = 0; t < ntrials && !(t > 0 && tm__stopped(ctx)); t++) {
+    for (int t = 0; t < b.trials && !(t > 0 && tm__stopped(ctx)); t++) {
         uint64_t s = seed + (uint64_t)t * 0x9e3779b97f4a7c15ULL;
         double j = 0;
-        err = tm__qap_multisection(ctx, &g, p->hier, bound, s, trial);
+        err = tm__qap_multisection(ctx, &g, p->hier, bound, b.tries, s, trial);
         if (!err && ils)
             err = tm__qap_local_search(ctx, &g, &o, general ? bound : -1.0, "ils", 10, s,
                                        trial, &j);
