@@ -162,11 +162,12 @@ static bool needs_split(const nsec *S, const job *jb)
     return t->nkid[jb->v] > 0 && t->nleaf[jb->v] != t->nkid[jb->v];
 }
 
-/* Tasks up to which a one-to-one bisection is solved exactly (at most
- * C(12, 6) = 924 subsets): half of all splits of a binary tree of PEs
- * have 4 or 8 tasks, and a METIS call on them costs its set-up and its
- * tries (the most expensive levels of a 131,072-task torus, where the
- * exact answer is cheaper and never worse in cut). */
+/* On grids (one-to-one, with the memo; elsewhere every split is METIS's
+ * with 8 tries, as before): tasks up to which a bisection is solved
+ * exactly (at most C(12, 6) = 924 subsets).  Half of all splits of a
+ * binary tree of PEs have 4 or 8 tasks, and a METIS call on them costs
+ * its set-up and its tries (the most expensive levels of a 131,072-task
+ * torus), where the exact answer is cheaper and never worse in cut. */
 #define EXACT_MAX 12
 /* METIS tries per split: 8, but one below this many tasks, where a call
  * is mostly set-up (131,072-task torus, natural order: 11.0 -> 8.1 s of
@@ -254,11 +255,11 @@ static tm_err partition_job(const nsec *S, const job *jb, int32_t *map, jpart *j
             s = sub_seed(S->seed ^ jp->h, 0);
         }
         err = tm__sgraph_induced(S->ctx, S->g, S->ord + jb->lo, nv, map, &sg);
-        if (!err && S->bound < 0 && jp->na == 2 && nv <= EXACT_MAX)
+        if (!err && S->memo && jp->na == 2 && nv <= EXACT_MAX)
             exact_bisect(&sg, (int32_t)jp->cap[0], jp->part);
         else if (!err)
             err = tm__metis_part_caps(S->ctx, &sg, jp->na, jp->cap,
-                                      S->bound < 0 && nv <= FEW_TRIES_MAX ? 1 : 8, s, jp->part);
+                                      S->memo && nv <= FEW_TRIES_MAX ? 1 : 8, s, jp->part);
     }
 out:
     tm__sgraph_release(&sg);
