@@ -174,42 +174,6 @@ static bool needs_split(const nsec *S, const job *jb)
  * CPU, average dilation 4.177 -> 4.199; one try everywhere: 4.5 s, 4.51) */
 #define FEW_TRIES_MAX 64
 
-/* Weighted cut of the split given by bit mask `in` (bit i: verts[i] in
- * block 0). */
-static double mask_cut(const tm__sgraph *sg, uint32_t in)
-{
-    double c = 0;
-    for (int32_t u = 0; u < sg->n; u++)
-        if (in >> u & 1)
-            for (int64_t e = sg->xadj[u]; e < sg->xadj[u + 1]; e++)
-                if (!(in >> sg->adj[e] & 1))
-                    c += sg->w[e];
-    return c;
-}
-
-/* The least cut with exactly c0 tasks in block 0, over every subset in
- * increasing order of mask (ties: the first), one-to-one (unit tasks). */
-static void exact_bisect(const tm__sgraph *sg, int32_t c0, int32_t *part)
-{
-    uint32_t full = (1u << sg->n) - 1, best = (1u << c0) - 1, m = best;
-    double bc = mask_cut(sg, best);
-    if (c0 > 0 && c0 < sg->n)
-        for (;;) { /* next mask with c0 bits (Gosper) */
-            uint32_t c = m & -m, r = m + c;
-            double x;
-            m = (((r ^ m) >> 2) / c) | r;
-            if (m > full)
-                break;
-            x = mask_cut(sg, m);
-            if (x < bc - 1e-12 * (bc > 1 ? bc : 1)) {
-                bc = x;
-                best = m;
-            }
-        }
-    for (int32_t i = 0; i < sg->n; i++)
-        part[i] = best >> i & 1 ? 0 : 1;
-}
-
 /* Phase 1: depends only on the job's own range, never on the other jobs
  * of the wave, so the wave's partitions can run in parallel.  map: the
  * caller's scratch (all -1). */
@@ -256,7 +220,7 @@ static tm_err partition_job(const nsec *S, const job *jb, int32_t *map, jpart *j
         }
         err = tm__sgraph_induced(S->ctx, S->g, S->ord + jb->lo, nv, map, &sg);
         if (!err && S->memo && jp->na == 2 && nv <= EXACT_MAX)
-            exact_bisect(&sg, (int32_t)jp->cap[0], jp->part);
+            tm__bisect_exact(&sg, (int32_t)jp->cap[0], jp->part);
         else if (!err)
             err = tm__metis_part_caps(S->ctx, &sg, jp->na, jp->cap,
                                       S->memo && nv <= FEW_TRIES_MAX ? 1 : 8, s, jp->part);
