@@ -452,6 +452,11 @@ tm_err tm__qap_netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t,
  * would cost too much (a 3D stencil of about 45,000 tasks and more). */
 #define SHARE_MIN_WORK ((int64_t)1 << 21)
 
+static bool big_grid(const tm__sgraph *g, int ntrials)
+{
+    return (g->n + g->xadj[g->n]) * (int64_t)ntrials > SHARE_MIN_WORK;
+}
+
 /* Trials of the multisection: on grids one per rotation of the dimension
  * priorities (the orientation of the coordinate bisection), elsewhere
  * different seeds; the best J kept.  One-to-one on big grids, the trials
@@ -468,8 +473,7 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     int32_t *trial = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *trial);
     tm__qdist o;
     tm__secmemo memo;
-    bool share = n_orders > 1 && bound < 0 &&
-                 (g->n + g->xadj[g->n]) * (int64_t)ntrials > SHARE_MIN_WORK;
+    bool share = n_orders > 1 && bound < 0 && big_grid(g, ntrials);
     double best = 0;
     tm_err err = TM_EOK;
     if (!trial)
@@ -552,8 +556,10 @@ static void bfs_order(const tm__sgraph *g, int32_t *ord, uint8_t *seen)
 /* The trials on g renumbered in breadth-first order: the tasks of a split
  * then lie close together in memory, so METIS and the orientation, which
  * read the partners of every task, stop missing the cache when the ranks
- * have no locality (131,072 tasks relabelled at random on a torus).
- * pe: per task of g. */
+ * have no locality (131,072 tasks relabelled at random on a torus).  Only
+ * on big grids: on small ones it buys no time and only reshuffles the
+ * results (same-results' 512-task torus: better unrefined, worse after
+ * ils:10+ta).  pe: per task of g. */
 static tm_err trials_local(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
                            const tm__sgraph *g, uint64_t seed, int ntrials, bool ils, int32_t *pe)
 {
@@ -591,10 +597,11 @@ tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
     if (err)
         return err;
     n_orders = tm__ptree_n_orders(p->net);
-    if (n_orders > 1) /* grids (the trials share their splits) */
+    if (n_orders > 1 && big_grid(&j.g, n_orders)) /* the trials share their splits */
         err = trials_local(ctx, p, &j.q, &j.g, seed, n_orders, ils, j.pe);
     else
-        err = net_trials(ctx, p, &j.q, &j.g, seed, ils ? 4 : 2, ils, -1.0, j.pe);
+        err = net_trials(ctx, p, &j.q, &j.g, seed, n_orders > 1 ? n_orders : ils ? 4 : 2, ils,
+                         -1.0, j.pe);
     if (!err)
         err = tm_mapping_alloc(ctx, out, j.g.n, false);
     if (!err)
