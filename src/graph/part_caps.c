@@ -252,3 +252,39 @@ out:
     free(load);
     return err;
 }
+
+/* ---- exact bisection of tiny graphs ------------------------------------- */
+
+/* Weighted cut of the split given by bit mask `in` (bit i: vertex i in
+ * block 0). */
+static double mask_cut(const tm__sgraph *g, uint32_t in)
+{
+    double c = 0;
+    for (int32_t u = 0; u < g->n; u++)
+        if (in >> u & 1)
+            for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+                if (!(in >> g->adj[e] & 1))
+                    c += g->w[e];
+    return c;
+}
+
+void tm__bisect_exact(const tm__sgraph *g, int32_t c0, int32_t *part)
+{
+    uint32_t full = (1u << g->n) - 1, best = (1u << c0) - 1, m = best;
+    double bc = mask_cut(g, best);
+    if (c0 > 0 && c0 < g->n)
+        for (;;) { /* the next mask with c0 bits (Gosper's hack) */
+            uint32_t c = m & -m, r = m + c;
+            double x;
+            m = (((r ^ m) >> 2) / c) | r;
+            if (m > full || m < r)
+                break;
+            x = mask_cut(g, m);
+            if (x < bc - 1e-12 * (bc > 1 ? bc : 1)) {
+                bc = x;
+                best = m;
+            }
+        }
+    for (int32_t i = 0; i < g->n; i++)
+        part[i] = best >> i & 1 ? 0 : 1;
+}

@@ -71,4 +71,10 @@ tm_err tm__metis_part(tm_ctx *ctx, const tm__sgraph *g, const int32_t *vwgt, int
 tm_err tm__metis_part_caps(tm_ctx *ctx, const tm__sgraph *g, int32_t nparts, const double *cap,
                            int ncuts, uint64_t seed, int32_t *part);
 
+/* The least weighted cut of g (at most 20 vertices, unit tasks) with
+ * exactly c0 vertices in block 0 (part[i] = 0) and the rest in block 1,
+ * over every such subset (ties: the lowest bit mask).  Cheaper than a
+ * METIS call up to about 12 vertices (at most 924 subsets), and exact. */
+void tm__bisect_exact(const tm__sgraph *g, int32_t c0, int32_t *part);
+
 #endif

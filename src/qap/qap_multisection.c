@@ -552,9 +552,16 @@ static tm_err pool_setup(tm_ctx *ctx, const tm__sgraph *g, const tm_hier *h, dou
      * rgg16 -> 4:16:16 with 3%, top/other tries 8/8 give J = 716,772 in
      * 7 s, 128/16 669,736 in 22 s, 256/8 661,150 in 39 s (docs/qap.md).
      * Top tries: size / 2^13, at most 2^26 / size (entries x tries), 8..256
-     * (about 90 for rgg16; small graphs gain little and stay fast). */
+     * (about 90 for rgg16; small graphs gain little and stay fast).
+     * One-to-one above 2^22 entries (a 3D stencil of more than about
+     * 600,000 tasks): 4, every bisection of the whole graph costing
+     * seconds; 2^20 tasks on 64:128:128, topdown + nc:1, one thread:
+     * 42.6 -> 23.9 s of CPU, J 52,682,244 -> 52,973,286 (+0.55 %; 2
+     * tries: 13.8 s, +2.0 %). */
     P->ncuts = 8;
     P->ncuts_top = 8;
+    if (g->n + g->xadj[g->n] > ((int64_t)1 << 22))
+        P->ncuts = P->ncuts_top = 4; /* one-to-one; general mapping below */
     P->general = bound > 1.0 || g->n > h->n_pe;
     if (P->general) {
         int64_t size = g->n + g->xadj[g->n], t = size >> 13;

@@ -3,19 +3,23 @@
 #
 #   tools/bench/scale.sh [BUILD] [SIZES]
 #
-# For each task count (default "4096 16384 65536 262144"): a periodic 3D
+# For each task count (default "4096 16384 65536 131072 262144"): a periodic 3D
 # 7-point stencil in natural rank order, on a fat-tree and a 3D torus with
 # at least as many hosts (one slot each), and on an a:b:c hierarchy with as
 # many PEs.  Measures, one thread, each with /usr/bin/time (wall s, peak
 # RSS MB): `eval` of the consecutive placement (natural ranks, and ranks
 # relabelled at random: traffic spread over the whole network); `map --refine none` with
 # every network strategy (construction, the consecutive baseline and the
-# exact evaluation of the result); hierarchy mode `topdown --refine nc:1`.
+# exact evaluation of the result); the default `map` (construction and
+# refinement); hierarchy mode `topdown --refine nc:1`; and `map --strategy
+# all` at 131,072 tasks when that size is asked for.
 # A run longer than LIMIT seconds (default 300) is stopped and shown as
-# ">LIMIT".  Prints a markdown table; the machine and load are named first.
+# ">LIMIT".  CPU=1 shows user CPU seconds instead of wall seconds (on a
+# shared machine, where wall times say little).  Prints a markdown table;
+# the machine and load are named first.
 set -eu
 B=${1:-build}
-SIZES=${2:-"4096 16384 65536 262144"}
+SIZES=${2:-"4096 16384 65536 131072 262144"}
 LIMIT=${LIMIT:-300}
 OUT=$B/bench-scale
 TM=$B/topomap
@@ -60,8 +64,8 @@ P
 }
 # run LABEL cmd...: prints "wall/RSS" (or >LIMIT)
 run() {
-    if /usr/bin/time -f "%e %M" -o "$OUT/time" timeout -k 5 "$LIMIT" "$@" >/dev/null 2>"$OUT/err"; then
-        awk '{printf "%.2f s / %d MB", $1, $2 / 1024}' "$OUT/time"
+    if /usr/bin/time -f "%e %U %M" -o "$OUT/time" timeout -k 5 "$LIMIT" "$@" >/dev/null 2>"$OUT/err"; then
+        awk -v cpu="${CPU:-0}" '{printf "%.2f s / %d MB", cpu == 1 ? $2 : $1, $3 / 1024}' "$OUT/time"
     elif [ "$(head -c 7 "$OUT/time" 2>/dev/null)" = "Command" ] && grep -qE "status (124|137)" "$OUT/time"; then
         printf '>%s s' "$LIMIT"
     else
@@ -71,8 +75,10 @@ run() {
 
 echo "machine: $(uname -m), $(nproc) cores ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)), $(free -g | awk '/Mem/{print $2}') GiB; load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%F)"
 echo
-echo "| tasks | network | eval | eval, random ranks | identity | greedy | recursive | rcm | grow | topdown |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "times: $([ "${CPU:-0}" = 1 ] && echo "user CPU seconds" || echo "wall seconds")"
+echo
+echo "| tasks | network | eval | eval, random ranks | identity | greedy | recursive | rcm | grow | topdown | map (default) |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 for n in $SIZES; do
     set -- $(dims "$n")
     C=$OUT/stencil-$n.edges
@@ -85,6 +91,7 @@ for n in $SIZES; do
             line="$line | $(run "$TM" map --topology "$T" --comm "$C" --strategy $s --refine none \
                 --threads 1 --quiet --out "$OUT/map")"
         done
+        line="$line | $(run "$TM" map --topology "$T" --comm "$C" --threads 1 --quiet --out "$OUT/map")"
         echo "$line |"
     done
 done
@@ -97,3 +104,14 @@ for n in $SIZES; do
     echo "| $n | \`$(hier "$n")\` | $(run "$TM" map --hierarchy "$(hier "$n")" --distances 1:10:100 \
         --comm "$C" --strategy topdown --refine nc:1 --threads 1 --out "$OUT/map") |"
 done
+case " $SIZES " in *" 131072 "*)
+    set -- $(dims 131072)
+    C=$OUT/stencil-131072.edges
+    echo
+    echo "| 131072 tasks | network | map --strategy all |"
+    echo "|---|---|---|"
+    for T in "$(fattree 131072)" "torus:${1}x${2}x${3}"; do
+        echo "| | \`$T\` | $(run "$TM" map --topology "$T" --comm "$C" --strategy all --threads 1 \
+            --quiet --out "$OUT/map") |"
+    done ;;
+esac
