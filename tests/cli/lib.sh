@@ -25,6 +25,20 @@ sanitized() {
     nm -D --undefined-only "$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so" 2>/dev/null |
         grep -q -E '__(asan|tsan|ubsan)_'
 }
+# spmv512_edges: an SpMV-like random graph of 512 tasks (12 partners each, volumes 1-100,
+# seed 3) as an edge list (t82, t83)
+spmv512_edges() {
+    python3 - <<'P'
+import random
+r = random.Random(3)
+n = 512
+for u in range(n):
+    for k in range(12):
+        v = r.randrange(n)
+        if v != u:
+            print(u, v, r.randint(1, 100))
+P
+}
 # stencil_edges N: the 3D 7-point stencil on an N^3 grid of tasks as an edge
 # list (each neighbour pair both ways, volume 1); task x + N*(y + N*z)
 stencil_edges() {

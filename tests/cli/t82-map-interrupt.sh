@@ -15,16 +15,7 @@
 # i.e. its refinement is running (no fixed sleep).
 set -eu
 . "$(dirname "$0")/lib.sh"
-python3 - > spmv.edges <<'P'
-import random
-r = random.Random(3)
-n = 512
-for u in range(n):
-    for k in range(12):
-        v = r.randrange(n)
-        if v != u:
-            print(u, v, r.randint(1, 100))
-P
+spmv512_edges > spmv.edges
 for sig in INT TERM USR1; do
     rm -f r.txt
     python3 - "$TOPOMAP" "$sig" > res.txt <<'P'

@@ -6,16 +6,7 @@
 # machine may be loaded): what ran, and the figures.
 set -eu
 . "$(dirname "$0")/lib.sh"
-python3 - > spmv.edges <<'P'
-import random
-r = random.Random(3)
-n = 512
-for u in range(n):
-    for k in range(12):
-        v = r.randrange(n)
-        if v != u:
-            print(u, v, r.randint(1, 100))
-P
+spmv512_edges > spmv.edges
 stencil_edges 6 > st6.edges
 
 # budget 0: consecutive and the first construction (topdown), nothing

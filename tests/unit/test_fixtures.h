@@ -23,6 +23,20 @@ static inline int teardown(void **state)
     return 0;
 }
 
+/* A generated network (tm_gen_build spec), finalized; slots > 0 sets every
+ * host's slots, else the generator's stay. */
+static inline tm_net *tm_test_gen_net(const char *spec, int32_t slots)
+{
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
+    for (int32_t v = 0; slots > 0 && v < tm_net_n_vertices(net); v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST)
+            assert_tm_ok(ctx, tm_net_set_slots(ctx, net, v, slots));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    return net;
+}
+
 /* A reader with the signature of tm_graphml_read / tm_xmlspec_read. */
 typedef tm_err (*tm_test_net_reader)(tm_ctx *, FILE *, const char *, tm_net *);
 

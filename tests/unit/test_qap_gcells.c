@@ -11,18 +11,6 @@
 #include "test_fixtures.h"
 #include "qap/qap_gcells.h"
 
-static tm_net *gen_net(const char *spec, int32_t slots)
-{
-    tm_net *net;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
-    for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
-        if (tm_net_kind(net, v) == TM_VERTEX_HOST)
-            assert_tm_ok(ctx, tm_net_set_slots(ctx, net, v, slots));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    return net;
-}
-
 /* J of one unit of traffic from the first PE of host a to each partner. */
 static double cost(const tm__qnet *q, int32_t a, const int32_t *part, const double *w, int32_t np)
 {
@@ -51,7 +39,7 @@ static void check_partition(const tm__gcells *c, const tm__qnet *q, const int32_
 
 static void run_case(const char *spec, int32_t slots, int32_t every, uint64_t seed)
 {
-    tm_net *net = gen_net(spec, slots);
+    tm_net *net = tm_test_gen_net(spec, slots);
     int32_t nv = tm_net_n_vertices(net), k = 0, i = 0, *hosts = malloc((size_t)nv * sizeof *hosts);
     tm_alloc al;
     tm_comm cm;

@@ -24,18 +24,6 @@ static void random_comm(tm__rng *r, int32_t n, int m, tm_comm *c)
     free(s), free(d), free(w);
 }
 
-static tm_net *gen_net(const char *spec, int32_t slots)
-{
-    tm_net *net;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
-    for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
-        if (tm_net_kind(net, v) == TM_VERTEX_HOST)
-            assert_tm_ok(ctx, tm_net_set_slots(ctx, net, v, slots));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    return net;
-}
-
 /* Random injective placement of c->n tasks on the PEs of q. */
 static void random_pe(tm__rng *r, const tm__qnet *q, int32_t n, int32_t *pe)
 {
@@ -88,7 +76,7 @@ static void test_oracle_and_gains(void **state)
     (void)state;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         const ncase *cs = &cases[ci];
-        tm_net *net = gen_net(cs->spec, cs->slots);
+        tm_net *net = tm_test_gen_net(cs->spec, cs->slots);
         tm_alloc al;
         tm_hier nh;
         tm_route *route;
@@ -172,7 +160,7 @@ static void test_netsection_valid(void **state)
     (void)state;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         const ncase *cs = &cases[ci];
-        tm_net *net = gen_net(cs->spec, cs->slots);
+        tm_net *net = tm_test_gen_net(cs->spec, cs->slots);
         tm_alloc al;
         tm_comm c;
         tm_hier nh;
@@ -285,7 +273,7 @@ static void test_grow_rebuilds_torus(void **state)
         int32_t *dst = malloc((size_t)n * 6 * sizeof *dst);
         double *w = malloc((size_t)n * 6 * sizeof *w);
         snprintf(spec, sizeof spec, "torus:%dx%dx%d", X, Y, Z);
-        net = gen_net(spec, 1);
+        net = tm_test_gen_net(spec, 1);
         tm__rng_seed(&r, 7, k);
         for (int i = 0; i < n; i++)
             lab[i] = i;
@@ -344,7 +332,7 @@ static bool dominated_by(const tm_metrics *a, const tm_metrics *b)
  * no refined row is worse than its construction on both objectives. */
 static void test_pick_and_chain(void **state)
 {
-    tm_net *net = gen_net("torus:4x4x4", 1);
+    tm_net *net = tm_test_gen_net("torus:4x4x4", 1);
     tm_alloc al;
     tm_comm c;
     tm__rng r;
@@ -378,7 +366,7 @@ static void test_pick_and_chain(void **state)
 
 static void test_chain_errors(void **state)
 {
-    tm_net *net = gen_net("torus:3x3", 1);
+    tm_net *net = tm_test_gen_net("torus:3x3", 1);
     tm_alloc al;
     tm_comm c;
     tm__rng r;

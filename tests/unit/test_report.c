@@ -7,15 +7,6 @@
 #include "test_fixtures.h"
 #include "report/report_int.h"
 
-static tm_net *gen_net(const char *spec)
-{
-    tm_net *net;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    return net;
-}
-
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -63,7 +54,7 @@ static void test_colour_scale(void **state)
 
 static void test_torus_page(void **state)
 {
-    tm_net *net = gen_net("torus:3x3");
+    tm_net *net = tm_test_gen_net("torus:3x3", 0);
     const tm_net_csr *g = tm_net_csr_get(net);
     double *load = calloc((size_t)g->n_links, sizeof *load);
     tm_report_row row = {"<b>greedy</b> & co", 2, 1.5, 30, 4, 2, 60, 0.25, 0.5};
@@ -104,7 +95,7 @@ static void test_torus_page(void **state)
  * other hosts (they do not); the most loaded cables first. */
 static void test_limits(void **state)
 {
-    tm_net *net = gen_net("fattree:k=4,n=3");
+    tm_net *net = tm_test_gen_net("fattree:k=4,n=3", 0);
     const tm_net_csr *g = tm_net_csr_get(net);
     double *load = calloc((size_t)g->n_links, sizeof *load);
     int32_t sw = tm_net_n_switches(net), host0 = -1, host1 = -1;
@@ -162,7 +153,7 @@ static void test_errors(void **state)
  * same page every time. */
 static void test_deterministic(void **state)
 {
-    tm_net *net = gen_net("dragonfly:h=2");
+    tm_net *net = tm_test_gen_net("dragonfly:h=2", 0);
     const tm_net_csr *g = tm_net_csr_get(net);
     double *load = calloc((size_t)g->n_links, sizeof *load);
     tm_report r = {0};

@@ -116,15 +116,6 @@ static int64_t run_checked(tm_net *net, tm_route_kind kind, int32_t slots_used, 
     return n;
 }
 
-static tm_net *gen_net(const char *spec)
-{
-    tm_net *net;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, spec, NULL, net));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    return net;
-}
-
 /* The single-path routings of `map --routing`: OpenSM's ftree, minhop and
  * updn on a fat-tree, dimension order on a torus, and the forwarding
  * tables of a dumped fabric (tests/data/route/lft2): TA moves the flows on
@@ -132,14 +123,14 @@ static tm_net *gen_net(const char *spec)
  * equal a full evaluation under that router after every accepted move. */
 static void test_incremental_equals_full_routings(void **state)
 {
-    tm_net *net = gen_net("fattree:k=4,n=2,slots=2");
+    tm_net *net = tm_test_gen_net("fattree:k=4,n=2,slots=2", 0);
     tm_topo_opts to = TM_TOPO_OPTS_INIT;
     tm_route *r;
     (void)state;
     for (int k = TM_ROUTE_FTREE; k <= TM_ROUTE_UPDN; k++)
         assert_true(run_checked(net, (tm_route_kind)k, 14, 20 + (uint64_t)k) > 10);
     tm_net_free(net);
-    net = gen_net("torus:4x3");
+    net = tm_test_gen_net("torus:4x3", 0);
     assert_true(run_checked(net, TM_ROUTE_DOR, 10, 31) > 10);
     tm_net_free(net);
     to.slots = 3; /* several tasks per host: TA's bound on one-slot hosts is met at once */
