@@ -32,6 +32,9 @@ typedef struct ls {
     const tm_ctx *ctx; /* its stop predicate ends the search early (NULL: none) */
     double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
                      * per-vertex contributions), or NULL */
+    const double *wdeg; /* weighted degrees, when the distances obey the
+                         * triangle inequality and no weight is negative
+                         * (then tm__ls_gain skips far pairs), or NULL */
     ls_undo *ul;    /* when set, tm__ls_apply_swap logs what it overwrites */
     tm__team *team; /* threads for the parallel passes (qap_lspar.c), or NULL */
 } ls;
