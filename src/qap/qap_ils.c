@@ -13,12 +13,14 @@
  * result if J dropped, else restore the state exactly (ls_undo).
  * n * TM__ILS_KICKS kicks, or until the time limit.  Without a time
  * limit the kicks end early when the first n * TM__ILS_PROBE of them keep
- * nothing: a local optimum that resists kicks at every task (twice on
+ * nothing: a local optimum that resists kicks at every task (four times on
  * average) is taken as stable.  The answer is then the same as after the
  * full budget unless a kick after the probe would have been the first one
- * kept; on the QAP bench the first kept kick comes within n / 2 kicks or
- * never, and on a 3D stencil on a fat-tree (issue 28) never, where the
- * 16 n kicks cost as much as the rest of the refinement.  With a team the
+ * kept.  Measured: on the QAP bench the first kept kick comes within n / 2
+ * kicks or never; on the same-results network cases within 2.01 n (grow
+ * on PERCS; 2 n lost it) or never; on a 3D stencil on a fat-tree
+ * (issue 28) never, where the 16 n kicks cost as much as the rest of the
+ * refinement.  With a team the
  * kicks run in qap_lspar.c, with the same result. */
 
 tm_err tm__ls_kick_init(tm_ctx *ctx, ls_kick *k, int32_t n)

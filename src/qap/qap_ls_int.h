@@ -119,7 +119,7 @@ int tm__ls_swaps_reserve(int32_t **u, int32_t **v, double **d, size_t *cap, size
 #define TM__ILS_KICKS 16
 /* Without a time limit the kicks end after n * TM__ILS_PROBE of them if
  * none was kept (qap_ils.c). */
-#define TM__ILS_PROBE 2
+#define TM__ILS_PROBE 4
 /* Whether the kicks end before iteration it, given whether one was kept. */
 bool tm__ls_kicks_futile(const ls *L, int64_t it, bool kept);
 tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks);
