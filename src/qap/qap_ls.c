@@ -452,9 +452,10 @@ done:
 /* Whether every weight is non-negative and the oracle obeys the triangle
  * inequality, so that tm__ls_gain may skip far pairs.  Hierarchy mode: an
  * ultrametric when the distances do not decrease with the level.  Network
- * mode: hop counts of shortest paths plus d_top between hosts; inside a
- * host the node levels must not decrease and stay within two host-to-host
- * distances (d_top + c_hop at least). */
+ * mode: hop counts of shortest paths plus d_top between hosts, when no
+ * host is a shortcut (tm__qnet.hops_metric); inside a host the node levels
+ * must not decrease and stay within two host-to-host distances (d_top +
+ * c_hop at least). */
 static bool far_bound_holds(const tm__sgraph *g, const tm__qdist *o)
 {
     const tm_hier *h = o->net ? o->net->node : o->h;
@@ -466,7 +467,7 @@ static bool far_bound_holds(const tm__sgraph *g, const tm__qdist *o)
             return false;
     if (o->net) {
         const tm__qnet *q = o->net;
-        if (!(q->d_top >= 0 && q->c_hop >= 0))
+        if (!q->hops_metric || !(q->d_top >= 0 && q->c_hop >= 0))
             return false;
         if (h && h->k > 0 && h->d[h->k - 1] > 2.0 * (q->d_top + q->c_hop))
             return false;
