@@ -40,6 +40,10 @@ typedef struct tm__qnet {
     const int32_t *host_vertex; /* allocation index -> net vertex (the alloc's array) */
     const tm_hier *node;    /* node-internal levels or NULL */
     double d_top, c_hop;
+    /* The hops obey the triangle inequality: every allocated host is a
+     * transit vertex or hangs off one vertex only (a dual-homed host that
+     * does not forward could be a shortcut no path may take). */
+    bool hops_metric;
 } tm__qnet;
 
 /* Distance oracle.  Hierarchy mode: when every level fan-out is a power

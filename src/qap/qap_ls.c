@@ -146,7 +146,14 @@ bool tm__ls_gain(const ls *L, int32_t u, int32_t v, double *dout)
         /* with the contributions c[]: u's side is S_u(pv) - c[u] plus the
          * u-v edge, whose length does not change (one oracle call per
          * neighbour instead of two) */
-        double wuv = 0, duv = tm__qd(&L->o, pu, pv), su = 0, sv = 0;
+        double wuv = 0, duv = tm__qd(&L->o, pu, pv), su = 0, sv = 0, lbv;
+        /* far pairs first: with the triangle inequality, dist(pv, px) >=
+         * duv - dist(pu, px), so u's side is at least wdeg[u] duv - 2 c[u]
+         * (and v's alike): a pair farther apart than twice their
+         * contributions per unit of weight cannot gain.  Most partners of
+         * nc:D are such when D is large (issue 28). */
+        if (L->wdeg && (L->wdeg[u] + L->wdeg[v]) * duv - 2.0 * (L->c[u] + L->c[v]) >= 0.0)
+            return false;
         for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
             int32_t x = g->adj[e];
             if (x == v)
@@ -154,8 +161,12 @@ bool tm__ls_gain(const ls *L, int32_t u, int32_t v, double *dout)
             su += g->w[e] * tm__qd(&L->o, pv, L->pe[x]);
         }
         d = su - L->c[u] + wuv * duv;
-        /* v's side can gain at most its contribution without the u-v edge */
-        if (!(d - L->c[v] + wuv * duv < eps))
+        /* v's side can gain at most its contribution without the u-v edge,
+         * and, with the triangle inequality, at most 2 c[v] - wdeg[v] duv */
+        lbv = -L->c[v];
+        if (L->wdeg && L->wdeg[v] * duv - 2.0 * L->c[v] > lbv)
+            lbv = L->wdeg[v] * duv - 2.0 * L->c[v];
+        if (!(d + lbv + wuv * duv < eps))
             return false;
         for (int64_t e = g->xadj[v]; e < g->xadj[v + 1]; e++)
             sv += g->w[e] * tm__qd(&L->o, pu, L->pe[g->adj[e]]);
@@ -438,6 +449,43 @@ done:
     return TM_EOK;
 }
 
+/* Whether every weight is non-negative and the oracle obeys the triangle
+ * inequality, so that tm__ls_gain may skip far pairs.  Hierarchy mode: an
+ * ultrametric when the distances do not decrease with the level.  Network
+ * mode: hop counts of shortest paths plus d_top between hosts, when no
+ * host is a shortcut (tm__qnet.hops_metric); inside a host the node levels
+ * must not decrease and stay within two host-to-host distances (d_top +
+ * c_hop at least). */
+static bool far_bound_holds(const tm__sgraph *g, const tm__qdist *o)
+{
+    const tm_hier *h = o->net ? o->net->node : o->h;
+    for (int64_t e = 0; e < g->xadj[g->n]; e++)
+        if (!(g->w[e] >= 0))
+            return false;
+    for (int i = 1; h && i < h->k; i++)
+        if (h->d[i] < h->d[i - 1])
+            return false;
+    if (o->net) {
+        const tm__qnet *q = o->net;
+        if (!q->hops_metric || !(q->d_top >= 0 && q->c_hop >= 0))
+            return false;
+        if (h && h->k > 0 && h->d[h->k - 1] > 2.0 * (q->d_top + q->c_hop))
+            return false;
+    }
+    return true;
+}
+
+static double *weighted_degrees(const tm__sgraph *g)
+{
+    double *wd = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *wd);
+    for (int32_t u = 0; wd && u < g->n; u++) {
+        wd[u] = 0.0;
+        for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++)
+            wd[u] += g->w[e];
+    }
+    return wd;
+}
+
 /* Smallest one-to-one problem searched with a team of threads: below, a
  * round is too short to share out. */
 #define TM__LSPAR_MIN 2048
@@ -449,7 +497,7 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
     ls L;
     tm__rng r;
     tm_err err = TM_EOK;
-    double tl = tm_ctx_time_limit(ctx);
+    double tl = tm_ctx_time_limit(ctx), *wdeg = NULL;
     bool nc = strcmp(nbh, "nc") == 0, ils = strcmp(nbh, "ils") == 0;
     memset(&L, 0, sizeof L);
     L.g = g;
@@ -473,6 +521,11 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
     }
     for (int32_t u = 0; u < g->n; u++)
         L.c[u] = contrib(&L, u);
+    if (far_bound_holds(g, o) && !(wdeg = weighted_degrees(g))) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    L.wdeg = wdeg;
     L.j = tm__qap_eval_sym(g, &L.o, pe);
     L.eps = -1e-9 * (1.0 + fabs(L.j) * 1e-6);
     /* the results do not depend on the team's size (qap_lspar.c) */
@@ -491,6 +544,7 @@ out:
     if (j_out)
         *j_out = L.j;
     tm__team_free(L.team);
+    free(wdeg);
     free(L.load);
     free(L.c);
     return err;

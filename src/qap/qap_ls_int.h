@@ -32,6 +32,9 @@ typedef struct ls {
     const tm_ctx *ctx; /* its stop predicate ends the search early (NULL: none) */
     double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
                      * per-vertex contributions), or NULL */
+    const double *wdeg; /* weighted degrees, when the distances obey the
+                         * triangle inequality and no weight is negative
+                         * (then tm__ls_gain skips far pairs), or NULL */
     ls_undo *ul;    /* when set, tm__ls_apply_swap logs what it overwrites */
     tm__team *team; /* threads for the parallel passes (qap_lspar.c), or NULL */
 } ls;
@@ -114,6 +117,11 @@ bool tm__ls_kick_draw(const tm__sgraph *g, tm__rng *r, int32_t *u, int32_t *v);
 int tm__ls_swaps_reserve(int32_t **u, int32_t **v, double **d, size_t *cap, size_t need);
 /* The kicks of ils:D after nc: n * TM__ILS_KICKS of them, drawn from r. */
 #define TM__ILS_KICKS 16
+/* Without a time limit the kicks end after n * TM__ILS_PROBE of them if
+ * none was kept (qap_ils.c). */
+#define TM__ILS_PROBE 4
+/* Whether the kicks end before iteration it, given whether one was kept. */
+bool tm__ls_kicks_futile(const ls *L, int64_t it, bool kept);
 tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks);
 
 #endif

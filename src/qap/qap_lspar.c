@@ -410,7 +410,7 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
     ls_undo ul = {0};
     ls_kick k;
     marks mk;
-    bool end = false;
+    bool end = false, kept = false;
     tm_err err = marks_init(ctx, &mk, n);
     if (!err)
         err = tm__ls_kick_init(ctx, &k, n);
@@ -431,6 +431,10 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
                 end = true;
                 break;
             }
+            if (tm__ls_kicks_futile(L, e[i].it, kept)) {
+                end = true; /* as seq_kicks: nothing after it is committed */
+                break;
+            }
             if (!e[i].valid)
                 continue;
             if ((rc = commit_kick(L, &b, &e[i], &mk, &k, &ul, &cm)) < 0) {
@@ -438,6 +442,7 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
                 break;
             }
             commits += rc;
+            kept = kept || rc > 0;
         }
         if (!err && !end && cm.n > 0) {
             b.cu = cm.u;

@@ -49,6 +49,22 @@ static tm_err check_node_levels(tm_ctx *ctx, const tm_problem *p)
     return TM_EOK;
 }
 
+/* Whether a path through an allocated host is never shorter than the
+ * paths the oracle counts (tm__qnet.hops_metric). */
+static bool hops_metric(const tm_net *net, const tm_alloc *al)
+{
+    const tm_net_csr *g = tm_net_csr_get(net);
+    for (int32_t i = 0; i < al->n; i++) {
+        int32_t v = al->host[i];
+        if (g->transit[v])
+            continue;
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++)
+            if (g->head[j] != g->head[g->off[v]])
+                return false;
+    }
+    return true;
+}
+
 tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
 {
     const tm_alloc *al = p->alloc;
@@ -90,6 +106,7 @@ tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
         }
     }
     q->host_pe0[al->n] = k;
+    q->hops_metric = hops_metric(p->net, al);
     if (p->dist) {
         q->hd = p->dist;
         if (tm_netdist_n(p->dist) != al->n)

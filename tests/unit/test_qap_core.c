@@ -1,8 +1,10 @@
 /* test_qap_core.c - hierarchy distance oracle against a brute-force
- * matrix, the fast swap gain against recomputed J after every swap,
+ * matrix, the fast swap gain against recomputed J after every swap and
+ * its far-pair bound,
  * the one-to-one strategies (bijection, J consistency, determinism), and
  * the top tries of the multisection. */
 #include "test_qap_common.h"
+#include "qap/qap_ls_int.h"
 
 /* Brute-force distance: PE coordinates digit by digit (mixed radix). */
 static double brute_dist(const tm_hier *h, int64_t p, int64_t q)
@@ -84,6 +86,66 @@ static void test_fast_gain(void **state)
         qt_free_comm(&c);
         tm_ctx_free(ctx);
     }
+}
+
+/* The far-pair bound of tm__ls_gain (distances obeying the triangle
+ * inequality): (W_u + W_v) dist(pe u, pe v) - 2 (c[u] + c[v]) never
+ * exceeds the exact change of J, it does skip pairs, and the gains with
+ * and without it are the same decisions and values. */
+static void test_far_pair_bound(void **state)
+{
+    tm_hier h = qt_hier("4:4:4", "1:10:100");
+    tm_comm c;
+    tm__sgraph g;
+    tm__qdist o;
+    tm_ctx *ctx;
+    tm__rng r;
+    ls L;
+    int32_t n = (int32_t)h.n_pe, far = 0;
+    int32_t *pe = malloc((size_t)n * sizeof *pe);
+    double *cu = calloc((size_t)n, sizeof *cu), *wd = calloc((size_t)n, sizeof *wd);
+    assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
+    qt_random_comm(&c, n, 2, 11, true);
+    assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
+    tm__qdist_init(&o, &h);
+    tm__rng_seed(&r, 3, 1);
+    for (int32_t u = 0; u < n; u++)
+        pe[u] = u;
+    for (int32_t i = n - 1; i > 0; i--) { /* a random mapping: many far pairs */
+        int32_t j = (int32_t)tm__rng_below(&r, (uint64_t)i + 1), t = pe[i];
+        pe[i] = pe[j];
+        pe[j] = t;
+    }
+    for (int32_t u = 0; u < n; u++)
+        for (int64_t e = g.xadj[u]; e < g.xadj[u + 1]; e++) {
+            cu[u] += g.w[e] * tm__qd(&o, pe[u], pe[g.adj[e]]);
+            wd[u] += g.w[e];
+        }
+    memset(&L, 0, sizeof L);
+    L.g = &g;
+    L.o = o;
+    L.pe = pe;
+    L.c = cu;
+    L.eps = -1e-9;
+    for (int32_t u = 0; u < n; u++)
+        for (int32_t v = 0; v < n; v++) {
+            double exact = tm__ls_swap_delta(&L, u, v), d1 = 0, d2 = 0;
+            double lb = (wd[u] + wd[v]) * tm__qd(&o, pe[u], pe[v]) - 2.0 * (cu[u] + cu[v]);
+            bool g1, g2;
+            assert_true(lb <= exact + 1e-9);
+            far += u != v && lb >= 0;
+            L.wdeg = NULL;
+            g1 = tm__ls_gain(&L, u, v, &d1);
+            L.wdeg = wd;
+            g2 = tm__ls_gain(&L, u, v, &d2);
+            assert_true(g1 == g2);
+            assert_true(!g1 || d1 == d2);
+        }
+    assert_true(far > 0);
+    free(pe), free(cu), free(wd);
+    tm__sgraph_release(&g);
+    qt_free_comm(&c);
+    tm_ctx_free(ctx);
 }
 
 static void run_strategy_imb(const char *name, const char *a, const char *d, int32_t n,
@@ -274,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle),
         cmocka_unit_test(test_fast_gain),
+        cmocka_unit_test(test_far_pair_bound),
         cmocka_unit_test(test_strategies_bijection),
         cmocka_unit_test(test_topdown_beats_random),
         cmocka_unit_test(test_top_tries),

@@ -1,6 +1,7 @@
 /* test_qap_net.c - the QAP engine on networks: the network-mode distance
  * oracle gives exactly tm_metrics_eval's J, the fast swap gains equal full
- * recomputation, every local search keeps J exact, the network
+ * recomputation, every local search keeps J exact, the triangle
+ * inequality of the hops is detected (tm__qnet.hops_metric), the network
  * multisection makes valid mappings, refinement chains never end worse
  * than their construction on both objectives, and the Pareto pick never
  * returns a dominated row. */
@@ -109,6 +110,7 @@ static void test_oracle_and_gains(void **state)
             p.hier = &nh;
         }
         assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
+        assert_true(q.hops_metric); /* transit hosts (direct nets) or single-homed */
         assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
         tm__qdist_init_net(&o, &q);
         pe = malloc((size_t)c.n * sizeof *pe);
@@ -155,6 +157,54 @@ static void test_oracle_and_gains(void **state)
 
 /* The PE tree covers every PE once, and the multisection places every
  * task on a distinct slot of the allocation (tasks = slots and fewer). */
+/* A dual-homed host that does not forward is a shortcut no path may take:
+ * h0 - s0 - h1 - s1 - h2 with s0 - s2 - s3 - s1 gives hops(h0, h2) = 5 >
+ * hops(h0, h1) + hops(h1, h2) = 4, so the far-pair bound of the local
+ * search (triangle inequality) must be off; when h1 forwards it holds. */
+static void test_hops_metric(void **state)
+{
+    const char *names[] = {"h0", "h1", "h2", "s0", "s1", "s2", "s3"};
+    const int cab[][2] = {{0, 3}, {1, 3}, {1, 4}, {2, 4}, {3, 5}, {5, 6}, {6, 4}};
+    int32_t v[7], hosts[3];
+    tm_net *net;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p = {0};
+    tm__qnet q;
+    const int32_t src[] = {0}, dst[] = {2};
+    const double w[] = {1};
+    (void)state;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    for (int i = 0; i < 7; i++)
+        assert_tm_ok(ctx, tm_net_add_vertex(ctx, net, names[i], i < 3 ? TM_VERTEX_HOST : TM_VERTEX_SWITCH,
+                                            i < 3 ? 1 : 0, &v[i]));
+    for (int i = 0; i < 7; i++) {
+        int32_t id;
+        assert_tm_ok(ctx, tm_net_add_cable(ctx, net, v[cab[i][0]], v[cab[i][1]], 1, &id));
+    }
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    for (int i = 0; i < 3; i++)
+        hosts[i] = v[i];
+    fx_alloc(&al, net, 3, hosts);
+    fx_comm(&c, 3, 1, src, dst, w);
+    p.net = net;
+    p.alloc = &al;
+    p.comm = &c;
+    assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
+    assert_false(q.hops_metric);
+    assert_int_equal(tm__netdist_hops(q.hd, 0, 2), 5);
+    tm__qnet_release(&q);
+    assert_tm_ok(ctx, tm_net_set_transit(ctx, net, v[1], TM_TRANSIT_YES));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
+    assert_true(q.hops_metric);
+    assert_int_equal(tm__netdist_hops(q.hd, 0, 2), 4);
+    tm__qnet_release(&q);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
 static void test_netsection_valid(void **state)
 {
     (void)state;
@@ -396,6 +446,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_and_gains),
+        cmocka_unit_test(test_hops_metric),
         cmocka_unit_test(test_netsection_valid),
         cmocka_unit_test(test_topdown_finds_leaf_groups),
         cmocka_unit_test(test_grow_rebuilds_torus),
