@@ -11,6 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1 in the sanitizer builds (make test-asan, test-tsan), whose runs cost
+ * several times more: the longest loops of a test are cut there to keep
+ * make test within its 15 minutes (the plain build runs them whole). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define TM_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define TM_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TM_TEST_SANITIZED
+#define TM_TEST_SANITIZED 0
+#endif
+
 #include "topomap/topomap.h"
 
 /* Path of a file under tests/data (TM_TEST_DATA, else tests/data relative to
