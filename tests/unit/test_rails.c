@@ -126,32 +126,42 @@ static void test_fattree_two_planes(void **state)
     tm_net_free(net);
 }
 
+/* The exact metrics (link loads kept) of 2 tasks on hosts a and b that
+ * send 8 to each other, under routing kind; release m after. */
+static void eval_pair(tm_net *net, const char *a, const char *b, tm_route_kind kind,
+                      tm_metrics *m)
+{
+    tm_route *r;
+    tm_comm c;
+    tm_mapping map = {0};
+    const int32_t e[2][2] = {{0, 1}, {1, 0}};
+    const double w[2] = {8, 8};
+    int32_t host[2], slot[2] = {0, 0};
+    host[0] = vtx(net, a);
+    host[1] = vtx(net, b);
+    map.n = 2;
+    map.host = host;
+    map.slot = slot;
+    fx_make_comm(&c, 2, 2, e, w);
+    assert_tm_ok(ctx, tm_route_new(ctx, net, kind, &r));
+    tm_metrics_init(m);
+    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, m));
+    tm_route_free(r);
+    fx_free_comm(&c);
+}
+
 /* The exact metrics of a mapping on the two planes: 2 tasks on n0000 and
  * n0001 exchanging 8 each way; each direction 4 per plane. */
 static void test_fattree_metrics(void **state)
 {
     tm_net *net;
-    tm_route *r;
-    tm_comm c;
-    tm_mapping map = {0};
     tm_metrics m;
-    const int32_t e[2][2] = {{0, 1}, {1, 0}};
-    const double w[2] = {8, 8};
-    int32_t host[2], slot[2] = {0, 0};
     (void)state;
     assert_tm_ok(ctx, tm_net_new(ctx, &net));
     assert_tm_ok(ctx, tm_gen_build(ctx, "fattree:k=2,n=2,rails=2,hostcap=2", NULL, net));
     assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    host[0] = vtx(net, "n0000");
-    host[1] = vtx(net, "n0001");
-    map.n = 2;
-    map.host = host;
-    map.slot = slot;
-    fx_make_comm(&c, 2, 2, e, w); /* 8 each way */
     for (int k = 0; k < 2; k++) {
-        assert_tm_ok(ctx, tm_route_new(ctx, net, k ? TM_ROUTE_SINGLE : TM_ROUTE_ECMP, &r));
-        tm_metrics_init(&m);
-        assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
+        eval_pair(net, "n0000", "n0001", k ? TM_ROUTE_SINGLE : TM_ROUTE_ECMP, &m);
         assert_near(m.max_congestion, 4.0 / 2); /* 4 on a 2 Gbit/s host cable */
         assert_near(m.avg_dilation, 2);
         assert_int_equal(m.max_dilation, 2);
@@ -159,9 +169,7 @@ static void test_fattree_metrics(void **state)
         assert_near(m.link_load[link_of(net, "n0001", "rail1-sw-l1-000")], 4);
         assert_near(m.link_load[link_of(net, "rail0-sw-l1-000", "n0000")], 4);
         tm_metrics_release(&m);
-        tm_route_free(r);
     }
-    fx_free_comm(&c);
     tm_net_free(net);
 }
 
@@ -235,23 +243,9 @@ static void test_real_dump_rails(void **state)
 static void test_real_dump_metrics(void **state)
 {
     tm_net *net = load_3topo();
-    tm_route *r;
-    tm_comm c;
-    tm_mapping map = {0};
     tm_metrics m;
-    const int32_t e[2][2] = {{0, 1}, {1, 0}};
-    const double w[2] = {8, 8};
-    int32_t host[2], slot[2] = {0, 0};
     (void)state;
-    host[0] = vtx(net, "gpu1");
-    host[1] = vtx(net, "r-ufm101");
-    map.n = 2;
-    map.host = host;
-    map.slot = slot;
-    fx_make_comm(&c, 2, 2, e, w);
-    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &r));
-    tm_metrics_init(&m);
-    assert_tm_ok(ctx, tm_metrics_eval(ctx, r, &c, &map, &quick_opts, &m));
+    eval_pair(net, "gpu1", "r-ufm101", TM_ROUTE_ECMP, &m);
     /* gpu1 -> r-ufm101: 4 x 2 hops + 4 x 3 hops; back: 8 x 2 hops */
     assert_near(m.avg_dilation, (4.0 * 2 + 4.0 * 3 + 8.0 * 2) / 16);
     assert_int_equal(m.max_dilation, 3);
@@ -264,8 +258,6 @@ static void test_real_dump_metrics(void **state)
     assert_near(m.link_load[link_of(net, "switch-de779e", "gpu1")], 8);
     assert_near(m.link_load[link_of(net, "gpu1", "switch-de779e")], 4);
     tm_metrics_release(&m);
-    tm_route_free(r);
-    fx_free_comm(&c);
     tm_net_free(net);
 }
 
