@@ -365,7 +365,8 @@ class MapResult:
         c, m = self.consecutive, self.metrics
         if c is None or self.mapping.pe is not None:
             return None
-        return m.est_time_s > c.est_time_s * (1 + 1e-12)
+        # the CLI's rule (cmd_map.c worse_than): beyond rounding
+        return m.est_time_s > c.est_time_s * (1 + 1e-9) + 1e-12
 
     @property
     def fell_back_to_consecutive(self):

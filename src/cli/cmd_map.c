@@ -158,11 +158,18 @@ static bool fell_back(const tm_map_result *res)
     return strcmp(res->rows[res->best].name, "consecutive") == 0;
 }
 
+/* v is worse (larger) than the consecutive placement's base beyond
+ * rounding: the one rule of the text notes and the JSON flag. */
+static bool worse_than(double base, double v)
+{
+    return v > base * (1 + 1e-9) + 1e-12;
+}
+
 /* Predicted slower than consecutive (est_time_s, network mode). */
 static bool predicted_slower(const tm_map_result *res)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
-    return c && m->est_time_s > c->est_time_s * (1 + 1e-12);
+    return c && worse_than(c->est_time_s, m->est_time_s);
 }
 
 /* The result beside the consecutive placement, and a note for every
@@ -183,7 +190,7 @@ static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool netwo
         fprintf(out, "%-18s %16.10g %16.10g %+8.1f%%\n", name[k], base[k], val[k],
                 gain_pct(base[k], val[k]));
     for (int k = first; k < end; k++)
-        if (val[k] > base[k] * (1 + 1e-9) + 1e-12)
+        if (worse_than(base[k], val[k]))
             fprintf(out, "note: %s is %.1f%% worse than the consecutive placement%s\n", name[k],
                     gain_pct(base[k], val[k]),
                     k == 3 ? ": the result is predicted SLOWER (--objective time never returns "
@@ -197,7 +204,7 @@ static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool netwo
                            "--time-limit: the result is the consecutive placement\n");
 }
 
-static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res, int obj)
+static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
     if (!c)
@@ -397,7 +404,7 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
         json_obj_end(&j);
     }
     cli_json_metrics(&j, net, res->metrics, net == NULL);
-    json_vs_consecutive(&j, net, res, a->objective);
+    json_vs_consecutive(&j, net, res);
     json_arr_begin(&j, "strategies");
     for (int32_t i = 0; i < res->n_rows; i++)
         json_row(&j, net, &res->rows[i]);
