@@ -42,6 +42,8 @@ typedef struct nsec {
     double bound;     /* >= 0: general mapping, at most this weight per PE */
     tm__secmemo *memo; /* splits shared by the trials (qap_secmemo.h), or NULL */
     int32_t *ord, *region, *pe;
+    int32_t *rpe;      /* per task: t->pe[region[task]], read beside region in
+                        * orient_costs (one cache miss per partner, not two) */
     job *q;
     size_t qh, qt, qcap;
 } nsec;
@@ -98,15 +100,18 @@ static void orient_costs(const nsec *S, int32_t v, const int32_t *verts, int32_t
     const tm__sgraph *g = S->g;
     const tm__ptree *t = S->t;
     const int32_t *kids = t->kids + t->kid0[v];
+    int32_t rep[ORIENT_MAX];
+    for (int32_t c = 0; c < na; c++)
+        rep[c] = t->pe[kids[act[c]]];
     memset(cost, 0, (size_t)na * (size_t)na * sizeof *cost);
     for (int32_t i = 0; i < nv; i++) {
         int32_t u = verts[i], b = part[i];
         for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
-            int32_t r = S->region[g->adj[e]];
-            if (r == v)
+            int32_t x = g->adj[e];
+            if (S->region[x] == v)
                 continue;
             for (int32_t c = 0; c < na; c++)
-                cost[b * na + c] += g->w[e] * tm__qd(S->o, t->pe[kids[act[c]]], t->pe[r]);
+                cost[b * na + c] += g->w[e] * tm__qd(S->o, rep[c], S->rpe[x]);
         }
     }
 }
@@ -273,8 +278,10 @@ static tm_err place_job(nsec *S, const job *jb, const jpart *jp)
     memcpy(verts, tmp, (size_t)nv * sizeof *verts);
     for (int32_t c = 0, lo = jb->lo; c < na; c++) {
         int32_t hi = jb->lo + (int32_t)start[c];
-        for (int32_t i = lo; i < hi; i++)
+        for (int32_t i = lo; i < hi; i++) {
             S->region[S->ord[i]] = kids[act[c]];
+            S->rpe[S->ord[i]] = t->pe[kids[act[c]]];
+        }
         if (hi > lo && push(S, kids[act[c]], lo, hi) < 0) {
             err = tm__nomem(S->ctx);
             goto out;
@@ -389,9 +396,12 @@ static tm_err run_wave(nsec *S, size_t w0, size_t w1, int nthreads)
     return err;
 }
 
-/* tm__qap_netsection with a memo of splits (NULL: none; one-to-one only). */
+/* tm__qap_netsection with a memo of splits (NULL: none; one-to-one only).
+ * ord_out (or NULL): the tasks in the order of their leaves, each node's
+ * tasks a range of it. */
 static tm_err netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t, const tm__qdist *o,
-                         double bound, uint64_t seed, tm__secmemo *memo, int32_t *pe)
+                         double bound, uint64_t seed, tm__secmemo *memo, int32_t *pe,
+                         int32_t *ord_out)
 {
     nsec S;
     tm_err err = TM_EOK;
@@ -412,13 +422,15 @@ static tm_err netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t, c
     S.pe = pe;
     S.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.ord);
     S.region = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.region);
-    if (!S.ord || !S.region) {
+    S.rpe = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.rpe);
+    if (!S.ord || !S.region || !S.rpe) {
         err = tm__nomem(ctx);
         goto out;
     }
     for (int32_t u = 0; u < g->n; u++) {
         S.ord[u] = u;
         S.region[u] = t->root;
+        S.rpe[u] = t->pe[t->root];
     }
     if (g->n > 0 && push(&S, t->root, 0, g->n) < 0)
         err = tm__nomem(ctx);
@@ -431,15 +443,17 @@ static tm_err netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t, c
         S.qh = w1;
         err = run_wave(&S, w0, w1, nthreads);
     }
+    if (!err && ord_out)
+        memcpy(ord_out, S.ord, (size_t)g->n * sizeof *S.ord);
 out:
-    free(S.ord), free(S.region), free(S.q);
+    free(S.ord), free(S.region), free(S.rpe), free(S.q);
     return err;
 }
 
 tm_err tm__qap_netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t,
                           const tm__qdist *o, double bound, uint64_t seed, int32_t *pe)
 {
-    return netsection(ctx, g, t, o, bound, seed, NULL, pe);
+    return netsection(ctx, g, t, o, bound, seed, NULL, pe, NULL);
 }
 
 /* ---- strategies ---------------------------------------------------------- */
@@ -457,6 +471,38 @@ static bool big_grid(const tm__sgraph *g, int ntrials)
     return (g->n + g->xadj[g->n]) * (int64_t)ntrials > SHARE_MIN_WORK;
 }
 
+/* The trials after the first on a big grid run on the task graph
+ * renumbered in the first trial's order of leaves, the memo renamed
+ * alike: every split's tasks are then one range of ids, so the
+ * orientation reads their rows, and their partners' regions, in
+ * sequence instead of missing the cache on every task (with the splits
+ * shared, the orientation is all the later trials do).  Sums of integer
+ * volumes times hops are exact in any order, so the result is that of
+ * the trials on the graph itself. */
+typedef struct renum {
+    tm__sgraph g;
+    int32_t *ord; /* new id i is task ord[i] of the trials' graph */
+    int32_t *pe;  /* per new id */
+} renum;
+
+static tm_err renumber(tm_ctx *ctx, const tm__sgraph *g, tm__secmemo *memo, renum *r)
+{
+    int32_t *to = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *to);
+    tm_err err = TM_EOK;
+    if (!to)
+        return tm__nomem(ctx);
+    for (int32_t i = 0; i < g->n; i++)
+        to[r->ord[i]] = i;
+    if (tm__secmemo_relabel(memo, to) < 0)
+        err = tm__nomem(ctx);
+    for (int32_t u = 0; !err && u < g->n; u++)
+        to[u] = -1;
+    if (!err)
+        err = tm__sgraph_induced(ctx, g, r->ord, g->n, to, &r->g);
+    free(to);
+    return err;
+}
+
 /* Trials of the multisection: on grids one per rotation of the dimension
  * priorities (the orientation of the coordinate bisection), elsewhere
  * different seeds; the best J kept.  One-to-one on big grids, the trials
@@ -470,14 +516,24 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
 {
     const tm_net_grid *gr = tm_net_grid_info(p->net);
     int n_orders = tm__ptree_n_orders(p->net);
-    int32_t *trial = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *trial);
+    size_t n = (size_t)(g->n ? g->n : 1);
+    int32_t *trial = tm__malloc_n(n, sizeof *trial);
     tm__qdist o;
     tm__secmemo memo;
     bool share = n_orders > 1 && bound < 0 && big_grid(g, ntrials);
+    bool later = false; /* running on rn.g */
+    renum rn;
     double best = 0;
     tm_err err = TM_EOK;
-    if (!trial)
-        return tm__nomem(ctx);
+    memset(&rn, 0, sizeof rn);
+    if (share && ntrials > 1) {
+        rn.ord = tm__malloc_n(n, sizeof *rn.ord);
+        rn.pe = tm__malloc_n(n, sizeof *rn.pe);
+    }
+    if (!trial || (share && ntrials > 1 && (!rn.ord || !rn.pe))) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
     tm__qdist_init_net(&o, q);
     tm__secmemo_init(&memo);
     /* a stop request (the caller's, or the end of a time budget's
@@ -494,8 +550,11 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
             break;
         if (k == 0)
             tm__log(ctx, TM_LOG_INFO, "topdown (network): %s groups, %d nodes", t.kind, t.n);
-        err = netsection(ctx, g, &t, &o, bound, share ? seed : s, share ? &memo : NULL, trial);
+        err = netsection(ctx, later ? &rn.g : g, &t, &o, bound, share ? seed : s,
+                         share ? &memo : NULL, later ? rn.pe : trial, later ? NULL : rn.ord);
         tm__ptree_release(&t);
+        for (int32_t i = 0; !err && later && i < g->n; i++)
+            trial[rn.ord[i]] = rn.pe[i];
         if (!err && ils)
             err = tm__qap_local_search(ctx, g, &o, -1.0, "ils", 10, s, trial, &j);
         else if (!err)
@@ -504,8 +563,15 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
             best = j;
             memcpy(best_pe, trial, (size_t)g->n * sizeof *trial);
         }
+        if (!err && !later && rn.ord && k + 1 < ntrials && !tm__stopped(ctx)) {
+            err = renumber(ctx, g, &memo, &rn);
+            later = true;
+        }
     }
     tm__secmemo_release(&memo);
+out:
+    tm__sgraph_release(&rn.g);
+    free(rn.ord), free(rn.pe);
     free(trial);
     return err;
 }

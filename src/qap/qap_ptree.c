@@ -25,7 +25,8 @@ typedef struct builder {
     const tm_net_grid *grid;
     int32_t *coord;  /* n_hosts x ndims */
     int prio[TM_GRID_MAX_DIMS];
-    int32_t *tmp;
+    int32_t *tmp;    /* n_hosts: the counting sort's output */
+    int32_t *cnt;    /* largest extent + 1: its counts */
 } builder;
 
 void tm__ptree_release(tm__ptree *t)
@@ -215,27 +216,77 @@ static int cmp_coord(const void *x, const void *y, void *arg)
     return (a > c) - (a < c);
 }
 
-static int32_t rcb(builder *b, int32_t *h, int32_t n, const int32_t *hostnode)
+/* h[0..n) by coordinate d, stably: a counting sort, since coordinates are
+ * below the extent (a comparison sort at every level was n log^2 n over
+ * the tree, run again for every trial of topdown). */
+static void sort_by_coord(builder *b, int32_t *h, int32_t n, int d)
 {
+    int nd = b->grid->ndims;
+    int32_t ext = b->grid->dims[d], *cnt = b->cnt;
+    const int32_t *co = b->coord + d;
+    for (int32_t x = 0; x <= ext; x++)
+        cnt[x] = 0;
+    for (int32_t i = 0; i < n; i++)
+        cnt[co[(size_t)h[i] * (size_t)nd] + 1]++;
+    for (int32_t x = 0; x < ext; x++)
+        cnt[x + 1] += cnt[x];
+    for (int32_t i = 0; i < n; i++)
+        b->tmp[cnt[co[(size_t)h[i] * (size_t)nd]]++] = h[i];
+    memcpy(h, b->tmp, (size_t)n * sizeof *h);
+}
+
+/* Hosts h[0..k) go to the first half: the shortest prefix, in the order
+ * of (coordinate d, host id), that holds half of the PEs, and at most
+ * n - 1 hosts, so that both halves have one (hosts of unequal slots: one
+ * host may hold more than half).  Only the hosts of the coordinate where
+ * the half is reached need the tie order by id; the other groups just
+ * have to be on their side, since every level sorts again. */
+static int32_t rcb_split(builder *b, int32_t *h, int32_t n, const int32_t *hostnode, int d)
+{
+    int nd = b->grid->ndims;
     int64_t total = 0, acc = 0;
-    int32_t k = 1, kids[2];
-    rcb_key rk;
-    if (n == 1)
-        return hostnode[h[0]];
-    rk.b = b;
-    rk.d = rcb_dim(b, h, n);
-    qsort_r(h, (size_t)n, sizeof *h, cmp_coord, &rk);
     for (int32_t i = 0; i < n; i++)
         total += b->t->npe[hostnode[h[i]]];
-    for (k = 0; k < n - 1; k++) {
-        acc += b->t->npe[hostnode[h[k]]];
-        if (2 * acc >= total)
-            break;
+    for (int32_t i = 0, j; i < n - 1; i = j) {
+        int32_t x = b->coord[(size_t)h[i] * (size_t)nd + (size_t)d];
+        int64_t w = 0;
+        for (j = i; j < n && b->coord[(size_t)h[j] * (size_t)nd + (size_t)d] == x; j++)
+            w += b->t->npe[hostnode[h[j]]];
+        if (2 * (acc + w) >= total || j >= n - 1) {
+            rcb_key rk = {b, d};
+            qsort_r(h + i, (size_t)(j - i), sizeof *h, cmp_coord, &rk);
+            for (int32_t k = i; k < n - 1; k++) {
+                acc += b->t->npe[hostnode[h[k]]];
+                if (2 * acc >= total)
+                    return k + 1;
+            }
+            return n - 1;
+        }
+        acc += w;
     }
-    k++;
+    return n - 1;
+}
+
+static int32_t rcb(builder *b, int32_t *h, int32_t n, const int32_t *hostnode)
+{
+    int32_t k, kids[2];
+    int d;
+    if (n == 1)
+        return hostnode[h[0]];
+    d = rcb_dim(b, h, n);
+    sort_by_coord(b, h, n, d);
+    k = rcb_split(b, h, n, hostnode, d);
     kids[0] = rcb(b, h, k, hostnode);
     kids[1] = kids[0] < 0 ? -1 : rcb(b, h + k, n - k, hostnode);
     return kids[1] < 0 ? -1 : group_node(b, kids, 2);
+}
+
+static int32_t ext_max(const tm_net_grid *gr)
+{
+    int32_t m = 1;
+    for (int d = 0; d < gr->ndims; d++)
+        m = gr->dims[d] > m ? gr->dims[d] : m;
+    return m;
 }
 
 /* Sets *ok if every host has grid coordinates.  Out of memory is an
@@ -252,7 +303,9 @@ static tm_err grid_coords(builder *b, const tm_net *net, bool *ok)
     for (int d = 0; d < gr->ndims; d++)
         size *= gr->dims[d];
     b->coord = tm__malloc_n((size_t)nh * (size_t)gr->ndims, sizeof *b->coord);
-    if (!b->coord)
+    b->tmp = tm__malloc_n((size_t)nh, sizeof *b->tmp);
+    b->cnt = tm__malloc_n((size_t)ext_max(gr) + 1, sizeof *b->cnt);
+    if (!b->coord || !b->tmp || !b->cnt)
         return tm__nomem(b->ctx);
     for (int32_t i = 0; i < nh; i++) {
         int64_t x = (int64_t)b->q->host_vertex[i] - gr->base;
@@ -485,7 +538,7 @@ tm_err tm__ptree_build(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     if (!err && b.grid)
         grid_reps(&b);
     free(hostnode);
-    free(b.coord);
+    free(b.coord), free(b.tmp), free(b.cnt);
     if (err)
         tm__ptree_release(t);
     return err;

@@ -59,6 +59,19 @@ const int32_t *tm__secmemo_find(const tm__secmemo *m, uint64_t h, const int32_t 
     }
 }
 
+/* Every split into the open-addressing table slot of ns entries. */
+static void fill_slots(const tm__secmemo *m, int32_t *slot, size_t ns)
+{
+    for (size_t i = 0; i < ns; i++)
+        slot[i] = -1;
+    for (size_t k = 0; k < m->n; k++) {
+        size_t i = (size_t)m->e[k].h & (ns - 1);
+        while (slot[i] >= 0)
+            i = (i + 1) & (ns - 1);
+        slot[i] = (int32_t)k;
+    }
+}
+
 /* Keeps the table at most half full. */
 static int rehash(tm__secmemo *m)
 {
@@ -69,14 +82,7 @@ static int rehash(tm__secmemo *m)
     slot = tm__malloc_n(ns, sizeof *slot);
     if (!slot)
         return -1;
-    for (size_t i = 0; i < ns; i++)
-        slot[i] = -1;
-    for (size_t k = 0; k < m->n; k++) {
-        size_t i = (size_t)m->e[k].h & (ns - 1);
-        while (slot[i] >= 0)
-            i = (i + 1) & (ns - 1);
-        slot[i] = (int32_t)k;
-    }
+    fill_slots(m, slot, ns);
     free(m->slot);
     m->slot = slot;
     m->nslot = ns;
@@ -104,5 +110,63 @@ int tm__secmemo_add(tm__secmemo *m, uint64_t h, const int32_t *verts, int32_t nv
     for (i = (size_t)h & (m->nslot - 1); m->slot[i] >= 0; i = (i + 1) & (m->nslot - 1))
         ;
     m->slot[i] = (int32_t)m->n++;
+    return 0;
+}
+
+typedef struct vp { int32_t v, part; } vp;
+
+static int cmp_vp(const void *a, const void *b)
+{
+    int32_t x = ((const vp *)a)->v, y = ((const vp *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* Renames one split's tasks through `to`, ascending again.  The sets of a
+ * multisection are ranges of the order the renaming comes from, so the
+ * usual case is a scatter into place; any other set is sorted. */
+static int relabel_split(tm__secsplit *s, const int32_t *to)
+{
+    int32_t lo = INT32_MAX, hi = INT32_MIN, nv = s->nv;
+    vp *t;
+    for (int32_t i = 0; i < nv; i++) {
+        int32_t x = to[s->verts[i]];
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
+    }
+    if (nv > 0 && (int64_t)hi - lo + 1 == nv) {
+        int32_t *part = tm__malloc_n((size_t)nv, sizeof *part);
+        if (!part)
+            return -1;
+        for (int32_t i = 0; i < nv; i++)
+            part[to[s->verts[i]] - lo] = s->part[i];
+        for (int32_t i = 0; i < nv; i++)
+            s->verts[i] = lo + i;
+        free(s->part);
+        s->part = part;
+        return 0;
+    }
+    t = tm__malloc_n((size_t)(nv ? nv : 1), sizeof *t);
+    if (!t)
+        return -1;
+    for (int32_t i = 0; i < nv; i++)
+        t[i] = (vp){to[s->verts[i]], s->part[i]};
+    qsort(t, (size_t)nv, sizeof *t, cmp_vp);
+    for (int32_t i = 0; i < nv; i++) {
+        s->verts[i] = t[i].v;
+        s->part[i] = t[i].part;
+    }
+    free(t);
+    return 0;
+}
+
+int tm__secmemo_relabel(tm__secmemo *m, const int32_t *to)
+{
+    for (size_t k = 0; k < m->n; k++) {
+        tm__secsplit *s = &m->e[k];
+        if (relabel_split(s, to) < 0)
+            return -1;
+        s->h = tm__secmemo_hash(s->verts, s->nv, s->tg, s->a);
+    }
+    fill_slots(m, m->slot, m->nslot);
     return 0;
 }

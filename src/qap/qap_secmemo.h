@@ -42,5 +42,10 @@ const int32_t *tm__secmemo_find(const tm__secmemo *m, uint64_t h, const int32_t 
 /* Remembers a split (copies everything); -1 on OOM. */
 int tm__secmemo_add(tm__secmemo *m, uint64_t h, const int32_t *verts, int32_t nv,
                     const int64_t *tg, int32_t a, const int32_t *part);
+/* Renames the tasks of every split, task u becoming to[u] (a permutation
+ * of the task ids), so that the trials after the first can run on the
+ * task graph renumbered in the first one's order; -1 on OOM (the memo is
+ * then only fit for tm__secmemo_release). */
+int tm__secmemo_relabel(tm__secmemo *m, const int32_t *to);
 
 #endif

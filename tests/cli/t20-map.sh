@@ -43,3 +43,13 @@ expect_exit 0 "$TOPOMAP" map --topology 'torus:2x2,slots=2' --comm $d/pairs.edge
     --strategy identity --refine none --out mf.txt
 [ "$ERR" = "" ] || { echo "unexpected stderr: $ERR"; exit 1; }
 [ "$(cat mf.txt)" = "$(printf 'n0000:2\nn0001:2\nn0002:2\nn0003:2')" ]
+# a grid host holding more than half of the slots (hostfile slots=5 next to
+# slots=1): topdown's coordinate bisection still gives both halves a host
+# (it recursed without end before: a crash)
+printf 'n0000 slots=1\nn0001 slots=5\n' > uneven.hosts
+printf '0 1 10\n1 2 10\n2 3 10\n3 4 10\n4 5 10\n' > chain6.edges
+for s in topdown all; do
+    expect_exit 0 "$TOPOMAP" map --topology 'torus:2,slots=5' --alloc uneven.hosts \
+        --comm chain6.edges --strategy $s --refine none --format plain --out u.txt
+    [ "$(grep -c n0000 u.txt)" = 1 ] && [ "$(grep -c n0001 u.txt)" = 5 ]
+done

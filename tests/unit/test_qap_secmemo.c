@@ -131,11 +131,53 @@ static void test_memo(void **state)
     tm__secmemo_release(&m);
 }
 
+/* Renaming the tasks keeps every split findable under its new names,
+ * each task with its own block: a set that becomes a range (the usual
+ * case) and one that does not. */
+static void test_memo_relabel(void **state)
+{
+    enum { N = 40 };
+    tm__secmemo m;
+    int32_t to[N], a[N], pa[N], b[6] = {1, 7, 8, 20, 33, 39}, pb[6] = {1, 0, 0, 1, 1, 0};
+    int32_t ra[N];
+    int64_t tga[2] = {20, 20}, tgb[2] = {3, 3};
+    (void)state;
+    for (int32_t u = 0; u < N; u++) { /* a permutation: u -> 13u + 5 mod 40 */
+        to[u] = (13 * u + 5) % N;
+        a[u] = u;
+        pa[u] = (u * u) % 3 == 0;
+    }
+    tm__secmemo_init(&m);
+    assert_int_equal(tm__secmemo_add(&m, tm__secmemo_hash(a, N, tga, 2), a, N, tga, 2, pa), 0);
+    assert_int_equal(tm__secmemo_add(&m, tm__secmemo_hash(b, 6, tgb, 2), b, 6, tgb, 2, pb), 0);
+    assert_int_equal(tm__secmemo_relabel(&m, to), 0);
+    for (int32_t u = 0; u < N; u++)
+        ra[u] = u; /* the set of all tasks, renamed: 0..39 again */
+    {
+        const int32_t *got = tm__secmemo_find(&m, tm__secmemo_hash(ra, N, tga, 2), ra, N, tga, 2);
+        assert_non_null(got);
+        for (int32_t u = 0; u < N; u++)
+            assert_int_equal(got[to[u]], pa[u]);
+    }
+    /* 1 7 8 20 33 39 -> 18 16 29 25 34 32: ascending 16 18 25 29 32 34 */
+    {
+        int32_t sorted[6] = {16, 18, 25, 29, 32, 34}, want[6] = {0, 1, 1, 0, 0, 1};
+        const int32_t *got = tm__secmemo_find(&m, tm__secmemo_hash(sorted, 6, tgb, 2), sorted, 6,
+                                              tgb, 2);
+        assert_non_null(got);
+        for (int i = 0; i < 6; i++)
+            assert_int_equal(got[i], want[i]);
+        assert_null(tm__secmemo_find(&m, tm__secmemo_hash(b, 6, tgb, 2), b, 6, tgb, 2));
+    }
+    tm__secmemo_release(&m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bisect_exact),
         cmocka_unit_test(test_memo),
+        cmocka_unit_test(test_memo_relabel),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
