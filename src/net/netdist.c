@@ -510,20 +510,6 @@ static tm_err make_grid(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const int
     return TM_EOK;
 }
 
-static int32_t grid_hops(const tm_netdist *d, int32_t i, int32_t j)
-{
-    const int32_t *a = d->coord + (size_t)i * (size_t)d->ndims;
-    const int32_t *b = d->coord + (size_t)j * (size_t)d->ndims;
-    int32_t h = 0;
-    for (int k = 0; k < d->ndims; k++) {
-        int32_t dx = a[k] > b[k] ? a[k] - b[k] : b[k] - a[k];
-        if (d->wrap[k] && dx > d->dims[k] - dx)
-            dx = d->dims[k] - dx;
-        h += dx;
-    }
-    return h;
-}
-
 /* ---- rows ----------------------------------------------------------------- */
 
 static tm_err make_rows(tm_ctx *ctx, tm_netdist *d, const tm_net_csr *g, size_t max_bytes)
@@ -584,7 +570,7 @@ int32_t tm__netdist_slow_hops(const tm_netdist *d, int32_t i, int32_t j)
 {
     int32_t x;
     if (d->kind == TM__ND_GRID)
-        return grid_hops(d, i, j);
+        return tm__netdist_grid_hops(d, i, j);
     /* the row cache is the only part a query changes (under d->mu) */
     x = row_hops((tm_netdist *)d, d->cls[i], d->cls[j]);
     return x < 0 ? -1 : x + d->off[i] + d->off[j];
