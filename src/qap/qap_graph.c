@@ -1,12 +1,24 @@
 /* qap_graph.c - the distance oracle of the QAP algorithms (their task
  * graph is src/graph/sgraph.h). */
 
+#include <math.h>
+
 #include "qap_int.h"
+
+double tm__hier_dmin(const tm_hier *h)
+{
+    double m = INFINITY;
+    for (int i = 0; i < h->k; i++)
+        if (h->a[i] >= 2 && h->d[i] < m)
+            m = h->d[i];
+    return m;
+}
 
 void tm__qdist_init(tm__qdist *o, const tm_hier *h)
 {
     int bits[TM_HIER_MAX_LEVELS + 1];
     o->h = h;
+    o->d_min = tm__hier_dmin(h);
     o->net = NULL;
     o->n_pe = h->n_pe;
     o->group1 = h->group[1];

@@ -44,6 +44,10 @@ typedef struct tm__qnet {
      * transit vertex or hangs off one vertex only (a dual-homed host that
      * does not forward could be a shortcut no path may take). */
     bool hops_metric;
+    /* At most the distance of any two distinct PEs (INFINITY: one PE):
+     * exact on tori and trees of one-slot hosts, for the lower bound of
+     * J that tm__qap_at_lower_bound checks. */
+    double d_min;
 } tm__qnet;
 
 /* Distance oracle.  Hierarchy mode: when every level fan-out is a power
@@ -57,6 +61,7 @@ typedef struct tm__qdist {
     double bitd[64]; /* distance by highest differing bit */
     int64_t n_pe;
     int64_t group1;  /* hierarchy mode: PEs per lowest-level group */
+    double d_min;    /* at most the distance of two distinct PEs (tm__qnet.d_min) */
 } tm__qdist;
 
 void tm__qdist_init(tm__qdist *o, const tm_hier *h);
@@ -119,6 +124,14 @@ void tm__qnet_from_pe(const tm__qnet *q, const int32_t *pe, tm_mapping *m);
 double tm__qap_eval(const tm_comm *c, const tm_hier *h, const int32_t *pe);
 /* Same on the symmetric view (equal to the above). */
 double tm__qap_eval_sym(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe);
+/* The least distance of two PEs under one parent in h (INFINITY: one PE). */
+double tm__hier_dmin(const tm_hier *h);
+/* True when every task's partners are at o->d_min, the least distance
+ * two PEs can have (c[u], when not NULL, is task u's sum of weight x
+ * distance): J is then at its lower bound, d_min times the volume, and
+ * no swap or move can lower it. */
+bool tm__qap_at_lower_bound(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe,
+                            const double *c);
 
 /* Multisection along the hierarchy (Top-Down, one-to-one and general):
  * pe[u] for every task; bound = max weight per PE.  One-to-one, the top

@@ -528,6 +528,14 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
     L.wdeg = wdeg;
     L.j = tm__qap_eval_sym(g, &L.o, pe);
     L.eps = -1e-9 * (1.0 + fabs(L.j) * 1e-6);
+    /* J at its lower bound (every task's partners at the least distance
+     * two PEs can have: a stencil in natural order on its torus): every
+     * step of these searches must lower J, so none exists, and skipping
+     * them gives the same answer (ils:10 on 65,536 such tasks: 6 s) */
+    if (tm__qap_at_lower_bound(g, &L.o, pe, L.c)) {
+        tm__log(ctx, TM_LOG_INFO, "%s: J is at its lower bound, nothing to refine", nbh);
+        goto out;
+    }
     /* the results do not depend on the team's size (qap_lspar.c) */
     if ((nc || ils) && !L.load && g->n >= TM__LSPAR_MIN && tm_ctx_threads(ctx) > 1 &&
         (err = tm__team_new(ctx, tm_ctx_threads(ctx), &L.team)) != TM_EOK)

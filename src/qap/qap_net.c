@@ -10,6 +10,7 @@
  * hops come from the hop-distance oracle of src/net/netdist.c (exact
  * shortest transit paths, the hop count every shortest-path router
  * reports), built once per problem and shared read-only. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,7 @@ void tm__qdist_init_net(tm__qdist *o, const tm__qnet *q)
     o->h = q->node;
     o->n_pe = q->n_pe;
     o->group1 = 1;
+    o->d_min = q->d_min;
 }
 
 void tm__qnet_release(tm__qnet *q)
@@ -47,6 +49,35 @@ static tm_err check_node_levels(tm_ctx *ctx, const tm_problem *p)
                             tm_net_name(p->net, al->host[i]), al->slots[i],
                             (long long)p->hier->n_pe);
     return TM_EOK;
+}
+
+/* tm__qnet.d_min: two slots of one host are at least the least node
+ * level distance apart (0 without node levels); two hosts at least one
+ * hop, two when no allocated host has a cable to another (hosts hang off
+ * switches). */
+static double least_distance(const tm_net *net, const tm_alloc *al, const tm__qnet *q)
+{
+    const tm_net_csr *g = tm_net_csr_get(net);
+    double m = INFINITY;
+    int32_t hops = 2, hosts = 0;
+    for (int32_t i = 0; i < al->n; i++) {
+        int32_t v = al->host[i];
+        if (al->slots[i] <= 0)
+            continue;
+        hosts++;
+        if (al->slots[i] >= 2) {
+            double d = q->node ? tm__hier_dmin(q->node) : 0.0;
+            m = d < m ? d : m;
+        }
+        for (int32_t j = g->off[v]; j < g->off[v + 1] && hops > 1; j++)
+            if (g->head[j] != v && q->aidx[g->head[j]] >= 0)
+                hops = 1;
+    }
+    if (hosts >= 2) { /* c_hop > 0 (tm__qnet_build) */
+        double d = q->d_top + q->c_hop * hops;
+        m = d < m ? d : m;
+    }
+    return m;
 }
 
 /* Whether a path through an allocated host is never shorter than the
@@ -107,6 +138,7 @@ tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
     }
     q->host_pe0[al->n] = k;
     q->hops_metric = hops_metric(p->net, al);
+    q->d_min = least_distance(p->net, al, q);
     if (p->dist) {
         q->hd = p->dist;
         if (tm_netdist_n(p->dist) != al->n)

@@ -155,6 +155,85 @@ static void test_oracle_and_gains(void **state)
     }
 }
 
+/* tm__qnet.d_min is the least distance of two distinct PEs (brute force
+ * over every pair, each case of the table), and a placement whose every
+ * message is at that distance is certified at J's lower bound, which the
+ * local searches then leave as it is; one message farther is not. */
+static void test_least_distance(void **state)
+{
+    (void)state;
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const ncase *cs = &cases[ci];
+        tm_net *net = tm_test_gen_net(cs->spec, cs->slots);
+        tm_alloc al;
+        tm_hier nh;
+        tm_comm c;
+        tm_problem p = {0};
+        tm__qnet q;
+        tm__sgraph g;
+        tm__qdist o;
+        int32_t *hosts = malloc((size_t)tm_net_n_vertices(net) * sizeof *hosts);
+        int32_t pe[3], bp = -1, bq = -1, far = -1;
+        const int32_t src[] = {0, 1}, dst[] = {1, 2};
+        const double w[] = {5, 2};
+        double best = INFINITY, jl = -1;
+        {
+            int32_t k = 0, i = 0;
+            for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
+                if (tm_net_kind(net, v) == TM_VERTEX_HOST && i++ % cs->every == 0)
+                    hosts[k++] = v;
+            fx_alloc(&al, net, k, hosts);
+        }
+        fx_comm(&c, 3, 2, src, dst, w);
+        p.net = net;
+        p.alloc = &al;
+        p.comm = &c;
+        p.hop_distance = cs->hop;
+        if (cs->node_levels) {
+            assert_tm_ok(ctx, tm_hier_parse(ctx, cs->node_levels, cs->node_dist, &nh));
+            p.hier = &nh;
+        }
+        assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
+        tm__qdist_init_net(&o, &q);
+        for (int32_t a = 0; a < q.n_pe; a++)
+            for (int32_t b = 0; b < q.n_pe; b++)
+                if (a != b && tm__qd(&o, a, b) < best) {
+                    best = tm__qd(&o, a, b);
+                    bp = a, bq = b;
+                }
+        assert_true(fabs(q.d_min - best) < 1e-12);
+        /* a chain 0 - 1 - 2 with both messages at the least distance: task
+         * 2 on a PE at d_min from bq other than bp, when there is one */
+        for (int32_t x = 0; x < q.n_pe; x++)
+            if (x != bp && x != bq && fabs(tm__qd(&o, bq, x) - best) < 1e-12)
+                pe[2] = x, far = 0;
+        for (int32_t x = 0; far < 0 && x < q.n_pe; x++)
+            if (x != bp && x != bq)
+                pe[2] = x, far = 1;
+        pe[0] = bp, pe[1] = bq;
+        assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
+        assert_int_equal(tm__qap_at_lower_bound(&g, &o, pe, NULL), far == 0);
+        if (far == 0) {
+            int32_t keep[3] = {pe[0], pe[1], pe[2]};
+            assert_tm_ok(ctx, tm__qap_local_search(ctx, &g, &o, -1, "ils", 2, 5, pe, &jl));
+            assert_memory_equal(pe, keep, sizeof keep);
+            assert_true(fabs(jl - 7 * best) < 1e-9 * (1 + jl));
+            for (int32_t x = 0; x < q.n_pe; x++) /* task 2 farther: no certificate */
+                if (x != bp && x != bq && tm__qd(&o, bq, x) > best + 1e-9) {
+                    pe[2] = x;
+                    assert_false(tm__qap_at_lower_bound(&g, &o, pe, NULL));
+                    break;
+                }
+        }
+        tm__sgraph_release(&g);
+        free(hosts);
+        tm__qnet_release(&q);
+        fx_comm_free(&c);
+        fx_alloc_free(&al);
+        tm_net_free(net);
+    }
+}
+
 /* The PE tree covers every PE once, and the multisection places every
  * task on a distinct slot of the allocation (tasks = slots and fewer). */
 /* A dual-homed host that does not forward is a shortcut no path may take:
@@ -450,6 +529,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_oracle_and_gains),
         cmocka_unit_test(test_hops_metric),
+        cmocka_unit_test(test_least_distance),
         cmocka_unit_test(test_netsection_valid),
         cmocka_unit_test(test_topdown_finds_leaf_groups),
         cmocka_unit_test(test_grow_rebuilds_torus),
