@@ -49,10 +49,10 @@ typedef struct batch {
     const tm__gridbox *b;
     const pair *p;
     size_t np;
-    double *planes;   /* ((plane * rows + grid row) * width + position): planes d (both
+    double *planes;   /* plane x `plane` + grid row x width + position: planes d (both
                        * ways), then nd + 2 d + side (one way) */
     int32_t rows, width; /* grid rows (n / dims[0]); padded row length */
-    size_t plane;        /* doubles from one plane to the next */
+    size_t plane;        /* doubles from one plane to the next (plane_stride) */
     int32_t rstride[TM_GRID_MAX_DIMS]; /* grid rows per step in dimension d >= 1 */
     double **scratch; /* per member */
     double *inv;      /* inv[i] = 1 / i, i = 1 .. max_steps */
