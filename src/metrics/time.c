@@ -93,13 +93,11 @@ static tm_err list_messages(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *
     return TM_EOK;
 }
 
-static int tflows_alloc(tm__tflows *t, const tm_net_csr *g, int64_t n)
+static int tflows_alloc(tm__tflows *t, int64_t n)
 {
     size_t m = (size_t)n + 1;
     memset(t, 0, sizeof *t);
     t->n = n;
-    t->n_res = g->n_links;
-    t->cap = tm__malloc_n((size_t)g->n_links + 1, sizeof *t->cap);
     t->vol = tm__malloc_n(m, sizeof *t->vol);
     t->weight = tm__malloc_n(m, sizeof *t->weight);
     t->bound = tm__malloc_n(m, sizeof *t->bound);
@@ -107,15 +105,13 @@ static int tflows_alloc(tm__tflows *t, const tm_net_csr *g, int64_t n)
     t->hops = tm__malloc_n(m, sizeof *t->hops);
     t->inv_bw = tm__malloc_n(m, sizeof *t->inv_bw);
     t->off = tm__malloc_n(m, sizeof *t->off);
-    if (!t->cap || !t->vol || !t->weight || !t->bound || !t->start || !t->hops || !t->inv_bw ||
-        !t->off)
+    if (!t->vol || !t->weight || !t->bound || !t->start || !t->hops || !t->inv_bw || !t->off)
         return -1;
-    for (int32_t l = 0; l < g->n_links; l++)
-        t->cap[l] = g->cap[l] * 1e9 / 8.0;
     return 0;
 }
 
-/* Volume, latency, weight and bound of every flow (docs/time.md "SMPI"). */
+/* Volume, latency, weight and bound of every flow (docs/time.md "SMPI");
+ * hops[] and inv_bw[] are not needed after and are freed. */
 static void flow_params(tm__tflows *t, const tm__tmsg *msg, const tparams *p, double hops_dflt,
                         bool full)
 {
@@ -135,6 +131,9 @@ static void flow_params(tm__tflows *t, const tm__tmsg *msg, const tparams *p, do
         if (lat > 0)
             t->bound[f] = SMPI_TCP_GAMMA / (2.0 * lat);
     }
+    free(t->hops);
+    free(t->inv_bw);
+    t->hops = t->inv_bw = NULL;
 }
 
 /* max over links of (sum of effective bytes x coefficient) / capacity. */
@@ -156,11 +155,11 @@ static double lower_bound_full(const tm__tflows *t, double *acc)
  * effective bytes by rho (the smallest or the mean 1 / bandwidth factor),
  * plus cross-traffic xt x the load of the reverse link (the route back of
  * a symmetric routing). */
-static double lower_bound_loads(const tm__tflows *t, const double *load, double rho, double xt)
+static double lower_bound_loads(const tm_net_csr *g, const double *load, double rho, double xt)
 {
     double lb = 0.0;
-    for (int32_t l = 0; l < t->n_res; l++) {
-        double v = rho * (load[l] + xt * load[l ^ 1]) / t->cap[l];
+    for (int32_t l = 0; l < g->n_links; l++) {
+        double v = rho * (load[l] + xt * load[l ^ 1]) / tm__link_Bps(g, l);
         lb = v > lb ? v : lb;
     }
     return lb;
@@ -195,15 +194,58 @@ static tm_err build(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, con
     return err;
 }
 
+/* The approximation's figures from the exact loads (docs/time.md,
+ * Approximation tier 2): *lb the bound for any routing (smallest 1 /
+ * bandwidth factor, no cross-traffic), *est the loads' estimate (mean
+ * factor, the cross-traffic of a symmetric routing) plus the largest
+ * latency.  Needs only the flows' volumes and starts and msg's bytes. */
+static void approx_figures(const tm__tflows *t, const tm__tmsg *msg, const tm_net_csr *g,
+                           const double *load, const tparams *p, double *lb, double *est)
+{
+    double rho_min = INFINITY, rho_sum = 0.0, b_sum = 0.0, lat = 0.0;
+    *lb = *est = 0.0;
+    if (!t->n)
+        return;
+    for (int64_t f = 0; f < t->n; f++) {
+        double r = t->vol[f] / msg[f].bytes;
+        rho_min = r < rho_min ? r : rho_min;
+        rho_sum += t->vol[f];
+        b_sum += msg[f].bytes;
+        lat = t->start[f] > lat ? t->start[f] : lat;
+    }
+    *lb = lower_bound_loads(g, load, rho_min, 0.0);
+    *est = lower_bound_loads(g, load, rho_sum / b_sum, p->smpi ? SMPI_CROSSTRAFFIC : 0.0) + lat;
+}
+
+/* The flows of the n messages, ready to simulate (resources compacted,
+ * the approximation's figures taken from msg, which is then freed: the
+ * simulation's peak holds only what it reads). */
+static tm_err prepare(tm_ctx *ctx, const tm_route *route, tm__tmsg **msg, const tparams *p,
+                      const double *load, double max_dilation, bool *full, tm__tflows *t,
+                      double *approx_lb, double *approx_est)
+{
+    const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
+    tm_err err = build(ctx, route, *msg, p, full, t);
+    if (err)
+        return err;
+    if (tm__tflows_compact(t, g) < 0)
+        return tm__nomem(ctx);
+    flow_params(t, *msg, p, max_dilation, *full);
+    if (!*full)
+        approx_figures(t, *msg, g, load, p, approx_lb, approx_est);
+    free(*msg);
+    *msg = NULL;
+    return TM_EOK;
+}
+
 tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                      const tm_mapping *map, const tm_time_opts *topt, const double *load,
                      tm_metrics *out)
 {
-    const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     tm_time_opts dflt = TM_TIME_OPTS_INIT;
     tm__tmsg *msg = NULL;
     tm__tflows t = {0};
-    double intra = 0.0, intra_lb = 0.0, *done = NULL, est = 0.0, lb = 0.0;
+    double intra = 0.0, intra_lb = 0.0, *done = NULL, est = 0.0, lb = 0.0, a_est = 0.0;
     int64_t n = 0, n_intra = 0;
     bool switched = false;
     tparams p = {0};
@@ -215,13 +257,13 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     if (err)
         return err;
     full = n <= (topt ? topt : &dflt)->exact_max_flows;
-    if (tflows_alloc(&t, g, n) < 0 || !(done = tm__malloc_n((size_t)n + 1, sizeof *done))) {
+    if (tflows_alloc(&t, n) < 0 || !(done = tm__malloc_n((size_t)n + 1, sizeof *done))) {
         err = tm__nomem(ctx);
         goto out;
     }
-    if ((err = build(ctx, route, msg, &p, &full, &t)) != TM_EOK)
+    err = prepare(ctx, route, &msg, &p, load, out->max_dilation, &full, &t, &lb, &a_est);
+    if (err)
         goto out;
-    flow_params(&t, msg, &p, out->max_dilation, full);
     /* full paths: exact until the work bound, then bounded epochs
      * (docs/time.md "Approximation", tier 1) */
     err = tm__time_simulate(ctx, &t, full ? 0 : APPROX_EPOCHS, EXACT_WORK, done,
@@ -232,31 +274,15 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
         if (done[f] > est)
             est = done[f];
     if (full) {
-        double *acc = tm__calloc_n((size_t)g->n_links + 1, sizeof *acc);
+        double *acc = tm__calloc_n((size_t)t.n_res + 1, sizeof *acc);
         if (!acc) {
             err = tm__nomem(ctx);
             goto out;
         }
         lb = lower_bound_full(&t, acc);
         free(acc);
-    } else {
-        double rho_min = INFINITY, rho_sum = 0.0, b_sum = 0.0;
-        for (int64_t f = 0; f < n; f++) {
-            double r = t.vol[f] / msg[f].bytes;
-            rho_min = r < rho_min ? r : rho_min;
-            rho_sum += t.vol[f];
-            b_sum += msg[f].bytes;
-        }
-        /* the reported bound holds for any routing; the estimate takes the
-         * mean factor and the cross-traffic of a symmetric routing */
-        lb = n ? lower_bound_loads(&t, load, rho_min, 0.0) : 0.0;
-        if (n) {
-            double m = lower_bound_loads(&t, load, rho_sum / b_sum,
-                                         p.smpi ? SMPI_CROSSTRAFFIC : 0.0), lat = 0.0;
-            for (int64_t f = 0; f < n; f++)
-                lat = t.start[f] > lat ? t.start[f] : lat;
-            est = m + lat > est ? m + lat : est;
-        }
+    } else if (a_est > est) {
+        est = a_est;
     }
     out->est_time_s = est > intra ? est : intra;
     out->time_lower_bound_s = lb > intra_lb ? lb : intra_lb;

@@ -43,6 +43,34 @@ int tm__tflows_push(tm__tflows *t, int32_t l, double c)
     return 0;
 }
 
+/* The simulation's per-resource scratch is then sized by the links the
+ * flows load, not by the network: under the approximation a fat-tree's
+ * flows load only their hosts' cables (262,144 of 3.1 million links for
+ * 131,072 tasks on fattree:k=8,n=6), a torus's none.  Ids only index, so
+ * every sum and comparison of the simulation is the same. */
+int tm__tflows_compact(tm__tflows *t, const tm_net_csr *g)
+{
+    int32_t *res = tm__malloc_n((size_t)g->n_links + 1, sizeof *res);
+    if (!res)
+        return -1;
+    for (int32_t l = 0; l < g->n_links; l++)
+        res[l] = -1;
+    t->n_res = 0;
+    for (int64_t e = 0; e < t->n_ent; e++) {
+        int32_t l = t->ent_link[e];
+        if (res[l] < 0)
+            res[l] = t->n_res++;
+        t->ent_link[e] = res[l];
+    }
+    free(t->cap);
+    t->cap = tm__malloc_n((size_t)t->n_res + 1, sizeof *t->cap);
+    for (int32_t l = 0; t->cap && l < g->n_links; l++)
+        if (res[l] >= 0)
+            t->cap[res[l]] = tm__link_Bps(g, l);
+    free(res);
+    return t->cap ? 0 : -1;
+}
+
 /* ---- the pairs' links, computed once per ordered pair ------------------- */
 
 typedef struct pairtab {
@@ -125,6 +153,7 @@ static tm_err pair_get(tm_ctx *ctx, pairtab *p, tm_route_pairs *rp, int32_t src,
 static tm_err full_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, int64_t n,
                          double xt, int64_t max_ent, tm__tflows *t, bool *too_big)
 {
+    const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     tm_route_pairs *rp = NULL;
     pairtab p;
     tm_err err;
@@ -148,7 +177,7 @@ static tm_err full_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg
         t->inv_bw[f] = 0.0;
         for (int32_t e = 0; e < p.len[fw] && !err; e++) {
             h += p.frac[p.at[fw] + e];
-            t->inv_bw[f] += p.frac[p.at[fw] + e] / t->cap[p.links[p.at[fw] + e]];
+            t->inv_bw[f] += p.frac[p.at[fw] + e] / tm__link_Bps(g, p.links[p.at[fw] + e]);
             if (tm__tflows_push(t, p.links[p.at[fw] + e], p.frac[p.at[fw] + e]) < 0)
                 err = tm__nomem(ctx);
         }
@@ -193,8 +222,8 @@ tm_err tm__time_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, i
                         host_links(g, msg[f].src_host, 1, xt, t) < 0)))
             return tm__nomem(ctx);
         t->hops[f] = 0.0;
-        t->inv_bw[f] = (1.0 / t->cap[g->link[g->off[msg[f].src_host]]] +
-                        1.0 / t->cap[g->link[g->off[msg[f].dst_host]] ^ 1]) / 2;
+        t->inv_bw[f] = (1.0 / tm__link_Bps(g, g->link[g->off[msg[f].src_host]]) +
+                        1.0 / tm__link_Bps(g, g->link[g->off[msg[f].dst_host]] ^ 1)) / 2;
         t->off[f + 1] = t->n_ent;
     }
     return TM_EOK;

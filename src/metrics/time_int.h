@@ -15,13 +15,14 @@
 
 #include "metrics_int.h"
 
-/* The flows of one exchange, CSR by flow: flow f loads link ent_link[e]
- * with coefficient ent_coef[e] x its rate, e in [off[f], off[f+1]).
- * Links n_links .. n_links + n_extra - 1 are the model's own (none yet);
- * cap[] has room for all. */
+/* The flows of one exchange, CSR by flow: flow f loads resource
+ * ent_link[e] with coefficient ent_coef[e] x its rate, e in [off[f],
+ * off[f+1]).  tm__time_paths fills ent_link with the network's link ids;
+ * tm__tflows_compact then renumbers them 0 .. n_res - 1 (the links some
+ * flow loads) and sets cap[]. */
 typedef struct tm__tflows {
     int64_t n;           /* flows */
-    int32_t n_res;       /* resources (links) */
+    int32_t n_res;       /* resources (links a flow loads) */
     double *cap;         /* n_res, bytes/s */
     double *vol;         /* effective bytes (bytes / bandwidth factor) */
     double *weight;      /* share per unit of the fair level (1 / penalty) */
@@ -36,6 +37,14 @@ typedef struct tm__tflows {
 } tm__tflows;
 
 void tm__tflows_release(tm__tflows *t);
+/* Bytes/s of directed link l (capacities are in Gbit/s). */
+static inline double tm__link_Bps(const tm_net_csr *g, int32_t l)
+{
+    return g->cap[l] * 1e9 / 8.0;
+}
+/* Renumbers the links of the entries as resources 0 .. n_res - 1 in order
+ * of first use and sets cap[] (-1 without memory). */
+int tm__tflows_compact(tm__tflows *t, const tm_net_csr *g);
 /* Appends entry (l, c) to the flow being built (off[n] .. ). */
 int tm__tflows_push(tm__tflows *t, int32_t l, double c);
 
@@ -51,7 +60,8 @@ typedef struct tm__tmsg {
  * the reverse route; false: only the source host's out-links and the
  * destination host's in-links, split evenly, plus xt on their reverses)
  * and sets hops[] (full: sum of fractions; else 0) and inv_bw[] (full: sum
- * of fraction / cap over the forward links; else the two host links').  max_ent > 0 stops with
+ * of fraction / cap over the forward links; else the two host links'); the
+ * entries name the network's links (t->cap is not used).  max_ent > 0 stops with
  * *too_big = true once more entries than that would be needed. */
 tm_err tm__time_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, int64_t n,
                       bool full, double xt, int64_t max_ent, tm__tflows *t, bool *too_big);

@@ -329,7 +329,7 @@ static double step_length(const int64_t *act, int32_t na, const double *rem, con
 
 typedef struct simstate {
     int64_t *order, *act;
-    double *rem, *rate, *buf, *lag;
+    double *rem, *rate, *buf;
     int64_t next;
     int32_t na;
     double now, t_switch, work;
@@ -341,11 +341,22 @@ typedef struct simstate {
  * their remaining latency after their bandwidth phase instead). */
 static void admit(const tm__tflows *t, simstate *st)
 {
-    while (st->next < t->n && (st->bounded || t->start[st->order[st->next]] <= st->now)) {
-        int64_t f = st->order[st->next++];
-        st->lag[f] = st->bounded ? fmax(0.0, t->start[f] - st->t_switch) : 0.0;
-        st->act[st->na++] = f;
+    while (st->next < t->n && (st->bounded || t->start[st->order[st->next]] <= st->now))
+        st->act[st->na++] = st->order[st->next++];
+    if (st->next == t->n) { /* not read again: freed before the rate computations
+                             * when all start at once (the bounded mode) */
+        free(st->order);
+        st->order = NULL;
     }
+}
+
+/* The latency flow f adds after its bandwidth phase: what was left of it
+ * when the bounded mode began (none for a flow started before, whose
+ * start <= t_switch; none before the switch).  Computed when the flow
+ * ends rather than kept per flow. */
+static double lag(const tm__tflows *t, const simstate *st, int64_t f)
+{
+    return st->bounded ? fmax(0.0, t->start[f] - st->t_switch) : 0.0;
 }
 
 /* Runs the active flows for dt at their rates; the ended ones leave. */
@@ -357,7 +368,7 @@ static void advance(const tm__tflows *t, simstate *st, double dt, double *done)
         double d = st->rate[a] == INFINITY ? 0.0 : st->rem[f] / st->rate[a];
         st->work += (double)(t->off[f + 1] - t->off[f]);
         if (d <= dt || st->rem[f] - st->rate[a] * dt <= DONE_TOL * t->vol[f]) {
-            done[f] = st->now + (d < dt ? d : dt) + st->lag[f];
+            done[f] = st->now + (d < dt ? d : dt) + lag(t, st, f);
             continue;
         }
         st->rem[f] -= st->rate[a] * dt;
@@ -374,7 +385,6 @@ static void simstate_free(simstate *st)
     free(st->rem);
     free(st->rate);
     free(st->buf);
-    free(st->lag);
 }
 
 static int simstate_init(simstate *st, const tm__tflows *t, int32_t max_epochs)
@@ -386,8 +396,7 @@ static int simstate_init(simstate *st, const tm__tflows *t, int32_t max_epochs)
     st->rem = tm__malloc_n(m, sizeof *st->rem);
     st->rate = tm__malloc_n(m, sizeof *st->rate);
     st->buf = tm__malloc_n(m, sizeof *st->buf);
-    st->lag = tm__malloc_n(m, sizeof *st->lag);
-    if (!st->order || !st->act || !st->rem || !st->rate || !st->buf || !st->lag)
+    if (!st->order || !st->act || !st->rem || !st->rate || !st->buf)
         return -1;
     for (int64_t f = 0; f < t->n; f++) {
         st->order[f] = f;
