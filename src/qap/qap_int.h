@@ -173,5 +173,12 @@ tm_err tm__qap_netsection_general(tm_ctx *ctx, const tm_problem *p, const tm__sg
                                   double bound, uint64_t seed, int32_t *block);
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out);
+/* The path of topdown's trials on a grid: by size (big grids share their
+ * splits, qap_secmemo.h, and run on the task graph renumbered), or, for
+ * the tests, shared whatever the size, renumbered or in place (the
+ * reference the renumbering must reproduce). */
+typedef enum { TM__TD_AUTO, TM__TD_SHARED, TM__TD_SHARED_IN_PLACE } tm__td_path;
+tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
+                            tm__td_path path, tm_mapping *out);
 
 #endif

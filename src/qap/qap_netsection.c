@@ -41,6 +41,7 @@ typedef struct nsec {
     uint64_t seed;
     double bound;     /* >= 0: general mapping, at most this weight per PE */
     tm__secmemo *memo; /* splits shared by the trials (qap_secmemo.h), or NULL */
+    bool splits_only;  /* the splits into the memo, blocks not oriented (net_trials) */
     int32_t *ord, *region, *pe;
     int32_t *rpe;      /* per task: t->pe[region[task]], read beside region in
                         * orient_costs (one cache miss per partner, not two) */
@@ -259,7 +260,7 @@ static tm_err place_job(nsec *S, const job *jb, const jpart *jp)
         perm[b] = b;
         tg[b] = (int64_t)jp->cap[b];
     }
-    if (na > 1 && na <= ORIENT_MAX) {
+    if (na > 1 && na <= ORIENT_MAX && !S->splits_only) {
         cost = tm__malloc_n((size_t)na * (size_t)na, sizeof *cost);
         if (!cost) {
             err = tm__nomem(S->ctx);
@@ -398,7 +399,8 @@ static tm_err run_wave(nsec *S, size_t w0, size_t w1, int nthreads)
 
 /* tm__qap_netsection with a memo of splits (NULL: none; one-to-one only).
  * ord_out (or NULL): the tasks in the order of their leaves, each node's
- * tasks a range of it. */
+ * tasks a range of it; with it, the splits only (no orientation: the
+ * task sets are the same, pe is scratch). */
 static tm_err netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t, const tm__qdist *o,
                          double bound, uint64_t seed, tm__secmemo *memo, int32_t *pe,
                          int32_t *ord_out)
@@ -419,6 +421,7 @@ static tm_err netsection(tm_ctx *ctx, const tm__sgraph *g, const tm__ptree *t, c
     S.bound = bound;
     S.seed = seed;
     S.memo = bound < 0 ? memo : NULL;
+    S.splits_only = ord_out != NULL;
     S.pe = pe;
     S.ord = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.ord);
     S.region = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *S.region);
@@ -471,12 +474,13 @@ static bool big_grid(const tm__sgraph *g, int ntrials)
     return (g->n + g->xadj[g->n]) * (int64_t)ntrials > SHARE_MIN_WORK;
 }
 
-/* The trials after the first on a big grid run on the task graph
- * renumbered in the first trial's order of leaves, the memo renamed
- * alike: every split's tasks are then one range of ids, so the
- * orientation reads their rows, and their partners' regions, in
- * sequence instead of missing the cache on every task (with the splits
- * shared, the orientation is all the later trials do).  Sums of integer
+/* On a big grid the splits come first, without orientation (a split
+ * depends on its task set and the tasks per child only, not on which
+ * half of the box it goes to), and the trials then run on the task graph
+ * renumbered in that pass's order of leaves, the memo renamed alike:
+ * every split's tasks are one range of ids, so the orientation, all the
+ * trials then do, reads their rows and their partners' regions in
+ * sequence instead of missing the cache on every task.  Sums of integer
  * volumes times hops are exact in any order, so the result is that of
  * the trials on the graph itself. */
 typedef struct renum {
@@ -512,7 +516,7 @@ static tm_err renumber(tm_ctx *ctx, const tm__sgraph *g, tm__secmemo *memo, renu
  * mapping (tm__qap_netsection). */
 static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
                          const tm__sgraph *g, uint64_t seed, int ntrials, bool ils, double bound,
-                         int32_t *best_pe)
+                         tm__td_path path, int32_t *best_pe)
 {
     const tm_net_grid *gr = tm_net_grid_info(p->net);
     int n_orders = tm__ptree_n_orders(p->net);
@@ -520,22 +524,34 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     int32_t *trial = tm__malloc_n(n, sizeof *trial);
     tm__qdist o;
     tm__secmemo memo;
-    bool share = n_orders > 1 && bound < 0 && big_grid(g, ntrials);
-    bool later = false; /* running on rn.g */
+    bool share = n_orders > 1 && bound < 0 && (path != TM__TD_AUTO || big_grid(g, ntrials));
+    bool in_order = share && ntrials > 1 && path != TM__TD_SHARED_IN_PLACE;
+    bool later = false; /* the trials run on rn.g */
     renum rn;
     double best = 0;
     tm_err err = TM_EOK;
     memset(&rn, 0, sizeof rn);
-    if (share && ntrials > 1) {
+    if (in_order) {
         rn.ord = tm__malloc_n(n, sizeof *rn.ord);
         rn.pe = tm__malloc_n(n, sizeof *rn.pe);
     }
-    if (!trial || (share && ntrials > 1 && (!rn.ord || !rn.pe))) {
+    if (!trial || (in_order && (!rn.ord || !rn.pe))) {
         err = tm__nomem(ctx);
         goto out;
     }
     tm__qdist_init_net(&o, q);
     tm__secmemo_init(&memo);
+    if (rn.ord) {
+        tm__ptree t;
+        tm__ptree_opts po = {tm__ptree_order(gr->ndims, 0), false};
+        err = tm__ptree_build(ctx, p, q, &po, &t);
+        if (!err)
+            err = netsection(ctx, g, &t, &o, bound, seed, &memo, trial, rn.ord);
+        tm__ptree_release(&t);
+        if (!err)
+            err = renumber(ctx, g, &memo, &rn);
+        later = !err;
+    }
     /* a stop request (the caller's, or the end of a time budget's
      * construction window) ends the trials after the first */
     for (int k = 0; k < ntrials && !err && !(k > 0 && tm__stopped(ctx)); k++) {
@@ -551,7 +567,7 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
         if (k == 0)
             tm__log(ctx, TM_LOG_INFO, "topdown (network): %s groups, %d nodes", t.kind, t.n);
         err = netsection(ctx, later ? &rn.g : g, &t, &o, bound, share ? seed : s,
-                         share ? &memo : NULL, later ? rn.pe : trial, later ? NULL : rn.ord);
+                         share ? &memo : NULL, later ? rn.pe : trial, NULL);
         tm__ptree_release(&t);
         for (int32_t i = 0; !err && later && i < g->n; i++)
             trial[rn.ord[i]] = rn.pe[i];
@@ -562,10 +578,6 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
         if (!err && (k == 0 || j < best)) {
             best = j;
             memcpy(best_pe, trial, (size_t)g->n * sizeof *trial);
-        }
-        if (!err && !later && rn.ord && k + 1 < ntrials && !tm__stopped(ctx)) {
-            err = renumber(ctx, g, &memo, &rn);
-            later = true;
         }
     }
     tm__secmemo_release(&memo);
@@ -596,7 +608,7 @@ tm_err tm__qap_netsection_general(tm_ctx *ctx, const tm_problem *p, const tm__sg
     if (err)
         return err;
     err = net_trials(ctx, p, &q, g, seed, general_trials(g, tm__ptree_n_orders(p->net)), false,
-                     bound, block);
+                     bound, TM__TD_AUTO, block);
     tm__qnet_release(&q);
     return err;
 }
@@ -629,7 +641,8 @@ static void bfs_order(const tm__sgraph *g, int32_t *ord, uint8_t *seen)
  * results (same-results' 512-task torus: better unrefined, worse after
  * ils:10+ta).  pe: per task of g. */
 static tm_err trials_local(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
-                           const tm__sgraph *g, uint64_t seed, int ntrials, bool ils, int32_t *pe)
+                           const tm__sgraph *g, uint64_t seed, int ntrials, bool ils,
+                           tm__td_path path, int32_t *pe)
 {
     size_t n = (size_t)(g->n ? g->n : 1);
     int32_t *ord = tm__malloc_n(n, sizeof *ord), *local = tm__malloc_n(n, sizeof *local);
@@ -647,7 +660,7 @@ static tm_err trials_local(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
         local[u] = -1;
     err = tm__sgraph_induced(ctx, g, ord, g->n, local, &g2);
     if (!err)
-        err = net_trials(ctx, p, q, &g2, seed, ntrials, ils, -1.0, pe2);
+        err = net_trials(ctx, p, q, &g2, seed, ntrials, ils, -1.0, path, pe2);
     for (int32_t i = 0; !err && i < g->n; i++)
         pe[ord[i]] = pe2[i];
 out:
@@ -659,17 +672,23 @@ out:
 tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                                 tm_mapping *out)
 {
+    return tm__topdown_net_path(ctx, p, seed, ils, TM__TD_AUTO, out);
+}
+
+tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
+                            tm__td_path path, tm_mapping *out)
+{
     tm__qnet_job j;
     int n_orders;
     tm_err err = tm__qnet_job_init(ctx, p, &j);
     if (err)
         return err;
     n_orders = tm__ptree_n_orders(p->net);
-    if (n_orders > 1 && big_grid(&j.g, n_orders)) /* the trials share their splits */
-        err = trials_local(ctx, p, &j.q, &j.g, seed, n_orders, ils, j.pe);
+    if (n_orders > 1 && (path != TM__TD_AUTO || big_grid(&j.g, n_orders))) /* shared splits */
+        err = trials_local(ctx, p, &j.q, &j.g, seed, n_orders, ils, path, j.pe);
     else
         err = net_trials(ctx, p, &j.q, &j.g, seed, n_orders > 1 ? n_orders : ils ? 4 : 2, ils,
-                         -1.0, j.pe);
+                         -1.0, path, j.pe);
     if (!err)
         err = tm_mapping_alloc(ctx, out, j.g.n, false);
     if (!err)

@@ -339,6 +339,74 @@ static void test_netsection_valid(void **state)
     }
 }
 
+/* topdown's path of big grids (shared splits, qap_secmemo.h; the splits
+ * first, then the trials on the task graph renumbered in their order),
+ * forced on small tori: the same mapping as the shared trials run in
+ * place, with 1 and 2 threads, on even extents (every split met again in
+ * every trial) and odd ones (the memo misses), with fewer tasks than
+ * slots, and a valid mapping. */
+static void test_topdown_shared_in_order(void **state)
+{
+    static const struct { const char *spec; int32_t x, y, z, tasks; } tc[] = {
+        {"torus:8x8x8", 8, 8, 8, 512}, {"torus:5x6x7", 5, 6, 7, 210}, {"torus:6x6x6", 6, 6, 5, 180}};
+    (void)state;
+    for (size_t ci = 0; ci < sizeof tc / sizeof tc[0]; ci++) {
+        tm_net *net = tm_test_gen_net(tc[ci].spec, 1);
+        int32_t n = tc[ci].x * tc[ci].y * tc[ci].z, *perm = malloc((size_t)n * sizeof *perm);
+        int32_t *src = malloc((size_t)3 * (size_t)n * sizeof *src), *dst = malloc((size_t)3 * (size_t)n * sizeof *dst);
+        double *w = malloc((size_t)3 * (size_t)n * sizeof *w);
+        tm_alloc al;
+        tm_comm c;
+        tm_problem p = {0};
+        tm_mapping ref, m;
+        tm__rng r;
+        int k = 0;
+        tm__rng_seed(&r, 11, ci);
+        for (int32_t i = 0; i < n; i++)
+            perm[i] = i;
+        for (int32_t i = n - 1; i > 0; i--) { /* ranks relabelled at random */
+            int32_t j = (int32_t)tm__rng_below(&r, (uint64_t)i + 1), t = perm[i];
+            perm[i] = perm[j], perm[j] = t;
+        }
+        for (int32_t z = 0; z < tc[ci].z; z++) /* periodic 7-point stencil */
+            for (int32_t y = 0; y < tc[ci].y; y++)
+                for (int32_t x = 0; x < tc[ci].x; x++) {
+                    int32_t a = x + tc[ci].x * (y + tc[ci].y * z);
+                    int32_t nb[3] = {(x + 1) % tc[ci].x + tc[ci].x * (y + tc[ci].y * z),
+                                     x + tc[ci].x * ((y + 1) % tc[ci].y + tc[ci].y * z),
+                                     x + tc[ci].x * (y + tc[ci].y * ((z + 1) % tc[ci].z))};
+                    for (int d = 0; d < 3; d++, k++) {
+                        src[k] = perm[a], dst[k] = perm[nb[d]];
+                        w[k] = 1 + (double)((a + d) % 5);
+                    }
+                }
+        assert_int_equal(n, tc[ci].tasks);
+        fx_comm(&c, n, k, src, dst, w);
+        fx_alloc(&al, net, 0, NULL);
+        p.net = net;
+        p.alloc = &al;
+        p.comm = &c;
+        tm_mapping_init(&ref);
+        assert_tm_ok(ctx, tm__topdown_net_path(ctx, &p, 3, false, TM__TD_SHARED_IN_PLACE, &ref));
+        assert_tm_ok(ctx, tm_mapping_check(ctx, net, &al, &ref));
+        for (int threads = 1; threads <= 2; threads++) {
+            assert_tm_ok(ctx, tm_ctx_set_threads(ctx, threads));
+            tm_mapping_init(&m);
+            assert_tm_ok(ctx, tm__topdown_net_path(ctx, &p, 3, false, TM__TD_SHARED, &m));
+            assert_int_equal(m.n, ref.n);
+            assert_memory_equal(m.host, ref.host, (size_t)n * sizeof *m.host);
+            assert_memory_equal(m.slot, ref.slot, (size_t)n * sizeof *m.slot);
+            tm_mapping_release(&m);
+        }
+        assert_tm_ok(ctx, tm_ctx_set_threads(ctx, 1));
+        tm_mapping_release(&ref);
+        fx_alloc_free(&al);
+        fx_comm_free(&c);
+        free(perm), free(src), free(dst), free(w);
+        tm_net_free(net);
+    }
+}
+
 /* A 2-level tree: 4 leaf switches of 4 hosts, a 16-task graph of four
  * 4-cliques relabelled: topdown puts each clique under one leaf switch
  * (the optimum: J = 4 cliques x 12 entries x 2 hops). */
@@ -531,6 +599,7 @@ int main(void)
         cmocka_unit_test(test_hops_metric),
         cmocka_unit_test(test_least_distance),
         cmocka_unit_test(test_netsection_valid),
+        cmocka_unit_test(test_topdown_shared_in_order),
         cmocka_unit_test(test_topdown_finds_leaf_groups),
         cmocka_unit_test(test_grow_rebuilds_torus),
         cmocka_unit_test(test_pick_and_chain),
