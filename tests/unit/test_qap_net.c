@@ -70,6 +70,26 @@ static const ncase cases[] = {
     {"mesh:3x5", 3, "3", "2", 0, 1},
 };
 
+/* The problem of a case: every cs->every-th host allocated, its node
+ * levels and hop distance; the caller sets p->comm (and p->route). */
+static void case_problem(const ncase *cs, tm_net *net, tm_alloc *al, tm_hier *nh, tm_problem *p)
+{
+    int32_t *hosts = malloc((size_t)tm_net_n_vertices(net) * sizeof *hosts), k = 0, i = 0;
+    for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
+        if (tm_net_kind(net, v) == TM_VERTEX_HOST && i++ % cs->every == 0)
+            hosts[k++] = v;
+    fx_alloc(al, net, k, hosts);
+    free(hosts);
+    memset(p, 0, sizeof *p);
+    p->net = net;
+    p->alloc = al;
+    p->hop_distance = cs->hop;
+    if (cs->node_levels) {
+        assert_tm_ok(ctx, tm_hier_parse(ctx, cs->node_levels, cs->node_dist, nh));
+        p->hier = nh;
+    }
+}
+
 /* J from the oracle equals tm_metrics_eval's; swap gains equal full
  * recomputation; every local search keeps an exact J. */
 static void test_oracle_and_gains(void **state)
@@ -82,33 +102,19 @@ static void test_oracle_and_gains(void **state)
         tm_hier nh;
         tm_route *route;
         tm_comm c;
-        tm_problem p = {0};
+        tm_problem p;
         tm__qnet q;
         tm__sgraph g;
         tm__qdist o;
         tm_mapping m;
         tm__rng r;
-        int32_t *hosts = malloc((size_t)tm_net_n_vertices(net) * sizeof *hosts);
         int32_t *pe;
-        {
-            int32_t k = 0, i = 0;
-            for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
-                if (tm_net_kind(net, v) == TM_VERTEX_HOST && i++ % cs->every == 0)
-                    hosts[k++] = v;
-            fx_alloc(&al, net, k, hosts);
-        }
+        case_problem(cs, net, &al, &nh, &p);
         tm__rng_seed(&r, 99, ci);
         random_comm(&r, (int32_t)(tm_alloc_total_slots(&al) * 3 / 4), 200, &c);
         assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &route));
-        p.net = net;
         p.route = route;
-        p.alloc = &al;
         p.comm = &c;
-        p.hop_distance = cs->hop;
-        if (cs->node_levels) {
-            assert_tm_ok(ctx, tm_hier_parse(ctx, cs->node_levels, cs->node_dist, &nh));
-            p.hier = &nh;
-        }
         assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
         assert_true(q.hops_metric); /* transit hosts (direct nets) or single-homed */
         assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
@@ -145,7 +151,6 @@ static void test_oracle_and_gains(void **state)
         }
         tm_mapping_release(&m);
         free(pe);
-        free(hosts);
         tm__sgraph_release(&g);
         tm__qnet_release(&q);
         tm_route_free(route);
@@ -168,31 +173,17 @@ static void test_least_distance(void **state)
         tm_alloc al;
         tm_hier nh;
         tm_comm c;
-        tm_problem p = {0};
+        tm_problem p;
         tm__qnet q;
         tm__sgraph g;
         tm__qdist o;
-        int32_t *hosts = malloc((size_t)tm_net_n_vertices(net) * sizeof *hosts);
         int32_t pe[3], bp = -1, bq = -1, far = -1;
         const int32_t src[] = {0, 1}, dst[] = {1, 2};
         const double w[] = {5, 2};
         double best = INFINITY, jl = -1;
-        {
-            int32_t k = 0, i = 0;
-            for (int32_t v = 0; v < tm_net_n_vertices(net); v++)
-                if (tm_net_kind(net, v) == TM_VERTEX_HOST && i++ % cs->every == 0)
-                    hosts[k++] = v;
-            fx_alloc(&al, net, k, hosts);
-        }
+        case_problem(cs, net, &al, &nh, &p);
         fx_comm(&c, 3, 2, src, dst, w);
-        p.net = net;
-        p.alloc = &al;
         p.comm = &c;
-        p.hop_distance = cs->hop;
-        if (cs->node_levels) {
-            assert_tm_ok(ctx, tm_hier_parse(ctx, cs->node_levels, cs->node_dist, &nh));
-            p.hier = &nh;
-        }
         assert_tm_ok(ctx, tm__qnet_build(ctx, &p, &q));
         tm__qdist_init_net(&o, &q);
         for (int32_t a = 0; a < q.n_pe; a++)
@@ -226,7 +217,6 @@ static void test_least_distance(void **state)
                 }
         }
         tm__sgraph_release(&g);
-        free(hosts);
         tm__qnet_release(&q);
         fx_comm_free(&c);
         fx_alloc_free(&al);
