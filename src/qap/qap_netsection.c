@@ -481,8 +481,10 @@ static bool big_grid(const tm__sgraph *g, int ntrials)
  * every split's tasks are one range of ids, so the orientation, all the
  * trials then do, reads their rows and their partners' regions in
  * sequence instead of missing the cache on every task.  Sums of integer
- * volumes times hops are exact in any order, so the result is that of
- * the trials on the graph itself. */
+ * volumes (bytes) times hops are exact in any order, so the result is
+ * that of the trials on the graph itself; volumes with fractions may
+ * round differently in the last bits (the result still depends only on
+ * the input and the seed). */
 typedef struct renum {
     tm__sgraph g;
     int32_t *ord; /* new id i is task ord[i] of the trials' graph */
