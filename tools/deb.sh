@@ -44,6 +44,9 @@ got=$("$root/usr/bin/topomap" --version)
 echo "deb: $root/usr/bin/topomap --version: $got"
 cc -std=c11 -o "$out/consumer" tests/install/consumer.c \
     $(PKG_CONFIG_PATH="$root/usr/lib/$ma/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$root" pkg-config --cflags --libs topomap)
-LD_LIBRARY_PATH="$root/usr/lib/$ma" ldd "$out/consumer" | grep -q "$root/usr/lib/$ma/libtopomap.so.0" ||
+# ldd's whole output first: with pipefail, `ldd | grep -q` fails when grep
+# stops reading at the match and ldd dies of SIGPIPE (seen in CI)
+libs=$(LD_LIBRARY_PATH="$root/usr/lib/$ma" ldd "$out/consumer")
+grep -qF "$root/usr/lib/$ma/libtopomap.so.0" <<<"$libs" ||
     { echo "deb: the consumer does not load the unpacked libtopomap.so.0"; exit 1; }
 echo "deb: consumer against the unpacked libtopomap-dev: $(LD_LIBRARY_PATH="$root/usr/lib/$ma" "$out/consumer")"

@@ -26,7 +26,7 @@ if [ "${1:-}" = "--deb" ]; then pkgs+=(dpkg-dev debhelper devscripts lintian fak
 if [ "${1:-}" = "--sim" ]; then pkgs=(libsimgrid-dev); fi
 missing=()
 for p in "${pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
