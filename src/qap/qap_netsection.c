@@ -530,9 +530,11 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     bool in_order = share && ntrials > 1 && path != TM__TD_SHARED_IN_PLACE;
     bool later = false; /* the trials run on rn.g */
     renum rn;
+    tm__ptree t0; /* the first trial's tree, built for the splits pass */
     double best = 0;
     tm_err err = TM_EOK;
     memset(&rn, 0, sizeof rn);
+    memset(&t0, 0, sizeof t0);
     if (in_order) {
         rn.ord = tm__malloc_n(n, sizeof *rn.ord);
         rn.pe = tm__malloc_n(n, sizeof *rn.pe);
@@ -544,12 +546,10 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     tm__qdist_init_net(&o, q);
     tm__secmemo_init(&memo);
     if (rn.ord) {
-        tm__ptree t;
         tm__ptree_opts po = {tm__ptree_order(gr->ndims, 0), false};
-        err = tm__ptree_build(ctx, p, q, &po, &t);
+        err = tm__ptree_build(ctx, p, q, &po, &t0);
         if (!err)
-            err = netsection(ctx, g, &t, &o, bound, seed, &memo, trial, rn.ord);
-        tm__ptree_release(&t);
+            err = netsection(ctx, g, &t0, &o, bound, seed, &memo, trial, rn.ord);
         if (!err)
             err = renumber(ctx, g, &memo, &rn);
         later = !err;
@@ -563,9 +563,12 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
         double j = 0;
         if (n_orders > 1)
             po.dimorder = tm__ptree_order(gr->ndims, k);
-        err = tm__ptree_build(ctx, p, q, &po, &t);
-        if (err)
+        if (k == 0 && t0.n > 0) { /* taken over: released below as t */
+            t = t0;
+            memset(&t0, 0, sizeof t0);
+        } else if ((err = tm__ptree_build(ctx, p, q, &po, &t)) != TM_EOK) {
             break;
+        }
         if (k == 0)
             tm__log(ctx, TM_LOG_INFO, "topdown (network): %s groups, %d nodes", t.kind, t.n);
         err = netsection(ctx, later ? &rn.g : g, &t, &o, bound, share ? seed : s,
@@ -584,6 +587,7 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     }
     tm__secmemo_release(&memo);
 out:
+    tm__ptree_release(&t0);
     tm__sgraph_release(&rn.g);
     free(rn.ord), free(rn.pe);
     free(trial);
