@@ -569,8 +569,6 @@ static int32_t row_hops(tm_netdist *d, int32_t ci, int32_t cj)
 int32_t tm__netdist_slow_hops(const tm_netdist *d, int32_t i, int32_t j)
 {
     int32_t x;
-    if (d->kind == TM__ND_GRID)
-        return tm__netdist_grid_hops(d, i, j);
     /* the row cache is the only part a query changes (under d->mu) */
     x = row_hops((tm_netdist *)d, d->cls[i], d->cls[j]);
     return x < 0 ? -1 : x + d->off[i] + d->off[j];

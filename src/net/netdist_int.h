@@ -62,7 +62,8 @@ struct tm_netdist {
     bool have_mu;
 };
 
-/* hops(i, j), i != j, for the rows backend (and the grid one). */
+/* hops(i, j), i != j, for the rows backend (tm__netdist_hops answers the
+ * other two inline). */
 int32_t tm__netdist_slow_hops(const tm_netdist *d, int32_t i, int32_t j);
 
 /* hops(i, j) on a healthy torus or mesh: the ring (or line) distances of
