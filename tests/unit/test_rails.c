@@ -83,9 +83,7 @@ static void test_fattree_two_planes(void **state)
     double *load;
     int32_t hops;
     (void)state;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, "fattree:k=2,n=2,rails=2", NULL, net));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    net = tm_test_gen_net("fattree:k=2,n=2,rails=2", 0);
     for (int k = 0; k < 2; k++) {
         tm_route_kind kind = k ? TM_ROUTE_SINGLE : TM_ROUTE_ECMP;
         const int32_t l1[4] = {link_of(net, "n0000", "rail0-sw-l1-000"),
@@ -157,9 +155,7 @@ static void test_fattree_metrics(void **state)
     tm_net *net;
     tm_metrics m;
     (void)state;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, "fattree:k=2,n=2,rails=2,hostcap=2", NULL, net));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    net = tm_test_gen_net("fattree:k=2,n=2,rails=2,hostcap=2", 0);
     for (int k = 0; k < 2; k++) {
         eval_pair(net, "n0000", "n0001", k ? TM_ROUTE_SINGLE : TM_ROUTE_ECMP, &m);
         assert_near(m.max_congestion, 4.0 / 2); /* 4 on a 2 Gbit/s host cable */
