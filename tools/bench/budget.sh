@@ -23,11 +23,7 @@ TM=$BUILD/topomap
 U=tools/bench/scotch_util.py
 mkdir -p "$OUT"
 command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
-cc -O2 -std=c11 -D_GNU_SOURCE -o "$OUT/gen_comm" tools/bench/gen_comm.c -lmetis -lm
-
-comm() { # name spec P [relabel seed]
-    [ -s "$OUT/$1.edges" ] || "$OUT/gen_comm" "$2" "$3" "$OUT/$1.edges" ${4:-}
-}
+. tools/bench/comm.sh # gen_comm, comm NAME SPEC P [SEED]
 comm spmv512 grid7:64x64x64 512
 comm spmv1728 grid7:64x64x64 1728
 comm ps12r stencil:12x12x12 - 7

@@ -27,11 +27,7 @@ BUILD=${1:-build}
 OUT=$BUILD/bench-map
 TM=$BUILD/topomap
 mkdir -p "$OUT"
-cc -O2 -std=c11 -D_GNU_SOURCE -o "$OUT/gen_comm" tools/bench/gen_comm.c -lmetis -lm
-
-comm() { # name spec P [relabel seed]
-    [ -s "$OUT/$1.edges" ] || "$OUT/gen_comm" "$2" "$3" "$OUT/$1.edges" ${4:-}
-}
+. tools/bench/comm.sh # gen_comm, comm NAME SPEC P [SEED]
 comm spmv512 grid7:64x64x64 512
 comm spmv1728 grid7:64x64x64 1728
 comm ps8r stencil:8x8x8 - 7

@@ -24,21 +24,19 @@ OUT=$BUILD/bench
 mkdir -p "$OUT"
 
 LIBS="$(pkg-config --libs igraph libxml-2.0) -lmetis -lpthread -lm"
-cc -O2 -std=c11 -D_GNU_SOURCE -o "$OUT/gen_comm" tools/bench/gen_comm.c -lmetis -lm
+. tools/bench/comm.sh # gen_comm, comm NAME SPEC P [SEED]
 # `make bench` builds BUILD/bench_map; build it here when run alone
 [ -x "$BUILD/bench_map" ] || cc -O2 -std=c11 -D_GNU_SOURCE -Iinclude -o "$BUILD/bench_map" \
     tools/bench/bench_map.c "$BUILD/libtopomap.a" $LIBS
 
-comm() { # name mesh parts: rank numbering shuffled (no locality), as in the paper
-    [ -s "$OUT/$1.edges" ] || "$OUT/gen_comm" "$2" "$3" "$OUT/$1.edges" 7
-}
-comm g7-512 grid7:64x64x64 512
-comm g7-1728 grid7:64x64x64 1728
-comm g7-1792 grid7:64x64x64 1792
-comm stencil-1728 stencil:12x12x12 -
-comm rgg-2048 rgg:200000,12 2048
-comm g27-712 grid27:40x40x40 712
-comm rgg-500 rgg:50000,12 500
+# rank numbering shuffled (no locality, seed 7), as in the paper
+comm g7-512 grid7:64x64x64 512 7
+comm g7-1728 grid7:64x64x64 1728 7
+comm g7-1792 grid7:64x64x64 1792 7
+comm stencil-1728 stencil:12x12x12 - 7
+comm rgg-2048 rgg:200000,12 2048 7
+comm g27-712 grid27:40x40x40 712 7
+comm rgg-500 rgg:50000,12 500 7
 
 FT=$OUT/fattree-3328.topo
 [ -s "$FT" ] || "$BUILD/topomap" topo export \
