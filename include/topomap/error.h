@@ -87,9 +87,10 @@ TM_API double tm_ctx_time_limit(const tm_ctx *ctx);
  * that a given seed and effort give the same mapping everywhere.  0: the
  * constructions and a short probe of each; 1: one level on the best of
  * them; each further level doubles the local search's kicks and refines
- * one more row.  TM_EFFORT_AUTO (the default): level 1 without a time
- * limit; with one, levels until the answer stops improving (two levels in
- * a row without a change of 0.1 %) or the limit.  Other values outside
+ * one more row.  TM_EFFORT_AUTO (the default): without a time limit a
+ * level set by the job's size (3 up to 128 tasks, 2 up to 256, else 1);
+ * with one, levels until the answer stops improving (two levels in a row
+ * without a change of 0.1 %) or the limit.  Other values outside
  * [0, TM_EFFORT_MAX]: TM_EUSAGE. */
 #define TM_EFFORT_AUTO (-1)
 #define TM_EFFORT_MAX 12

@@ -247,7 +247,9 @@ TM_API tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy,
 /* What a tm_map_run_ex call did (docs/mapping.md "Effort and time"). */
 typedef struct tm_map_info {
     const char *pipeline; /* "auto" (refine "auto") or "chain" (a given refinement) */
-    int effort;           /* auto: the effort asked for (TM_EFFORT_AUTO: the default) */
+    int effort;           /* auto: the last level planned (the one asked for, or the
+                           * default's for the job's size); TM_EFFORT_AUTO: until
+                           * converged (a time limit and no effort) */
     int levels;           /* auto: refinement levels completed */
     int rows_refined;     /* auto: rows that got at least one level */
     /* Why it ended (static strings): "effort" (every level of the effort

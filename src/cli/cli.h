@@ -126,6 +126,9 @@ int cli_getopt_error(const char *cmd, int c, char *const *argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses an integer/double option value; -1 on error (message printed). */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* --effort: a level in [0, TM_EFFORT_MAX] or "exhaustive"
+ * (CLI_EFFORT_EXHAUSTIVE); -1 (printed) on a bad value. */
+int cli_parse_effort(const char *cmd, const char *s, int *out);
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
                      double *out);
 

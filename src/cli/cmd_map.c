@@ -71,18 +71,9 @@ static int map_option(void *ud, int c, const char *v)
     case OPT_SEED: return cli_parse_int(cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
     case OPT_TIME_LIMIT:
         return cli_parse_double(cmd, "--time-limit", v, 0, 1e9, &a->time_limit) < 0 ? -1 : 1;
-    case OPT_EFFORT: {
-        long e;
+    case OPT_EFFORT:
         a->effort_given = true;
-        if (strcmp(v, "exhaustive") == 0) {
-            a->effort = CLI_EFFORT_EXHAUSTIVE;
-            return 1;
-        }
-        if (cli_parse_int(cmd, "--effort", v, 0, TM_EFFORT_MAX, &e) < 0)
-            return -1;
-        a->effort = (int)e;
-        return 1;
-    }
+        return cli_parse_effort(cmd, v, &a->effort) < 0 ? -1 : 1;
     case OPT_IMBALANCE:
         return cli_parse_double(cmd, "--imbalance", v, 0, 10, &a->imbalance) < 0 ? -1 : 1;
     case OPT_OUT: a->out = v; return 1;
@@ -399,20 +390,22 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
 }
 
 /* What --effort asked for, in words. */
-static void effort_asked(const map_args *a, char *buf, size_t size)
+static void effort_asked(const map_args *a, const tm_map_info *info, char *buf, size_t size)
 {
     if (a->effort == CLI_EFFORT_EXHAUSTIVE)
         snprintf(buf, size, "exhaustive");
     else if (a->effort >= 0)
         snprintf(buf, size, "%d", a->effort);
+    else if (info->effort == TM_EFFORT_AUTO)
+        snprintf(buf, size, "until converged");
     else
-        snprintf(buf, size, "%s", a->time_limit >= 0 ? "until converged" : "1 (default)");
+        snprintf(buf, size, "%d (default)", info->effort);
 }
 
 static void json_effort(json_w *j, const map_args *a, const tm_map_info *info)
 {
     char asked[32];
-    effort_asked(a, asked, sizeof asked);
+    effort_asked(a, info, asked, sizeof asked);
     json_obj_begin(j, "effort");
     json_str(j, "asked", asked);
     json_str(j, "pipeline", info->pipeline);
@@ -430,7 +423,7 @@ static void print_effort(FILE *out, const map_args *a, const tm_map_info *info)
     char asked[32];
     if (strcmp(info->pipeline, "auto") != 0)
         return;
-    effort_asked(a, asked, sizeof asked);
+    effort_asked(a, info, asked, sizeof asked);
     fprintf(out, "effort             %s: %d level%s, ended: %s (work: %lld kicks, %lld ta moves, "
             "%lld evaluations)\n", asked, info->levels, info->levels == 1 ? "" : "s", info->stop,
             (long long)info->kicks, (long long)info->ta_moves, (long long)info->evaluations);

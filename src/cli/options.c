@@ -63,9 +63,9 @@ static const cli_opt table[] = {
      "(docs/mapping.md \"Effort and time\"); in hierarchy mode: none.  'none'\n"
      "keeps the construction"},
     {"refine", OPT_REFINE, "R", S,
-     "refinement of every run (default " CLI_NET_PIPELINE ", 'none' keeps the\n"
-     "constructions)"},
-    {"effort", OPT_EFFORT, "E", M,
+     "refinement chain of every run instead of the default pipeline\n"
+     "(default auto, as map; 'none' keeps the constructions)"},
+    {"effort", OPT_EFFORT, "E", M | S,
      "work of the default pipeline, counted in iterations (the same mapping\n"
      "on every machine and thread count): 0 (constructions and a short probe\n"
      "of each), 1 (default: and one level of refinement of the best two),\n"

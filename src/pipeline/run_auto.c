@@ -37,17 +37,25 @@
 #include "../qap/qap_int.h" /* tm__topdown_net_trial */
 #include "../util/util.h"
 
-/* The probe: nc:2, then TA with 5 moves per slot (2,000 to 200,000). */
+/* The probe: nc:2, then TA with 5 moves per slot (2,000 to 50,000). */
 #define PROBE_NC "2"
 #define PROBE_TA_PER_SLOT 5
 #define PROBE_TA_MIN 2000
-#define PROBE_TA_MAX 200000
-/* A level: ils with its kicks, then TA with its default budget (50 moves
- * per slot, 20,000 to 2,000,000: src/refine/ta.c). */
+#define PROBE_TA_MAX 50000
+/* Level L: ils with its kicks, then TA with 50 moves per slot (as TA's
+ * own default), at least 5,000 and at most 500,000 x 2^(L-1).  The cap
+ * is TA's cost on big jobs: a move reroutes both tasks' messages, 35 us
+ * on 131,072 tasks on torus:64x64x32, where TA's own 2,000,000 moves
+ * cost 70 s a row. */
 #define LEVEL_ILS_DEPTH 2
 #define LEVEL_TA_PER_SLOT 50
-#define LEVEL_TA_MIN 20000
-#define LEVEL_TA_MAX 2000000
+#define LEVEL_TA_MIN 5000
+#define LEVEL_TA_MAX 500000
+/* The default effort (no effort, no time limit) by the job's size: the
+ * levels cost little on small jobs, where the extra starts of level 2 (the
+ * other orientations of topdown) pay most (docs/mapping.md "Effort and
+ * time"). */
+#define DEFAULT_EFFORT(n) ((n) <= 128 ? 3 : (n) <= 256 ? 2 : 1)
 /* Jobs with more tasks than this probe only the constructions no other
  * one dominates (screened). */
 #define SCREEN_MIN_TASKS 8192
@@ -102,7 +110,8 @@ typedef struct autorun {
     tm_map_result *out;   /* its consecutive: the baseline */
     arow *rows;
     int nr;
-    int effort;           /* the last level (TM_EFFORT_AUTO: until converged) */
+    int effort;           /* asked for (TM_EFFORT_AUTO: the default, or until converged) */
+    int last;             /* the last level */
     int levels;           /* levels completed */
     bool cut;             /* a task was stopped (time limit, stop request) */
     const char *stop;     /* why the schedule ended */
@@ -422,14 +431,14 @@ static tm_err task_probe(autorun *a, arow *r)
     tm_mapping m;
     char arg[32];
     int64_t ta = 0;
-    tm_err err = refine_step(r, "nc", getenv("XP_NC") ? getenv("XP_NC") : PROBE_NC, 1, &r->js);
+    tm_err err = refine_step(r, "nc", PROBE_NC, 1, &r->js);
     tm_mapping_init(&m);
     if (!err && row_stop(r))
         return TM_EOK; /* stopped inside: the row stays constructed */
     if (!err)
         err = tm_mapping_copy(r->jc, &r->js, &m);
     if (!err && a->rn->p->net) {
-        ta = clamp64((getenv("XP_PTA") ? atoi(getenv("XP_PTA")) : PROBE_TA_PER_SLOT) * slots(a), PROBE_TA_MIN, PROBE_TA_MAX);
+        ta = clamp64(PROBE_TA_PER_SLOT * slots(a), PROBE_TA_MIN, PROBE_TA_MAX);
         snprintf(arg, sizeof arg, "%lld", (long long)ta);
         err = refine_step(r, "ta", arg, 2, &m);
         r->ta_n += ta;
@@ -467,7 +476,8 @@ static tm_err task_level(autorun *a, arow *r, int level)
     if (!err)
         err = tm_mapping_copy(r->jc, &r->js, &m);
     if (!err && a->rn->p->net) {
-        ta = clamp64((getenv("XP_LTA") ? atoi(getenv("XP_LTA")) : LEVEL_TA_PER_SLOT) * slots(a), LEVEL_TA_MIN, LEVEL_TA_MAX);
+        ta = clamp64(LEVEL_TA_PER_SLOT * slots(a), LEVEL_TA_MIN,
+                     (int64_t)ldexp(LEVEL_TA_MAX, level - 1));
         snprintf(arg, sizeof arg, "%lld", (long long)ta);
         err = refine_step(r, "ta", arg, 17 + 2 * (uint64_t)level, &m);
         r->ta_n += ta;
@@ -650,7 +660,7 @@ static bool answer(const autorun *a, tm_metrics *m)
 /* The schedule: constructions, probes, then the levels. */
 static tm_err schedule(tm_ctx *ctx, autorun *a)
 {
-    int last = a->effort == TM_EFFORT_AUTO ? (a->rn->timed ? TM_EFFORT_MAX : 1) : a->effort;
+    int last = a->last;
     int stale = 0;
     tm_err err;
     todo_rows(a, TASK_CONSTRUCT, false);
@@ -806,7 +816,8 @@ static void fill_info(const autorun *a, tm_map_info *info)
     const runner *rn = a->rn;
     memset(info, 0, sizeof *info);
     info->pipeline = "auto";
-    info->effort = a->effort;
+    /* the level the default chose, or TM_EFFORT_AUTO: until converged */
+    info->effort = a->effort == TM_EFFORT_AUTO && rn->timed ? TM_EFFORT_AUTO : a->last;
     info->levels = a->levels;
     info->stop = a->stop;
     if (!info->stop)
@@ -831,6 +842,9 @@ tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result
     a.rn = rn;
     a.out = out;
     a.effort = tm_ctx_effort(ctx);
+    a.last = a.effort != TM_EFFORT_AUTO ? a.effort
+             : rn->timed                ? TM_EFFORT_MAX
+                                        : DEFAULT_EFFORT(rn->p->comm->n);
     a.threads = 1;
     err = make_rows(ctx, &a, strategy);
     if (!err && !(a.todo = tm__malloc_n((size_t)a.nr + 1, sizeof *a.todo)))
