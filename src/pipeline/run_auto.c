@@ -71,7 +71,9 @@
 #define EVAL_MARGIN_S 0.002
 
 enum { CAND_CONSTRUCTION = -1, CAND_PROBE = 0 };
-enum { TASK_CONSTRUCT, TASK_PROBE, TASK_LEVEL };
+/* TASK_BUILD: the construction and its probe in one task, so that on a
+ * short budget the first rows are probed while the others are built. */
+enum { TASK_CONSTRUCT, TASK_PROBE, TASK_BUILD, TASK_LEVEL };
 
 typedef struct cand {
     tm_metrics met; /* no link loads */
@@ -501,7 +503,7 @@ static tm_err task_level(autorun *a, arow *r, int level)
 static bool may_start(const autorun *a, const arow *r)
 {
     const runner *rn = a->rn;
-    if (a->task == TASK_CONSTRUCT && r - a->rows < 2)
+    if ((a->task == TASK_CONSTRUCT || a->task == TASK_BUILD) && r - a->rows < 2)
         return true;
     return !tm__stopped(rn->parent) && !(rn->timed && tm__now() >= r->deadline);
 }
@@ -520,14 +522,19 @@ static void stage_task(void *arg, int i, int member)
         return;
     if (r->jc)
         (void)tm_ctx_set_threads(r->jc, a->threads);
-    r->err = a->task == TASK_CONSTRUCT ? task_construct(a, r)
-             : a->task == TASK_PROBE   ? task_probe(a, r)
-                                       : task_level(a, r, a->level);
+    if (a->task == TASK_CONSTRUCT || a->task == TASK_BUILD)
+        r->err = task_construct(a, r);
+    r->time_s += tm__now() - t0;
+    t0 = tm__now();
+    if (!r->err && (a->task == TASK_PROBE || (a->task == TASK_BUILD && !r->gone &&
+                                               !row_stop(r))))
+        r->err = task_probe(a, r);
+    else if (!r->err && a->task == TASK_LEVEL)
+        r->err = task_level(a, r, a->level);
     if (r->err && r->jc)
         snprintf(r->msg, sizeof r->msg, "%s", tm_ctx_errmsg(r->jc));
     r->time_s += tm__now() - t0;
-    if (a->task != TASK_CONSTRUCT)
-        r->refine_s += tm__now() - t0;
+    r->refine_s += tm__now() - t0;
 }
 
 /* Runs the stage's task on every row of todo, on the context's threads
@@ -544,7 +551,7 @@ static tm_err run_stage(tm_ctx *ctx, autorun *a, int task, int level)
     tm__parallel_for(nt < n ? nt : n, n, stage_task, a);
     for (int i = 0; i < n; i++) {
         arow *r = a->todo[i];
-        int want = task == TASK_CONSTRUCT ? -1 : task == TASK_PROBE ? 0 : level;
+        int want = task == TASK_CONSTRUCT ? -1 : task == TASK_LEVEL ? level : 0;
         if (r->err)
             return tm__fail(ctx, r->err, "%s", r->msg);
         if (r->eval_s > a->eval_max)
@@ -584,7 +591,8 @@ static void todo_rows(autorun *a, int task, bool extra)
             continue;
         if (task == TASK_PROBE && r->level == -1 && (r->screened = screened(a, r)))
             continue;
-        if ((task == TASK_CONSTRUCT && r->level == -2) || (task == TASK_PROBE && r->level == -1))
+        if (((task == TASK_CONSTRUCT || task == TASK_BUILD) && r->level == -2) ||
+            (task == TASK_PROBE && r->level == -1))
             a->todo[a->ntodo++] = r;
     }
 }
@@ -657,27 +665,35 @@ static bool answer(const autorun *a, tm_metrics *m)
     return true;
 }
 
+/* The constructions and probes of the base rows (or the extra ones): one
+ * task each, or on big jobs two stages, the screen between them. */
+static tm_err build(tm_ctx *ctx, autorun *a, bool extra)
+{
+    tm_err err;
+    if (a->rn->p->comm->n <= SCREEN_MIN_TASKS) {
+        todo_rows(a, TASK_BUILD, extra);
+        return run_stage(ctx, a, TASK_BUILD, 0);
+    }
+    todo_rows(a, TASK_CONSTRUCT, extra);
+    if ((err = run_stage(ctx, a, TASK_CONSTRUCT, 0)) != TM_EOK || a->cut)
+        return err;
+    todo_rows(a, TASK_PROBE, extra);
+    return run_stage(ctx, a, TASK_PROBE, 0);
+}
+
 /* The schedule: constructions, probes, then the levels. */
 static tm_err schedule(tm_ctx *ctx, autorun *a)
 {
     int last = a->last;
     int stale = 0;
     tm_err err;
-    todo_rows(a, TASK_CONSTRUCT, false);
-    if ((err = run_stage(ctx, a, TASK_CONSTRUCT, 0)) != TM_EOK || a->cut)
-        return err;
-    todo_rows(a, TASK_PROBE, false);
-    if ((err = run_stage(ctx, a, TASK_PROBE, 0)) != TM_EOK || a->cut)
+    if ((err = build(ctx, a, false)) != TM_EOK || a->cut)
         return err;
     for (int level = 1; level <= last; level++) {
         tm_metrics before, now;
         bool had = answer(a, &before);
         if (level == 2) { /* the extra starts join */
-            todo_rows(a, TASK_CONSTRUCT, true);
-            if ((err = run_stage(ctx, a, TASK_CONSTRUCT, 0)) != TM_EOK || a->cut)
-                return err;
-            todo_rows(a, TASK_PROBE, true);
-            if ((err = run_stage(ctx, a, TASK_PROBE, 0)) != TM_EOK || a->cut)
+            if ((err = build(ctx, a, true)) != TM_EOK || a->cut)
                 return err;
         }
         if ((err = todo_level(ctx, a, level)) != TM_EOK)
