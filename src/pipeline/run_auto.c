@@ -118,7 +118,7 @@ typedef struct autorun {
     bool cut;             /* a task was stopped (time limit, stop request) */
     const char *stop;     /* why the schedule ended */
     double eval_max;      /* the longest evaluation so far */
-    double final_s;       /* time limit: what the rows' timed evaluations at the end take */
+    double final_s;       /* time limit: what the answer's timed evaluation at the end takes */
     int64_t kicks, ta_moves, evals; /* work done (the info) */
     int task, level;      /* the stage being run */
     arow **todo;
@@ -517,7 +517,7 @@ static void stage_task(void *arg, int i, int member)
     (void)member;
     /* under a time limit a task stops where its evaluation still fits */
     if (rn->timed)
-        r->deadline = rn->deadline - (2 * a->eval_max + a->final_s + EVAL_MARGIN_S);
+        r->deadline = rn->deadline - (a->eval_max + a->final_s + EVAL_MARGIN_S);
     if (!may_start(a, r))
         return;
     if (r->jc)
@@ -556,8 +556,11 @@ static tm_err run_stage(tm_ctx *ctx, autorun *a, int task, int level)
             return tm__fail(ctx, r->err, "%s", r->msg);
         if (r->eval_s > a->eval_max)
             a->eval_max = r->eval_s;
-        if (!r->gone && r->level != want)
+        if (!r->gone && r->level != want) {
             a->cut = true; /* stopped or not started: the schedule ends */
+            if (!a->stop)
+                a->stop = tm__stopped(a->rn->parent) ? "stopped" : "time limit";
+        }
     }
     return TM_EOK;
 }
@@ -780,6 +783,21 @@ static tm_err time_rows(tm_ctx *ctx, autorun *a, const cand **shown)
         return TM_EOK; /* evaluated with it already; or no time model */
     if (!(t.err = tm__calloc_n((size_t)n, sizeof *t.err)))
         return tm__nomem(ctx);
+    if (a->rn->timed) {
+        /* under a time limit the answer alone: the budget goes to the search,
+         * and a limit as long as the default's run, whose tail times every
+         * row, reaches the default's levels (docs/mapping.md "Effort and
+         * time"); the others' estimates are not known (NaN) */
+        for (int i = 0; i < n; i++)
+            if (i != a->out->best) {
+                tm_metrics *m = a->out->rows[i].metrics;
+                m->est_time_s = m->time_lower_bound_s = NAN;
+            }
+        time_row(&t, a->out->best, 0);
+        err = t.err[a->out->best];
+        free(t.err);
+        return err;
+    }
     /* the evaluation's own threads are the context's (the same figures) */
     tm__parallel_for(nt < n ? nt : n, n, time_row, &t);
     for (int i = 0; i < n && !err; i++)
@@ -837,10 +855,7 @@ static void fill_info(const autorun *a, tm_map_info *info)
     info->levels = a->levels;
     info->stop = a->stop;
     if (!info->stop)
-        info->stop = !a->cut ? "effort"
-                     : rn->timed && tm__now() >= rn->deadline - 2 * a->eval_max - EVAL_MARGIN_S
-                         ? "time limit"
-                         : "stopped";
+        info->stop = "effort";
     for (int i = 0; i < a->nr; i++) {
         info->kicks += a->rows[i].kicks_n;
         info->ta_moves += a->rows[i].ta_n;
@@ -866,12 +881,11 @@ tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result
     if (!err && !(a.todo = tm__malloc_n((size_t)a.nr + 1, sizeof *a.todo)))
         err = tm__nomem(ctx);
     /* first: the rows compare with it, and the identity row reuses it; its
-     * cost says what the rows' timed evaluations at the end take */
+     * cost says what the answer's timed evaluation at the end takes */
     if (!err) {
         double t = tm__now();
-        int nt = tm_ctx_threads(ctx);
         err = tm__run_baseline(ctx, rn->p, rn, out);
-        a.final_s = (tm__now() - t) * ((a.nr + nt - 1) / (nt > 0 ? nt : 1));
+        a.final_s = tm__now() - t;
     }
     if (!err)
         err = schedule(ctx, &a);
