@@ -127,6 +127,8 @@ tm_err tm__shard_set_add(tm_ctx *ctx, tm__shard_set *s, FILE *in, const char *na
 tm_err tm__shard_set_finish(tm_ctx *ctx, tm__shard_set *s);
 
 tm__shard_fmt tm__shard_set_format(const tm__shard_set *s);
+/* The name of the i-th file read ("" past the end). */
+const char *tm__shard_set_name(const tm__shard_set *s, int i);
 int32_t tm__shard_set_count(const tm__shard_set *s);  /* N */
 int64_t tm__shard_set_total(const tm__shard_set *s);  /* rows of the unsharded output */
 /* The row at position pos of the unsharded output, NULL if no shard

@@ -115,6 +115,11 @@ void tm__shard_set_free(tm__shard_set *s)
 }
 
 tm__shard_fmt tm__shard_set_format(const tm__shard_set *s) { return s->fmt; }
+
+const char *tm__shard_set_name(const tm__shard_set *s, int i)
+{
+    return i >= 0 && (size_t)i < s->n_files ? s->files[i].name : "";
+}
 int32_t tm__shard_set_count(const tm__shard_set *s) { return s->n; }
 int64_t tm__shard_set_total(const tm__shard_set *s) { return s->total; }
 
@@ -550,7 +555,7 @@ tm_err tm__shard_set_add(tm_ctx *ctx, tm__shard_set *s, FILE *in, const char *na
     if ((err = tm__read_all(ctx, in, name, MAX_FILE_BYTES, &buf, &len)))
         return err;
     p = tm__skip_blank(buf);
-    fmt = *p == '{' ? TM__SHARD_JSON : TM__SHARD_CSV;
+    fmt = *p == '{' || *p == '[' ? TM__SHARD_JSON : TM__SHARD_CSV;
     if (f > 0 && fmt != s->fmt)
         err = tm__fail(ctx, TM_EINPUT, "%s: %s, but %s is %s: give the shards' files of one format",
                        name, fmt == TM__SHARD_JSON ? "JSON" : "CSV", fname(s, 0),
@@ -704,6 +709,7 @@ tm_err tm__shard_get_num(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_ro
                          tm__shard_field f, double *out)
 {
     json_t *v = field_of(s, r, f);
+    const char *t;
     if (!v)
         return field_error(ctx, s, r, f, "is missing", NULL);
     if (s->fmt == TM__SHARD_JSON) {
@@ -715,8 +721,14 @@ tm_err tm__shard_get_num(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_ro
             return field_error(ctx, s, r, f, "is not a number", NULL);
         return TM_EOK;
     }
-    if (!*json_string_value(v) || tm__str_to_double(json_string_value(v), out))
-        return field_error(ctx, s, r, f, "is not a number", json_string_value(v));
+    /* what printf's %.17g prints for non-finite figures, then decimals */
+    t = json_string_value(v);
+    if (strcmp(t, "nan") == 0 || strcmp(t, "-nan") == 0)
+        *out = t[0] == '-' ? -NAN : NAN;
+    else if (strcmp(t, "inf") == 0 || strcmp(t, "-inf") == 0)
+        *out = t[0] == '-' ? -INFINITY : INFINITY;
+    else if (!*t || tm__str_to_double(t, out))
+        return field_error(ctx, s, r, f, "is not a number", t);
     return TM_EOK;
 }
 

@@ -61,6 +61,7 @@ typedef struct store {
     axis ax[N_AX];
     char **slot_text;          /* decimal slots, owned */
     size_t n_slot_text;
+    bool fixed;                /* the axes are the JSON grid's: no label is added */
     const char **topologies, **scales, **strategies;
     int32_t *slots;
     tm__failure *fails;
@@ -113,6 +114,13 @@ static bool parse_fail(const char *label, tm__failure *f)
     return strcmp(back, label) == 0;
 }
 
+/* A slots value of the JSON grid: 0 (the topology's) up to 2^20. */
+static bool json_slots_ok(const char *g)
+{
+    int64_t v;
+    return strspn(g, "0123456789") == strlen(g) && tm__str_to_i64(g, &v) == 0 && v <= (1L << 20);
+}
+
 static tm_err bad_label(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_row *r,
                         const char *col, const char *val, const char *expect)
 {
@@ -121,29 +129,52 @@ static tm_err bad_label(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_r
     return tm__fail(ctx, TM_EINPUT, "%s: %s '%.80s' is not %s", w, col, val, expect);
 }
 
-/* The labels of shard row r into the axes; ax[0..N_AX) their indices and
- * ax[N_AX] its sample. */
+/* The axis index of a label; a new label is appended unless the axes are
+ * the grid's (JSON), where it is -2.  Slots are kept by their decimal text
+ * (copied: one string map for every axis). */
+static int axis_index(store *st, int k, const char *label)
+{
+    int32_t i = tm__strmap_get(&st->ax[k].index, label);
+    char *copy, **grown;
+    if (i >= 0 || st->fixed)
+        return i >= 0 ? i : -2;
+    if (k != AX_SLOTS)
+        return intern(&st->ax[k], label);
+    if (!(copy = tm__strdup(label)) ||
+        !(grown = tm__realloc_n(st->slot_text, st->n_slot_text + 1, sizeof *grown))) {
+        free(copy);
+        return -1;
+    }
+    st->slot_text = grown;
+    st->slot_text[st->n_slot_text++] = copy;
+    return intern(&st->ax[k], copy);
+}
+
+/* The labels of shard row r as axis indices ax[0..N_AX), and its sample
+ * in ax[N_AX]. */
 static tm_err row_labels(tm_ctx *ctx, store *st, const tm__shard_row *r, int *ax, int *max_sample)
 {
     static const tm__shard_field *const fields[N_AX] = {&F_TOPO, &F_SLOTS, &F_CAP, &F_FAIL,
                                                         &F_ROUTING, &F_COMM, &F_STRATEGY};
     const tm__shard_set *set = st->set;
     const char *v[N_AX], *stat;
+    char slots_text[24];
     int64_t slots, sample;
     tm__failure f;
-    int k;
     tm_err err;
     if ((err = tm__shard_get_str(ctx, set, r, F_STAT, &stat)))
         return err;
     if (strcmp(stat, "run") != 0)
         return bad_label(ctx, set, r, "stat", stat, "'run' (a shard holds run rows only: the "
                          "merge computes mean and worst)");
-    for (k = 0; k < N_AX; k++)
+    for (int k = 0; k < N_AX; k++)
         if (k != AX_SLOTS && (err = tm__shard_get_str(ctx, set, r, *fields[k], &v[k])))
             return err;
     if ((err = tm__shard_get_int(ctx, set, r, F_SLOTS, 0, 1L << 20, &slots)) ||
         (err = tm__shard_get_int(ctx, set, r, F_SAMPLE, 0, 10000, &sample)))
         return err;
+    snprintf(slots_text, sizeof slots_text, "%lld", (long long)slots);
+    v[AX_SLOTS] = slots_text;
     if (!parse_fail(v[AX_FAIL], &f))
         return bad_label(ctx, set, r, "failure", v[AX_FAIL], "a failure (none, links P%, link "
                          "A:B, switch S)");
@@ -155,31 +186,60 @@ static tm_err row_labels(tm_ctx *ctx, store *st, const tm__shard_row *r, int *ax
     if (!*v[AX_TOPO] || !*v[AX_COMM] || !*v[AX_STRATEGY] || !*v[AX_CAP])
         return bad_label(ctx, set, r, "label", "", "allowed empty (topology, comm, capacity, "
                          "strategy)");
-    {
-        /* slots by their decimal text: one string map for every axis */
-        char buf[24];
-        int32_t i;
-        snprintf(buf, sizeof buf, "%lld", (long long)slots);
-        if ((i = tm__strmap_get(&st->ax[AX_SLOTS].index, buf)) >= 0) {
-            v[AX_SLOTS] = st->ax[AX_SLOTS].label[i];
-        } else {
-            char *copy = tm__strdup(buf), **grown;
-            size_t n = st->n_slot_text;
-            if (!copy || !(grown = tm__realloc_n(st->slot_text, n + 1, sizeof *grown))) {
-                free(copy);
-                return tm__nomem(ctx);
-            }
-            st->slot_text = grown;
-            st->slot_text[st->n_slot_text++] = copy;
-            v[AX_SLOTS] = copy;
+    for (int k = 0; k < N_AX; k++) {
+        if ((ax[k] = axis_index(st, k, v[k])) == -1)
+            return tm__nomem(ctx);
+        if (ax[k] == -2) {
+            char w[300];
+            tm__shard_row_where(set, r, w, sizeof w);
+            return tm__fail(ctx, TM_EINPUT, "%s: %s '%.80s' is not in the study's '%s'", w,
+                            AX_NAME[k], v[k], AX_GRID[k]);
         }
     }
-    for (k = 0; k < N_AX; k++)
-        if ((ax[k] = intern(&st->ax[k], v[k])) < 0)
-            return tm__nomem(ctx);
     ax[N_AX] = (int)sample;
     if (sample > *max_sample)
         *max_sample = (int)sample;
+    return TM_EOK;
+}
+
+/* JSON: the axes are the grid the shards carry (the same in every file),
+ * each label once and each a valid value. */
+static tm_err grid_axes(tm_ctx *ctx, store *st, tm__study_merged *m)
+{
+    const tm__shard_set *set = st->set;
+    int64_t n, samples, seed;
+    char buf[32];
+    tm_err err;
+    for (int k = 0; k < N_AX; k++) {
+        if ((err = tm__shard_meta_list(ctx, set, AX_GRID[k], &n)))
+            return err;
+        for (int64_t i = 0; i < n; i++) {
+            const char *g = tm__shard_meta_item(set, AX_GRID[k], i, buf, sizeof buf);
+            tm__failure f;
+            bool valid = g && *g && (k != AX_FAIL || parse_fail(g, &f)) &&
+                         (k != AX_ROUTING || (tm_route_kind_parse(g) >= 0 &&
+                                              tm_route_kind_parse(g) != TM_ROUTE_LFT)) &&
+                         (k != AX_SLOTS || json_slots_ok(g));
+            if (!valid || tm__strmap_get(&st->ax[k].index, g) >= 0)
+                return tm__fail(ctx, TM_EINPUT, "%s: item %lld of '%s' ('%.60s') is %s",
+                                tm__shard_set_name(set, 0), (long long)i, AX_GRID[k],
+                                g ? g : "not a string", valid ? "there twice" : "not a valid value");
+            if (axis_index(st, k, g) < 0)
+                return tm__nomem(ctx);
+        }
+        if (!st->ax[k].n)
+            return tm__fail(ctx, TM_EINPUT, "%s: '%s' is empty", tm__shard_set_name(set, 0),
+                            AX_GRID[k]);
+    }
+    if ((err = tm__shard_meta_int(ctx, set, "grid.samples", 1, 10000, &samples)) ||
+        (err = tm__shard_meta_int(ctx, set, "grid.seed", 0, INT64_MAX, &seed)) ||
+        (err = tm__shard_meta_str(ctx, set, "grid.alloc", &m->alloc)) ||
+        (err = tm__shard_meta_str(ctx, set, "grid.refine", &m->refine)))
+        return err;
+    m->spec.samples = (int)samples;
+    m->seed = seed;
+    m->has_grid = true;
+    st->fixed = true;
     return TM_EOK;
 }
 
@@ -358,63 +418,35 @@ static tm_err fill_rows(tm_ctx *ctx, store *st, const tm__study_spec *s, tm__stu
     return TM_EOK;
 }
 
-/* JSON: the grid the shards carry is the one rebuilt from their rows. */
-static tm_err check_grid(tm_ctx *ctx, store *st, tm__study_merged *m)
-{
-    const tm__shard_set *set = st->set;
-    int64_t n, samples, seed;
-    char buf[32];
-    tm_err err;
-    for (int k = 0; k < N_AX; k++) {
-        if ((err = tm__shard_meta_list(ctx, set, AX_GRID[k], &n)))
-            return err;
-        for (int64_t i = 0; i < n || (size_t)i < st->ax[k].n; i++) {
-            const char *g = i < n ? tm__shard_meta_item(set, AX_GRID[k], i, buf, sizeof buf) : NULL;
-            const char *r = (size_t)i < st->ax[k].n ? st->ax[k].label[i] : NULL;
-            if (!g || !r || strcmp(g, r) != 0)
-                return tm__fail(ctx, TM_EINPUT, "the rows' %s values differ from '%s' (item %lld: "
-                                "'%.60s' in the rows, '%.60s' in the grid): the shards are not "
-                                "one study", AX_NAME[k], AX_GRID[k], (long long)i,
-                                r ? r : "(none)", g ? g : "(none)");
-        }
-    }
-    if ((err = tm__shard_meta_int(ctx, set, "grid.samples", 1, 10000, &samples)) ||
-        (err = tm__shard_meta_int(ctx, set, "grid.seed", 0, INT64_MAX, &seed)) ||
-        (err = tm__shard_meta_str(ctx, set, "grid.alloc", &m->alloc)) ||
-        (err = tm__shard_meta_str(ctx, set, "grid.refine", &m->refine)))
-        return err;
-    m->spec.samples = (int)samples;
-    m->seed = seed;
-    m->has_grid = true;
-    return TM_EOK;
-}
-
 static tm_err merge(tm_ctx *ctx, store *st, tm__study_merged *m)
 {
     const tm__shard_set *set = st->set;
     int64_t n = tm__shard_set_n_rows(set), rows;
-    int max_sample = 0, n_grid = 0, n_nc;
+    int max_sample = 0, n_grid = 0, n_nc, samples;
     tm__netcase *nc = NULL;
     tm_err err;
     if (!(st->row_ax = tm__malloc_n((size_t)n * (N_AX + 1), sizeof *st->row_ax)))
         return tm__nomem(ctx);
+    if (tm__shard_set_format(set) == TM__SHARD_JSON && (err = grid_axes(ctx, st, m)))
+        return err;
     for (int64_t j = 0; j < n; j++)
         if ((err = row_labels(ctx, st, tm__shard_set_nth(set, j), &st->row_ax[j * (N_AX + 1)],
                               &max_sample)))
             return err;
-    if ((err = make_spec(ctx, st, max_sample > 0 ? max_sample : 1, &m->spec)))
+    if (!m->has_grid)
+        m->spec.samples = max_sample > 0 ? max_sample : 1;
+    samples = m->spec.samples;
+    if ((err = make_spec(ctx, st, samples, &m->spec)))
         return err;
-    if (tm__shard_set_format(set) == TM__SHARD_JSON && (err = check_grid(ctx, st, m)))
-        return err;
-    if (max_sample > m->spec.samples)
-        return tm__fail(ctx, TM_EINPUT, "a row of sample %d, but the grid has %d samples",
-                        max_sample, m->spec.samples);
+    if (max_sample > samples)
+        return tm__fail(ctx, TM_EINPUT, "%s: a row of sample %d, but 'grid.samples' is %d",
+                        tm__shard_set_name(set, 0), max_sample, samples);
     rows = grid_rows(&m->spec);
     if (rows != tm__shard_set_total(set))
-        return tm__fail(ctx, TM_EINPUT, "the rows make a grid of %lld rows (%zu topologies, %zu "
+        return tm__fail(ctx, TM_EINPUT, "%s: the shards' rows make a grid of %lld rows (%zu topologies, %zu "
                         "slots, %zu capacities, %zu failures, %zu routings, %zu comms, %zu "
                         "strategies, %d samples), but the shards say %lld: not the shards of one "
-                        "study", (long long)rows, st->ax[AX_TOPO].n, st->ax[AX_SLOTS].n,
+                        "study", tm__shard_set_name(set, 0), (long long)rows, st->ax[AX_TOPO].n, st->ax[AX_SLOTS].n,
                         st->ax[AX_CAP].n, st->ax[AX_FAIL].n, st->ax[AX_ROUTING].n,
                         st->ax[AX_COMM].n, st->ax[AX_STRATEGY].n, m->spec.samples,
                         (long long)tm__shard_set_total(set));
