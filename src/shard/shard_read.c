@@ -588,9 +588,10 @@ tm_err tm__shard_set_finish(tm_ctx *ctx, tm__shard_set *s)
             len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%d", len ? ", " : "",
                                     (int)k);
     if (n_missing)
-        return tm__fail(ctx, TM_EINPUT, "%d of the %d shards missing (%s%s; given: %zu files): "
-                        "merge needs the output of every shard 0..%d", (int)n_missing, (int)s->n,
-                        missing, n_missing > 8 ? ", ..." : "", s->n_files, (int)s->n - 1);
+        return tm__fail(ctx, TM_EINPUT, "%s: %d of its %d shards missing (%s%s; given: %zu "
+                        "file%s): merge needs the output of every shard 0..%d", fname(s, 0),
+                        (int)n_missing, (int)s->n, missing, n_missing > 8 ? ", ..." : "",
+                        s->n_files, s->n_files == 1 ? "" : "s", (int)s->n - 1);
     qsort(s->rows, s->n_rows, sizeof *s->rows, by_pos);
     for (size_t i = 1; i < s->n_rows; i++)
         if (s->rows[i].pos == s->rows[i - 1].pos) {

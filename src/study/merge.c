@@ -291,15 +291,15 @@ static tm_err make_spec(tm_ctx *ctx, store *st, int samples, tm__study_spec *s)
     return TM_EOK;
 }
 
-/* Rows of the grid of s, or -1 above INT32_MAX (tm__grid_count_rows counts
- * in int). */
-static int64_t grid_rows(const tm__study_spec *s)
+/* Rows (runs: only the run rows) of the grid of s, or -1 above INT32_MAX
+ * (tm__grid_count_rows counts in int). */
+static int64_t grid_rows(const tm__study_spec *s, bool runs)
 {
     int64_t per = 0, rows;
     for (int f = 0; f < s->n_fails; f++) {
         bool random = s->fails[f].kind == TM__FAIL_RANDOM;
         per += (int64_t)(random ? s->samples : 1) * s->n_strategies +
-               (random && s->samples > 1 ? 2 * s->n_strategies : 0);
+               (!runs && random && s->samples > 1 ? 2 * s->n_strategies : 0);
     }
     rows = per;
     const int64_t mult[] = {s->n_topologies, s->n_slots, s->n_scales, s->n_routings, s->n_comms};
@@ -395,7 +395,8 @@ static tm_err fill_rows(tm_ctx *ctx, store *st, const tm__study_spec *s, tm__stu
         }
         if (!here) {
             describe(s, g, a, sizeof a);
-            return tm__fail(ctx, TM_EINPUT, "row %d of the study (%s) is in no shard", i, a);
+            return tm__fail(ctx, TM_EINPUT, "%s: row %d of its study (%s) is in none of the "
+                            "shards' files", tm__shard_set_name(set, 0), i, a);
         }
         ax = &st->row_ax[j * (N_AX + 1)];
         if (ax[AX_TOPO] != g->topology || ax[AX_SLOTS] != g->slots || ax[AX_CAP] != g->scale ||
@@ -441,7 +442,12 @@ static tm_err merge(tm_ctx *ctx, store *st, tm__study_merged *m)
     if (max_sample > samples)
         return tm__fail(ctx, TM_EINPUT, "%s: a row of sample %d, but 'grid.samples' is %d",
                         tm__shard_set_name(set, 0), max_sample, samples);
-    rows = grid_rows(&m->spec);
+    /* every run once: also bounds what is allocated by the files' size */
+    if (grid_rows(&m->spec, true) != n)
+        return tm__fail(ctx, TM_EINPUT, "%s: the shards hold %lld rows, but the grid of their "
+                        "labels has %lld runs: not every run of one study", tm__shard_set_name(set, 0),
+                        (long long)n, (long long)grid_rows(&m->spec, true));
+    rows = grid_rows(&m->spec, false);
     if (rows != tm__shard_set_total(set))
         return tm__fail(ctx, TM_EINPUT, "%s: the shards' rows make a grid of %lld rows (%zu topologies, %zu "
                         "slots, %zu capacities, %zu failures, %zu routings, %zu comms, %zu "

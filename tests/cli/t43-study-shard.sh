@@ -107,7 +107,7 @@ bad_merge() { # NEEDLE FILES...
     [ -z "$OUT" ] || { echo "wrote to stdout: $OUT"; exit 1; }
     [ "$(cat out.json)" = keep ] || { echo "out.json was changed"; exit 1; }
 }
-bad_merge "5 of the 7 shards missing (2, 3, 4, 5, 6; given: 2 files)" s-0.json s-1.json
+bad_merge "s-0.json: 5 of its 7 shards missing (2, 3, 4, 5, 6; given: 2 files)" s-0.json s-1.json
 bad_merge "s-1.json: shard 1/7 is also s-1.json" s-*.json s-1.json
 bad_merge "s-0.csv: CSV, but s-1.json is JSON" s-1.json s-0.csv s-[2-6].json
 bad_merge "full.json: no 'shard' object: not the output of one shard of a study" full.json s-*.json

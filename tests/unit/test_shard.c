@@ -216,7 +216,7 @@ static void test_read_json(void **state)
         {{"[1]"}, 1, "f0: not a JSON object"},
         {{"{\"g\": 1}"}, 1, "f0: no 'shard' object"},
         {{ok[0], ok[0]}, 2, "f1: shard 0/2 is also f0"},
-        {{ok[0]}, 1, "1 of the 2 shards missing (1;"},
+        {{ok[0]}, 1, "f0: 1 of its 2 shards missing (1; given: 1 file)"},
         {{ok[0], J_HEAD(1, 3, ID1) "\"rows\": [3]}, \"items\": [{}]}"}, 2, "not the same split"},
         {{ok[0], J_HEAD(1, 2, ID2) "\"rows\": [3]}, \"items\": [{}]}"}, 2,
          "f1: shard id " ID2 ", but f0 has " ID1 ": not the same toy"},
