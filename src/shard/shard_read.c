@@ -162,6 +162,8 @@ static tm_err check_facts(tm_ctx *ctx, tm__shard_set *s, int32_t f, const char *
                         (long long)total, fname(s, 0), (long long)s->total);
     }
     if (s->files[f].k < 0) {
+        if (s->file_of[k] >= 0 && strcmp(name, fname(s, s->file_of[k])) == 0)
+            return tm__fail(ctx, TM_EINPUT, "%s: given twice", name);
         if (s->file_of[k] >= 0)
             return tm__fail(ctx, TM_EINPUT, "%s: shard %d/%d is also %s: each shard once", name,
                             (int)k, (int)n, fname(s, s->file_of[k]));

@@ -108,7 +108,10 @@ bad_merge() { # NEEDLE FILES...
     [ "$(cat out.json)" = keep ] || { echo "out.json was changed"; exit 1; }
 }
 bad_merge "s-0.json: 5 of its 7 shards missing (2, 3, 4, 5, 6; given: 2 files)" s-0.json s-1.json
-bad_merge "s-1.json: shard 1/7 is also s-1.json" s-*.json s-1.json
+bad_merge "s-1.json: given twice" s-*.json s-1.json
+cp s-1.json s-1b.json
+bad_merge "s-1b.json: shard 1/7 is also s-1.json: each shard once" s-[0-6].json s-1b.json
+rm s-1b.json
 bad_merge "s-0.csv: CSV, but s-1.json is JSON" s-1.json s-0.csv s-[2-6].json
 bad_merge "full.json: no 'shard' object: not the output of one shard of a study" full.json s-*.json
 bad_merge "full.csv:1: 28 columns, expected 32" full.csv
