@@ -189,20 +189,28 @@ static tm_err run_waves(runner *rn)
 }
 
 /* Estimated cost of a run (tm__study_shard_owners): the strategies it
- * runs times the application's tasks and messages.  Measured: "all" costs
- * about the sum of the strategies it runs (lulesh-64 on the X5 fabric,
- * a 1,728-task stencil on a fat-tree); single strategies differ up to 4x
- * between each other, which the hashed order of equal costs spreads. */
+ * runs, times the application's tasks and messages, times the bit length
+ * of the number of hosts it spans (tasks / --slots; one task per host when
+ * the slots are the topology's: the most hosts).  Measured: "all" costs
+ * about the sum of the strategies it runs (lulesh-64 on the X5 fabric, a
+ * 1,728-task stencil on a fat-tree); lulesh-64 on 64 hosts (--slots 1)
+ * costs 2-3x what it costs on 16 (--slots 4); single strategies differ up
+ * to 4x between each other, which the hashed order of equal costs spreads.
+ * Integers only: every shard, on any machine, computes the same costs. */
 static int64_t run_cost(const tm__study_spec *s, const tm__study_row *r)
 {
     const tm_comm *c = s->comms[r->comm].comm;
-    int64_t size = c ? (int64_t)c->n + c->nnz : 1, w = 1;
+    int64_t n = c ? c->n : 1, size = c ? (int64_t)c->n + c->nnz : 1, w = 1, hosts, bits = 0;
+    int32_t slots = s->slots[r->slots];
     if (strcmp(s->strategies[r->strategy], "all") == 0) {
         w = 0;
         for (const tm_strategy *st = tm_strategies(); st->name; st++)
             w += st->in_all && (st->modes & TM_MODE_NETWORK);
     }
-    return (w > 0 ? w : 1) * (size > 0 ? size : 1);
+    hosts = slots > 0 ? (n + slots - 1) / slots : n;
+    for (; hosts > 0; hosts >>= 1)
+        bits++;
+    return (w > 0 ? w : 1) * (size > 0 ? size : 1) * (bits > 0 ? bits : 1);
 }
 
 tm_err tm__study_shard_owners(tm_ctx *ctx, const tm__study_spec *s, int32_t **owner)
