@@ -572,10 +572,16 @@ tm_err tm__shard_set_add(tm_ctx *ctx, tm__shard_set *s, FILE *in, const char *na
     return err;
 }
 
+/* By position, then file and place in it: a position given twice names the
+ * later file, whatever qsort does with equal keys. */
 static int by_pos(const void *a, const void *b)
 {
     const tm__shard_row *x = a, *y = b;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return x->where < y->where ? -1 : x->where > y->where;
 }
 
 tm_err tm__shard_set_finish(tm_ctx *ctx, tm__shard_set *s)
