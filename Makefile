@@ -18,7 +18,7 @@
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
 #
-# Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
+# Dependencies (igraph, libxml2, jansson, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
 # when missing.
 
@@ -33,10 +33,11 @@ SAN     ?=
 OPT     ?= -O2 -g
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-PKGS       := igraph libxml-2.0 cmocka
+# jansson: `study merge` reads the shards' JSON (src/shard/)
+PKGS       := igraph libxml-2.0 jansson cmocka
 # Recursively expanded on purpose: evaluated after the deps step ran.
-PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0)
-PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0) -lmetis -lpthread -lm
+PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0 jansson)
+PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0 jansson) -lmetis -lpthread -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 ifeq ($(SAN),1)
@@ -92,7 +93,7 @@ INSTALL_DEPS ?= yes
 $(DEPS_STAMP):
 	@mkdir -p $(BUILD)
 	@if [ "$(INSTALL_DEPS)" = no ]; then \
-	  pkg-config --exists igraph libxml-2.0 || { echo "make: igraph or libxml-2.0 not found by pkg-config"; exit 1; }; \
+	  pkg-config --exists igraph libxml-2.0 jansson || { echo "make: igraph, libxml-2.0 or jansson not found by pkg-config"; exit 1; }; \
 	elif ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
 	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
 	  tools/install-deps.sh; \
@@ -244,7 +245,7 @@ test-oom: $(BUILD)/tests/test_oom
 # ThreadSanitizer run of the unit tests that start threads (the METIS
 # stress test, the threaded multisection / portfolio / metrics / oracle
 # tests).  Any report fails the run (halt_on_error, exitcode 66).
-TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_metrics test_netdist test_study
+TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_metrics test_netdist test_study test_shard
 TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
 test-tsan:
 	@$(MAKE) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))

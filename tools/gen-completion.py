@@ -7,8 +7,9 @@ share/bash-completion/completions/topomap.
 What is read from each `topomap CMD --help`:
 - the options: every --name in the text (not --name=value, which quotes
   another tool's option);
-- the sub-commands (topo info, topo export): the word after the command in
-  the usage lines;
+- the sub-commands (topo info, topo export, study merge): the word after the
+  command in the usage lines (a command whose usage also has a line without
+  one, as study, offers its options beside them);
 - which options take a value: an occurrence followed by one space and an
   argument name (T, F.html, a1:..:ak, S,.. or a|b|c), on this command's page
   or, for an option listed there without one ("as for 'topomap eval'"), on
@@ -28,9 +29,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import helptext  # noqa: E402
 
-# Arguments with nothing to complete: numbers, switch or strategy names (S),
+# Arguments with nothing to complete: numbers, switch or strategy names (S), K/N,
 # and literal specs (a1:..:ak, LEVEL=FACTOR, A:B).
-NO_COMPLETION = re.compile(r'^(N|SEC|EPS|C|P%|S)(\W|$)|^[a-z]|[:=]')
+NO_COMPLETION = re.compile(r'^(N|SEC|EPS|C|P%|S|K/N)(\W|$)|^[a-z]|[:=]')
 ARG_NAME = re.compile(r'^(?:[A-Z]\S*|\S*[|:%,][^\s]*)$')
 
 
@@ -104,6 +105,16 @@ def subcommands(text, cmd):
     return out
 
 
+def runs_bare(text, cmd):
+    """Whether the command also runs without a sub-command (`topomap study
+    --topology ...` beside `topomap study merge ...`)."""
+    for line in helptext.usage_lines(text):
+        words = line.split()
+        if len(words) > 2 and words[:2] == ['topomap', cmd] and words[2][0] in '-[':
+            return True
+    return False
+
+
 def case_for(cmd, text, shared_args):
     opts = options(text)
     if '--help' not in opts:
@@ -116,8 +127,10 @@ def case_for(cmd, text, shared_args):
     subs = subcommands(text, cmd)
     lines = ['    %s)' % cmd]
     if subs:
+        # the sub-commands, and the command's own options when it runs without one
+        first = subs + (opts if runs_bare(text, cmd) else ['--help'])
         lines += ['        if [ "$COMP_CWORD" -eq 2 ]; then',
-                  "            COMPREPLY=($(compgen -W '%s --help' -- \"$cur\"))" % ' '.join(subs),
+                  "            COMPREPLY=($(compgen -W '%s' -- \"$cur\"))" % ' '.join(first),
                   '            return 0',
                   '        fi']
     lines.append('        case $prev in')

@@ -5,11 +5,12 @@
 # Makefile when pkg-config (or the METIS header) cannot find a dependency.
 set -euo pipefail
 
-pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
+pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjansson-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
       chromium  # tests/cli/t32-report.sh renders the HTML report headless
       slurmctld slurm-client  # tests/cli/t06-slurm-ctld.sh: the real controller reads the export
+      slurmd  # tests/cli/t44-slurm-array.sh: a local node runs a study's shards as a job array
       # tests/cli/t70-install.sh: CMake and pkg-config consumers, `man -l`, and a
       # `pkg-config --static` link (Debian's igraph.pc names these in Libs.private)
       cmake man-db libglpk-dev libarpack2-dev libplfit-dev

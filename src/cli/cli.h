@@ -81,7 +81,8 @@ enum {
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
     OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
     OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT,
-    OPT_COMM_PHASES
+    OPT_COMM_PHASES,
+    OPT_SHARD /* study --shard K/N (docs/study.md "Shards") */
 };
 
 /* ---- the option table (options.c) ----------------------------------------
@@ -89,6 +90,8 @@ enum {
  * subcommands that take it; getopt_long's entries and the option list of
  * every --help are made from it. */
 enum { CLI_TOPO = 1, CLI_EVAL = 2, CLI_MAP = 4, CLI_STUDY = 8 };
+/* `study merge` (its files are arguments: cli_parse_options_args) */
+enum { CLI_STUDY_MERGE = 16 };
 typedef struct cli_opt {
     const char *name; /* without "--" */
     int id;           /* OPT_* */
@@ -109,6 +112,10 @@ typedef int (*cli_option_fn)(void *ud, int id, const char *arg);
  * (printed as "<cmd>: ..."). */
 int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
                       void *ud, void (*usage)(FILE *));
+/* As cli_parse_options, for a subcommand that takes arguments beside its
+ * options (`study merge F1 F2 ...`): they are argv[*first .. argc). */
+int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
+                           cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first);
 /* The options of cli_inputs (and --threads) into in: as cli_option_fn. */
 int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg);
 /* Value checks shared by the subcommands; -1 on error (message printed).

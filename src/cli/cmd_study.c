@@ -13,12 +13,16 @@ static const char usage_text[] =
     "                     [--scale-capacity LEVEL=FACTOR[,..]] [--fail-links P%[,P2%..]] [--seeds N]\n"
     "                     [--fail-link A:B[,C:D..]] [--fail-switch S[,S2..]] [--seed N] [--threads N]\n"
     "                     [--refine R] [--objective O] [--out F.csv|F.json] [--report F.html]\n"
-    "                     [--quiet]\n"
+    "                     [--quiet] [--shard K/N]\n"
+    "       topomap study merge F1 F2 ... [--out F.csv|F.json] [--report F.html]\n"
     "\n"
     "Runs every combination of the values given (topologies x slots x capacity changes x\n"
     "failures x routing models x applications) and prints, for every scenario and strategy,\n"
     "max congestion, average dilation and J of the consecutive placement and of the\n"
-    "strategy's mapping, with the change in percent (docs/study.md).\n"
+    "strategy's mapping, with the change in percent (docs/study.md).  --shard K/N runs\n"
+    "one shard of the runs (a Slurm job array: docs/slurm.md); 'topomap study merge'\n"
+    "joins the shards' --out files into exactly the unsharded study's files\n"
+    "('topomap study merge --help').\n"
     "\n"
     "options:\n";
 
@@ -87,8 +91,19 @@ static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s
     s->objective = (tm_objective)a->objective;
     a->topt = cli_time_opts(&a->in);
     s->time = &a->topt;
+    s->shard = a->shard;
     if (!a->quiet && isatty(STDERR_FILENO))
         s->progress = progress;
+}
+
+static void make_outputs(const study_args *a, study_outputs *o)
+{
+    memset(o, 0, sizeof *o);
+    o->outs = a->outs;
+    o->n_outs = a->n_outs;
+    o->report = a->report;
+    o->seed = a->seed;
+    o->shard = a->shard;
 }
 
 int cmd_study(int argc, char **argv, cli_warns *w)
@@ -98,10 +113,14 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     tm__study_comm sc[STUDY_MAX_AXIS];
     tm__study_spec spec;
     tm__study_result res;
+    study_outputs out;
     tm_ctx *ctx = NULL;
     tm_err err;
     double t0 = cli_now();
-    int rc = study_parse_args(argc, argv, &a);
+    int rc;
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return cmd_study_merge(argc - 1, argv + 1, w);
+    rc = study_parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
     rc = 0;
@@ -112,6 +131,10 @@ int cmd_study(int argc, char **argv, cli_warns *w)
         return EXIT_INTERNAL_;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
+    make_outputs(&a, &out);
+    /* the identity first: an input that cannot be read stops the shard now */
+    if (!err && a.shard.n)
+        err = study_shard_id(ctx, &a, out.shard_id);
     if (!err)
         err = load_comms(ctx, &a, comms, sc);
     if (!err) {
@@ -120,12 +143,16 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     }
     /* the files first: a failing write prints no table */
     if (!err)
-        err = study_write_all(ctx, &a, &spec, &res);
+        err = study_write_all(ctx, &out, &spec, &res);
     if (err) {
         rc = cli_report(ctx, w, "study", err);
     } else {
         study_print_table(stdout, &spec, &res);
-        printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);
+        if (a.shard.n)
+            printf("shard %d/%d: %d of %d runs in %.2f s\n", (int)a.shard.k, (int)a.shard.n,
+                   res.n_runs, res.total_runs, cli_now() - t0);
+        else
+            printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);
     }
     tm__study_result_release(&res);
     for (int i = 0; i < STUDY_MAX_AXIS; i++)

@@ -14,6 +14,7 @@
 #define E CLI_EVAL
 #define M CLI_MAP
 #define S CLI_STUDY
+#define SM CLI_STUDY_MERGE
 
 /* In --help order.  An option whose value or meaning differs between
  * subcommands has one entry per meaning (disjoint masks).  Help: the first
@@ -186,15 +187,24 @@ static const cli_opt table[] = {
      "the rows as one self-contained HTML page: a bar chart of each\n"
      "scenario's consecutive placement and mapping, in grid order\n"
      "(docs/report.md)"},
+    {"shard", OPT_SHARD, "K/N", S,
+     "run only shard K of N (K = 0..N-1, as SLURM_ARRAY_TASK_ID) of the\n"
+     "runs, balanced by estimated cost; --out then holds those runs' rows for\n"
+     "'topomap study merge' (docs/study.md \"Shards\", docs/slurm.md)"},
+    {"out", OPT_OUT, "F", SM,
+     "write the merged rows to F.csv or F.json (atomically; may be repeated;\n"
+     "F.json needs JSON shards): the unsharded study's file, byte for byte"},
+    {"report", OPT_REPORT, "F.html", SM, "the merged rows as the study's HTML page"},
     {"quiet", OPT_QUIET, NULL, M, "no progress line (shown on stderr when it is a terminal)"},
     {"quiet", OPT_QUIET, NULL, S, "no progress bar (shown on stderr only when it is a terminal)"},
-    {"help", OPT_HELP, NULL, T | E | M | S, "this text"},
+    {"help", OPT_HELP, NULL, T | E | M | S | SM, "this text"},
 };
 
 #undef T
 #undef E
 #undef M
 #undef S
+#undef SM
 
 #define N_TABLE (sizeof table / sizeof *table)
 #define HELP_COL 24 /* column of the descriptions */
@@ -410,7 +420,7 @@ const cli_opt *cli_options(size_t *n)
  * "unknown".  1 if printed. */
 static int other_command(const char *cmd, unsigned mask, const char *given)
 {
-    static const char *const names[] = {"topo", "eval", "map", "study"};
+    static const char *const names[] = {"topo", "eval", "map", "study", "study merge"};
     char list[64] = "";
     size_t len, n = 0;
     unsigned whose = 0;
@@ -423,7 +433,7 @@ static int other_command(const char *cmd, unsigned mask, const char *given)
             whose |= table[i].cmds;
     if (!whose || (whose & mask))
         return 0;
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < (int)(sizeof names / sizeof *names); b++)
         if (whose & (1u << b))
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", names[b]);
     cli_usage_error(cmd, "'--%.*s' is not an option of '%s' (only of: %s)", (int)len, given, cmd,
@@ -433,6 +443,15 @@ static int other_command(const char *cmd, unsigned mask, const char *given)
 
 int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
                       void *ud, void (*usage)(FILE *))
+{
+    int first = argc, rc = cli_parse_options_args(cmd, mask, argc, argv, fn, ud, usage, &first);
+    if (rc < 0 && first < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[first]);
+    return rc;
+}
+
+int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
+                           cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first)
 {
     struct option opts[N_TABLE + 1];
     int n = 0, c;
@@ -460,7 +479,6 @@ int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli
             return cli_usage_error(cmd, "option '%s' is not handled (internal error)",
                                    argv[optind - 1]);
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    *first = optind;
     return -1;
 }
