@@ -81,6 +81,21 @@ TM_API int tm_ctx_threads(const tm_ctx *ctx);
  * NaN and infinities: TM_EUSAGE. */
 TM_API tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
 TM_API double tm_ctx_time_limit(const tm_ctx *ctx);
+/* Effort of tm_map_run's default pipeline (refine "auto", docs/mapping.md
+ * "Effort and time"): how many levels of refinement it runs, a count of
+ * iterations that does not depend on the machine or the thread count, so
+ * that a given seed and effort give the same mapping everywhere.  0: the
+ * constructions and a short probe of each; 1: one level on the best of
+ * them; each further level doubles the local search's kicks and refines
+ * one more row.  TM_EFFORT_AUTO (the default): without a time limit a
+ * level set by the job's size (3 up to 128 tasks, 2 up to 256, else 1);
+ * with one, levels until the answer stops improving (two levels in a row
+ * without a change of 0.1 %) or the limit.  Other values outside
+ * [0, TM_EFFORT_MAX]: TM_EUSAGE. */
+#define TM_EFFORT_AUTO (-1)
+#define TM_EFFORT_MAX 12
+TM_API tm_err tm_ctx_set_effort(tm_ctx *ctx, int effort);
+TM_API int tm_ctx_effort(const tm_ctx *ctx);
 /* Stop request for anytime algorithms: long loops (refinements, the
  * portfolio of "all") call fn(userdata) now and then and, when it returns
  * non-zero, stop and keep their best result so far; the call still

@@ -244,6 +244,39 @@ TM_API void tm_map_result_release(tm_map_result *r);
 TM_API tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                          tm_objective obj, tm_map_result *out);
 
+/* What a tm_map_run_ex call did (docs/mapping.md "Effort and time"). */
+typedef struct tm_map_info {
+    const char *pipeline; /* "auto" (refine "auto") or "chain" (a given refinement) */
+    int effort;           /* auto: the last level planned (the one asked for, or the
+                           * default's for the job's size); TM_EFFORT_AUTO: until
+                           * converged (a time limit and no effort) */
+    int levels;           /* auto: refinement levels completed */
+    int rows_refined;     /* auto: rows that got at least one level */
+    /* Why it ended (static strings): "effort" (every level of the effort
+     * done), "converged" (no effort, a time limit: two levels without
+     * an improvement of 0.1 %), "time limit", "stopped" (the stop
+     * predicate); "done" for a refinement chain. */
+    const char *stop;
+    /* Work done, counted the same way on every machine: kicks of the
+     * iterated local search, threshold accepting's moves (budgets) and
+     * exact evaluations (auto only; 0 for a chain). */
+    int64_t kicks, ta_moves, evaluations;
+} tm_map_info;
+
+/* tm_map_run, and when info is not NULL what it did.  refine "auto" is the
+ * default pipeline of the command line in network mode: constructions, a
+ * short probe of each, then levels of refinement of the best rows, as many
+ * as tm_ctx_effort says (docs/mapping.md "Effort and time"); every result
+ * it evaluates is a candidate, and the answer is the best of them by obj.
+ * Its answer depends on the seed and the effort only (not on the machine
+ * or the thread count) unless a time limit or the stop predicate cuts it
+ * short: then the answer is the best of the candidates completed, and a
+ * longer limit never gives an answer the shorter one beats by obj (pareto:
+ * one that dominates it), up to the noise of the machine's speed. */
+TM_API tm_err tm_map_run_ex(tm_ctx *ctx, const tm_problem *p, const char *strategy,
+                            const char *refine, tm_objective obj, tm_map_result *out,
+                            tm_map_info *info);
+
 #ifdef __cplusplus
 }
 #endif

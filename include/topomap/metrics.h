@@ -65,8 +65,11 @@ typedef struct tm_metrics {
  * 3.32's default SMPI network model (bandwidth and latency factors by
  * message size, sharing weights, TCP window bound, 5 % cross-traffic on
  * the reverse route); TM_TIME_FLUID is plain max-min fair sharing of the
- * raw capacities. */
-typedef enum { TM_TIME_SMPI = 0, TM_TIME_FLUID = 1 } tm_time_model;
+ * raw capacities.  TM_TIME_NONE skips the model: est_time_s,
+ * time_lower_bound_s and the other time figures stay 0 (a caller that needs
+ * only congestion, dilation and J: the simulation is most of an
+ * evaluation's cost on small jobs). */
+typedef enum { TM_TIME_SMPI = 0, TM_TIME_FLUID = 1, TM_TIME_NONE = 2 } tm_time_model;
 typedef struct tm_time_opts {
     tm_time_model model;
     double latency_per_hop_s;   /* latency of one link (>= 0) */

@@ -15,7 +15,7 @@ def case(request):
 # keys of `map --json` beside the figures (compared in same_result or run parameters)
 MAP_KEYS = {"objective", "strategy", "out", "strategies", "seed", "best", "consecutive", "refine",
             "mapping_time_s", "change_pct", "predicted_slower_than_consecutive",
-            "fell_back_to_consecutive"}
+            "fell_back_to_consecutive", "effort"}
 ROW_KEYS = {"name", "refine", "construction", "refinement_undone", "screened", "refine_time_s"}
 
 
@@ -26,6 +26,8 @@ def same_result(cli, res, other=()):
     assert cli["change_pct"] == res.change_pct
     for k in ("predicted_slower_than_consecutive", "fell_back_to_consecutive"):
         assert cli.get(k) == getattr(res, k), k
+    if "effort" in cli:  # network mode: what ran, counted the same way
+        assert {k: v for k, v in cli["effort"].items() if k != "asked"} == res.effort
     assert [r["name"] for r in cli["strategies"]] == [r.name for r in res.rows]
     for c, r in zip(cli["strategies"], res.rows):
         assert c["refine"] == (r.refine or "none")
@@ -37,7 +39,7 @@ def same_result(cli, res, other=()):
 
 
 def test_all_strategies_default_pipeline(case, tmp_path):
-    """`map` with its defaults (every strategy, ils:10+ta, pareto, seed 1):
+    """`map` with its defaults (every strategy, the default pipeline, pareto, seed 1):
     the same rows, figures, choice and rankfile."""
     cid, args, net, comm, comm_path, alloc = case
     extra = ["--alloc", alloc] if alloc else []

@@ -16,8 +16,8 @@ from ._lib import (LIBRARY_PATH, FileError, InfeasibleError, InputError, Interna
 from ._metrics import FIELDS as METRICS_FIELDS
 from ._metrics import Metrics
 from .comm import Comm, as_comm
-from .mapping import (NETWORK_PIPELINE, Hierarchy, Mapping, MapResult, StrategyRow, evaluate,
-                      map, refiners, strategies)
+from .mapping import (EXHAUSTIVE_PIPELINE, NETWORK_PIPELINE, Hierarchy, Mapping, MapResult,
+                      StrategyRow, evaluate, map, refiners, strategies)
 from .network import Network, generator_help
 from .study import COLUMNS as STUDY_COLUMNS
 from .study import StudyResult, study
@@ -28,4 +28,5 @@ __all__ = ["Network", "Comm", "Hierarchy", "Mapping", "Metrics", "MapResult", "S
            "StudyResult", "evaluate", "map", "study", "strategies", "refiners", "as_comm",
            "generator_help", "TopomapError", "UsageError", "InputError", "FileError",
            "InfeasibleError", "OutOfMemoryError", "InternalError", "TopomapWarning",
-           "LIBRARY_PATH", "METRICS_FIELDS", "STUDY_COLUMNS", "NETWORK_PIPELINE"]
+           "LIBRARY_PATH", "METRICS_FIELDS", "STUDY_COLUMNS", "NETWORK_PIPELINE",
+           "EXHAUSTIVE_PIPELINE"]

@@ -27,6 +27,10 @@ void tm_ctx_set_seed(tm_ctx *ctx, uint64_t seed);
 tm_err tm_ctx_set_threads(tm_ctx *ctx, int threads);
 int tm_ctx_threads(const tm_ctx *ctx);
 tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double seconds);
+#define TM_EFFORT_AUTO -1
+#define TM_EFFORT_MAX 12
+tm_err tm_ctx_set_effort(tm_ctx *ctx, int effort);
+int tm_ctx_effort(const tm_ctx *ctx);
 void tm_ctx_set_log(tm_ctx *ctx, tm_log_fn fn, void *userdata);
 
 /* net.h */
@@ -276,6 +280,17 @@ void tm_map_result_init(tm_map_result *r);
 void tm_map_result_release(tm_map_result *r);
 tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                   tm_objective obj, tm_map_result *out);
+typedef struct tm_map_info {
+    const char *pipeline;
+    int effort;
+    int levels;
+    int rows_refined;
+    const char *stop;
+    int64_t kicks, ta_moves, evaluations;
+} tm_map_info;
+tm_err tm_map_run_ex(tm_ctx *ctx, const tm_problem *p, const char *strategy,
+                     const char *refine, tm_objective obj, tm_map_result *out,
+                     tm_map_info *info);
 
 /* metrics.h */
 #define TM_METRICS_MAX_LINKS_LISTED 64

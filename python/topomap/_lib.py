@@ -131,7 +131,7 @@ class Context:
     threads): the seed, the thread count, the time limit; warnings are
     collected and re-issued as TopomapWarning when the call returns."""
 
-    def __init__(self, seed=None, threads=None, time_limit=None):
+    def __init__(self, seed=None, threads=None, time_limit=None, effort=None):
         p = ffi.new("tm_ctx **")
         if lib.tm_ctx_new(p) != lib.TM_EOK:
             raise MemoryError("topomap: cannot create a context")
@@ -150,6 +150,8 @@ class Context:
             self.check(lib.tm_ctx_set_threads(self.ptr, int(threads)))
         if time_limit is not None:
             self.check(lib.tm_ctx_set_time_limit(self.ptr, float(time_limit)))
+        if effort is not None:
+            self.check(lib.tm_ctx_set_effort(self.ptr, int(effort)))
 
     def check(self, err):
         """Raises the exception of err (with the context's message)."""

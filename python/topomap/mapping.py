@@ -9,8 +9,32 @@ from ._metrics import Metrics
 from .comm import as_comm
 from .network import Network
 
-#: the refinement `topomap map` applies in network mode (docs/mapping.md "Pipeline")
-NETWORK_PIPELINE = "ils:10+ta"
+#: the refinement `topomap map` applies in network mode: the auto pipeline,
+#: whose work `effort` sets (docs/mapping.md "Effort and time")
+NETWORK_PIPELINE = "auto"
+#: the chain of effort="exhaustive": every construction refined by it
+EXHAUSTIVE_PIPELINE = "ils:10+ta"
+
+
+def _effort_refine(refine, effort, network):
+    """(refine, effort level for tm_ctx_set_effort or None) from map's and
+    study's arguments, as the CLI's --refine / --effort."""
+    if effort is not None and refine != "default":
+        raise UsageError(lib.TM_EUSAGE, "effort sets the work of the default pipeline; with "
+                                        "refine the chain given runs instead (drop one of them)")
+    if refine != "default":
+        return refine, None
+    if not network:
+        if effort is not None:
+            raise UsageError(lib.TM_EUSAGE, "effort needs a network: hierarchy mode refines "
+                                            "with refine only")
+        return None, None
+    if effort == "exhaustive":
+        return EXHAUSTIVE_PIPELINE, None
+    if effort is not None and not (isinstance(effort, int) and 0 <= effort <= lib.TM_EFFORT_MAX):
+        raise UsageError(lib.TM_EUSAGE, "effort %r is not a level in [0, %d] or 'exhaustive'"
+                         % (effort, lib.TM_EFFORT_MAX))
+    return NETWORK_PIPELINE, effort
 _OBJECTIVES = ("congestion", "dilation", "qap", "pareto", "time")
 
 
@@ -346,10 +370,12 @@ class MapResult:
     avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s,
     predicted_slower_than_consecutive and fell_back_to_consecutive (network
     mode, as `map --json`; objective "time" appends a row "consecutive" and
-    returns it when every row is predicted slower), and for more tasks than
-    slots: blocks, block_bound, block_weight_max."""
+    returns it when every row is predicted slower), for more tasks than
+    slots: blocks, block_bound, block_weight_max, and effort (what ran, as
+    `map --json`'s "effort": pipeline, levels, rows_refined, stop, kicks,
+    ta_moves, evaluations)."""
 
-    def __init__(self, res, net):
+    def __init__(self, res, net, info=None):
         net_or_none = net if isinstance(net, Network) else None
         self.mapping = Mapping.from_c(res.mapping, net)
         self.rows = [StrategyRow(res.rows[i], net_or_none) for i in range(res.n_rows)]
@@ -359,6 +385,10 @@ class MapResult:
         self.time_s = res.time_s
         self.blocks, self.block_bound, self.block_weight_max = (
             res.blocks, res.block_bound, res.block_weight_max)
+        self.effort = None if info is None else {
+            "pipeline": string(info.pipeline), "levels": info.levels,
+            "rows_refined": info.rows_refined, "stop": string(info.stop), "kicks": info.kicks,
+            "ta_moves": info.ta_moves, "evaluations": info.evaluations}
 
     @property
     def predicted_slower_than_consecutive(self):
@@ -391,11 +421,15 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
         threads=None, seed=1, routing="ecmp", time_limit=None, imbalance=None,
         hop_distance=None, node_hierarchy=None, lmc_spread=False, roots=None,
         time_model="smpi", latency_per_hop=None, message_overhead=None, host_bandwidth=None,
-        time_exact_max=None):
-    """Maps the tasks of `comm` onto `net` (tm_map_run, as `topomap map`):
+        time_exact_max=None, effort=None):
+    """Maps the tasks of `comm` onto `net` (tm_map_run_ex, as `topomap map`):
     strategy is a name of topomap.strategies() or "all"; refine a chain of
     topomap.refiners() ("nc:1+ta"), None for none, "default" for the CLI's
-    (ils:10+ta in network mode, none in hierarchy mode); objective one of
+    (the auto pipeline in network mode, none in hierarchy mode); effort the
+    auto pipeline's level (0..12; None: 1, or with time_limit levels until
+    converged) or "exhaustive" (ils:10+ta on every construction), as
+    --effort: the same mapping on every machine and thread count unless
+    time_limit cuts it (docs/mapping.md "Effort and time"); objective one of
     congestion, dilation, qap, pareto, time (est_time_s first, never a
     result predicted slower than consecutive; network mode); threads None =
     all cores (without a time limit the result does not depend on it); seed
@@ -407,21 +441,19 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     comm = as_comm(comm)
     if objective not in _OBJECTIVES:
         raise UsageError(lib.TM_EUSAGE, "unknown objective %r (%s)" % (objective, ", ".join(_OBJECTIVES)))
-    ctx = Context(seed=seed, threads=0 if threads is None else threads, time_limit=time_limit)
+    refine, level = _effort_refine(refine, effort, not isinstance(net, Hierarchy))
+    ctx = Context(seed=seed, threads=0 if threads is None else threads, time_limit=time_limit,
+                  effort=level)
     p = ffi.new("tm_problem *")
     p.comm = comm.ptr
     p.imbalance = -1.0 if imbalance is None else float(imbalance)
     keep = []
     if isinstance(net, Hierarchy):
-        if refine == "default":
-            refine = None
         p.hier = net._h
         if imbalance is None and comm.n > net.n_pe:
             raise InfeasibleError(lib.TM_EINFEASIBLE, "%d tasks but only %d PEs (one-to-one mapping); "
                                   "give imbalance for general process mapping" % (comm.n, net.n_pe))
     else:
-        if refine == "default":
-            refine = NETWORK_PIPELINE
         a = _alloc(ctx, net, alloc)
         route = _route(ctx, net, routing, lmc_spread, roots)
         keep += [a, route]
@@ -435,9 +467,10 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     res = ffi.gc(ffi.new("tm_map_result *"), lib.tm_map_result_release)
     lib.tm_map_result_init(res)
     obj = lib.tm_objective_parse(enc(objective))
-    ctx.check(lib.tm_map_run(ctx.ptr, p, enc(strategy), enc(refine) if refine not in (None, "none")
-                             else ffi.NULL, obj, res))
-    return MapResult(res, net)
+    info = ffi.new("tm_map_info *")
+    ctx.check(lib.tm_map_run_ex(ctx.ptr, p, enc(strategy), enc(refine) if refine not in (None, "none")
+                                else ffi.NULL, obj, res, info))
+    return MapResult(res, net, info)
 
 
 def strategies(mode="network"):

@@ -3,7 +3,7 @@ import os
 
 from ._lib import Context, UsageError, cstr, enc, ffi, lib, string
 from .comm import as_comm
-from .mapping import NETWORK_PIPELINE, _OBJECTIVES, _change, _time_opts
+from .mapping import _OBJECTIVES, _change, _effort_refine, _time_opts
 
 #: columns of StudyResult.rows / to_dataframe(), as `topomap study --out F.csv` writes them
 COLUMNS = ["stat", "topology", "comm", "routing", "slots", "capacity", "failure", "sample",
@@ -59,7 +59,7 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
           fail_link=None, fail_switch=None, seeds=1, routing="ecmp", strategy="all",
           refine="default", objective="pareto", seed=1, threads=None, node_name_map=None,
           separate_hcas=False, comm_names=None, time_model="smpi", latency_per_hop=None,
-          message_overhead=None, host_bandwidth=None, time_exact_max=None):
+          message_overhead=None, host_bandwidth=None, time_exact_max=None, effort=None):
     """A what-if study (docs/study.md): every combination of the topologies
     (files or generator specs), slots per host, capacity changes
     (scale_capacity: "2=0.5" items; the unchanged network always comes
@@ -70,7 +70,8 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     scenario's consecutive placement, as `topomap study` does.  The rows do
     not depend on `threads` (None = all cores).  The time options (as in
     evaluate: time_model, latency_per_hop, message_overhead, host_bandwidth,
-    time_exact_max) set the model of the est_time_s columns (docs/time.md)."""
+    time_exact_max) set the model of the est_time_s columns (docs/time.md);
+    refine and effort as in map()."""
     topologies = [os.fspath(t) if isinstance(t, os.PathLike) else t for t in _list(topologies)]
     comm_in = _list(comms) if not hasattr(comms, "shape") else [comms]
     comm_objs = [as_comm(c) for c in comm_in]
@@ -79,8 +80,7 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
                       for c, o in zip(comm_in, comm_objs)]
     if objective not in _OBJECTIVES:
         raise UsageError(lib.TM_EUSAGE, "unknown objective %r (%s)" % (objective, ", ".join(_OBJECTIVES)))
-    if refine == "default":
-        refine = NETWORK_PIPELINE
+    refine, level = _effort_refine(refine, effort, True)
     scales = [None] + [s for s in _list(scale_capacity)]
     fails = _failures(fail_links, fail_link, fail_switch)
     slot_list = [int(s) for s in _list(slots)] or [0]
@@ -132,7 +132,7 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
                       time_exact_max)
     spec.time = topt
 
-    ctx = Context(seed=seed, threads=0 if threads is None else threads)
+    ctx = Context(seed=seed, threads=0 if threads is None else threads, effort=level)
     res = ffi.gc(ffi.new("tm_study_result *"), lib.tm_study_result_release)
     lib.tm_study_result_init(res)
     ctx.check(lib.tm_study_run(ctx.ptr, spec, res))

@@ -15,16 +15,12 @@
 /* Exit codes (docs/design.md). */
 enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXIT_INTERNAL_ = 4 };
 
-/* The default refinement of network mode (docs/mapping.md "Pipeline"). */
+/* The refinement chain of `--effort exhaustive` (network mode): every
+ * construction refined by ils:10 then ta, the default pipeline until
+ * round 4 (docs/mapping.md "Effort and time"). */
 #define CLI_NET_PIPELINE "ils:10+ta"
-/* ... and with --time-limit (docs/mapping.md "Time budget"): ils:2, whose
- * first descent (nc:2) takes a fraction of nc:10's time and whose kicks
- * are the same, then ta when the budget gives each task at least
- * CLI_BUDGET_TA_S seconds (below, the 5 % dilation ta may give for
- * congestion is not won back). */
-#define CLI_NET_PIPELINE_BUDGET "ils:2+ta"
-#define CLI_NET_PIPELINE_BUDGET_SHORT "ils:2"
-#define CLI_BUDGET_TA_S 250e-6
+/* --effort's value for exhaustive (not a level of the auto pipeline). */
+#define CLI_EFFORT_EXHAUSTIVE (-2)
 /* Largest --slots. */
 #define CLI_MAX_SLOTS (1L << 20)
 
@@ -81,7 +77,7 @@ enum {
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
     OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
     OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT,
-    OPT_COMM_PHASES,
+    OPT_COMM_PHASES, OPT_EFFORT,
     OPT_SHARD /* study --shard K/N (docs/study.md "Shards") */
 };
 
@@ -137,6 +133,9 @@ int cli_getopt_error(const char *cmd, int c, char *const *argv);
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Parses an integer/double option value; -1 on error (message printed). */
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* --effort: a level in [0, TM_EFFORT_MAX] or "exhaustive"
+ * (CLI_EFFORT_EXHAUSTIVE); -1 (printed) on a bad value. */
+int cli_parse_effort(const char *cmd, const char *s, int *out);
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
                      double *out);
 

@@ -48,7 +48,8 @@ typedef struct map_args {
     int objective;
     long seed;
     double time_limit, imbalance;
-    bool json, full_hostnames, refine_given, quiet;
+    int effort;           /* TM_EFFORT_AUTO, a level, or CLI_EFFORT_EXHAUSTIVE */
+    bool json, full_hostnames, refine_given, effort_given, quiet;
     tm_time_opts topt; /* the time model's options (p->time points here) */
 } map_args;
 
@@ -70,6 +71,9 @@ static int map_option(void *ud, int c, const char *v)
     case OPT_SEED: return cli_parse_int(cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
     case OPT_TIME_LIMIT:
         return cli_parse_double(cmd, "--time-limit", v, 0, 1e9, &a->time_limit) < 0 ? -1 : 1;
+    case OPT_EFFORT:
+        a->effort_given = true;
+        return cli_parse_effort(cmd, v, &a->effort) < 0 ? -1 : 1;
     case OPT_IMBALANCE:
         return cli_parse_double(cmd, "--imbalance", v, 0, 10, &a->imbalance) < 0 ? -1 : 1;
     case OPT_OUT: a->out = v; return 1;
@@ -102,6 +106,7 @@ static int parse_args(int argc, char **argv, map_args *a)
     a->seed = 1;
     a->time_limit = -1;
     a->imbalance = -1;
+    a->effort = TM_EFFORT_AUTO;
     rc = cli_parse_options(cmd, CLI_MAP, argc, argv, map_option, a, usage);
     if (rc == 0)
         return 1;
@@ -109,6 +114,12 @@ static int parse_args(int argc, char **argv, map_args *a)
         return -1;
     if (cli_check_inputs(cmd, &a->in) < 0)
         return -1;
+    if (a->effort_given && a->refine_given)
+        return cli_usage_error(cmd, "--effort sets the work of the default pipeline; with "
+                               "--refine the chain given runs instead (drop one of them)"), -1;
+    if (a->effort_given && a->in.hierarchy)
+        return cli_usage_error(cmd, "--effort needs a network (--topology): hierarchy mode "
+                               "refines with --refine only"), -1;
     if (a->report && a->in.hierarchy)
         return cli_usage_error(cmd, "--report needs a network (--topology)"), -1;
     return 0;
@@ -124,7 +135,7 @@ static const char *objective_name(int obj)
 static void print_rows(FILE *out, const tm_map_result *res, bool network)
 {
     if (network)
-        fprintf(out, "%-16s %-14s %14s %12s %16s %12s %9s\n", "strategy", "refine",
+        fprintf(out, "%-12s %-22s %14s %12s %16s %12s %9s\n", "strategy", "refine",
                 "max congestion", "avg dilation", "J", "est. time (s)", "time (s)");
     else
         fprintf(out, "%-16s %-14s %16s %9s\n", "strategy", "refine", "J", "time (s)");
@@ -135,7 +146,7 @@ static void print_rows(FILE *out, const tm_map_result *res, bool network)
                            : r->screened ? "  (screened: not refined)"
                                          : "";
         if (network)
-            fprintf(out, "%-16s %-14s %14.6g %12.4f %16.10g %12.6g %9.3f%s\n", r->name,
+            fprintf(out, "%-12s %-22s %14.6g %12.4f %16.10g %12.6g %9.3f%s\n", r->name,
                     r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
                     r->metrics->avg_dilation, r->metrics->qap_J, r->metrics->est_time_s,
                     r->time_s, mark);
@@ -374,14 +385,52 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
     a->topt = cli_time_opts(&a->in);
     p->time = &a->topt;
     if (!a->refine_given)
-        a->refine = a->time_limit < 0 ? CLI_NET_PIPELINE
-                    : a->time_limit >= CLI_BUDGET_TA_S * comm->n ? CLI_NET_PIPELINE_BUDGET
-                                                                 : CLI_NET_PIPELINE_BUDGET_SHORT;
+        a->refine = a->effort == CLI_EFFORT_EXHAUSTIVE ? CLI_NET_PIPELINE : "auto";
     return TM_EOK;
 }
 
-static void report_json(const map_args *a, const tm_net *net, const tm_map_result *res, int sig,
-                        double t0)
+/* What --effort asked for, in words. */
+static void effort_asked(const map_args *a, const tm_map_info *info, char *buf, size_t size)
+{
+    if (a->effort == CLI_EFFORT_EXHAUSTIVE)
+        snprintf(buf, size, "exhaustive");
+    else if (a->effort >= 0)
+        snprintf(buf, size, "%d", a->effort);
+    else if (info->effort == TM_EFFORT_AUTO)
+        snprintf(buf, size, "until converged");
+    else
+        snprintf(buf, size, "%d (default)", info->effort);
+}
+
+static void json_effort(json_w *j, const map_args *a, const tm_map_info *info)
+{
+    char asked[32];
+    effort_asked(a, info, asked, sizeof asked);
+    json_obj_begin(j, "effort");
+    json_str(j, "asked", asked);
+    json_str(j, "pipeline", info->pipeline);
+    json_int(j, "levels", info->levels);
+    json_int(j, "rows_refined", info->rows_refined);
+    json_str(j, "stop", info->stop);
+    json_int(j, "kicks", info->kicks);
+    json_int(j, "ta_moves", info->ta_moves);
+    json_int(j, "evaluations", info->evaluations);
+    json_obj_end(j);
+}
+
+static void print_effort(FILE *out, const map_args *a, const tm_map_info *info)
+{
+    char asked[32];
+    if (strcmp(info->pipeline, "auto") != 0)
+        return;
+    effort_asked(a, info, asked, sizeof asked);
+    fprintf(out, "effort             %s: %d level%s, ended: %s (work: %lld kicks, %lld ta moves, "
+            "%lld evaluations)\n", asked, info->levels, info->levels == 1 ? "" : "s", info->stop,
+            (long long)info->kicks, (long long)info->ta_moves, (long long)info->evaluations);
+}
+
+static void report_json(const map_args *a, const tm_net *net, const tm_map_result *res,
+                        const tm_map_info *info, int sig, double t0)
 {
     json_w j;
     json_begin(&j, stdout);
@@ -396,6 +445,8 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
     if (a->report)
         json_str(&j, "report", a->report);
     json_str(&j, "best", res->rows[res->best].name);
+    if (net)
+        json_effort(&j, a, info);
     if (res->blocks > 0) {
         json_obj_begin(&j, "general");
         json_int(&j, "blocks", res->blocks);
@@ -417,7 +468,8 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
     json_end(&j);
 }
 
-static void report_text(const map_args *a, const tm_net *net, const tm_map_result *res)
+static void report_text(const map_args *a, const tm_net *net, const tm_map_result *res,
+                        const tm_map_info *info)
 {
     /* The mapping went to stdout unless --out was given: keep the summary
      * out of its way. */
@@ -430,6 +482,7 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
      * back on) */
     fprintf(summary, "strategy           %s%s%s\n", best->name, best->refine[0] ? " + " : "",
             best->refine);
+    print_effort(summary, a, info);
     if (res->blocks > 0)
         fprintf(summary, "general mapping    %d blocks (one per slot), heaviest %g, cap %g; "
                 "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",
@@ -450,6 +503,7 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     cli_network nw;
     tm_comm comm;
     tm_map_result res;
+    tm_map_info info;
     tm_hier hier;
     tm_problem p = {0};
     tm_err err;
@@ -483,7 +537,11 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     }
     if (err)
         goto fail;
-    err = tm_map_run(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res);
+    if (!err && a.effort >= 0)
+        err = tm_ctx_set_effort(ctx, a.effort);
+    if (err)
+        goto fail;
+    err = tm_map_run_ex(ctx, &p, a.strategy, a.refine, (tm_objective)a.objective, &res, &info);
     cli_anytime_stop(&any, ctx);
     sig = cli_anytime_signal(&any);
     if (!err && p.net)
@@ -496,9 +554,9 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     if (err)
         goto fail;
     if (a.json)
-        report_json(&a, p.net, &res, sig, t0);
+        report_json(&a, p.net, &res, &info, sig, t0);
     else
-        report_text(&a, p.net, &res);
+        report_text(&a, p.net, &res, &info);
     if (sig)
         fprintf(stderr, "topomap map: interrupted by %s after %.1f s: the best mapping found "
                 "so far (%s) was %s\n", cli_signal_name(sig), cli_now() - t0,

@@ -131,6 +131,8 @@ int cmd_study(int argc, char **argv, cli_warns *w)
         return EXIT_INTERNAL_;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
+    if (!err && a.effort >= 0)
+        err = tm_ctx_set_effort(ctx, a.effort);
     make_outputs(&a, &out);
     /* the identity first: an input that cannot be read stops the shard now */
     if (!err && a.shard.n)

@@ -69,6 +69,23 @@ int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long
     return 0;
 }
 
+int cli_parse_effort(const char *cmd, const char *s, int *out)
+{
+    long v;
+    if (strcmp(s, "exhaustive") == 0) {
+        *out = CLI_EFFORT_EXHAUSTIVE;
+        return 0;
+    }
+    v = strspn(s, "0123456789") == strlen(s) && *s && strlen(s) < 4 ? atol(s) : -1;
+    if (v < 0 || v > TM_EFFORT_MAX) {
+        cli_usage_error(cmd, "--effort expects a level in [0, %d] or 'exhaustive', got '%s'",
+                        TM_EFFORT_MAX, s);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
 int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
                      double *out)
 {

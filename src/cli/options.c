@@ -58,14 +58,21 @@ static const cli_opt table[] = {
     {"strategy", OPT_STRATEGY, "S,..", S,
      "map strategies (default: all; 'topomap map --help' lists them)"},
     {"refine", OPT_REFINE, "R", M,
-     "refinement applied to every strategy run (listed below); several\n"
-     "joined by '+' run in order (e.g. ils:10+ta).  Default in network mode:\n"
-     "the pipeline " CLI_NET_PIPELINE " (J local search on the network, then\n"
-     "threshold accepting on congestion with a 5% dilation guard); in\n"
-     "hierarchy mode: none.  'none' keeps the construction"},
+     "refinement chain applied to every strategy run instead of the default\n"
+     "pipeline (listed below); several joined by '+' run in order (e.g.\n"
+     "ils:10+ta).  Default in network mode: 'auto', the pipeline of --effort\n"
+     "(docs/mapping.md \"Effort and time\"); in hierarchy mode: none.  'none'\n"
+     "keeps the construction"},
     {"refine", OPT_REFINE, "R", S,
-     "refinement of every run (default " CLI_NET_PIPELINE ", 'none' keeps the\n"
-     "constructions)"},
+     "refinement chain of every run instead of the default pipeline\n"
+     "(default auto, as map; 'none' keeps the constructions)"},
+    {"effort", OPT_EFFORT, "E", M | S,
+     "work of the default pipeline, counted in iterations (the same mapping\n"
+     "on every machine and thread count): 0 (constructions and a short probe\n"
+     "of each), 1 (default: and one level of refinement of the best two),\n"
+     "... up to 12 (each level doubles the kicks and refines one more row),\n"
+     "or 'exhaustive' (every construction refined by " CLI_NET_PIPELINE ");\n"
+     "docs/mapping.md \"Effort and time\""},
     {"objective", OPT_OBJECTIVE, "O", M | S,
      "how 'all' picks the best: pareto (default: the non-dominated row\n"
      "nearest the ideal point, docs/mapping.md), or congestion, dilation,\n"
@@ -132,9 +139,10 @@ static const cli_opt table[] = {
     {"seed", OPT_SEED, "N", M, "seed of every randomised step (default 1)"},
     {"seed", OPT_SEED, "N", S, "seed of the failure samples and of the mapping (default 1)"},
     {"time-limit", OPT_TIME_LIMIT, "SEC", M,
-     "time budget of the whole command, reading included: constructions\n"
-     "scaled to it, refinement stopped on time, never worse than consecutive\n"
-     "(default: no limit, iteration budgets; docs/mapping.md \"Time budget\")"},
+     "a cap on the whole command, reading included: without --effort the\n"
+     "levels go on until the answer stops improving or SEC; a longer SEC\n"
+     "never gives a worse answer (the one option whose answer depends on\n"
+     "the machine; docs/mapping.md \"Effort and time\")"},
     {"threads", OPT_THREADS, "N", E,
      "threads (default: all cores; the results do not depend on it)"},
     {"threads", OPT_THREADS, "N", M,

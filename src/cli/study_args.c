@@ -143,7 +143,13 @@ static int study_option(study_args *a, int c, const char *v)
     case OPT_FAIL_LINK: return add_named(a, TM__FAIL_LINKS, v);
     case OPT_FAIL_SWITCH: return add_named(a, TM__FAIL_SWITCHES, v);
     case OPT_SCALE_CAPACITY: return add_scale(a, v);
-    case OPT_REFINE: a->refine = strcmp(v, "none") == 0 ? NULL : v; return 0;
+    case OPT_REFINE:
+        a->refine = strcmp(v, "none") == 0 ? NULL : v;
+        a->refine_given = true;
+        return 0;
+    case OPT_EFFORT:
+        a->effort_given = true;
+        return cli_parse_effort(CMD, v, &a->effort);
     case OPT_OBJECTIVE:
         if ((a->objective = tm_objective_parse(v)) < 0)
             return cli_usage_error(CMD, "unknown --objective '%s' (congestion, dilation, qap, "
@@ -200,7 +206,8 @@ static void defaults(study_args *a)
     /* the unchanged network is always the first value of its axes */
     a->n_scales = 1;
     a->n_fails = 1;
-    a->refine = CLI_NET_PIPELINE; /* map's network pipeline (docs/mapping.md) */
+    a->refine = "auto"; /* map's default pipeline (docs/mapping.md "Effort and time") */
+    a->effort = TM_EFFORT_AUTO;
     a->objective = TM_OBJ_PARETO;
     a->seed = 1;
     a->samples = 1;
@@ -259,6 +266,11 @@ static int distinct_axes(const study_args *a)
 /* Axes left empty get their single default value. */
 static int finish(study_args *a)
 {
+    if (a->effort_given && a->refine_given)
+        return cli_usage_error(CMD, "--effort sets the work of the default pipeline; with "
+                               "--refine the chain given runs instead (drop one of them)"), -1;
+    if (a->effort == CLI_EFFORT_EXHAUSTIVE)
+        a->refine = CLI_NET_PIPELINE;
     if (!a->n_topologies)
         return cli_usage_error(CMD, "--topology is required"), -1;
     if (!a->n_comms)

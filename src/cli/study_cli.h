@@ -29,6 +29,8 @@ typedef struct study_args {
     const char *outs[4]; int n_outs;
     const char *report; /* --report F.html */
     const char *refine;
+    int effort;     /* TM_EFFORT_AUTO, a level, or CLI_EFFORT_EXHAUSTIVE */
+    bool refine_given, effort_given;
     int objective;
     long seed, samples;
     bool quiet;

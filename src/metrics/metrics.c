@@ -218,7 +218,9 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     out->approximate = opts->approximate;
     out->n_links = g->n_links;
     summarise(g, load, out);
-    if (opts->time && opts->time->phases)
+    if (opts->time && opts->time->model == TM_TIME_NONE)
+        err = TM_EOK; /* the caller does not need the time */
+    else if (opts->time && opts->time->phases)
         err = tm__time_eval_phases(ctx, route, comm, map, opts->time, out);
     else
         err = tm__time_eval(ctx, route, comm, map, opts->time, load, out);

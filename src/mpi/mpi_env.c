@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mpi_int.h"
+#include "topomap/topomap.h"
 
 static const char *env_or(const char *name, const char *dflt)
 {
@@ -40,11 +41,19 @@ static void cfg_read(tm__mpi_cfg *cfg, int rank)
     cfg->node_distances = env_or("TOPOMAP_NODE_DISTANCES", NULL);
     cfg->hwloc = env_or("TOPOMAP_HWLOC", NULL);
     cfg->cores = cfg->node_hierarchy || cfg->hwloc;
-    cfg->refine = env_or("TOPOMAP_REFINE", "ils:10+ta");
+    cfg->refine = env_or("TOPOMAP_REFINE", "auto");
     if (strcmp(cfg->refine, "none") == 0)
         cfg->refine = NULL;
     cfg->report = env_or("TOPOMAP_REPORT", NULL);
     cfg->time_limit = env_num("TOPOMAP_TIME_LIMIT", -1, 0, 1e9, rank);
+    /* "exhaustive": the chain ils:10+ta on every row, as `map --effort exhaustive` */
+    if (strcmp(env_or("TOPOMAP_EFFORT", ""), "exhaustive") == 0) {
+        cfg->effort = TM_EFFORT_AUTO;
+        if (!getenv("TOPOMAP_REFINE") || !*getenv("TOPOMAP_REFINE"))
+            cfg->refine = "ils:10+ta";
+    } else {
+        cfg->effort = (int)env_num("TOPOMAP_EFFORT", TM_EFFORT_AUTO, 0, TM_EFFORT_MAX, rank);
+    }
     cfg->threads = (int)env_num("TOPOMAP_THREADS", 1, 0, 1024, rank);
     cfg->seed = (long)env_num("TOPOMAP_SEED", 1, 0, 2147483647.0 - TM__MPI_MAX_SEARCH, rank);
     cfg->search = (int)env_num("TOPOMAP_SEARCH", 1, 1, TM__MPI_MAX_SEARCH, rank);

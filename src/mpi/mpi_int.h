@@ -16,7 +16,8 @@ typedef struct tm__mpi_cfg {
     const char *topology;  /* TOPOMAP_TOPOLOGY: file or generator spec, NULL: none */
     const char *strategy;  /* TOPOMAP_STRATEGY (default "all"), may be a list "a,b" */
     bool strategy_given;   /* TOPOMAP_STRATEGY was set */
-    const char *refine;    /* TOPOMAP_REFINE (default "ils:10+ta", "none": none), may be a list */
+    const char *refine;    /* TOPOMAP_REFINE (default "auto", "none": none), may be a list */
+    int effort;            /* TOPOMAP_EFFORT: auto's level, TM_EFFORT_AUTO by default */
     const char *node_hierarchy, *node_distances; /* TOPOMAP_NODE_HIERARCHY/_DISTANCES */
     const char *hwloc;     /* TOPOMAP_HWLOC: node hierarchy from an hwloc XML export */
     double time_limit;     /* TOPOMAP_TIME_LIMIT seconds, < 0: none */

@@ -225,6 +225,8 @@ static tm_err map_and_eval(tm_ctx *ctx, const tm__mpi_cfg *cfg, tm__mpi_state *s
     if (!err)
         err = tm_ctx_set_time_limit(ctx, cfg->time_limit);
     if (!err)
+        err = tm_ctx_set_effort(ctx, cfg->effort);
+    if (!err)
         err = tm_map_run(ctx, &p, s->run.strategy, s->run.refine[0] ? s->run.refine : NULL,
                          TM_OBJ_CONGESTION, &s->res);
     if (!err)

@@ -37,6 +37,7 @@ static void jhead(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_job *job)
     tm__mpi_jstr(f, cfg->strategy);
     fprintf(f, ",\n  \"refine\": ");
     tm__mpi_jstr(f, cfg->refine ? cfg->refine : "none");
+    fprintf(f, ",\n  \"effort\": %d", cfg->effort); /* -1: the default */
     fprintf(f, ",\n  \"seed\": %ld,\n", cfg->seed);
     if (cfg->node_hierarchy) {
         fprintf(f, "  \"node_hierarchy\": ");

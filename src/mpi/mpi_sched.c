@@ -66,7 +66,7 @@ void tm__mpi_schedule(const tm__mpi_cfg *cfg, int i, int k, tm__mpi_run *run)
 /* ---- rank 0's configuration as bytes ------------------------------------- */
 
 #define NSTR 6
-#define NNUM 5
+#define NNUM 6
 
 static const char **strs(tm__mpi_cfg *cfg, int j)
 {
@@ -80,7 +80,8 @@ static const char **strs(tm__mpi_cfg *cfg, int j)
 char *tm__mpi_cfg_pack(const tm__mpi_cfg *cfg, size_t *len)
 {
     tm__mpi_cfg c = *cfg;
-    double num[NNUM] = {c.time_limit, c.threads, (double)c.seed, c.strategy_given, c.search};
+    double num[NNUM] = {c.time_limit, c.threads, (double)c.seed, c.strategy_given, c.search,
+                        c.effort};
     size_t n = sizeof num, k;
     char *b;
     for (int j = 0; j < NSTR; j++)
@@ -112,6 +113,7 @@ void tm__mpi_cfg_unpack(char *b, tm__mpi_cfg *cfg)
     cfg->seed = (long)num[2];
     cfg->strategy_given = num[3] != 0;
     cfg->search = (int)num[4];
+    cfg->effort = (int)num[5];
     for (int j = 0; j < NSTR; j++) {
         bool present = b[k++] != 0;
         *strs(cfg, j) = present ? b + k : NULL;

@@ -269,13 +269,12 @@ static tm_err fall_back(tm_ctx *ctx, const runner *rn, tm_map_result *out)
     return TM_EOK;
 }
 
-/* The chosen row's mapping becomes the result: expanded to every task
- * after a general mapping, else taken from its job. */
-static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
-                        const int *row_job, tm_map_result *out)
+/* The chosen row (out->best) and its mapping *bm become the result:
+ * expanded to every task after a general mapping, else taken over; or the
+ * consecutive placement when it must be (needs_fallback). */
+static tm_err take_mapping(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
+                           tm_mapping *bm, tm_map_result *out)
 {
-    job *best;
-    out->best = tm__run_pick(out->rows, out->n_rows, obj);
     if (rn->gen) {
         out->blocks = gen->n_blocks;
         out->block_bound = gen->bound;
@@ -283,17 +282,60 @@ static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_obje
     }
     if (needs_fallback(rn, obj, out))
         return fall_back(ctx, rn, out);
-    best = &rn->jobs[row_job[out->best]];
     if (rn->gen) {
-        tm_err err = tm__general_expand(ctx, gen, &best->m, rn->full->n, &out->mapping);
+        tm_err err = tm__general_expand(ctx, gen, bm, rn->full->n, &out->mapping);
         if (err)
             return err;
     } else {
-        out->mapping = best->m;
-        tm_mapping_init(&best->m);
+        out->mapping = *bm;
+        tm_mapping_init(bm);
     }
     out->metrics = out->rows[out->best].metrics;
     return TM_EOK;
+}
+
+/* A refinement chain's result: the best row by obj, its job's mapping. */
+static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
+                        const int *row_job, tm_map_result *out)
+{
+    out->best = tm__run_pick(out->rows, out->n_rows, obj);
+    return take_mapping(ctx, rn, gen, obj, &rn->jobs[row_job[out->best]].m, out);
+}
+
+/* The chain's rows and result (run_jobs.c), after the network's setup. */
+static tm_err run_chain(tm_ctx *ctx, runner *rn, const tm__general *gen, const char *refine,
+                        tm_objective obj, tm_map_result *out)
+{
+    int *row_job = NULL;
+    tm_err err = tm__run_jobs(ctx, rn, obj);
+    if (err)
+        return err;
+    /* + the fallback row (take_best) */
+    out->rows = tm__calloc_n((size_t)rn->nj + 1, sizeof *out->rows);
+    row_job = tm__malloc_n((size_t)rn->nj, sizeof *row_job);
+    if (!out->rows || !row_job)
+        err = tm__nomem(ctx);
+    if (!err)
+        err = collect_rows(ctx, rn, refine, out, row_job);
+    if (!err)
+        err = take_best(ctx, rn, gen, obj, row_job, out);
+    free(row_job);
+    return err;
+}
+
+/* The auto pipeline's rows and result (run_auto.c). */
+static tm_err run_auto(tm_ctx *ctx, runner *rn, const tm__general *gen, const char *strategy,
+                       tm_objective obj, tm_map_result *out, tm_map_info *info)
+{
+    tm_mapping bm;
+    tm_err err;
+    tm_mapping_init(&bm);
+    rn->obj = obj;
+    err = tm__run_auto(ctx, rn, strategy, out, &bm, info);
+    if (!err)
+        err = take_mapping(ctx, rn, gen, obj, &bm, out);
+    tm_mapping_release(&bm);
+    return err;
 }
 
 static void release_jobs(runner *rn)
@@ -315,19 +357,32 @@ static void release_jobs(runner *rn)
 tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                   tm_objective obj, tm_map_result *out)
 {
+    return tm_map_run_ex(ctx, p, strategy, refine, obj, out, NULL);
+}
+
+tm_err tm_map_run_ex(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
+                     tm_objective obj, tm_map_result *out, tm_map_info *info)
+{
     runner rn = {0};
     tm_route *own = NULL;
     tm_netdist *own_dist = NULL;
     tm__general gen = {0};
     tm_problem pr = *p;
     double t0 = tm__now(), tl = tm_ctx_time_limit(ctx);
+    bool autop = refine && strcmp(refine, "auto") == 0;
     tm_err err;
-    int nt = tm_ctx_threads(ctx), *row_job = NULL;
+    int nt = tm_ctx_threads(ctx);
 
     tm_map_result_init(out);
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->pipeline = "chain";
+        info->stop = "done";
+        info->effort = tm_ctx_effort(ctx);
+    }
     if ((err = check_args(ctx, p, obj)) != TM_EOK ||
-        (err = parse_chain(ctx, p, refine, &rn)) != TM_EOK ||
-        (err = tm__run_make_jobs(ctx, p, strategy, &rn.jobs, &rn.nj)) != TM_EOK)
+        (!autop && (err = parse_chain(ctx, p, refine, &rn)) != TM_EOK) ||
+        (!autop && (err = tm__run_make_jobs(ctx, p, strategy, &rn.jobs, &rn.nj)) != TM_EOK))
         return err;
     if (p->net) {
         err = setup_network(ctx, p, &pr, &gen, &own, &own_dist);
@@ -351,20 +406,11 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
      * shares its parent's pages copy-on-write for its whole life */
     if (nt > 1)
         tm__metis_pool_prefork(tm__ctx_metis_pool(ctx), nt - 1);
-    err = tm__run_jobs(ctx, &rn, obj);
-    if (err)
-        goto out;
-    /* + the fallback row (take_best) */
-    out->rows = tm__calloc_n((size_t)rn.nj + 1, sizeof *out->rows);
-    row_job = tm__malloc_n((size_t)rn.nj, sizeof *row_job);
-    if (!out->rows || !row_job)
-        err = tm__nomem(ctx);
-    if (!err)
-        err = collect_rows(ctx, &rn, refine, out, row_job);
-    if (!err)
-        err = take_best(ctx, &rn, &gen, obj, row_job, out);
+    if (autop)
+        err = run_auto(ctx, &rn, &gen, strategy, obj, out, info);
+    else
+        err = run_chain(ctx, &rn, &gen, refine, obj, out);
 out:
-    free(row_job);
     release_jobs(&rn);
     tm_route_free(own);
     tm_netdist_free(own_dist);

@@ -79,6 +79,22 @@ tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy,
  * phases with the screen or a time limit); a job's error stays in it. */
 tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj);
 
+/* Exact figures of mapping m of a job (a general mapping: of its
+ * expansion on the whole graph). */
+tm_err tm__run_eval(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met);
+/* The same without the time model when with_time is false (est_time_s and
+ * the time figures 0): the simulation is most of an evaluation's cost on
+ * small jobs. */
+tm_err tm__run_eval_time(tm_ctx *jc, const runner *rn, const tm_mapping *m, bool with_time,
+                         tm_metrics *met);
+
+/* ---- run_auto.c ---------------------------------------------------------- */
+/* The auto pipeline (refine "auto"): out gets its rows, best and
+ * consecutive, *best_m the chosen row's mapping (of the quotient after a
+ * general mapping), info (when not NULL) what ran. */
+tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result *out,
+                    tm_mapping *best_m, tm_map_info *info);
+
 /* ---- run_pick.c ---------------------------------------------------------- */
 /* a better than b by the objective (its keys in priority order). */
 bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
@@ -89,6 +105,10 @@ bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b, tm_objective ob
 bool tm__run_slower(const tm_metrics *a, const tm_metrics *b);
 /* The chosen row of n (see run_pick.c for the pareto rule). */
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
+/* The same with the pareto rule's ideal point given (the least congestion
+ * and dilation of a larger set the rows belong to). */
+int32_t tm__run_pick_ideal(tm_map_row *rows, int32_t n, tm_objective obj, double cmin,
+                           double dmin);
 /* a and b place every task on the same host and slot (or PE). */
 bool tm__run_same_mapping(const tm_mapping *a, const tm_mapping *b);
 /* out->consecutive: the baseline every result is compared with. */

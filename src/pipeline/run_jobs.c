@@ -50,15 +50,23 @@ static int job_stop(void *ud)
     return tm__stopped(j->rn->parent) || (j->rn->timed && tm__now() >= j->deadline);
 }
 
-static tm_err eval_job(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
+tm_err tm__run_eval(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
+{
+    return tm__run_eval_time(jc, rn, m, true, met);
+}
+
+tm_err tm__run_eval_time(tm_ctx *jc, const runner *rn, const tm_mapping *m, bool with_time,
+                         tm_metrics *met)
 {
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_time_opts none = TM_TIME_OPTS_INIT;
     tm_mapping e;
     tm_err err;
     tm_metrics_init(met);
+    none.model = TM_TIME_NONE;
     o.node_hier = rn->p->hier;
     o.hop_distance = rn->p->hop_distance;
-    o.time = rn->p->time;
+    o.time = with_time ? rn->p->time : &none;
     if (!rn->p->net)
         return tm_metrics_eval_hier(jc, rn->p->hier, rn->p->comm, m, met);
     if (!rn->gen)
@@ -102,7 +110,7 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
         tm_metrics_init(j->cmet);
     } else {
         double t = tm__now();
-        err = eval_job(jc, rn, &j->m, &st);
+        err = tm__run_eval(jc, rn, &j->m, &st);
         j->eval_s = tm__now() - t;
     }
     if (!err)
@@ -135,7 +143,7 @@ static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
     if (!err && tm__run_same_mapping(&j->m, &m0))
         *j->met = st, tm_metrics_init(&st); /* no link loads: plain copy */
     else if (!err)
-        err = eval_job(jc, rn, &j->m, j->met);
+        err = tm__run_eval(jc, rn, &j->m, j->met);
     if (!err && refined_worse(rn, j->met, j)) {
         tm_mapping_release(&j->m);
         j->m = m0;
@@ -179,7 +187,7 @@ static void construct_job(runner *rn, job *j)
             j->err = tm__nomem(j->jc);
         else {
             double t = tm__now();
-            j->err = eval_job(j->jc, rn, &j->m, j->cmet);
+            j->err = tm__run_eval(j->jc, rn, &j->m, j->cmet);
             j->eval_s = tm__now() - t;
         }
     }
@@ -193,7 +201,7 @@ static void refine_phase(runner *rn, job *j)
     if (!j->err && rn->nrf > 0)
         j->err = refine_job(j->jc, rn, j);
     else if (!j->err)
-        j->err = eval_job(j->jc, rn, &j->m, j->met);
+        j->err = tm__run_eval(j->jc, rn, &j->m, j->met);
     if (!j->err)
         report(rn, j, rn->nrf > 0 ? "refined" : "done", j->met);
     j->refine_s = rn->nrf > 0 ? tm__now() - t1 : 0;

@@ -69,20 +69,27 @@ bool tm__run_slower(const tm_metrics *a, const tm_metrics *b)
  * neither objective is given away for the other), ties lexicographic. */
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj)
 {
-    double cmin = 0, dmin = 0, best_s = 0;
-    int32_t best = -1;
-    if (obj != TM_OBJ_PARETO) {
-        for (int32_t i = 0; i < n; i++)
-            if (best < 0 || tm__run_better(rows[i].metrics, rows[best].metrics, obj))
-                best = i;
-        return best;
-    }
+    double cmin = 0, dmin = 0;
     for (int32_t i = 0; i < n; i++) {
         const tm_metrics *m = rows[i].metrics;
         if (i == 0 || m->max_congestion < cmin)
             cmin = m->max_congestion;
         if (i == 0 || m->avg_dilation < dmin)
             dmin = m->avg_dilation;
+    }
+    return tm__run_pick_ideal(rows, n, obj, cmin, dmin);
+}
+
+int32_t tm__run_pick_ideal(tm_map_row *rows, int32_t n, tm_objective obj, double cmin,
+                           double dmin)
+{
+    double best_s = 0;
+    int32_t best = -1;
+    if (obj != TM_OBJ_PARETO) {
+        for (int32_t i = 0; i < n; i++)
+            if (best < 0 || tm__run_better(rows[i].metrics, rows[best].metrics, obj))
+                best = i;
+        return best;
     }
     for (int32_t i = 0; i < n; i++) {
         const tm_metrics *m = rows[i].metrics;

@@ -205,10 +205,14 @@ static tm_err seq_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
 tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
 {
     int32_t n = L->g->n;
+    int64_t kicks;
     tm_err err = tm__ls_run_nc(ctx, L, depth, r);
     if (err || n < 3)
         return err;
+    kicks = (int64_t)ceil((double)n * (L->kicks >= 0 ? L->kicks : TM__ILS_KICKS));
+    if (kicks <= 0)
+        return TM_EOK;
     if (L->team && !L->load)
-        return tm__ls_par_kicks(ctx, L, r, (int64_t)n * TM__ILS_KICKS);
-    return seq_kicks(ctx, L, r, (int64_t)n * TM__ILS_KICKS);
+        return tm__ls_par_kicks(ctx, L, r, kicks);
+    return seq_kicks(ctx, L, r, kicks);
 }

@@ -153,6 +153,11 @@ tm_err tm__qap_check_problem(tm_ctx *ctx, const tm_problem *p, bool can_general,
 tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o, double bound,
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out);
+/* The same with ils's number of kicks per task after nc:depth (< 0: the
+ * default TM__ILS_KICKS; ignored by the other neighbourhoods). */
+tm_err tm__qap_local_search_k(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o, double bound,
+                              const char *nbh, int depth, double kicks, uint64_t seed,
+                              int32_t *pe, double *j_out);
 
 /* Change of J if tasks u and v exchanged their PEs (the fast gain). */
 double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
@@ -180,5 +185,13 @@ tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
 typedef enum { TM__TD_AUTO, TM__TD_SHARED, TM__TD_SHARED_IN_PLACE } tm__td_path;
 tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
                             tm__td_path path, tm_mapping *out);
+/* Trial k of topdown alone (the auto pipeline runs them as rows of their
+ * own, src/pipeline/run_auto.c): the multisection with seed + k x the
+ * golden ratio and, on grids, the k-th rotation of the dimension
+ * priorities.  Where topdown's trials share their splits (big grids),
+ * trial 0 runs all of them, as topdown does, and the others leave *out
+ * empty (n 0), as does a k beyond topdown's number of trials. */
+tm_err tm__topdown_net_trial(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int k,
+                             tm_mapping *out);
 
 #endif

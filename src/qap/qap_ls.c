@@ -494,6 +494,13 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
                             const char *nbh, int depth, uint64_t seed, int32_t *pe,
                             double *j_out)
 {
+    return tm__qap_local_search_k(ctx, g, o, bound, nbh, depth, -1.0, seed, pe, j_out);
+}
+
+tm_err tm__qap_local_search_k(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o, double bound,
+                              const char *nbh, int depth, double kicks, uint64_t seed,
+                              int32_t *pe, double *j_out)
+{
     ls L;
     tm__rng r;
     tm_err err = TM_EOK;
@@ -505,6 +512,7 @@ tm_err tm__qap_local_search(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist *o
     L.bound = bound;
     L.o = *o;
     L.t_end = tl >= 0 ? tm__now() + tl : -1.0;
+    L.kicks = kicks;
     L.ctx = ctx;
     tm__rng_seed(&r, seed, 0x5157);
     if (bound >= 0) {

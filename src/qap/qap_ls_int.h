@@ -29,6 +29,7 @@ typedef struct ls {
      * only on the tasks around the swap, never on how J was summed. */
     double eps;
     double t_end; /* < 0: no limit */
+    double kicks;  /* ils: kicks per task after nc (TM__ILS_KICKS unless set) */
     const tm_ctx *ctx; /* its stop predicate ends the search early (NULL: none) */
     double *c;      /* c[u] = sum over N(u) of w * dist(pe u, pe x) (VieM's
                      * per-vertex contributions), or NULL */

@@ -517,8 +517,8 @@ static tm_err renumber(tm_ctx *ctx, const tm__sgraph *g, tm__secmemo *memo, renu
  * ils:10, whose J counts.  bound < 0: one task per PE; else general
  * mapping (tm__qap_netsection). */
 static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
-                         const tm__sgraph *g, uint64_t seed, int ntrials, bool ils, double bound,
-                         tm__td_path path, int32_t *best_pe)
+                         const tm__sgraph *g, uint64_t seed, int first, int ntrials, bool ils,
+                         double bound, tm__td_path path, int32_t *best_pe)
 {
     const tm_net_grid *gr = tm_net_grid_info(p->net);
     int n_orders = tm__ptree_n_orders(p->net);
@@ -556,20 +556,20 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
     }
     /* a stop request (the caller's, or the end of a time budget's
      * construction window) ends the trials after the first */
-    for (int k = 0; k < ntrials && !err && !(k > 0 && tm__stopped(ctx)); k++) {
+    for (int k = first; k < first + ntrials && !err && !(k > first && tm__stopped(ctx)); k++) {
         tm__ptree t;
         tm__ptree_opts po = {0, false};
         uint64_t s = seed + (uint64_t)k * 0x9e3779b97f4a7c15ULL;
         double j = 0;
         if (n_orders > 1)
             po.dimorder = tm__ptree_order(gr->ndims, k);
-        if (k == 0 && t0.n > 0) { /* taken over: released below as t */
+        if (k == first && t0.n > 0) { /* taken over: released below as t */
             t = t0;
             memset(&t0, 0, sizeof t0);
         } else if ((err = tm__ptree_build(ctx, p, q, &po, &t)) != TM_EOK) {
             break;
         }
-        if (k == 0)
+        if (k == first)
             tm__log(ctx, TM_LOG_INFO, "topdown (network): %s groups, %d nodes", t.kind, t.n);
         err = netsection(ctx, later ? &rn.g : g, &t, &o, bound, share ? seed : s,
                          share ? &memo : NULL, later ? rn.pe : trial, NULL);
@@ -580,7 +580,7 @@ static tm_err net_trials(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
             err = tm__qap_local_search(ctx, g, &o, -1.0, "ils", 10, s, trial, &j);
         else if (!err)
             j = tm__qap_eval_sym(g, &o, trial);
-        if (!err && (k == 0 || j < best)) {
+        if (!err && (k == first || j < best)) {
             best = j;
             memcpy(best_pe, trial, (size_t)g->n * sizeof *trial);
         }
@@ -613,8 +613,8 @@ tm_err tm__qap_netsection_general(tm_ctx *ctx, const tm_problem *p, const tm__sg
     tm_err err = tm__qnet_build(ctx, p, &q);
     if (err)
         return err;
-    err = net_trials(ctx, p, &q, g, seed, general_trials(g, tm__ptree_n_orders(p->net)), false,
-                     bound, TM__TD_AUTO, block);
+    err = net_trials(ctx, p, &q, g, seed, 0, general_trials(g, tm__ptree_n_orders(p->net)),
+                     false, bound, TM__TD_AUTO, block);
     tm__qnet_release(&q);
     return err;
 }
@@ -666,7 +666,7 @@ static tm_err trials_local(tm_ctx *ctx, const tm_problem *p, const tm__qnet *q,
         local[u] = -1;
     err = tm__sgraph_induced(ctx, g, ord, g->n, local, &g2);
     if (!err)
-        err = net_trials(ctx, p, q, &g2, seed, ntrials, ils, -1.0, path, pe2);
+        err = net_trials(ctx, p, q, &g2, seed, 0, ntrials, ils, -1.0, path, pe2);
     for (int32_t i = 0; !err && i < g->n; i++)
         pe[ord[i]] = pe2[i];
 out:
@@ -681,24 +681,45 @@ tm_err tm__strategy_topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed,
     return tm__topdown_net_path(ctx, p, seed, ils, TM__TD_AUTO, out);
 }
 
-tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
-                            tm__td_path path, tm_mapping *out)
+/* The trials of topdown: all of them (trial < 0), or trial `trial` alone
+ * (tm__topdown_net_trial: none when it does not exist or when the
+ * trials share their splits, then trial 0 runs them all). */
+static tm_err topdown_net(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
+                          tm__td_path path, int trial, tm_mapping *out)
 {
     tm__qnet_job j;
-    int n_orders;
+    int n_orders, ntrials;
+    bool shared;
     tm_err err = tm__qnet_job_init(ctx, p, &j);
     if (err)
         return err;
     n_orders = tm__ptree_n_orders(p->net);
-    if (n_orders > 1 && (path != TM__TD_AUTO || big_grid(&j.g, n_orders))) /* shared splits */
+    shared = n_orders > 1 && (path != TM__TD_AUTO || big_grid(&j.g, n_orders));
+    ntrials = shared ? n_orders : n_orders > 1 ? n_orders : ils ? 4 : 2;
+    if (trial > 0 && (shared || trial >= ntrials))
+        goto out; /* no such trial: out stays empty */
+    if (shared)
         err = trials_local(ctx, p, &j.q, &j.g, seed, n_orders, ils, path, j.pe);
     else
-        err = net_trials(ctx, p, &j.q, &j.g, seed, n_orders > 1 ? n_orders : ils ? 4 : 2, ils,
-                         -1.0, path, j.pe);
+        err = net_trials(ctx, p, &j.q, &j.g, seed, trial < 0 ? 0 : trial,
+                         trial < 0 ? ntrials : 1, ils, -1.0, path, j.pe);
     if (!err)
         err = tm_mapping_alloc(ctx, out, j.g.n, false);
     if (!err)
         tm__qnet_from_pe(&j.q, j.pe, out);
+out:
     tm__qnet_job_release(&j);
     return err;
+}
+
+tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, bool ils,
+                            tm__td_path path, tm_mapping *out)
+{
+    return topdown_net(ctx, p, seed, ils, path, -1, out);
+}
+
+tm_err tm__topdown_net_trial(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int k,
+                             tm_mapping *out)
+{
+    return topdown_net(ctx, p, seed, false, TM__TD_AUTO, k, out);
 }

@@ -254,7 +254,7 @@ out:
 /* Network mode: the mapping's slots are PEs of the allocation's PE space
  * (one task per slot), and the search runs on the network-mode J. */
 static tm_err refine_net(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth,
-                         uint64_t seed, tm_mapping *m)
+                         double kicks, uint64_t seed, tm_mapping *m)
 {
     tm__qnet_job j;
     double j0, j1 = 0;
@@ -268,7 +268,8 @@ static tm_err refine_net(tm_ctx *ctx, const tm_problem *p, const char *nbh, int 
     err = tm__qnet_to_pe(ctx, &j.q, m, j.pe);
     if (!err) {
         j0 = tm__qap_eval_sym(&j.g, &j.o, j.pe);
-        err = tm__qap_local_search(ctx, &j.g, &j.o, -1.0, nbh, depth, seed, j.pe, &j1);
+        err = tm__qap_local_search_k(ctx, &j.g, &j.o, -1.0, nbh, depth, kicks, seed, j.pe,
+                                     &j1);
         if (!err) {
             tm__qnet_from_pe(&j.q, j.pe, m);
             tm__log(ctx, TM_LOG_INFO, "refine %s (network): J %.6g -> %.6g", nbh, j0, j1);
@@ -278,8 +279,8 @@ static tm_err refine_net(tm_ctx *ctx, const tm_problem *p, const char *nbh, int 
     return err;
 }
 
-static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth, uint64_t seed,
-                     tm_mapping *m)
+static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int depth, double kicks,
+                     uint64_t seed, tm_mapping *m)
 {
     tm__sgraph g;
     bool general = false;
@@ -288,7 +289,7 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
     tm__qdist o;
     tm_err err;
     if (p->net && p->comm)
-        return refine_net(ctx, p, nbh, depth, seed, m);
+        return refine_net(ctx, p, nbh, depth, kicks, seed, m);
     if (!p->hier || !p->comm)
         return tm__fail(ctx, TM_EUSAGE, "refinement %s needs a hierarchy and a communication graph", nbh);
     if (!m->pe || m->n != p->comm->n)
@@ -327,7 +328,7 @@ static tm_err refine(tm_ctx *ctx, const tm_problem *p, const char *nbh, int dept
     }
     tm__qdist_init(&o, p->hier);
     j0 = tm__qap_eval_sym(&g, &o, m->pe);
-    err = tm__qap_local_search(ctx, &g, &o, bound, nbh, depth, seed, m->pe, &j1);
+    err = tm__qap_local_search_k(ctx, &g, &o, bound, nbh, depth, kicks, seed, m->pe, &j1);
     if (!err)
         tm__log(ctx, TM_LOG_INFO, "refine %s: J %.0f -> %.0f", nbh, j0, j1);
 out:
@@ -353,7 +354,7 @@ tm_err tm__refine_nc(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t
 {
     int d;
     tm_err err = parse_arg(ctx, "nc", arg, 1, &d);
-    return err ? err : refine(ctx, p, "nc", d, seed, m);
+    return err ? err : refine(ctx, p, "nc", d, -1.0, seed, m);
 }
 
 tm_err tm__refine_np(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
@@ -361,15 +362,31 @@ tm_err tm__refine_np(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t
 {
     int b;
     tm_err err = parse_arg(ctx, "np", arg, 128, &b);
-    return err ? err : refine(ctx, p, "np", b, seed, m);
+    return err ? err : refine(ctx, p, "np", b, -1.0, seed, m);
 }
 
+/* "ils", "ils:D", "ils:D,kicks=K" or "ils:kicks=K" (K kicks per task,
+ * a number >= 0; default TM__ILS_KICKS). */
 tm_err tm__refine_ils(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                       tm_mapping *m)
 {
+    char depth[32] = "";
+    const char *k = arg ? strstr(arg, "kicks=") : NULL;
+    double kicks = -1.0;
     int d;
-    tm_err err = parse_arg(ctx, "ils", arg, 10, &d);
-    return err ? err : refine(ctx, p, "ils", d, seed, m);
+    tm_err err;
+    if (k) {
+        size_t n = (size_t)(k - arg);
+        if ((n > 0 && arg[n - 1] != ',') || n >= sizeof depth ||
+            tm__str_to_double(k + 6, &kicks) < 0 || !(kicks >= 0) || kicks > 1e6)
+            return tm__fail(ctx, TM_EUSAGE, "refinement ils:%s: expected ils:D, ils:D,kicks=K "
+                            "or ils:kicks=K (D a positive integer, K kicks per task in "
+                            "[0, 1e6])", arg);
+        memcpy(depth, arg, n ? n - 1 : 0);
+        arg = depth;
+    }
+    err = parse_arg(ctx, "ils", arg, 10, &d);
+    return err ? err : refine(ctx, p, "ils", d, kicks, seed, m);
 }
 
 tm_err tm__refine_n2(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
@@ -377,5 +394,5 @@ tm_err tm__refine_n2(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t
 {
     if (arg && *arg)
         return tm__fail(ctx, TM_EUSAGE, "refinement n2 takes no argument");
-    return refine(ctx, p, "n2", 0, seed, m);
+    return refine(ctx, p, "n2", 0, -1.0, seed, m);
 }

@@ -110,9 +110,12 @@ tm_err tm__ta_state_full(tm__ta_state *st)
 {
     const tm_net_csr *g = st->g;
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_time_opts no_time = TM_TIME_OPTS_INIT;
     tm_metrics m;
     tm_err err;
     o.keep_link_loads = true;
+    no_time.model = TM_TIME_NONE; /* the loads only */
+    o.time = &no_time;
     err = tm_metrics_eval(st->ctx, st->route, st->c, &st->cur, &o, &m);
     if (err)
         return err;

@@ -62,6 +62,7 @@ static void run_one(runner *rn, int ri)
     }
     tm__ctx_inherit(jc, rn->parent);
     tm_ctx_set_seed(jc, tm_ctx_seed(rn->parent));
+    (void)tm_ctx_set_effort(jc, tm_ctx_effort(rn->parent)); /* valid: the parent's */
     p.net = nc->net;
     p.route = nc->routes[r->routing];
     p.alloc = &nc->alloc;

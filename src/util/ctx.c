@@ -21,6 +21,7 @@ struct tm_ctx {
     uint64_t seed;
     int threads;
     double time_limit;
+    int effort;
     tm_log_fn log_fn;
     void *log_ud;
     tm_log_level log_level;
@@ -72,6 +73,7 @@ tm_err tm_ctx_new(tm_ctx **out)
     ctx->seed = 1;
     ctx->threads = 1;
     ctx->time_limit = -1.0;
+    ctx->effort = TM_EFFORT_AUTO;
     ctx->log_level = TM_LOG_WARN;
     *out = ctx;
     return TM_EOK;
@@ -122,6 +124,15 @@ tm_err tm_ctx_set_time_limit(tm_ctx *ctx, double s)
     return TM_EOK;
 }
 double tm_ctx_time_limit(const tm_ctx *ctx) { return ctx->time_limit; }
+
+tm_err tm_ctx_set_effort(tm_ctx *ctx, int effort)
+{
+    if (effort != TM_EFFORT_AUTO && (effort < 0 || effort > TM_EFFORT_MAX))
+        return tm__fail(ctx, TM_EUSAGE, "effort %d is not in [0, %d]", effort, TM_EFFORT_MAX);
+    ctx->effort = effort;
+    return TM_EOK;
+}
+int tm_ctx_effort(const tm_ctx *ctx) { return ctx->effort; }
 
 void tm_ctx_set_stop(tm_ctx *ctx, tm_stop_fn fn, void *ud)
 {

@@ -20,14 +20,16 @@ P
 expect_exit 0 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --out m.txt
 expect_in "consecutive" "$OUT"
 expect_in "max congestion" "$OUT"
-expect_in "ils:10+ta" "$OUT"
+expect_in "effort             3 (default)" "$OUT"
 expect_exit 0 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --json --out m.txt
 [ "$(echo "$OUT" | json_get "['max_congestion']")" = 1 ]
 [ "$(echo "$OUT" | json_get "['avg_dilation']")" = 1 ]
 [ "$(echo "$OUT" | json_get "['objective']")" = pareto ]
 [ "$(echo "$OUT" | json_py "d['consecutive']['avg_dilation'] > 1.5")" = True ]
 [ "$(echo "$OUT" | json_py "d['change_pct']['avg_dilation'] < -30")" = True ]
-[ "$(echo "$OUT" | json_py "all('construction' in r for r in d['strategies'])")" = True ]
+[ "$(echo "$OUT" | json_py "all('construction' in r for r in d['strategies'] if r['refine'] != 'none')")" = True ]
+[ "$(echo "$OUT" | json_get "['refine']")" = auto ]
+[ "$(echo "$OUT" | json_get "['effort']['levels']")" = 3 ]
 # the written mapping evaluates to the reported figures
 expect_exit 0 "$TOPOMAP" eval --topology torus:4x4x4 --comm st.edges --mapping m.txt --json
 [ "$(echo "$OUT" | json_get "['avg_dilation']")" = 1 ]

@@ -2,7 +2,8 @@
 # The answer for a given seed and no time limit is the same for 1, 2, 3 and
 # 8 threads: general process mapping (the parallel multisection, whose top
 # split shares its METIS tries out as trials), the network multisection
-# (waves of parallel partitions) and the portfolio of "all".
+# (waves of parallel partitions), the portfolio of "all" with a chain, and
+# the default pipeline at its default effort and at --effort 3.
 set -eu
 . "$(dirname "$0")/lib.sh"
 # under the sanitizers 1 and 3 threads only (3 threads on 2 cores still preempt inside the
@@ -35,11 +36,19 @@ for t in $threads; do
         --strategy topdown --refine none --threads $t --seed 2 --out n$t.txt
     expect_exit 0 "$TOPOMAP" map --topology torus:6x6x6 --comm st.edges --alloc "$alloc" \
         --strategy all --refine ils:2+ta --threads $t --seed 2 --out a$t.txt
+    # the default pipeline, at its default effort and at effort 3 (topdown's other
+    # orientations and greedy's other starts, levels 1-3)
+    expect_exit 0 "$TOPOMAP" map --topology torus:6x6x6 --comm st.edges --alloc "$alloc" \
+        --threads $t --seed 2 --out d$t.txt
+    expect_exit 0 "$TOPOMAP" map --topology torus:6x6x6 --comm st.edges --alloc "$alloc" \
+        --effort 3 --threads $t --seed 2 --out e$t.txt
 done
 for t in ${threads#1 }; do
     cmp h1.txt h$t.txt
     cmp n1.txt n$t.txt
     cmp a1.txt a$t.txt
+    cmp d1.txt d$t.txt
+    cmp e1.txt e$t.txt
 done
 # at most ceil(1.03 * 21952 / 64) = 354 tasks per PE
 [ "$(sort -n h1.txt | uniq -c | sort -n | tail -1 | awk '{print $1}')" -le 354 ]

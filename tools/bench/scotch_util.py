@@ -3,10 +3,11 @@
 
   scotch_util.py grf EDGES OUT.grf
       task graph: undirected, weights = volume u->v + v->u (Scotch's edge loads)
-  scotch_util.py target NET.graphml SLOTS OUT.src.grf OUT.list OUT.names
+  scotch_util.py target NET.graphml SLOTS OUT.src.grf OUT.list OUT.names [HOSTFILE]
       the network (hosts and switches) as a Scotch source graph with host loads
       = SLOTS, the list of host vertices for `amk_grf -l`, and the host names
-      in that order
+      in that order; with HOSTFILE ("host [slots=N]" lines, a job's
+      allocation) only its hosts are listed, in its order, with its slots
   scotch_util.py plain SCOTCH.map NAMES OUT.plain
       Scotch's mapping (task -> target index, the list order) as a topomap
       plain mapping ("host slot" per task; slots numbered in task order)
@@ -37,7 +38,17 @@ def grf(edges, out):
             f.write(" ".join([str(len(adj[u]))] + ["%d %d" % (x, v) for v, x in sorted(adj[u])]) + "\n")
 
 
-def target(graphml, slots, src, lst, names):
+def read_hostfile(path, slots):
+    out = []
+    for line in open(path):
+        p = line.split("#")[0].split()
+        if p:
+            n = int(p[1].split("=")[1]) if len(p) > 1 and p[1].startswith("slots=") else int(slots)
+            out.append((p[0], n))
+    return out
+
+
+def target(graphml, slots, src, lst, names, hostfile=None):
     ns = {"g": "http://graphml.graphdrawing.org/xmlns"}
     g = ET.parse(graphml).getroot().find("g:graph", ns)
     ids, name, kind = [], {}, {}
@@ -56,12 +67,17 @@ def target(graphml, slots, src, lst, names):
         if a != b:
             adj[a].add(b)
             adj[b].add(a)
+    hosts = [k for k in range(len(ids)) if kind[ids[k]] == "host"]
+    load = {k: int(slots) for k in hosts}
+    if hostfile:
+        by_name = {name[ids[k]]: k for k in hosts}
+        job = read_hostfile(hostfile, slots)
+        hosts = [by_name[h] for h, _ in job]
+        load = {by_name[h]: n for h, n in job}
     with open(src, "w") as f:
         f.write("0\n%d %d\n0 001\n" % (len(ids), sum(len(v) for v in adj.values())))
         for k in range(len(ids)):
-            load = int(slots) if kind[ids[k]] == "host" else 1
-            f.write(" ".join([str(load), str(len(adj[k]))] + [str(x) for x in sorted(adj[k])]) + "\n")
-    hosts = [k for k in range(len(ids)) if kind[ids[k]] == "host"]
+            f.write(" ".join([str(load.get(k, 1)), str(len(adj[k]))] + [str(x) for x in sorted(adj[k])]) + "\n")
     with open(lst, "w") as f:
         f.write("%d\n%s\n" % (len(hosts), " ".join(map(str, hosts))))
     with open(names, "w") as f:
