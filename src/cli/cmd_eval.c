@@ -256,18 +256,31 @@ static double change_pct(double base, double v)
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }
 
-/* Which consecutive placement the mapping is compared with. */
+/* Which consecutive placement the mapping is compared with; the hosts'
+ * hostlist is cut after whole groups (JSON has all of it). */
 static void print_baseline(const eval_args *a, const cli_network *nw)
 {
+    const char *h = a->base_hosts ? a->base_hosts : "-";
+    int len = (int)strlen(h), cut = len, inner = 0, depth = 0;
     if (!a->base_of_mapping) {
         printf("baseline           consecutive on the allocation in its order (--alloc %s)\n",
                a->in.alloc);
         return;
     }
+    for (int i = 0; len > 150 && i < 150; i++) {
+        depth += h[i] == '[' ? 1 : h[i] == ']' ? -1 : 0;
+        if (h[i] == ',' && depth == 0)
+            cut = i;
+        else if (h[i] == ',')
+            inner = i;
+    }
+    bool in_group = cut == len && len > 150; /* one group longer than that: cut inside it */
+    if (in_group)
+        cut = inner;
     printf("baseline           consecutive on the mapping's %d hosts in name order, as many "
            "tasks on each as the mapping puts there:\n", nw->alloc.n);
-    printf("                   %s (--alloc A: the job's own hosts and order)\n",
-           a->base_hosts ? a->base_hosts : "-");
+    printf("                   %.*s%s (--alloc A: the job's own hosts and order)\n", cut, h,
+           cut == len ? "" : in_group ? ",...]" : ",...");
 }
 
 /* The given mapping beside the consecutive placement (--mapping), with a

@@ -81,6 +81,19 @@ for k in ('max_congestion', 'avg_dilation', 'qap_network_J'):
     assert mix['consecutive'][k] == cons[k], (k, mix['consecutive'], cons)
 PY
 
+# a baseline of 2048 hosts: the line shows the start of the hostlist, JSON all of it
+python3 -c "
+for i in range(2048): print('rank %d=n%04d slot=0' % (i, 2 * i))" > sparse.rankfile
+python3 -c "
+n = 2048
+print(n, n)
+for i in range(n): print((i - 1) % n + 1, (i + 1) % n + 1)" > ring2048.graph
+expect_exit 0 "$TOPOMAP" eval --topology torus:64x64 --comm ring2048.graph --mapping sparse.rankfile
+grep -q '^                   n\[0000,0002,0004,.*,...\] (--alloc A: the job.s own hosts and order)$' stdout.txt
+[ "$(grep -A1 '^baseline' stdout.txt | tail -n 1 | wc -c)" -lt 240 ]
+expect_exit 0 "$TOPOMAP" eval --topology torus:64x64 --comm ring2048.graph --mapping sparse.rankfile --json
+[ "$(echo "$OUT" | json_py "len(d['baseline_hosts'].split(','))")" = 2048 ]
+
 # --- item 4: more tasks than slots, and hosts named otherwise than the user thinks --------
 step "item 4: 64 tasks on a 16-host torus: map names --slots and --imbalance"
 expect_exit 3 "$TOPOMAP" map --topology torus:4x4 --comm $CG
