@@ -5,7 +5,8 @@
 #                   and the HTML report build/demo-report.html
 #   make test       the layer check (tools/check-layers.sh), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
-#                   ThreadSanitizer, then fuzz smoke runs
+#                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
+#                   failed, then one summary of each failed test and step (tests/run-stages.sh)
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
