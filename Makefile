@@ -136,7 +136,8 @@ $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 # a library built against one MPI cannot run under another.  Without any
 # mpicc, `make` builds the rest and says so.  Not under the sanitizers
 # (their runtimes and LD_PRELOAD shims do not mix).
-MPI_FLAVORS := $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f)))
+# (strip: with no mpicc the foreach gives " ", which $(if) and ifeq take for a value)
+MPI_FLAVORS := $(strip $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f))))
 ifeq ($(MPI_FLAVORS),)
   MPI_FLAVORS := $(if $(shell command -v mpicc 2>/dev/null),default)
 endif

@@ -41,6 +41,10 @@ expect_in "make: igraph or libxml-2.0 not found by pkg-config" "$OUT"
 case "$ERR" in *"pkg-config: not found"*) echo "$ERR"; exit 1;; esac
 [ "$(wc -l < tree/ran.txt)" = 2 ]
 
+step "no mpicc: make says so (with no MPI the flavour list was ' ', taken for one, and mpi was silent)"
+expect_exit 0 env PATH="$PWD/bin" "$make" -C tree --no-print-directory mpi
+expect_in "make: no mpicc found: libtopomap_mpi not built" "$OUT"
+
 step "install-deps.sh lists the -dev package of every library a static link names"
 # pkg-config --static --libs of what libtopomap.a needs (tests/cli/t70-install.sh links it):
 # every -lNAME has a libNAME.so whose package install-deps.sh lists (or the C/C++ toolchain's)
