@@ -8,7 +8,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 make=$(command -v make) || { echo "make missing"; exit 77; }
-# a make of its own, not a job of the make that runs the tests
+# a make of its own (env -i below: not a job of the make that runs the tests, and without
+# the BUILD=build-asan SAN=1 that make exports under test-asan)
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 mkdir -p tree/tools tree/include/topomap bin
@@ -24,25 +25,25 @@ chmod +x tree/tools/install-deps.sh
 for c in sh mkdir touch sed cat dirname; do ln -s "$(command -v $c)" bin/$c; done
 
 step "no pkg-config: the deps step says nothing about it and installs"
-expect_exit 0 env PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
+expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
 case "$OUT$ERR" in *"not found"*) echo "the deps step printed 'not found': $OUT$ERR"; exit 1;; esac
 [ "$(cat tree/ran.txt)" = "install-deps stand-in ran" ]
 [ -f tree/build/.deps-ok ]
 step "up to date: nothing runs; install-deps.sh changed: it runs again"
-expect_exit 0 env PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
+expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
 [ "$(wc -l < tree/ran.txt)" = 1 ]
 touch -d '+1 minute' tree/tools/install-deps.sh
-expect_exit 0 env PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
+expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
 [ "$(wc -l < tree/ran.txt)" = 2 ]
 step "INSTALL_DEPS=no (package builds) without pkg-config: a clear error, not 'not found'"
 rm -f tree/build/.deps-ok
-expect_exit 2 env PATH="$PWD/bin" "$make" -C tree --no-print-directory INSTALL_DEPS=no build/.deps-ok
+expect_exit 2 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory INSTALL_DEPS=no build/.deps-ok
 expect_in "make: igraph or libxml-2.0 not found by pkg-config" "$OUT"
 case "$ERR" in *"pkg-config: not found"*) echo "$ERR"; exit 1;; esac
 [ "$(wc -l < tree/ran.txt)" = 2 ]
 
 step "no mpicc: make says so (with no MPI the flavour list was ' ', taken for one, and mpi was silent)"
-expect_exit 0 env PATH="$PWD/bin" "$make" -C tree --no-print-directory mpi
+expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory mpi
 expect_in "make: no mpicc found: libtopomap_mpi not built" "$OUT"
 
 step "install-deps.sh lists the -dev package of every library a static link names"
