@@ -11,6 +11,10 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
+if sanitized; then
+    echo "sanitizer build: the README's commands run on the plain build (t30 and t12 run the same code under ASan)"
+    exit 77
+fi
 
 step "stand-ins for the user's files"
 ln -s "$TOPO_DIR" topologies

@@ -8,6 +8,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 make=$(command -v make) || { echo "make missing"; exit 77; }
+if sanitized; then
+    echo "sanitizer build: the Makefile's deps step does not depend on the build (plain build)"
+    exit 77
+fi
 # a make of its own (env -i below: not a job of the make that runs the tests, and without
 # the BUILD=build-asan SAN=1 that make exports under test-asan)
 unset MAKEFLAGS MFLAGS MAKELEVEL

@@ -6,6 +6,13 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
+if sanitized; then
+    echo "sanitizer build: the test runners do not depend on the build (plain build)"
+    exit 77
+fi
+# the runners below are ours, not the make test that runs this one: its tally, failure list
+# and stage must not be touched (they are set explicitly where a run needs them)
+unset TM_TEST_TALLY TM_TEST_FAILURES TM_TEST_STAGE
 
 step "the CLI runner: a failing step is named by its line, its label and its command"
 mkdir -p cli
@@ -50,7 +57,8 @@ step "the error names the option"
 expect_exit 0 false
 EOF
 : > failures
-expect_exit 1 env TOPOMAP=/bin/true TM_TEST_FAILURES="$PWD/failures" TM_TEST_STAGE=asan bash cli/run.sh
+expect_exit 1 env TOPOMAP=/bin/true TM_TEST_FAILURES="$PWD/failures" TM_TEST_STAGE=asan TM_TEST_TALLY="$PWD/tally" bash cli/run.sh
+[ "$(cat tally)" = "1 4" ]
 expect_in "cli: 1 passed, 4 failed, 1 skipped (failed: t02-labelled.sh t03-commented.sh t05-nolib.sh t06-expect.sh)" "$OUT"
 expect_in "step failed: t02-labelled.sh:7 [the figures match]: [ \"\$x\" = 2 ] (exit 1)" "$OUT"
 cat > want <<'EOF'
