@@ -13,7 +13,7 @@
  *
  * A hint is chosen by a substring of the message, the command, and the
  * options given; it never repeats an option the message already names.
- * tests/cli/t08-first-hour.sh checks every entry against the real message.
+ * tests/cli/t12-missing-options.sh checks every entry against the real message.
  */
 #include <stdio.h>
 #include <string.h>
