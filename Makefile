@@ -5,7 +5,8 @@
 #                   and the HTML report build/demo-report.html
 #   make test       the layer check (tools/check-layers.sh), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
-#                   ThreadSanitizer, then fuzz smoke runs
+#                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
+#                   failed, then one summary of each failed test and step (tests/run-stages.sh)
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
@@ -89,12 +90,17 @@ all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
 # INSTALL_DEPS=no (package builds: debian/rules, the Spack recipe): never
 # run apt; only check the build dependencies and stop if one is missing.
+# A fresh machine has no pkg-config yet: it is looked for before it is run
+# (no "/bin/sh: pkg-config: not found" as the first line of `make demo`).
+# The stamp depends on install-deps.sh: a package added there is installed
+# by the next make.
 INSTALL_DEPS ?= yes
-$(DEPS_STAMP):
+$(DEPS_STAMP): tools/install-deps.sh
 	@mkdir -p $(BUILD)
-	@if [ "$(INSTALL_DEPS)" = no ]; then \
-	  pkg-config --exists igraph libxml-2.0 jansson || { echo "make: igraph, libxml-2.0 or jansson not found by pkg-config"; exit 1; }; \
-	elif ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+	@have_pc() { command -v pkg-config >/dev/null && pkg-config --exists "$$@"; }; \
+	if [ "$(INSTALL_DEPS)" = no ]; then \
+	  have_pc igraph libxml-2.0 jansson || { echo "make: igraph, libxml-2.0 or jansson not found by pkg-config"; exit 1; }; \
+	elif ! have_pc $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
 	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
 	  tools/install-deps.sh; \
 	else \
@@ -131,7 +137,8 @@ $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 # a library built against one MPI cannot run under another.  Without any
 # mpicc, `make` builds the rest and says so.  Not under the sanitizers
 # (their runtimes and LD_PRELOAD shims do not mix).
-MPI_FLAVORS := $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f)))
+# (strip: with no mpicc the foreach gives " ", which $(if) and ifeq take for a value)
+MPI_FLAVORS := $(strip $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f))))
 ifeq ($(MPI_FLAVORS),)
   MPI_FLAVORS := $(if $(shell command -v mpicc 2>/dev/null),default)
 endif
@@ -152,8 +159,14 @@ MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopo
                  $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases) \
                  halo3d tm_neighbors placement))
 
+# MPI_FLAVORS is found when the Makefile is read: on a fresh machine that is
+# before the deps step installed MPI, so one make started afresh (once:
+# TM_MPI_AGAIN) builds them.  Not when MPI_FLAVORS is given (Spack's ~mpi).
+MPI_AGAIN := $(if $(filter file,$(origin MPI_FLAVORS)),$(if $(TM_MPI_AGAIN),,yes))
 mpi: $(MPI_OUT)
-	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
+	@$(if $(MPI_FLAVORS)$(SAN),:,if [ -n "$(MPI_AGAIN)" ] && { command -v mpicc.openmpi || command -v mpicc.mpich \
+	  || command -v mpicc; } >/dev/null; then $(MAKE) --no-print-directory TM_MPI_AGAIN=1 mpi; \
+	  else echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)"; fi)
 
 define MPI_RULES
 $(BUILD)/mpi-$(1)/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
@@ -226,11 +239,16 @@ detect_stack_use_after_return=1:check_initialization_order=1:log_path=$(SAN_LOGS
   LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0:exitcode=86 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_LOGS)/ubsan
 
+# -k: the CLI tests run even when a unit test failed.  A report is also
+# listed in `make test`'s summary (TM_TEST_FAILURES, tests/run-stages.sh).
 test-asan:
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
-	@$(SAN_ENV) $(MAKE) BUILD=build-asan SAN=1 test-unit test-cli; rc=$$?; \
+	@$(SAN_ENV) $(MAKE) -k BUILD=build-asan SAN=1 test-unit test-cli; rc=$$?; \
 	  if [ -n "$$(ls -A $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; \
-	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; exit 1; fi; \
+	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; \
+	    [ -z "$$TM_TEST_FAILURES" ] || for f in $(SAN_LOGS)/*; do \
+	      echo "asan report $$(basename $$f): $$(grep -m 1 -E 'ERROR|SUMMARY|runtime error' $$f | cut -c1-160)" \
+	        >> "$$TM_TEST_FAILURES"; done; exit 1; fi; \
 	  [ $$rc -eq 0 ] && echo "test-asan: no sanitizer reports"; exit $$rc
 
 # The longer allocation-failure sweeps of tests/unit/test_oom.c (make test
@@ -295,34 +313,35 @@ valgrind: $(BUILD)/topomap $(BUILD)/libtopomap.so
 	  if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \
 	  echo "valgrind: $$(ls $(VG_LOGS) | wc -l) topomap runs, 0 errors, 0 definite leaks"; exit $$rc
 
-# Each suite runner appends "passed failed" to TM_TEST_TALLY; the last line
-# of `make test` is the total of the unit and CLI cases (normal + ASan).
-TALLY := $(abspath build/test-tally)
+# Each suite runner appends "passed failed" to TM_TEST_TALLY and a line per
+# failed test to TM_TEST_FAILURES (tests/run-stages.sh sets both): the end of
+# `make test` totals the unit and CLI cases and lists every failure.
 # Every tree the suites need is compiled first, JOBS at a time (the suites
 # then only run): serial compilation of the plain, ASan, TSan and fuzz
 # trees was a third of a clean `make test`.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+# Every tree is tried even when one fails to compile (the stages that need
+# it then fail too, and the summary of `make test` names the first error).
 test-build:
-	$(MAKE) -j$(JOBS) all $(TEST_BIN)
+	@rc=0; \
+	$(MAKE) -j$(JOBS) all $(TEST_BIN) || rc=1; \
 	$(MAKE) -j$(JOBS) BUILD=build-asan SAN=1 build-asan/topomap build-asan/libtopomap.so \
-	  $(TEST_BIN:$(BUILD)/%=build-asan/%)
-	$(MAKE) -j$(JOBS) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
-	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN)
+	  $(TEST_BIN:$(BUILD)/%=build-asan/%) || rc=1; \
+	$(MAKE) -j$(JOBS) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS)) || rc=1; \
+	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN) || rc=1; \
+	exit $$rc
 
 # The layer rule of docs/design.md "Layers" (also tests/cli/t91-layers.sh):
 # seconds, so `make test` stops on a misplaced include before compiling.
 check-layers:
 	@tools/check-layers.sh && echo "check-layers: every include points down"
 
-test: check-layers test-build
-	@rm -f $(TALLY)
-	TM_TEST_TALLY=$(TALLY) $(MAKE) test-unit test-cli
-	TM_TEST_TALLY=$(TALLY) $(MAKE) test-asan
-	TM_TEST_TALLY=$(TALLY) $(MAKE) test-tsan
-	$(MAKE) fuzz-smoke
-	@echo "make test: all suites passed (unit and CLI cases, plain and under ASan/UBSan, and fuzz smoke runs)"
-	@awk '{p += $$1; f += $$2} END {printf "test: %d passed, %d failed\n", p, f}' $(TALLY)
+# Every stage runs, also after one failed (tests/run-stages.sh): check-layers,
+# test-build, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one
+# summary names each failed test and the step inside it that failed.
+test:
+	@MAKE="$(MAKE)" TM_STAGES_DIR=build tests/run-stages.sh
 
 # ---- demo, bench, install ---------------------------------------------------------
 DEMO_TOPO := topologies/psmn-x5/X5.topofile

@@ -209,6 +209,7 @@ tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_task
                               tm_mapping *out);
 tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
                         const tm_mapping *m);
+tm_err tm_alloc_of_mapping(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_alloc *out);
 typedef enum { TM_MAPFMT_OPENMPI = 0, TM_MAPFMT_MPICH, TM_MAPFMT_SLURM, TM_MAPFMT_PLAIN } tm_mapfmt;
 int tm_mapfmt_parse(const char *s);
 typedef struct tm_mapwrite_opts {

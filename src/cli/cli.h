@@ -126,6 +126,12 @@ tm_time_opts cli_time_opts(const cli_inputs *in);
 /* Prints the command's held warnings (w), then "topomap <cmd>: <message>",
  * and returns the exit code for err. */
 int cli_report(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err);
+/* The same, with "; fix: <option> ..." added when the error can come from
+ * an option the inputs `in` lack (cli_hints). */
+int cli_report_in(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err, const cli_inputs *in);
+/* The hints for message msg of command cmd ("eval", "map", ...) given the
+ * inputs (NULL: none known) into buf, "" if none (hints.c). */
+void cli_hints(const char *cmd, const char *msg, const cli_inputs *in, char *buf, size_t size);
 /* The usage error for what getopt_long returned ('?' unknown or ambiguous
  * option, ':' missing value; call with opterr = 0 and optstring ":"). */
 int cli_getopt_error(const char *cmd, int c, char *const *argv);
@@ -246,6 +252,7 @@ typedef struct cli_report_args {
     const char *map_label;
     const tm_report_row *rows;    /* NULL: one row, map against consecutive */
     int32_t n_rows;
+    const char *alloc_label;      /* the allocation in the subtitle; NULL: --alloc or all hosts */
     const tm_metrics *met;        /* exact figures of map with link loads, or NULL */
     bool map_is_consecutive;      /* map is the consecutive placement */
 } cli_report_args;

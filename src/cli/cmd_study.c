@@ -39,8 +39,8 @@ void study_usage(FILE *out)
     fputs(usage_tail, out);
 }
 
-/* A progress bar on stderr (only when it is a terminal). */
-static void progress(void *ud, int done, int total)
+/* A progress bar on stderr when it is a terminal. */
+static void progress_bar(void *ud, int done, int total)
 {
     const int w = 30;
     int fill = total > 0 ? (int)((long)done * w / total) : w;
@@ -49,6 +49,20 @@ static void progress(void *ud, int done, int total)
             "##############################", w - fill, "", done, total);
     if (done == total)
         fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+/* Otherwise (a batch job, a pipe, a log file) one line per finished run,
+ * so that a long study is seen to progress; ud: the study's start time. */
+static void progress_lines(void *ud, int done, int total)
+{
+    double t = cli_now() - *(const double *)ud;
+    if (done == 0)
+        return;
+    fprintf(stderr, "study: %d/%d runs done, %.1f s", done, total, t);
+    if (done < total)
+        fprintf(stderr, ", about %.0f s left", t / done * (total - done));
+    fputc('\n', stderr);
     fflush(stderr);
 }
 
@@ -66,7 +80,8 @@ static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_c
     return cli_load_phases(ctx, &a->in, &comms[0]); /* one --comm with --comm-phases */
 }
 
-static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s)
+static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s,
+                      const double *t0)
 {
     memset(s, 0, sizeof *s);
     s->topologies = a->topologies;
@@ -92,8 +107,10 @@ static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s
     a->topt = cli_time_opts(&a->in);
     s->time = &a->topt;
     s->shard = a->shard;
-    if (!a->quiet && isatty(STDERR_FILENO))
-        s->progress = progress;
+    if (!a->quiet) {
+        s->progress = isatty(STDERR_FILENO) ? progress_bar : progress_lines;
+        s->progress_ud = (void *)t0;
+    }
 }
 
 static void make_outputs(const study_args *a, study_outputs *o)
@@ -140,14 +157,14 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     if (!err)
         err = load_comms(ctx, &a, comms, sc);
     if (!err) {
-        make_spec(&a, sc, &spec);
+        make_spec(&a, sc, &spec, &t0);
         err = tm__study_run(ctx, &spec, &res);
     }
     /* the files first: a failing write prints no table */
     if (!err)
         err = study_write_all(ctx, &out, &spec, &res);
     if (err) {
-        rc = cli_report(ctx, w, "study", err);
+        rc = cli_report_in(ctx, w, "study", err, &a.in);
     } else {
         study_print_table(stdout, &spec, &res);
         if (a.shard.n)

@@ -26,10 +26,13 @@ static const cli_opt table[] = {
     {"topology", OPT_TOPOLOGY, "T", S,
      "file or generator spec (as for eval); repeat for several topologies"},
     {"node-name-map", OPT_NODEMAP, "F", T | E | M | S,
-     "host names for the GUIDs of an ibnetdiscover dump"},
+     "host names for the GUIDs of an ibnetdiscover dump (lines '0x<GUID>\n"
+     "\"hostname\"'; without it a CA with no hostname is H-<GUID>)"},
     {"separate-hcas", OPT_SEPARATE_HCAS, NULL, T | E | M | S,
      "ibnetdiscover: one vertex per HCA (default: a host's HCAs are one)"},
-    {"slots", OPT_SLOTS, "N", T | E | M, "slots (processes) per host, overriding the input"},
+    {"slots", OPT_SLOTS, "N", T | E | M,
+     "slots (processes) per host, overriding the input (an ibnetdiscover\n"
+     "dump knows no cores: 1 per host)"},
     {"slots", OPT_SLOTS, "N,..", S,
      "slots of every host, one scenario per value (default: as the\n"
      "topology says)"},
@@ -48,7 +51,9 @@ static const cli_opt table[] = {
      "force the format of G: metis, mtx, edges, dense, graphstats, mpip,\n"
      "scotch"},
     {"alloc", OPT_ALLOC, "A", E | M | S,
-     "hostlist expression (node[001-064]) or hostfile; default: all hosts"},
+     "hostlist expression (node[001-064]) or hostfile: the job's hosts in\n"
+     "their order, the consecutive baseline; default: all hosts (eval with\n"
+     "a mapping: the mapping's hosts in name order)"},
     {"mapping", OPT_MAPPING, "M", E,
      "Open MPI rankfile or plain mapping ('host [slot]' per line; hierarchy\n"
      "mode: one PE index per line); default: the consecutive placement"},

@@ -34,5 +34,5 @@ int cli_topo_simgrid(tm_ctx *ctx, cli_warns *w, const tm_net *net, const cli_inp
         tm_ofile_abort(&of);
     tm_alloc_release(&alloc);
     tm_route_free(route);
-    return err ? cli_report(ctx, w, "topo export", err) : 0;
+    return err ? cli_report_in(ctx, w, "topo export", err, in) : 0;
 }
