@@ -4,8 +4,10 @@
 # runs an MPI program on it; a route equals topomap's routing (the links
 # eval --export-loads loads for that one message); examples/halo3d on 16
 # ranks of a torus whose hosts are allocated in shuffled order is faster in
-# simulation with topomap's mapping than consecutive; PSMN X5's scattered job
-# runs on its platform.  Skipped (77) only
+# simulation with topomap's mapping than consecutive; TOPOMAP_RECORD linked
+# into halo3d records under SMPI what halo3d counts itself; PSMN X5's
+# scattered job runs on its platform; fabrics with parallel cables: the
+# platform's per-cable loads equal eval's under every routing.  Skipped (77) only
 # without SimGrid's smpicc/smpirun.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -181,6 +183,47 @@ import sys
 c, m = float('$tc'), float('$tm')
 print('consecutive %.6g s, mapped %.6g s, %.2fx' % (c, m, c / m))
 assert m < c * 0.9, 'mapped is not faster in simulation'"
+
+# 4b. TOPOMAP_RECORD under SMPI: the shim's files built with smpicc and linked into halo3d
+# (docs/mpi.md "Recording under SimGrid's SMPI") record what halo3d itself counts
+# (collectives skipped): the same matrix, and its phases are halo3d's own (one exchange
+# per iteration, cut by MPI_Waitall, repeat 2).
+src="$examples/../src"
+if [ -f "$(dirname "$TOPOMAP")/libtopomap.a" ]; then
+    mkdir -p recobj
+    for f in "$src"/mpi/*.c; do
+        smpicc -std=c11 -D_GNU_SOURCE -O1 -w -I"$src/../include" $(pkg-config --cflags igraph libxml-2.0) \
+            -c "$f" -o recobj/$(basename "${f%.c}").o 2>>smpicc.err || { cat smpicc.err; exit 1; }
+    done
+    smpicc -std=c11 -O1 -DHALO3D_NO_DIST_GRAPH -I"$examples" -o halo3d-rec "$examples/halo3d.c" \
+        -Wl,--whole-archive recobj/*.o -Wl,--no-whole-archive "$(dirname "$TOPOMAP")/libtopomap.a" \
+        $(pkg-config --libs igraph libxml-2.0) -lmetis -lpthread -lm 2>>smpicc.err ||
+        { cat smpicc.err; exit 1; }
+    TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=skip TM_COMM_MATRIX=own.mtx \
+        TM_COMM_PHASES=own.phases smpirun -platform t.xml -hostfile alloc.txt -np 16 "${SIM[@]}" \
+        ./halo3d-rec 32 2 > rec.out 2>&1 || { cat rec.out; exit 1; }
+    expect_in "0 wrong" "$(cat rec.out)"
+    python3 - <<'P2'
+import json
+def mtx(path):
+    rows = [l.split() for l in open(path) if not l.startswith('%')][1:]
+    return {(a, b): float(w) for a, b, w in rows if a != b and float(w) > 0}
+def phases(path):
+    lines = [l.split() for l in open(path) if l.strip() and not l.startswith('%')]
+    out, at = [], 1
+    for _ in range(int(lines[0][1])):
+        rep, m = int(lines[at][1]), int(lines[at][2])
+        out.append((rep, {(a, b): float(w) for a, b, w in lines[at + 1:at + 1 + m]}))
+        at += 1 + m
+    return out
+assert mtx('rec.mtx') == mtx('own.mtx'), 'recorded matrix differs from halo3d\'s own'
+assert phases('rec.mtx.phases') == phases('own.phases'), (phases('rec.mtx.phases')[:1],)
+d = json.load(open('rec.mtx.json'))
+assert d['mpi'].startswith('SMPI') and d['ranks'] == 16, d['mpi']
+assert d['phase_cuts'] == 'collectives, MPI_Waitall, MPI_Sendrecv', d['phase_cuts']
+print('recorded under SMPI: %d pairs, phases equal halo3d\'s own' % len(mtx('rec.mtx')))
+P2
+fi
 
 # 5. A real fabric: PSMN X5 with its scattered 64-rank job (16 nodes x 4), min-hop routes
 # between the job's hosts only; SimGrid loads it and halo3d runs on the consecutive placement.
