@@ -2,7 +2,7 @@
 # sim.sh - `make bench-sim`: topomap's mappings run as real MPI programs in
 # SimGrid's SMPI (docs/time.md "Simulated proof").
 #
-#   SIM_SETS="512 64" LULESH_SRC=DIR tools/bench/sim.sh [BUILD]
+#   SIM_SETS="512 64" LULESH_SRC=DIR COMD_SRC=DIR tools/bench/sim.sh [BUILD]
 #
 # BUILD defaults to build; the programs are in BUILD/sim/ (make bench-sim
 # builds them).  For each fabric x program: the platform is `topomap topo
@@ -26,8 +26,10 @@
 #       tests/data/real), PSMN X5 under single and under minhop, a 2:1
 #       tapered Clos with two cables from every leaf to every spine under
 #       OpenSM's fat-tree routing (ftree).  Programs: examples/halo3d.c (48^3
-#       blocks, 3 iterations) and LULESH 2.0 (-s 16 -i 1, built with smpicxx
-#       from LULESH_SRC; skipped without it).  Each program is recorded once
+#       blocks, 3 iterations), LULESH 2.0 (-s 16 -i 1, built with smpicxx
+#       from LULESH_SRC) and CoMD (Lennard-Jones, its default, 32^3 cells, 4
+#       steps, built with smpicc from COMD_SRC, its src-mpi folder); each of
+#       the last two is skipped (said so) without its source.  Each program is recorded once
 #       with topomap's own recorder (TOPOMAP_RECORD, the PMPI shim linked
 #       into the program: BUILD/sim/libtopomap_smpi.a), which writes the
 #       matrix and the phases of the whole run; the decompositions depend on
@@ -42,7 +44,7 @@
 #       its communication loop; one iteration's matrix is mapped.
 set -eu
 BUILD=${1:-build}
-OUT=$BUILD/bench-sim
+OUT=${SIM_OUT:-$BUILD/bench-sim}
 TM=$BUILD/topomap
 SIMDIR=$BUILD/sim
 SETS=${SIM_SETS:-512}
@@ -78,6 +80,26 @@ simrun() {
     shift
     smpirun -platform "$plat" -hostfile "$hf" -np "$np" "${SIM[@]}" "${cfg[@]}" "$@" \
         > "$log" 2>&1 || { cat "$log"; exit 1; }
+}
+
+# platform NAME TOPO ALLOC ROUTING NP: the case's platform (NAME.xml) and its
+# consecutive hostfile (NAME.consecutive, rank i on the i-th slot)
+platform() {
+    # shellcheck disable=SC2086
+    "$TM" topo export $2 --format simgrid --routing "$4" --alloc "$3" --out "$OUT/$1.xml" \
+        2>> "$OUT/topomap.log"
+    # shellcheck disable=SC2086
+    "$TM" map $2 --alloc "$3" --comm "$OUT/ring$5.mtx" --strategy identity --refine none \
+        --format smpi --out "$OUT/$1.consecutive" > /dev/null 2>> "$OUT/topomap.log"
+}
+
+# link2 COMPILER BIN OBJECTS...: BIN, and BIN-rec with topomap's recorder
+# linked in (TOPOMAP_RECORD under SMPI, docs/mpi.md)
+link2() {
+    local cc=$1 bin=$2; shift 2
+    "$cc" -o "$bin" "$@" -lm
+    "$cc" -o "$bin-rec" "$@" -Wl,--whole-archive "$SIMDIR/libtopomap_smpi.a" \
+        -Wl,--no-whole-archive "$BUILD/libtopomap.a" -ligraph -lxml2 -lmetis -lpthread -lm
 }
 
 # ---- 512 ranks ---------------------------------------------------------------
@@ -120,26 +142,36 @@ P
                 smpicxx -DUSE_MPI=1 -O2 -w -I"$LULESH_SRC" -c "$LULESH_SRC/$f.cc" \
                     -o "$SIMDIR/lulesh/$f.o"
         done
-        smpicxx -o "$SIMDIR/lulesh2.0" "$SIMDIR"/lulesh/*.o -lm
-        smpicxx -o "$SIMDIR/lulesh2.0-rec" "$SIMDIR"/lulesh/*.o \
-            -Wl,--whole-archive "$SIMDIR/libtopomap_smpi.a" -Wl,--no-whole-archive \
-            "$BUILD/libtopomap.a" -ligraph -lxml2 -lmetis -lpthread -lm
+        link2 smpicxx "$SIMDIR/lulesh2.0" "$SIMDIR"/lulesh/*.o
         lulesh=1
     else
         echo "LULESH: skipped (LULESH_SRC=DIR names a LULESH 2.0 source tree, LLNL/LULESH)" \
             | tee "$OUT/lulesh-skipped.txt"
     fi
+    # CoMD (ECP-copa/CoMD's src-mpi), when its source is given (not part of topomap)
+    local comd=
+    if [ -n "${COMD_SRC:-}" ] && [ -f "$COMD_SRC/CoMD.c" ]; then
+        mkdir -p "$SIMDIR/comd"
+        (cd "$SIMDIR/comd" && bash "$COMD_SRC/generate_info_header" CoMD-mpi smpicc \
+            "-std=gnu99 -DDOUBLE -DDO_MPI" "-lm" > /dev/null 2>&1)
+        for f in "$COMD_SRC"/*.c; do
+            o=$SIMDIR/comd/$(basename "${f%.c}").o
+            [ "$o" -nt "$f" ] || smpicc -std=gnu99 -DDOUBLE -DDO_MPI -O2 -w -I"$SIMDIR/comd" \
+                -I"$COMD_SRC" -c "$f" -o "$o"
+        done
+        link2 smpicc "$SIMDIR/comd-mpi" "$SIMDIR"/comd/*.o
+        comd=1
+    else
+        echo "CoMD: skipped (COMD_SRC=DIR names the src-mpi folder of a CoMD source tree," \
+            "ECP-copa/CoMD)" | tee "$OUT/comd-skipped.txt"
+    fi
     # program | its binary (the recorder's is BIN-rec) | arguments
     local progs=("halo3d|$SIMDIR/halo3d|48 3")
     [ -z "$lulesh" ] || progs+=("lulesh|$SIMDIR/lulesh2.0|-s 16 -i 1")
+    [ -z "$comd" ] || progs+=("comd|$SIMDIR/comd-mpi|-i 8 -j 8 -k 8 -x 32 -y 32 -z 32 -N 4 -n 2")
     local first=${cases[0]}
     IFS='|' read -r name topo alloc routing <<< "$first"
-    # shellcheck disable=SC2086
-    "$TM" topo export $topo --format simgrid --routing "$routing" --alloc "$alloc" \
-        --out "$OUT/$name.xml" 2>> "$OUT/topomap.log"
-    # shellcheck disable=SC2086
-    "$TM" map $topo --alloc "$alloc" --comm "$OUT/ring$NP.mtx" --strategy identity \
-        --refine none --format smpi --out "$OUT/$name.consecutive" > /dev/null 2>> "$OUT/topomap.log"
+    platform "$name" "$topo" "$alloc" "$routing" $NP
     for p in "${progs[@]}"; do   # one recording per program
         IFS='|' read -r prog bin args <<< "$p"
         # shellcheck disable=SC2086
@@ -148,13 +180,7 @@ P
     done
     for c in "${cases[@]}"; do
         IFS='|' read -r name topo alloc routing <<< "$c"
-        # shellcheck disable=SC2086
-        "$TM" topo export $topo --format simgrid --routing "$routing" --alloc "$alloc" \
-            --out "$OUT/$name.xml" 2>> "$OUT/topomap.log"
-        # shellcheck disable=SC2086
-        "$TM" map $topo --alloc "$alloc" --comm "$OUT/ring$NP.mtx" --strategy identity \
-            --refine none --format smpi --out "$OUT/$name.consecutive" > /dev/null \
-            2>> "$OUT/topomap.log"
+        platform "$name" "$topo" "$alloc" "$routing" $NP
         for p in "${progs[@]}"; do
             IFS='|' read -r prog bin args <<< "$p"
             tag=$name-$prog
@@ -203,13 +229,7 @@ print('\n'.join(h))" > "$OUT/torus-shuffled.txt"
     local progs=("halo3d 48 3" "spmv 20000 3" "fft3d 64 1")
     for c in "${cases[@]}"; do
         IFS='|' read -r name topo alloc routing <<< "$c"
-        # shellcheck disable=SC2086
-        "$TM" topo export $topo --format simgrid --routing "$routing" --alloc "$alloc" \
-            --out "$OUT/$name.xml" 2>> "$OUT/topomap.log"
-        # shellcheck disable=SC2086
-        "$TM" map $topo --alloc "$alloc" --comm "$OUT/ring$NP.mtx" --strategy identity \
-            --refine none --format smpi --out "$OUT/$name.consecutive" > /dev/null \
-            2>> "$OUT/topomap.log"
+        platform "$name" "$topo" "$alloc" "$routing" $NP
         for p in "${progs[@]}"; do
             set -- $p
             prog=$1; shift
