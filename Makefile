@@ -397,8 +397,9 @@ $(BUILD)/sim/%-rec: examples/%.c examples/commstat.h $(BUILD)/sim/libtopomap_smp
 	  $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS) -lm
 
 # SIM_SETS: which cases (tools/bench/sim.sh): 512 (default), 64, or both.
-# LULESH_SRC=DIR: a LULESH 2.0 source tree (LLNL/LULESH), built with
-# smpicxx by the bench; without it the LULESH rows are skipped (said so).
+# LULESH_SRC=DIR: a LULESH 2.0 source tree (LLNL/LULESH), COMD_SRC=DIR the
+# src-mpi folder of CoMD (ECP-copa/CoMD), built with SMPI's compilers by
+# the bench; without them those rows are skipped (said so).
 SIM_SETS ?= 512
 bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%) $(BUILD)/sim/halo3d-rec $(BUILD)/sim/libtopomap_smpi.a
 	SIM_SETS="$(SIM_SETS)" tools/bench/sim.sh $(BUILD)

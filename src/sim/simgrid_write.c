@@ -4,10 +4,12 @@
  *
  * Written with libxml2's xmlTextWriter (escaping, well-formedness) to the
  * caller's stream; the CLI gives it an atomic output file (tm_ofile).
- * Each route is read from the router itself: one flow of volume 1 through
- * tm_route_flows loads exactly the directed links of its path, which are
- * then walked from the source to list them in order and cleared again, so
- * the platform's routes are the router's by construction.
+ * One SPLITDUPLEX link per cable, so parallel cables stay apart.  Each
+ * route is read from the router itself: tm_route_pair_links gives the
+ * directed links one message of the pair loads, walked from the source to
+ * list them in order, so the platform's routes are the router's by
+ * construction, cable for cable; where the router splits the pair, the
+ * walk draws one branch in proportion to the split (pick_path).
  */
 #include <locale.h>
 #include <stdlib.h>
