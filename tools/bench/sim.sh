@@ -45,12 +45,13 @@
 set -eu
 BUILD=${1:-build}
 OUT=${SIM_OUT:-$BUILD/bench-sim}
+mkdir -p "$OUT"
+BUILD=$(cd "$BUILD" && pwd) OUT=$(cd "$OUT" && pwd) # absolute: simrun runs in OUT
 TM=$BUILD/topomap
 SIMDIR=$BUILD/sim
 SETS=${SIM_SETS:-512}
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPORT=$HERE/sim_report.py
-mkdir -p "$OUT"
 rm -f "$OUT/topomap.log" # topomap's warnings (X5's unnamed CAs) go there
 SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error
      --log=smpi_utils.thres:info --cfg=smpi/display-timing:yes)
@@ -78,8 +79,9 @@ simrun() {
     local cfg=()
     while [ "$1" != -- ]; do cfg+=("$1"); shift; done
     shift
-    smpirun -platform "$plat" -hostfile "$hf" -np "$np" "${SIM[@]}" "${cfg[@]}" "$@" \
-        > "$log" 2>&1 || { cat "$log"; exit 1; }
+    # in OUT: CoMD writes a YAML report into its working directory
+    (cd "$OUT" && smpirun -platform "$plat" -hostfile "$hf" -np "$np" "${SIM[@]}" "${cfg[@]}" \
+        "$@") > "$log" 2>&1 || { cat "$log"; exit 1; }
 }
 
 # platform NAME TOPO ALLOC ROUTING NP: the case's platform (NAME.xml) and its
@@ -136,6 +138,7 @@ P
     )
     # LULESH 2.0, when its source is given (not part of topomap)
     if [ -n "${LULESH_SRC:-}" ] && [ -f "$LULESH_SRC/lulesh.cc" ]; then
+        LULESH_SRC=$(cd "$LULESH_SRC" && pwd)
         mkdir -p "$SIMDIR/lulesh"
         for f in lulesh lulesh-comm lulesh-viz lulesh-util lulesh-init; do
             [ "$SIMDIR/lulesh/$f.o" -nt "$LULESH_SRC/$f.cc" ] ||
@@ -151,6 +154,7 @@ P
     # CoMD (ECP-copa/CoMD's src-mpi), when its source is given (not part of topomap)
     local comd=
     if [ -n "${COMD_SRC:-}" ] && [ -f "$COMD_SRC/CoMD.c" ]; then
+        COMD_SRC=$(cd "$COMD_SRC" && pwd)
         mkdir -p "$SIMDIR/comd"
         (cd "$SIMDIR/comd" && bash "$COMD_SRC/generate_info_header" CoMD-mpi smpicc \
             "-std=gnu99 -DDOUBLE -DDO_MPI" "-lm" > /dev/null 2>&1)
