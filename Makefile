@@ -156,7 +156,7 @@ MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
 MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases) \
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases record_waits) \
                  halo3d tm_neighbors placement))
 
 # MPI_FLAVORS is found when the Makefile is read: on a fresh machine that is
@@ -189,6 +189,9 @@ $(BUILD)/mpi-$(1)/record_pattern: tests/mpi/record_pattern.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_phases: tests/mpi/record_phases.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_waits: tests/mpi/record_waits.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_threads: tests/mpi/record_threads.c | $(DEPS_STAMP)
@@ -394,8 +397,32 @@ $(BUILD)/sim/%: examples/%.c examples/commstat.h
 	@mkdir -p $(dir $@)
 	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< -lm
 
-bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%)
-	tools/bench/sim.sh $(BUILD)
+# The recorder (TOPOMAP_RECORD) for programs built with smpicc: the shim's
+# files compiled against SMPI's mpi.h, linked statically into the program
+# (SMPI runs every rank in one process and privatizes the program's own
+# globals, so the shim's state must be part of the program; SMPI's MPI
+# functions are weak, so the shim's wrappers take their place):
+#   smpicc -o prog prog.o -Wl,--whole-archive BUILD/sim/libtopomap_smpi.a \
+#     -Wl,--no-whole-archive BUILD/libtopomap.a -ligraph -lxml2 -lmetis -lm
+SMPI_REC_OBJ := $(patsubst src/mpi/%.c,$(BUILD)/sim/obj/%.o,$(MPI_LIB_SRC) $(MPI_SHIM_SRC))
+$(BUILD)/sim/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a
+	@command -v smpicc >/dev/null || tools/install-deps.sh --sim
+	@mkdir -p $(dir $@)
+	smpicc $(CFLAGS_ALL) -Wno-unused-parameter -MMD -MP -c $< -o $@
+$(BUILD)/sim/libtopomap_smpi.a: $(SMPI_REC_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/sim/%-rec: examples/%.c examples/commstat.h $(BUILD)/sim/libtopomap_smpi.a
+	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< \
+	  -Wl,--whole-archive $(BUILD)/sim/libtopomap_smpi.a -Wl,--no-whole-archive \
+	  $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS) -lm
+
+# SIM_SETS: which cases (tools/bench/sim.sh): 512 (default), 64, or both.
+# LULESH_SRC=DIR: a LULESH 2.0 source tree (LLNL/LULESH), COMD_SRC=DIR the
+# src-mpi folder of CoMD (ECP-copa/CoMD), built with SMPI's compilers by
+# the bench; without them those rows are skipped (said so).
+SIM_SETS ?= 512
+bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%) $(BUILD)/sim/halo3d-rec $(BUILD)/sim/libtopomap_smpi.a
+	SIM_SETS="$(SIM_SETS)" tools/bench/sim.sh $(BUILD)
 
 # The PMPI shim's recorder against plain MPI and the shim alone on
 # examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).
@@ -494,4 +521,4 @@ clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d) \
-         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*.d)
+         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*.d) $(wildcard $(BUILD)/sim/obj/*.d)

@@ -172,8 +172,9 @@ static const cli_opt table[] = {
      "slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
      "cables, whole Gbit/s; Slurm documents it as unused)"},
     {"routing", OPT_ROUTING, "R", T,
-     "simgrid: the routes written (ecmp: one shortest path per pair, that of\n"
-     "'single'; the others as they route), one of:"},
+     "simgrid: the routes written, cable by cable (where the routing splits a\n"
+     "pair, as ecmp does, one path drawn from its split; valiant and ugal are\n"
+     "refused), one of:"},
     {"alloc", OPT_ALLOC, "A", T,
      "simgrid: routes between these hosts only (hostfile or hostlist)"},
     {"latency-per-hop", OPT_LATENCY_PER_HOP, "S", T,
