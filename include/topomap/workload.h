@@ -177,11 +177,12 @@ typedef struct tm_workload_result {
     int32_t links_shared;  /* directed links two or more jobs load */
     int32_t n_shared;      /* listed below (at most the options' max_shared) */
     tm_link_share *shared; /* links two or more jobs load, most congested first (ties: link id) */
-    /* with keep_link_loads: per directed link the jobs' total load and the
-     * job with the largest load on it (-1: none) */
+    /* with keep_link_loads: per directed link the jobs' total load, the job
+     * with the largest load on it (-1: none) and how many jobs load it */
     int32_t n_links;
     double *link_load;
     int32_t *link_job;
+    int32_t *link_n_jobs;
 } tm_workload_result;
 
 typedef struct tm_workload_eval_opts {

@@ -81,7 +81,10 @@ enum {
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
     OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
     OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT,
-    OPT_COMM_PHASES
+    OPT_COMM_PHASES,
+    /* workload eval / replay and alloc (docs/workload.md) */
+    OPT_JOBS, OPT_TRACE, OPT_DEFAULT_COMM, OPT_AT, OPT_POLICY, OPT_PARTITION, OPT_SLURM_TOPOLOGY,
+    OPT_FREE, OPT_NODES, OPT_PPN
 };
 
 /* ---- the option table (options.c) ----------------------------------------
@@ -89,6 +92,8 @@ enum {
  * subcommands that take it; getopt_long's entries and the option list of
  * every --help are made from it. */
 enum { CLI_TOPO = 1, CLI_EVAL = 2, CLI_MAP = 4, CLI_STUDY = 8 };
+/* workload eval, workload replay, alloc (docs/workload.md) */
+enum { CLI_WEVAL = 16, CLI_WREPLAY = 32, CLI_ALLOC = 64 };
 typedef struct cli_opt {
     const char *name; /* without "--" */
     int id;           /* OPT_* */
@@ -256,5 +261,7 @@ int cmd_topo(int argc, char **argv, cli_warns *w);
 int cmd_eval(int argc, char **argv, cli_warns *w);
 int cmd_map(int argc, char **argv, cli_warns *w);
 int cmd_study(int argc, char **argv, cli_warns *w);
+int cmd_workload(int argc, char **argv, cli_warns *w);
+
 
 #endif

@@ -31,7 +31,25 @@ static const char page_css[] =
     ".e0{stroke:#d0d0d0;stroke-width:0.6}.sw{fill:#555}.sj{fill:#555;stroke:#1f77b4;stroke-width:2}"
     ".h{fill:#c8c8c8}.hj{fill:#1f77b4;stroke:#0b3c61;stroke-width:1}"
     ".base{fill:#9e9e9e;stroke:#9e9e9e}.res{fill:#1f77b4;stroke:#1f77b4}"
-    ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}";
+    ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}"
+    /* workload pages */
+    ".shared{stroke:#222;stroke-width:1.2;stroke-dasharray:4 3}.slow{color:#b00026}"
+    ".series{fill:none;stroke-width:2}.area{fill:#e4e4e4;stroke:none}";
+
+void tm__page_begin(FILE *out, const char *title, const char *subtitle)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<title>");
+    tm__html_text(out, title ? title : "topomap report");
+    fprintf(out, "</title>\n<style>%s</style></head>\n<body>\n<h1>", page_css);
+    tm__html_text(out, title ? title : "topomap report");
+    fputs("</h1>\n", out);
+    if (subtitle) {
+        fputs("<p class=\"note\">", out);
+        tm__html_text(out, subtitle);
+        fputs("</p>\n", out);
+    }
+}
 
 static double pct(double base, double v)
 {
@@ -119,17 +137,7 @@ static tm_err network_part(tm_ctx *ctx, FILE *out, const tm_report *r)
 static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report *r)
 {
     tm_err err = TM_EOK;
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                 "<title>");
-    tm__html_text(out, r->title ? r->title : "topomap report");
-    fprintf(out, "</title>\n<style>%s</style></head>\n<body>\n<h1>", page_css);
-    tm__html_text(out, r->title ? r->title : "topomap report");
-    fputs("</h1>\n", out);
-    if (r->subtitle) {
-        fputs("<p class=\"note\">", out);
-        tm__html_text(out, r->subtitle);
-        fputs("</p>\n", out);
-    }
+    tm__page_begin(out, r->title, r->subtitle);
     if (r->n_rows > 0) {
         fputs("<h2>Results against the consecutive placement</h2>\n", out);
         rows_table(out, r);

@@ -33,6 +33,7 @@ void tm_workload_result_release(tm_workload_result *r)
     free(r->shared);
     free(r->link_load);
     free(r->link_job);
+    free(r->link_n_jobs);
     tm_workload_result_init(r);
 }
 
@@ -284,7 +285,7 @@ static tm_err list_shared(tm_ctx *ctx, const tm_net_csr *g, const int32_t *ids, 
 
 /* keep_link_loads: the total and the largest job per link. */
 static tm_err keep_loads(tm_ctx *ctx, int32_t n_links, wl_inst *const *set, const int32_t *ids,
-                         int32_t n, double **L, tm_workload_result *out)
+                         int32_t n, double **L, int32_t **cnt, tm_workload_result *out)
 {
     double *best = tm__calloc_n((size_t)n_links + 1, sizeof *best);
     out->link_job = tm__malloc_n((size_t)n_links + 1, sizeof *out->link_job);
@@ -306,7 +307,9 @@ static tm_err keep_loads(tm_ctx *ctx, int32_t n_links, wl_inst *const *set, cons
     free(best);
     out->n_links = n_links;
     out->link_load = *L;
+    out->link_n_jobs = *cnt;
     *L = NULL;
+    *cnt = NULL;
     return TM_EOK;
 }
 
@@ -362,7 +365,7 @@ tm_err wl_set_eval(tm_ctx *ctx, const tm_route *route, const tm_time_opts *topt,
     if (!err && max_shared >= 0)
         err = list_shared(ctx, g, ids, L, &s, max_shared ? max_shared : DEFAULT_MAX_SHARED, out);
     if (!err && keep_link_loads)
-        err = keep_loads(ctx, g->n_links, set, ids, n, &L, out);
+        err = keep_loads(ctx, g->n_links, set, ids, n, &L, &cnt, out);
 out:
     if (err)
         tm_workload_result_release(out);
