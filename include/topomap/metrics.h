@@ -138,8 +138,19 @@ TM_API tm_err tm_metrics_link_loads(tm_ctx *ctx, const tm_route *route, const tm
  * others is the end of its last flow.  Jobs whose loads share no link (in
  * either direction) are simulated apart, which is exact (they do not
  * change each other's rates); a group of jobs that do is exact when it has
- * at most exact_max_flows messages in all, else the approximation of
+ * at most exact_max_flows flows in all (identical messages of a job between
+ * two hosts are one flow, exactly), else the approximation of
  * docs/time.md, with each job's estimate taken over the links it loads. */
+/* A job's messages listed once for the time model (and what
+ * tm_time_eval_shared learns of them: identical messages merged, the
+ * job's own simulation under the approximation), for a caller that
+ * evaluates the job in many sets (alloc, replay).  It belongs to one
+ * comm, mapping and set of time options; a call that is handed it may
+ * add to it, so a prep is used by one thread at a time. */
+typedef struct tm_time_prep tm_time_prep;
+TM_API tm_err tm_time_prep_new(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
+                               const tm_time_opts *topt, tm_time_prep **out);
+TM_API void tm_time_prep_free(tm_time_prep *p);
 typedef struct tm_time_job {
     const tm_comm *comm;
     const tm_mapping *map;
@@ -149,6 +160,7 @@ typedef struct tm_time_job {
     const double *load_bytes;
     int32_t n_loads;
     int32_t max_dilation; /* the job's (tm_metrics): latency of approximate flows */
+    tm_time_prep *prep;   /* NULL: made for the call (from comm and map) */
 } tm_time_job;
 typedef struct tm_time_shared {
     double est_time_s;       /* with the other jobs, s */

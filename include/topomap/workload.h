@@ -214,6 +214,97 @@ TM_API void tm_workload_result_release(tm_workload_result *r);
 TM_API tm_err tm_workload_eval(tm_ctx *ctx, const tm_route *route, const tm_workload *w,
                                const tm_workload_eval_opts *opts, tm_workload_result *out);
 
+/* ---- Slurm's node choice, emulated (docs/workload.md "slurm-tree") -------
+ * Slurm 22.05's select/cons_tres with the topology/tree plugin (the
+ * version the tests run, Debian 12's slurmctld): the highest-level switch
+ * that holds enough free nodes (the last such in topology.conf order),
+ * then leaf switches one by one, best fit (the fewest free nodes that
+ * still fit, else the most), nearest the leaves taken, nodes in Slurm's
+ * order within a leaf.  Without switches (a torus), Slurm's choice
+ * without a topology plugin: the smallest run of consecutive free nodes
+ * that fits, else the largest runs.  Nodes are numbered in the natural
+ * order of their names (node2 before node10: slurm.conf's order when it
+ * lists sorted hostlists). */
+typedef struct tm_slurm_tree tm_slurm_tree;
+/* Slurm's tree from a topology.conf ("SwitchName=S Nodes=H" / "Switches=H"
+ * lines): TM_EINPUT "name:line: ..." for what slurmctld refuses too; node
+ * names the net lacks are warned about and ignored, as Slurm does. */
+TM_API tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                                 tm_slurm_tree **out);
+/* The tree of topomap's own export of the net (tm_slurm_topology_write);
+ * a net without switches gives a tree without switches (Slurm without a
+ * topology plugin). */
+TM_API tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out);
+TM_API void tm_slurm_tree_free(tm_slurm_tree *t);
+/* Its switches (0: none). */
+TM_API int32_t tm_slurm_tree_switches(const tm_slurm_tree *t);
+/* The n nodes Slurm would give a job of n nodes among the free hosts
+ * free[0..n_free), into out[0..n) in Slurm's node order.  TM_EINFEASIBLE
+ * when Slurm would not start it (fewer free nodes, or no switch holding
+ * n of them). */
+TM_API tm_err tm_slurm_pick(tm_ctx *ctx, const tm_slurm_tree *t, const int32_t *free,
+                            int32_t n_free, int32_t n, int32_t *out);
+
+/* ---- choosing a new job's nodes (docs/workload.md "alloc") --------------- */
+typedef enum {
+    TM_PICK_TOPOMAP = 0, /* the least predicted time with the running jobs' traffic */
+    TM_PICK_SLURM_TREE,  /* Slurm's own choice, emulated (tm_slurm_pick) */
+    TM_PICK_RANDOM       /* uniform among the free nodes (seeded) */
+} tm_pick_policy;
+/* "topomap", "slurm-tree", "random" -> policy; -1 otherwise. */
+TM_API int tm_pick_policy_parse(const char *s);
+TM_API const char *tm_pick_policy_name(tm_pick_policy p);
+
+typedef struct tm_pick_request {
+    int32_t n_nodes;
+    int32_t ppn;               /* tasks on every node (> 0), unless tasks is given */
+    const int32_t *tasks;      /* tasks on the k-th node picked, in Slurm's node order */
+    const tm_comm *comm;       /* the job's matrix, its tasks those of the nodes; NULL: */
+    tm_pattern pattern;        /* the pattern (TM_PATTERN_NONE: stencil3d) */
+    double pattern_bytes;      /* its bytes per message (<= 0: the default) */
+    const int32_t *free;       /* the hosts it may get */
+    int32_t n_free;
+    /* the running jobs, whose traffic is the background (NULL: none): the
+     * jobs of set (NULL: all), on hosts[j] instead of their own (NULL:
+     * their own) */
+    const tm_workload *running;
+    const int32_t *set;
+    int32_t n_set;
+    const int32_t *const *hosts;
+    const tm_time_opts *time;  /* NULL: TM_TIME_OPTS_INIT */
+    const tm_slurm_tree *tree; /* Slurm's tree (NULL: tm_slurm_tree_from_net) */
+    uint64_t seed;             /* of the random pick */
+} tm_pick_request;
+
+typedef struct tm_pick {
+    tm_pick_policy policy;
+    int32_t n_hosts;
+    int32_t *hosts;            /* the nodes, in Slurm's node order (owned) */
+    int32_t *tasks;            /* tasks on each (owned) */
+    tm_job_figures alone;      /* the job alone on them */
+    tm_job_figures shared;     /* with the running jobs (tm_workload_eval's definitions) */
+    double slowdown;
+    /* the running jobs it would share links with, and the largest of
+     * their slowdowns with it among them (1: none) */
+    int32_t n_neighbours;
+    double neighbours_slowdown;
+    int32_t candidates;        /* topomap: node sets scored (the best few timed) */
+} tm_pick;
+
+/* An empty pick; release frees it and leaves it empty. */
+TM_API void tm_pick_init(tm_pick *p);
+TM_API void tm_pick_release(tm_pick *p);
+/* The nodes policy gives the job, and its figures with the running jobs.
+ * TM_PICK_TOPOMAP scores compact node sets (the slurm-tree pick, the
+ * nearest free nodes around each leaf switch or host, the leaves whose
+ * links carry the least background) by the congestion they would see,
+ * times the best few with the background's flows (tm_time_eval_shared)
+ * and keeps the least est_time_s, so it is never predicted slower than
+ * the slurm-tree pick.  TM_EINFEASIBLE when fewer nodes are free (or,
+ * slurm-tree, Slurm would not start the job). */
+TM_API tm_err tm_pick_nodes(tm_ctx *ctx, const tm_route *route, const tm_pick_request *req,
+                            tm_pick_policy policy, tm_pick *out);
+
 /* The distribution of slowdowns (docs/workload.md "Slowdowns"). */
 #define TM_SLOWED 1.05 /* a job is "slowed" when its slowdown is above this */
 typedef struct tm_slowdown_stats {

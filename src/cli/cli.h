@@ -262,6 +262,7 @@ int cmd_eval(int argc, char **argv, cli_warns *w);
 int cmd_map(int argc, char **argv, cli_warns *w);
 int cmd_study(int argc, char **argv, cli_warns *w);
 int cmd_workload(int argc, char **argv, cli_warns *w);
+int cmd_alloc(int argc, char **argv, cli_warns *w);
 
 
 #endif

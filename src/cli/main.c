@@ -17,6 +17,7 @@ static const struct command {
     {"map", cmd_map, "compute a mapping and write a rankfile"},
     {"study", cmd_study, "what-if grid: topologies, failures, capacities x strategies"},
     {"workload", cmd_workload, "many jobs on one fabric: eval (docs/workload.md)"},
+    {"alloc", cmd_alloc, "choose the nodes of a new job among the free ones"},
 };
 
 static void usage(FILE *out)
@@ -57,5 +58,5 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, study, workload, version)", argv[1]);
+    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, study, workload, alloc, version)", argv[1]);
 }

@@ -10,12 +10,20 @@
  * direction (SMPI's cross-traffic loads the route back), and once more
  * when a group's full paths reach a link another group's job loads (a
  * route back that is not the reversed route, under forwarding tables).
- * A group of one job is exactly the job alone.  Each group is simulated
- * exactly when it has at most exact_max_flows messages, else with the
- * approximation of docs/time.md (tier 2), each job's estimate then taking
- * only the links that job loads; its slowdown must then compare like with
- * like, so the job alone is also simulated under that approximation
- * (alone_est_time_s).
+ *
+ * A group of one job is the job alone, built and simulated exactly as
+ * tm_time_eval does.  In a group of several, the messages of one job
+ * between the same two hosts with the same size are one flow of k times
+ * the volume, weight and rate bound (they share every link with the same
+ * fractions, start together and weigh the same, so max-min gives them the
+ * same rate at every moment: exact); the group is simulated exactly when
+ * it has at most exact_max_flows such flows.  Above, the approximation of
+ * docs/time.md (tier 2): flows load only their hosts' links, so jobs on
+ * distinct hosts do not meet in that simulation and each job's is its
+ * own (kept in its tm_time_prep); the network inside counts through the
+ * loads, each job's estimate taking the links it loads with every group
+ * job's load on them.  Its slowdown compares like with like: the job
+ * alone under the same approximation (alone_est_time_s).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +31,136 @@
 
 #include "time_int.h"
 #include "../util/util.h"
+
+/* A job's flows summed for tier 2: effective bytes, bytes, latest start. */
+typedef struct jsum {
+    double rho_sum, b_sum, lat;
+} jsum;
+
+struct tm_time_prep {
+    tm__tparams p;       /* the options it was made with */
+    tm__tmsg *msg;       /* network messages, matrix order */
+    int64_t n;
+    double intra, intra_lb;
+    int64_t n_intra;
+    tm__tmsg *amsg;      /* identical messages merged (made on first use) */
+    int64_t *amult, an;
+    bool have_agg;
+    int32_t *hosts;      /* distinct hosts of its messages (made on first use) */
+    int32_t n_hosts;
+    bool have_t2;        /* its own tier-2 simulation (made on first use) */
+    int32_t t2_dil;      /* the max dilation it was made with */
+    double t2_end;
+    jsum t2;
+};
+
+tm_err tm_time_prep_new(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
+                        const tm_time_opts *topt, tm_time_prep **out)
+{
+    tm_time_opts dflt = TM_TIME_OPTS_INIT;
+    tm_time_prep *pr = tm__calloc_n(1, sizeof *pr);
+    tm_err err;
+    *out = NULL;
+    if (!pr)
+        return tm__nomem(ctx);
+    err = tm__time_params(ctx, topt ? topt : &dflt, &pr->p);
+    if (!err)
+        err = tm__time_messages(ctx, comm, map, &pr->p, &pr->msg, &pr->n, &pr->intra,
+                                &pr->intra_lb, &pr->n_intra);
+    if (err) {
+        tm_time_prep_free(pr);
+        return err;
+    }
+    *out = pr;
+    return TM_EOK;
+}
+
+void tm_time_prep_free(tm_time_prep *pr)
+{
+    if (!pr)
+        return;
+    free(pr->msg);
+    free(pr->amsg);
+    free(pr->amult);
+    free(pr->hosts);
+    free(pr);
+}
+
+/* ---- merging identical messages ---------------------------------------------- */
+
+static uint64_t mhash(int32_t src, int32_t dst, double bytes)
+{
+    uint64_t b, h;
+    memcpy(&b, &bytes, sizeof b);
+    h = ((uint64_t)(uint32_t)src << 32 | (uint32_t)dst) * 0x9e3779b97f4a7c15ull;
+    return (h ^ (b + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2))) * 0xd1342543de82ef95ull;
+}
+
+/* Identical messages (same hosts, same size) as one flow each, in order
+ * of first appearance; by a hash table: O(messages) (a sort of the
+ * million messages of a large all-to-all cost seconds). */
+static tm_err merged(tm_ctx *ctx, tm_time_prep *pr)
+{
+    size_t cap = 16, mask;
+    int64_t *slot, k = 0;
+    if (pr->have_agg)
+        return TM_EOK;
+    while (cap < 2 * (size_t)pr->n + 16)
+        cap *= 2;
+    mask = cap - 1;
+    slot = tm__malloc_n(cap, sizeof *slot);
+    pr->amsg = tm__malloc_n((size_t)pr->n + 1, sizeof *pr->amsg);
+    pr->amult = tm__malloc_n((size_t)pr->n + 1, sizeof *pr->amult);
+    if (!slot || !pr->amsg || !pr->amult) {
+        free(slot);
+        return tm__nomem(ctx);
+    }
+    for (size_t i = 0; i < cap; i++)
+        slot[i] = -1;
+    for (int64_t f = 0; f < pr->n; f++) {
+        const tm__tmsg *m = &pr->msg[f];
+        size_t i = (size_t)(mhash(m->src_host, m->dst_host, m->bytes) >> 17) & mask;
+        while (slot[i] >= 0) {
+            const tm__tmsg *a = &pr->amsg[slot[i]];
+            if (a->src_host == m->src_host && a->dst_host == m->dst_host && a->bytes == m->bytes)
+                break;
+            i = (i + 1) & mask;
+        }
+        if (slot[i] >= 0) {
+            pr->amult[slot[i]]++;
+            continue;
+        }
+        slot[i] = k;
+        pr->amsg[k] = *m;
+        pr->amult[k++] = 1;
+    }
+    pr->an = k;
+    pr->have_agg = true;
+    free(slot);
+    return TM_EOK;
+}
+
+/* The distinct hosts of the job's network messages (made on first use). */
+static tm_err hosts_of(tm_ctx *ctx, tm_time_prep *pr, int32_t nv, int32_t *mark)
+{
+    if (pr->hosts)
+        return TM_EOK;
+    pr->hosts = tm__malloc_n((size_t)2 * (size_t)pr->n + 1, sizeof *pr->hosts);
+    if (!pr->hosts)
+        return tm__nomem(ctx);
+    pr->n_hosts = 0;
+    for (int64_t f = 0; f < pr->n; f++) {
+        int32_t h[2] = {pr->msg[f].src_host, pr->msg[f].dst_host};
+        for (int s = 0; s < 2; s++)
+            if (h[s] >= 0 && h[s] < nv && !mark[h[s]]) {
+                mark[h[s]] = 1;
+                pr->hosts[pr->n_hosts++] = h[s];
+            }
+    }
+    for (int32_t i = 0; i < pr->n_hosts; i++)
+        mark[pr->hosts[i]] = 0;
+    return TM_EOK;
+}
 
 /* ---- union-find over jobs ------------------------------------------------ */
 
@@ -64,19 +202,14 @@ static void join_by_loads(const tm_time_job *jobs, int32_t n, int32_t *par, int3
 
 /* ---- one group ----------------------------------------------------------- */
 
-typedef struct jobmsg {
-    tm__tmsg *msg;      /* the job's network messages */
-    int64_t n;
-    double intra, intra_lb;
-    int64_t n_intra;
-} jobmsg;
-
 typedef struct group {
     int32_t *jobs, n_jobs;
-    tm__tmsg *msg;   /* the group's messages, job by job */
-    int32_t *mjob;   /* job of each message */
+    tm__tmsg *msg;   /* the group's flows, job by job */
+    int32_t *mjob;   /* job of each flow */
+    int64_t *mult;   /* messages a flow stands for (NULL: one each) */
     int64_t n;
-    bool full;
+    bool full;       /* full paths (else tier 2) */
+    bool built;      /* msg and t are filled */
     tm__tflows t;
 } group;
 
@@ -85,30 +218,59 @@ static void group_release(group *g)
     free(g->jobs);
     free(g->msg);
     free(g->mjob);
+    free(g->mult);
     tm__tflows_release(&g->t);
     memset(g, 0, sizeof *g);
 }
 
-/* The group's messages and flows (not compacted: entries name links). */
-static tm_err group_build(tm_ctx *ctx, const tm_route *route, const jobmsg *jm,
-                          const tm__tparams *p, int64_t exact_max, group *g)
+/* The flows of the group's jobs (a group of one: its messages as
+ * tm_time_eval lists them; else merged), not built. */
+static tm_err group_flows(tm_ctx *ctx, tm_time_prep **pr, group *g)
 {
     int64_t k = 0;
+    bool one = g->n_jobs == 1;
+    tm_err err = TM_EOK;
     g->n = 0;
-    for (int32_t i = 0; i < g->n_jobs; i++)
-        g->n += jm[g->jobs[i]].n;
+    for (int32_t i = 0; i < g->n_jobs && !err; i++) {
+        if (!one)
+            err = merged(ctx, pr[g->jobs[i]]);
+        g->n += one ? pr[g->jobs[i]]->n : pr[g->jobs[i]]->an;
+    }
+    if (err)
+        return err;
     g->msg = tm__malloc_n((size_t)g->n + 1, sizeof *g->msg);
     g->mjob = tm__malloc_n((size_t)g->n + 1, sizeof *g->mjob);
-    if (!g->msg || !g->mjob || tm__tflows_alloc(&g->t, g->n) < 0)
+    if (!one)
+        g->mult = tm__malloc_n((size_t)g->n + 1, sizeof *g->mult);
+    if (!g->msg || !g->mjob || (!one && !g->mult))
         return tm__nomem(ctx);
     for (int32_t i = 0; i < g->n_jobs; i++) {
-        const jobmsg *m = &jm[g->jobs[i]];
-        for (int64_t f = 0; f < m->n; f++, k++) {
-            g->msg[k] = m->msg[f];
+        const tm_time_prep *p = pr[g->jobs[i]];
+        int64_t m = one ? p->n : p->an;
+        for (int64_t f = 0; f < m; f++, k++) {
+            g->msg[k] = one ? p->msg[f] : p->amsg[f];
             g->mjob[k] = g->jobs[i];
+            if (!one)
+                g->mult[k] = p->amult[f];
         }
     }
+    return TM_EOK;
+}
+
+/* Builds the group's paths when it is simulated exactly (a group of one
+ * also under tier 2, as tm_time_eval does). */
+static tm_err group_build(tm_ctx *ctx, const tm_route *route, tm_time_prep **pr,
+                          const tm__tparams *p, int64_t exact_max, group *g)
+{
+    tm_err err = group_flows(ctx, pr, g);
+    if (err)
+        return err;
     g->full = g->n <= exact_max;
+    if (!g->full && g->n_jobs > 1)
+        return TM_EOK; /* tier 2 of several jobs: each job's own simulation (t2) */
+    if (tm__tflows_alloc(&g->t, g->n) < 0)
+        return tm__nomem(ctx);
+    g->built = true;
     return tm__time_build(ctx, route, g->msg, p, &g->full, &g->t);
 }
 
@@ -117,7 +279,7 @@ static tm_err group_build(tm_ctx *ctx, const tm_route *route, const jobmsg *jm,
 static bool join_by_paths(const group *g, int32_t *par, const int32_t *owner)
 {
     bool joined = false;
-    if (!g->full)
+    if (!g->built || !g->full)
         return false;
     for (int64_t f = 0; f < g->t.n; f++)
         for (int64_t e = g->t.off[f]; e < g->t.off[f + 1]; e++) {
@@ -128,37 +290,39 @@ static bool join_by_paths(const group *g, int32_t *par, const int32_t *owner)
     return joined;
 }
 
+static void job_sums(const tm__tflows *t, const tm__tmsg *msg, const int32_t *mjob,
+                     const int64_t *mult, jsum *s)
+{
+    for (int64_t f = 0; f < t->n; f++) {
+        jsum *x = &s[mjob ? mjob[f] : 0];
+        x->rho_sum += t->vol[f];
+        x->b_sum += msg[f].bytes * (mult ? (double)mult[f] : 1.0);
+        x->lat = t->start[f] > x->lat ? t->start[f] : x->lat;
+    }
+}
+
 /* Tier 2 of one job (docs/time.md): max over the links it loads of its
  * mean 1 / bandwidth factor x (load + cross-traffic x load of the reverse)
  * / bytes/s, plus its largest latency; load is the group's (or the job's
- * own, for the job alone).  flows: the job's flows of t. */
+ * own, for the job alone). */
 static double approx_est(const tm_net_csr *g, const tm_time_job *job, const double *load,
-                         const tm__tflows *t, const tm__tmsg *msg, const int32_t *mjob,
-                         int32_t j, const tm__tparams *p)
+                         const jsum *s, const tm__tparams *p)
 {
-    double rho_sum = 0.0, b_sum = 0.0, lat = 0.0, est = 0.0, xt;
-    for (int64_t f = 0; f < t->n; f++) {
-        if (mjob && mjob[f] != j)
-            continue;
-        rho_sum += t->vol[f];
-        b_sum += msg[f].bytes;
-        lat = t->start[f] > lat ? t->start[f] : lat;
-    }
-    if (!(b_sum > 0))
+    double est = 0.0, xt = p->smpi ? TM__TIME_CROSSTRAFFIC : 0.0;
+    if (!(s->b_sum > 0))
         return 0.0;
-    xt = p->smpi ? TM__TIME_CROSSTRAFFIC : 0.0;
     for (int32_t k = 0; k < job->n_loads; k++) {
         int32_t l = job->load_link[k];
-        double v = rho_sum / b_sum * (load[l] + xt * load[l ^ 1]) / tm__link_Bps(g, l);
+        double v = s->rho_sum / s->b_sum * (load[l] + xt * load[l ^ 1]) / tm__link_Bps(g, l);
         est = v > est ? v : est;
     }
-    return est + lat;
+    return est + s->lat;
 }
 
 /* Simulates the flows of t (compacted, parameters set) and puts the end
  * of each job's last flow into end[j] (the max with what is there). */
 static tm_err simulate(tm_ctx *ctx, const tm__tflows *t, bool full, const int32_t *mjob,
-                       int32_t job, double *end, bool *switched)
+                       double *end, bool *switched)
 {
     double *done = tm__malloc_n((size_t)t->n + 1, sizeof *done);
     int32_t updates;
@@ -168,7 +332,7 @@ static tm_err simulate(tm_ctx *ctx, const tm__tflows *t, bool full, const int32_
     err = tm__time_simulate(ctx, t, full ? 0 : TM__TIME_APPROX_EPOCHS, TM__TIME_EXACT_WORK, done,
                             &updates, switched);
     for (int64_t f = 0; !err && f < t->n; f++) {
-        int32_t j = mjob ? mjob[f] : job;
+        int32_t j = mjob ? mjob[f] : 0;
         if (done[f] > end[j])
             end[j] = done[f];
     }
@@ -176,84 +340,198 @@ static tm_err simulate(tm_ctx *ctx, const tm__tflows *t, bool full, const int32_
     return err;
 }
 
-/* One job alone under the approximation (its alone_est_time_s in an
- * approximate group). */
-static tm_err alone_approx(tm_ctx *ctx, const tm_route *route, const tm_time_job *job,
-                           const jobmsg *m, const tm__tparams *p, double *dense,
-                           tm_time_shared *out)
+/* Sets the volume, start, weight and bound of merged flows: each stands
+ * for mult identical messages.  hops: an approximate flow's (its job's max
+ * dilation, as tm_time_eval takes it); full flows keep their paths'. */
+static void merged_params(tm__tflows *t, const tm__tmsg *msg, const int64_t *mult,
+                          const int32_t *hops, const tm__tparams *p)
+{
+    if (hops)
+        for (int64_t f = 0; f < t->n; f++)
+            t->hops[f] = hops[f];
+    tm__time_flow_params(t, msg, p, 0.0, true);
+    for (int64_t f = 0; mult && f < t->n; f++) {
+        double k = (double)mult[f];
+        t->vol[f] *= k;
+        t->weight[f] *= k;
+        t->bound[f] *= k;
+    }
+}
+
+/* A job's own tier-2 simulation (its merged flows on its hosts' links),
+ * kept in its prep: the same in every tier-2 group it joins. */
+static tm_err own_tier2(tm_ctx *ctx, const tm_route *route, const tm_time_job *job,
+                        tm_time_prep *pr)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     tm__tflows t;
+    int32_t *hops = NULL;
     bool full = false, sw;
-    double end[1] = {0.0}, a;
+    double end[1] = {0.0};
     tm_err err;
-    if (tm__tflows_alloc(&t, m->n) < 0) {
+    if (pr->have_t2 && pr->t2_dil == job->max_dilation)
+        return TM_EOK;
+    if ((err = merged(ctx, pr)))
+        return err;
+    hops = tm__malloc_n((size_t)pr->an + 1, sizeof *hops);
+    if (!hops || tm__tflows_alloc(&t, pr->an) < 0) {
+        free(hops);
         tm__tflows_release(&t);
         return tm__nomem(ctx);
     }
-    err = tm__time_build(ctx, route, m->msg, p, &full, &t);
+    for (int64_t f = 0; f < pr->an; f++)
+        hops[f] = job->max_dilation;
+    err = tm__time_build(ctx, route, pr->amsg, &pr->p, &full, &t);
     if (!err && tm__tflows_compact(&t, g) < 0)
         err = tm__nomem(ctx);
     if (!err) {
-        tm__time_flow_params(&t, m->msg, p, job->max_dilation, false);
-        err = simulate(ctx, &t, false, NULL, 0, end, &sw);
+        merged_params(&t, pr->amsg, pr->amult, hops, &pr->p);
+        err = simulate(ctx, &t, false, NULL, end, &sw);
     }
     if (!err) {
-        for (int32_t k = 0; k < job->n_loads; k++)
-            dense[job->load_link[k]] += job->load_bytes[k];
-        a = approx_est(g, job, dense, &t, m->msg, NULL, 0, p);
-        for (int32_t k = 0; k < job->n_loads; k++)
-            dense[job->load_link[k]] = 0.0;
-        out->alone_est_time_s = fmax(fmax(end[0], a), m->intra);
+        pr->t2 = (jsum){0, 0, 0};
+        job_sums(&t, pr->amsg, NULL, pr->amult, &pr->t2);
+        pr->t2_end = end[0];
+        pr->t2_dil = job->max_dilation;
+        pr->have_t2 = true;
     }
     tm__tflows_release(&t);
+    free(hops);
     return err;
 }
 
-/* Simulates a built group and fills the outputs of its jobs. */
-static tm_err group_run(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
-                        const jobmsg *jm, const tm__tparams *p, group *gr, double *end,
-                        double *dense, tm_time_shared *out)
+/* Whether two jobs of the group run on one host (then their tier-2 flows
+ * meet on its links: one simulation for the group).  host_job: per vertex,
+ * -1 (and again on return). */
+static tm_err shares_hosts(tm_ctx *ctx, const group *gr, tm_time_prep **pr, int32_t *host_job,
+                           int32_t nv, bool *shared)
+{
+    tm_err err = TM_EOK;
+    *shared = false;
+    for (int32_t i = 0; i < gr->n_jobs && !err; i++)
+        err = hosts_of(ctx, pr[gr->jobs[i]], nv, host_job + nv);
+    for (int32_t i = 0; i < gr->n_jobs && !err; i++) {
+        const tm_time_prep *p = pr[gr->jobs[i]];
+        for (int32_t k = 0; k < p->n_hosts; k++) {
+            if (host_job[p->hosts[k]] >= 0)
+                *shared = true;
+            host_job[p->hosts[k]] = gr->jobs[i];
+        }
+    }
+    for (int32_t i = 0; i < gr->n_jobs && !err; i++)
+        for (int32_t k = 0; k < pr[gr->jobs[i]]->n_hosts; k++)
+            host_job[pr[gr->jobs[i]]->hosts[k]] = -1;
+    return err;
+}
+
+/* Scratch of the group runs: per job end times and sums, per link loads,
+ * per vertex owners. */
+typedef struct runs {
+    double *end, *dense;
+    jsum *sums;
+    int32_t *host_job; /* 2 nv: per vertex its job (-1), then zero marks */
+    int32_t nv;
+} runs;
+
+/* Tier 2 of a group of several jobs. */
+static tm_err group_tier2(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
+                          tm_time_prep **pr, group *gr, runs *rs, tm_time_shared *out)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
-    bool sw = false;
-    tm_err err;
+    bool together, sw = false;
+    tm_err err = shares_hosts(ctx, gr, pr, rs->host_job, rs->nv, &together);
+    for (int32_t i = 0; i < gr->n_jobs && !err; i++)
+        err = own_tier2(ctx, route, &jobs[gr->jobs[i]], pr[gr->jobs[i]]);
+    if (!err && together) {
+        /* jobs on one host: their host links are shared, one simulation */
+        int32_t *hops = tm__malloc_n((size_t)gr->n + 1, sizeof *hops);
+        bool full = false;
+        if (!hops || tm__tflows_alloc(&gr->t, gr->n) < 0)
+            err = tm__nomem(ctx);
+        for (int64_t f = 0; !err && f < gr->n; f++)
+            hops[f] = jobs[gr->mjob[f]].max_dilation;
+        if (!err)
+            err = tm__time_build(ctx, route, gr->msg, &pr[gr->jobs[0]]->p, &full, &gr->t);
+        if (!err && tm__tflows_compact(&gr->t, g) < 0)
+            err = tm__nomem(ctx);
+        if (!err) {
+            merged_params(&gr->t, gr->msg, gr->mult, hops, &pr[gr->jobs[0]]->p);
+            for (int32_t i = 0; i < gr->n_jobs; i++)
+                rs->end[gr->jobs[i]] = 0.0;
+            err = simulate(ctx, &gr->t, false, gr->mjob, rs->end, &sw);
+        }
+        free(hops);
+    }
     for (int32_t i = 0; i < gr->n_jobs; i++)
-        end[gr->jobs[i]] = 0.0;
-    if (tm__tflows_compact(&gr->t, g) < 0)
-        return tm__nomem(ctx);
-    /* an approximate flow's hops: its own job's max dilation (as for the
-     * job alone, tm__time_eval) */
-    if (!gr->full)
-        for (int64_t f = 0; f < gr->t.n; f++)
-            gr->t.hops[f] = jobs[gr->mjob[f]].max_dilation;
-    tm__time_flow_params(&gr->t, gr->msg, p, 0.0, true);
-    err = simulate(ctx, &gr->t, gr->full, gr->mjob, 0, end, &sw);
-    if (err)
-        return err;
-    if (!gr->full)
-        for (int32_t i = 0; i < gr->n_jobs; i++)
-            for (int32_t k = 0; k < jobs[gr->jobs[i]].n_loads; k++)
-                dense[jobs[gr->jobs[i]].load_link[k]] += jobs[gr->jobs[i]].load_bytes[k];
+        for (int32_t k = 0; k < jobs[gr->jobs[i]].n_loads; k++)
+            rs->dense[jobs[gr->jobs[i]].load_link[k]] += jobs[gr->jobs[i]].load_bytes[k];
     for (int32_t i = 0; !err && i < gr->n_jobs; i++) {
         int32_t j = gr->jobs[i];
-        double est = end[j];
-        if (!gr->full)
-            est = fmax(est, approx_est(g, &jobs[j], dense, &gr->t, gr->msg, gr->mjob, j, p));
-        out[j].est_time_s = fmax(est, jm[j].intra);
-        out[j].approximate = !gr->full || sw;
+        const tm_time_prep *p = pr[j];
+        double sim = together ? rs->end[j] : p->t2_end;
+        out[j].est_time_s = fmax(fmax(sim, approx_est(g, &jobs[j], rs->dense, &p->t2, &p->p)),
+                                 p->intra);
+        out[j].approximate = true;
         out[j].group = gr->jobs[0];
-        out[j].alone_est_time_s = gr->n_jobs == 1 ? out[j].est_time_s : 0.0;
     }
-    if (!gr->full) {
-        for (int32_t i = 0; i < gr->n_jobs; i++)
-            for (int32_t k = 0; k < jobs[gr->jobs[i]].n_loads; k++)
-                dense[jobs[gr->jobs[i]].load_link[k]] = 0.0;
-        for (int32_t i = 0; !err && gr->n_jobs > 1 && i < gr->n_jobs; i++)
-            err = alone_approx(ctx, route, &jobs[gr->jobs[i]], &jm[gr->jobs[i]], p, dense,
-                               &out[gr->jobs[i]]);
+    for (int32_t i = 0; i < gr->n_jobs; i++)
+        for (int32_t k = 0; k < jobs[gr->jobs[i]].n_loads; k++)
+            rs->dense[jobs[gr->jobs[i]].load_link[k]] = 0.0;
+    /* each job alone under the same approximation */
+    for (int32_t i = 0; !err && i < gr->n_jobs; i++) {
+        int32_t j = gr->jobs[i];
+        const tm_time_prep *p = pr[j];
+        for (int32_t k = 0; k < jobs[j].n_loads; k++)
+            rs->dense[jobs[j].load_link[k]] += jobs[j].load_bytes[k];
+        out[j].alone_est_time_s =
+            fmax(fmax(p->t2_end, approx_est(g, &jobs[j], rs->dense, &p->t2, &p->p)), p->intra);
+        for (int32_t k = 0; k < jobs[j].n_loads; k++)
+            rs->dense[jobs[j].load_link[k]] = 0.0;
     }
     return err;
+}
+
+/* A built group (one job, or several simulated exactly). */
+static tm_err group_run(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
+                        tm_time_prep **pr, group *gr, runs *rs, tm_time_shared *out)
+{
+    const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
+    const tm__tparams *p = &pr[gr->jobs[0]]->p;
+    bool one = gr->n_jobs == 1, sw = false;
+    tm_err err;
+    for (int32_t i = 0; i < gr->n_jobs; i++) {
+        rs->end[gr->jobs[i]] = 0.0;
+        rs->sums[gr->jobs[i]] = (jsum){0, 0, 0};
+    }
+    if (tm__tflows_compact(&gr->t, g) < 0)
+        return tm__nomem(ctx);
+    if (one)
+        /* exactly tm_time_eval's flows: its hops (approximate: max dilation) */
+        tm__time_flow_params(&gr->t, gr->msg, p, jobs[gr->jobs[0]].max_dilation, gr->full);
+    else
+        merged_params(&gr->t, gr->msg, gr->mult, NULL, p);
+    err = simulate(ctx, &gr->t, gr->full, gr->mjob, rs->end, &sw);
+    if (err)
+        return err;
+    if (!gr->full) { /* a job alone under tier 2: as tm_time_eval */
+        job_sums(&gr->t, gr->msg, gr->mjob, NULL, rs->sums);
+        for (int32_t k = 0; k < jobs[gr->jobs[0]].n_loads; k++)
+            rs->dense[jobs[gr->jobs[0]].load_link[k]] += jobs[gr->jobs[0]].load_bytes[k];
+    }
+    for (int32_t i = 0; i < gr->n_jobs; i++) {
+        int32_t j = gr->jobs[i];
+        double est = rs->end[j];
+        if (!gr->full)
+            est = fmax(est, approx_est(g, &jobs[j], rs->dense, &rs->sums[j], p));
+        out[j].est_time_s = fmax(est, pr[j]->intra);
+        out[j].approximate = !gr->full || sw;
+        out[j].group = gr->jobs[0];
+        out[j].alone_est_time_s = one ? out[j].est_time_s : 0.0;
+    }
+    if (!gr->full)
+        for (int32_t k = 0; k < jobs[gr->jobs[0]].n_loads; k++)
+            rs->dense[jobs[gr->jobs[0]].load_link[k]] = 0.0;
+    return TM_EOK;
 }
 
 /* The groups of the current union-find, jobs in increasing order. */
@@ -296,7 +574,7 @@ static void groups_free(group *gs, int32_t n)
 
 /* Builds every group; joins groups whose paths meet and builds again
  * until none do. */
-static tm_err build_groups(tm_ctx *ctx, const tm_route *route, int32_t n, const jobmsg *jm,
+static tm_err build_groups(tm_ctx *ctx, const tm_route *route, int32_t n, tm_time_prep **pr,
                            const tm__tparams *p, int64_t exact_max, int32_t *par,
                            const int32_t *owner, group **gs, int32_t *ng)
 {
@@ -304,7 +582,7 @@ static tm_err build_groups(tm_ctx *ctx, const tm_route *route, int32_t n, const 
         bool joined = false;
         tm_err err = make_groups(ctx, n, par, gs, ng);
         for (int32_t i = 0; !err && i < *ng; i++)
-            err = group_build(ctx, route, jm, p, exact_max, &(*gs)[i]);
+            err = group_build(ctx, route, pr, p, exact_max, &(*gs)[i]);
         for (int32_t i = 0; !err && i < *ng; i++)
             joined |= join_by_paths(&(*gs)[i], par, owner);
         if (err || !joined)
@@ -312,13 +590,6 @@ static tm_err build_groups(tm_ctx *ctx, const tm_route *route, int32_t n, const 
         groups_free(*gs, *ng);
         *gs = NULL;
     }
-}
-
-static void jobmsg_free(jobmsg *jm, int32_t n)
-{
-    for (int32_t j = 0; jm && j < n; j++)
-        free(jm[j].msg);
-    free(jm);
 }
 
 /* Whether the group holds a wanted job (want NULL: every one). */
@@ -330,16 +601,37 @@ static bool wanted(const group *g, const bool *want)
     return !want;
 }
 
+/* Every job's prep: its own, or one made here (tmp[j], freed by the caller). */
+static tm_err preps(tm_ctx *ctx, const tm_time_job *jobs, int32_t n, const tm_time_opts *topt,
+                    const tm__tparams *p, tm_time_prep **pr, tm_time_prep **tmp)
+{
+    for (int32_t j = 0; j < n; j++) {
+        tm_err err;
+        if (jobs[j].prep) {
+            pr[j] = jobs[j].prep;
+            if (pr[j]->p.smpi != p->smpi || pr[j]->p.lat_hop != p->lat_hop ||
+                pr[j]->p.overhead != p->overhead || pr[j]->p.host_Bps != p->host_Bps)
+                return tm__fail(ctx, TM_EUSAGE, "shared time: job %d was prepared with other "
+                                "time options", j);
+            continue;
+        }
+        if ((err = tm_time_prep_new(ctx, jobs[j].comm, jobs[j].map, topt, &tmp[j])))
+            return err;
+        pr[j] = tmp[j];
+    }
+    return TM_EOK;
+}
+
 tm_err tm_time_eval_shared(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs, int32_t n,
                            const tm_time_opts *topt, const bool *want, tm_time_shared *out)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     tm_time_opts dflt = TM_TIME_OPTS_INIT;
     tm__tparams p;
-    jobmsg *jm = NULL;
+    tm_time_prep **pr = NULL, **tmp = NULL;
     group *gs = NULL;
     int32_t *par = NULL, *owner = NULL, ng = 0;
-    double *end = NULL, *dense = NULL;
+    runs rs = {0};
     tm_err err;
 
     if (!topt)
@@ -348,39 +640,49 @@ tm_err tm_time_eval_shared(tm_ctx *ctx, const tm_route *route, const tm_time_job
         return tm__fail(ctx, TM_EUSAGE, "shared time: the jobs' phases are not supported");
     if ((err = tm__time_params(ctx, topt, &p)))
         return err;
-    jm = tm__calloc_n((size_t)n + 1, sizeof *jm);
+    pr = tm__calloc_n((size_t)n + 1, sizeof *pr);
+    tmp = tm__calloc_n((size_t)n + 1, sizeof *tmp);
     par = tm__malloc_n((size_t)n + 1, sizeof *par);
-    end = tm__calloc_n((size_t)n + 1, sizeof *end);
     owner = tm__malloc_n((size_t)g->n_links + 1, sizeof *owner);
-    dense = tm__calloc_n((size_t)g->n_links + 1, sizeof *dense);
-    if (!jm || !par || !end || !owner || !dense) {
+    rs.end = tm__calloc_n((size_t)n + 1, sizeof *rs.end);
+    rs.sums = tm__calloc_n((size_t)n + 1, sizeof *rs.sums);
+    rs.dense = tm__calloc_n((size_t)g->n_links + 1, sizeof *rs.dense);
+    rs.host_job = tm__calloc_n(2 * (size_t)g->n + 1, sizeof *rs.host_job);
+    rs.nv = g->n;
+    if (!pr || !tmp || !par || !owner || !rs.end || !rs.sums || !rs.dense || !rs.host_job) {
         err = tm__nomem(ctx);
         goto out;
     }
     for (int32_t l = 0; l < g->n_links; l++)
         owner[l] = -1;
-    for (int32_t j = 0; j < n && !err; j++) {
+    for (int32_t v = 0; v < g->n; v++)
+        rs.host_job[v] = -1;
+    for (int32_t j = 0; j < n; j++) {
         par[j] = j;
         memset(&out[j], 0, sizeof out[j]);
         out[j].group = -1; /* set when its group is simulated */
-        err = tm__time_messages(ctx, jobs[j].comm, jobs[j].map, &p, &jm[j].msg, &jm[j].n,
-                                &jm[j].intra, &jm[j].intra_lb, &jm[j].n_intra);
     }
-    if (err)
+    if ((err = preps(ctx, jobs, n, topt, &p, pr, tmp)))
         goto out;
     join_by_loads(jobs, n, par, owner);
-    err = build_groups(ctx, route, n, jm, &p, topt->exact_max_flows, par, owner, &gs, &ng);
+    err = build_groups(ctx, route, n, pr, &p, topt->exact_max_flows, par, owner, &gs, &ng);
     for (int32_t i = 0; !err && i < ng; i++) {
         if (wanted(&gs[i], want))
-            err = group_run(ctx, route, jobs, jm, &p, &gs[i], end, dense, out);
+            err = gs[i].built ? group_run(ctx, route, jobs, pr, &gs[i], &rs, out)
+                              : group_tier2(ctx, route, jobs, pr, &gs[i], &rs, out);
         group_release(&gs[i]); /* the peak holds one group's flows */
     }
 out:
     groups_free(gs, ng);
-    jobmsg_free(jm, n);
+    for (int32_t j = 0; tmp && j < n; j++)
+        tm_time_prep_free(tmp[j]);
+    free(pr);
+    free(tmp);
     free(par);
     free(owner);
-    free(end);
-    free(dense);
+    free(rs.end);
+    free(rs.sums);
+    free(rs.dense);
+    free(rs.host_job);
     return err;
 }

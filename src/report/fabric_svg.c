@@ -51,20 +51,28 @@ static fab_view make_view(const tm__fabric *f)
 static double px(const fab_view *v, double x) { return FAB_MARGIN + (x - v->x0) * v->sx; }
 static double py(const fab_view *v, double y) { return FAB_MARGIN + (y - v->y0) * v->sy; }
 
+/* The start of a cable's <line> element (its two ends in *a and *b). */
+static void line_open(FILE *out, const tm_net *net, const tm__fabric *f, const fab_view *v,
+                      int32_t cable, int32_t *a, int32_t *b)
+{
+    int32_t ia, ib;
+    tm_net_cable(net, cable, a, b);
+    ia = f->idx[*a], ib = f->idx[*b];
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", px(v, f->x[ia]),
+            py(v, f->y[ia]), px(v, f->x[ib]), py(v, f->y[ib]));
+}
+
 /* Unloaded cables first (thin, grey), loaded ones over them. */
 static void draw_cables(FILE *out, const tm_net *net, const tm__fabric *f, const fab_view *v)
 {
     for (int pass = 0; pass < 2; pass++)
         for (int32_t k = 0; k < f->nc; k++) {
-            int32_t a, b, ia, ib;
+            int32_t a, b;
             double t = f->max_cong > 0 ? f->cong[k] / f->max_cong : 0;
             char col[8];
             if ((pass == 0) != (f->cong[k] <= 0))
                 continue;
-            tm_net_cable(net, f->cable[k], &a, &b);
-            ia = f->idx[a], ib = f->idx[b];
-            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", px(v, f->x[ia]),
-                    py(v, f->y[ia]), px(v, f->x[ib]), py(v, f->y[ib]));
+            line_open(out, net, f, v, f->cable[k], &a, &b);
             if (pass == 0) {
                 fputs(" class=\"e0\"/>\n", out);
                 continue;
@@ -149,7 +157,7 @@ static void draw_job_cables(FILE *out, const tm__jobview *jv, const tm__fabric *
     const tm_net_csr *g = tm_net_csr_get(jv->net);
     for (int pass = 0; pass < 3; pass++)
         for (int32_t k = 0; k < f->nc; k++) {
-            int32_t a, b, ia, ib, c = f->cable[k], l = busier_link(g, jv->link_load, c);
+            int32_t a, b, c = f->cable[k], l = busier_link(g, jv->link_load, c);
             int32_t nj = jv->link_n_jobs[2 * c] > jv->link_n_jobs[2 * c + 1]
                              ? jv->link_n_jobs[2 * c] : jv->link_n_jobs[2 * c + 1];
             double t = f->max_cong > 0 ? f->cong[k] / f->max_cong : 0;
@@ -157,10 +165,7 @@ static void draw_job_cables(FILE *out, const tm__jobview *jv, const tm__fabric *
              * overlay on cables that several jobs load */
             if ((pass == 0) != (f->cong[k] <= 0) || (pass == 2 && nj < 2))
                 continue;
-            tm_net_cable(jv->net, c, &a, &b);
-            ia = f->idx[a], ib = f->idx[b];
-            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", px(v, f->x[ia]),
-                    py(v, f->y[ia]), px(v, f->x[ib]), py(v, f->y[ib]));
+            line_open(out, jv->net, f, v, c, &a, &b);
             if (pass == 0) {
                 fputs(" class=\"e0\"/>\n", out);
                 continue;

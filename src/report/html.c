@@ -134,8 +134,9 @@ static tm_err network_part(tm_ctx *ctx, FILE *out, const tm_report *r)
     return err;
 }
 
-static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report *r)
+static tm_err write_page(tm_ctx *ctx, FILE *out, const void *arg)
 {
+    const tm_report *r = arg;
     tm_err err = TM_EOK;
     tm__page_begin(out, r->title, r->subtitle);
     if (r->n_rows > 0) {
@@ -151,8 +152,6 @@ static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report *r)
 
 tm_err tm_report_write_html(tm_ctx *ctx, const tm_report *r, const char *path)
 {
-    tm_ofile of;
-    tm_err err;
     if (!r || !path)
         return tm__fail(ctx, TM_EUSAGE, "report: no report or no path");
     if (r->net && (!tm_net_csr_get(r->net) || !r->link_load))
@@ -160,10 +159,16 @@ tm_err tm_report_write_html(tm_ctx *ctx, const tm_report *r, const char *path)
                                         "link loads given");
     if (r->n_rows > 0 && !r->rows)
         return tm__fail(ctx, TM_EUSAGE, "report: %d rows but no row array", r->n_rows);
-    err = tm_ofile_open(ctx, path, &of);
+    return tm__page_write(ctx, path, write_page, r);
+}
+
+tm_err tm__page_write(tm_ctx *ctx, const char *path, tm__page_fn body, const void *arg)
+{
+    tm_ofile of;
+    tm_err err = tm_ofile_open(ctx, path, &of);
     if (err)
         return err;
-    err = write_page(ctx, of.fp, r);
+    err = body(ctx, of.fp, arg);
     if (err) {
         tm_ofile_abort(&of);
         return err;

@@ -65,6 +65,9 @@ void tm__svg_fabric_jobs(FILE *out, const tm__jobview *jv, const tm__fabric *f);
 /* The colour of job i (ten, repeated), grey for -1. */
 const char *tm__job_colour(int32_t job);
 
+/* Writes a page through body(ctx, out, arg) atomically (html.c). */
+typedef tm_err (*tm__page_fn)(tm_ctx *ctx, FILE *out, const void *arg);
+tm_err tm__page_write(tm_ctx *ctx, const char *path, tm__page_fn body, const void *arg);
 /* The page's head, style sheet, title and subtitle (html.c). */
 void tm__page_begin(FILE *out, const char *title, const char *subtitle);
 /* Charts of a replay (timeline.c): the CDF of every policy's slowdowns,

@@ -150,8 +150,9 @@ static tm_err policies_part(tm_ctx *ctx, FILE *out, const tm_report_workload *r)
     return TM_EOK;
 }
 
-static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report_workload *r)
+static tm_err write_page(tm_ctx *ctx, FILE *out, const void *arg)
 {
+    const tm_report_workload *r = arg;
     tm_err err = TM_EOK;
     tm__page_begin(out, r->title ? r->title : "topomap workload", r->subtitle);
     if (r->n_policies > 0)
@@ -168,8 +169,6 @@ static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report_workload *r)
 
 tm_err tm_report_write_workload(tm_ctx *ctx, const tm_report_workload *r, const char *path)
 {
-    tm_ofile of;
-    tm_err err;
     if (!r || !path)
         return tm__fail(ctx, TM_EUSAGE, "report: no report or no path");
     if (r->net && (!tm_net_csr_get(r->net) || !r->link_load || !r->link_job || !r->link_n_jobs))
@@ -179,13 +178,5 @@ tm_err tm_report_write_workload(tm_ctx *ctx, const tm_report_workload *r, const 
         (r->n_policies > 0 && (!r->policies || !r->slowdowns || !r->n_slowdowns ||
                                !r->congestion)))
         return tm__fail(ctx, TM_EUSAGE, "report: rows or policies missing");
-    err = tm_ofile_open(ctx, path, &of);
-    if (err)
-        return err;
-    err = write_page(ctx, of.fp, r);
-    if (err) {
-        tm_ofile_abort(&of);
-        return err;
-    }
-    return tm_ofile_commit(ctx, &of);
+    return tm__page_write(ctx, path, write_page, r);
 }

@@ -29,7 +29,26 @@ void wl_inst_release(wl_inst *x)
     tm_metrics_release(&x->alone);
     free(x->load_link);
     free(x->load_bytes);
+    tm_time_prep_free(x->prep);
     wl_inst_init(x);
+}
+
+tm_err wl_inst_prep(tm_ctx *ctx, const tm_time_opts *topt, wl_inst *x)
+{
+    return x->prep ? TM_EOK : tm_time_prep_new(ctx, &x->comm, &x->map, topt, &x->prep);
+}
+
+tm_time_job wl_inst_time_job(const wl_inst *x)
+{
+    tm_time_job tj;
+    tj.comm = &x->comm;
+    tj.map = &x->map;
+    tj.load_link = x->load_link;
+    tj.load_bytes = x->load_bytes;
+    tj.n_loads = x->n_loads;
+    tj.max_dilation = x->alone.max_dilation;
+    tj.prep = x->prep;
+    return tj;
 }
 
 tm_err wl_inst_make(tm_ctx *ctx, const tm_comm *comm, int32_t n_hosts, const int32_t *hosts,

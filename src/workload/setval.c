@@ -173,12 +173,7 @@ static tm_err row_times(tm_ctx *ctx, const tm_route *route, const tm_time_opts *
         goto out;
     }
     for (int32_t i = 0; i < n; i++) {
-        tj[i].comm = &set[i]->comm;
-        tj[i].map = &set[i]->map;
-        tj[i].load_link = set[i]->load_link;
-        tj[i].load_bytes = set[i]->load_bytes;
-        tj[i].n_loads = set[i]->n_loads;
-        tj[i].max_dilation = set[i]->alone.max_dilation;
+        tj[i] = wl_inst_time_job(set[i]);
         want[i] = !row || row[i];
         gmin[i] = INT32_MAX;
     }

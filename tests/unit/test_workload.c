@@ -440,7 +440,7 @@ static void test_union(void **state)
         assert_tm_ok(ctx, read_text(net, "JobID|NodeList|NTasksPerNode|Comm\n"
                                          "J1|n[0000,0005,0010,0015]|2|stencil3d:64KiB\n"
                                          "J2|n[0001,0006,0011,0012]|2|ring:1MiB\n"
-                                         "J3|n[0002,0007,0008,0013]|1|alltoall:256KiB\n", &w));
+                                         "J3|n[0002,0007,0008,0013]|3|alltoall:256KiB\n", &w));
         assert_tm_ok(ctx, tm_workload_eval(ctx, route, &w, &o, &r));
         for (int32_t j = 0; j < w.n_jobs; j++)
             n += w.job[j].n_tasks;
@@ -491,6 +491,81 @@ static void test_union(void **state)
     tm_net_free(net);
 }
 
+/* Jobs on the same hosts (Slurm's shared nodes), under the approximation:
+ * their host links carry both, one simulation; and prepared jobs give the
+ * same figures call after call. */
+static void test_shared_hosts_and_preps(void **state)
+{
+    tm_net *net = two_switch_net();
+    tm_route *route;
+    tm_workload w;
+    tm_workload_result r;
+    tm_workload_eval_opts o = TM_WORKLOAD_EVAL_OPTS_INIT;
+    tm_time_opts t = TM_TIME_OPTS_INIT;
+    (void)state;
+    t.model = TM_TIME_FLUID;
+    t.latency_per_hop_s = 0;
+    t.exact_max_flows = 0;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &route));
+    assert_tm_ok(ctx, read_text(net, "JobID|NodeList|NTasksPerNode|Comm\n"
+                                     "A|a1,a2|1|ring:1.25e9\nB|a1,a2|1|ring:1.25e9\n", &w));
+    o.time = &t;
+    assert_tm_ok(ctx, tm_workload_eval(ctx, route, &w, &o, &r));
+    for (int i = 0; i < 2; i++) {
+        assert_true(r.rows[i].shared.time_approximate);
+        assert_true(near(r.rows[i].slowdown, 2.0, 1e-9));
+        assert_true(near(r.rows[i].shared.max_congestion, 2.5e8, 1e-12));
+    }
+    tm_workload_result_release(&r);
+    /* preps: twice the same */
+    {
+        tm_comm c[2];
+        tm_mapping m[2];
+        tm_time_job tj[2];
+        tm_time_shared a[2], b[2];
+        double *load[2];
+        const tm_net_csr *g = tm_net_csr_get(net);
+        int32_t *ll[2];
+        double *lb[2];
+        t.exact_max_flows = TM_TIME_EXACT_MAX_FLOWS_DEFAULT;
+        for (int j = 0; j < 2; j++) {
+            int32_t k = 0;
+            assert_tm_ok(ctx, tm_workload_job_comm(ctx, &w, j, &c[j]));
+            assert_tm_ok(ctx, tm_job_mapping(ctx, 2, w.job[j].host, w.job[j].tasks, &m[j]));
+            load[j] = calloc((size_t)g->n_links, sizeof *load[j]);
+            ll[j] = calloc((size_t)g->n_links, sizeof *ll[j]);
+            lb[j] = calloc((size_t)g->n_links, sizeof *lb[j]);
+            assert_tm_ok(ctx, tm_metrics_link_loads(ctx, route, &c[j], &m[j], load[j], NULL));
+            for (int32_t l = 0; l < g->n_links; l++)
+                if (load[j][l] > 0)
+                    ll[j][k] = l, lb[j][k++] = load[j][l];
+            tj[j] = (tm_time_job){&c[j], &m[j], ll[j], lb[j], k, 3, NULL};
+            assert_tm_ok(ctx, tm_time_prep_new(ctx, &c[j], &m[j], &t, &tj[j].prep));
+        }
+        assert_tm_ok(ctx, tm_time_eval_shared(ctx, route, tj, 2, &t, NULL, a));
+        assert_tm_ok(ctx, tm_time_eval_shared(ctx, route, tj, 2, &t, NULL, b));
+        assert_true(a[0].est_time_s == b[0].est_time_s && a[1].est_time_s == b[1].est_time_s);
+        assert_true(near(a[0].est_time_s, 2.0, 1e-9));
+        /* a prep made with other options is refused */
+        {
+            tm_time_opts t2 = TM_TIME_OPTS_INIT;
+            assert_tm_error(ctx, tm_time_eval_shared(ctx, route, tj, 2, &t2, NULL, a), TM_EUSAGE,
+                            "other time options");
+        }
+        for (int j = 0; j < 2; j++) {
+            tm_time_prep_free(tj[j].prep);
+            free(load[j]);
+            free(ll[j]);
+            free(lb[j]);
+            tm_mapping_release(&m[j]);
+            tm_comm_release(&c[j]);
+        }
+    }
+    tm_workload_release(&w);
+    tm_route_free(route);
+    tm_net_free(net);
+}
+
 static void test_shared_time_api(void **state)
 {
     tm_net *net = two_switch_net();
@@ -525,6 +600,7 @@ int main(void)
         cmocka_unit_test(test_shared_cable),
         cmocka_unit_test(test_alone_is_eval),
         cmocka_unit_test(test_union),
+        cmocka_unit_test(test_shared_hosts_and_preps),
         cmocka_unit_test(test_shared_time_api),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
