@@ -305,6 +305,82 @@ TM_API void tm_pick_release(tm_pick *p);
 TM_API tm_err tm_pick_nodes(tm_ctx *ctx, const tm_route *route, const tm_pick_request *req,
                             tm_pick_policy policy, tm_pick *out);
 
+/* ---- replaying a trace (docs/workload.md "replay") ---------------------------
+ * The jobs start and end at their recorded times; a policy only chooses
+ * where each one runs, among the nodes free under that policy's own
+ * history, at its start.  Between two events (a start or an end) the
+ * running jobs are a set, evaluated as tm_workload_eval does; a job's
+ * shared figures and slowdown are the means over the intervals of its
+ * run, weighted by their lengths (a job of no length: the set at its
+ * start).  A job still running at the end of the trace (End "Unknown")
+ * runs until the last recorded time.  Times do not change with the
+ * slowdowns: the replay predicts what each placement costs, it does not
+ * re-schedule. */
+typedef enum {
+    TM_REPLAY_RECORDED = 0, /* the trace's own nodes */
+    TM_REPLAY_SLURM_TREE,   /* Slurm's topology/tree pick (tm_slurm_pick) */
+    TM_REPLAY_RANDOM,       /* a seeded random pick */
+    TM_REPLAY_TOPOMAP       /* tm_pick_nodes' TM_PICK_TOPOMAP, the running jobs as background */
+} tm_replay_policy;
+/* "as-recorded", "slurm-tree", "random", "topomap" -> policy; -1 otherwise. */
+TM_API int tm_replay_policy_parse(const char *s);
+TM_API const char *tm_replay_policy_name(tm_replay_policy p);
+
+typedef struct tm_replay_opts {
+    const tm_time_opts *time;  /* NULL: TM_TIME_OPTS_INIT */
+    /* the hosts the policies may give (NULL: every host); as-recorded
+     * keeps the trace's */
+    const int32_t *partition;
+    int32_t n_partition;
+    const tm_slurm_tree *tree; /* NULL: tm_slurm_tree_from_net */
+    uint64_t seed;             /* the random policy's (each job's draw from it and the job) */
+    /* as-recorded only: the jobs to give rows for (the others are only
+     * the background of theirs: a shard); NULL: all */
+    const int32_t *rows;
+    int32_t n_rows;
+} tm_replay_opts;
+#define TM_REPLAY_OPTS_INIT {NULL, NULL, 0, NULL, 1, NULL, 0}
+
+typedef struct tm_replay_row {
+    /* alone; shared figures and slowdown: the time-weighted means over its
+     * run; neighbours: every job it shared a link with in its run; group:
+     * -1 */
+    tm_job_result r;
+    bool placed;        /* false: the policy found no nodes at its start (no row figures) */
+    int32_t *hosts;     /* its nodes under the policy (the job's n_hosts; owned); NULL when
+                         * not placed */
+    double worst_slowdown, worst_max_congestion; /* over the intervals of its run */
+    int32_t intervals;  /* intervals of its run */
+} tm_replay_row;
+
+/* The fabric between two events. */
+typedef struct tm_replay_interval {
+    double t0, t1;          /* seconds since the trace's first start */
+    int32_t running, busy_nodes;
+    double max_congestion;  /* the fabric's, every running job's load */
+    double mean_slowdown;   /* of the running jobs with rows */
+} tm_replay_interval;
+
+typedef struct tm_replay_result {
+    tm_replay_policy policy;
+    int32_t n_rows;
+    tm_replay_row *rows;    /* the row jobs (every job: its index = its job), job order */
+    int32_t n_intervals;
+    tm_replay_interval *intervals;
+    double start;           /* the trace's first start (seconds, as tm_job.start) */
+    double end;             /* its last recorded time */
+    int32_t not_placed;
+} tm_replay_result;
+
+TM_API void tm_replay_result_init(tm_replay_result *r);
+TM_API void tm_replay_result_release(tm_replay_result *r);
+/* Replays trace w (it needs Start and End) under policy.  rows other than
+ * NULL with another policy than TM_REPLAY_RECORDED is TM_EUSAGE (a
+ * policy's choices depend on every earlier job). */
+TM_API tm_err tm_replay(tm_ctx *ctx, const tm_route *route, const tm_workload *w,
+                        tm_replay_policy policy, const tm_replay_opts *opts,
+                        tm_replay_result *out);
+
 /* The distribution of slowdowns (docs/workload.md "Slowdowns"). */
 #define TM_SLOWED 1.05 /* a job is "slowed" when its slowdown is above this */
 typedef struct tm_slowdown_stats {

@@ -28,9 +28,10 @@ static void eval_usage(FILE *out)
 
 static void usage(FILE *out)
 {
-    fputs("usage: topomap workload <eval> [options]\n\n"
-          "  eval    every job of a jobs file alone and with the others' traffic\n\n"
-          "'topomap workload eval --help' describes it (docs/workload.md).\n",
+    fputs("usage: topomap workload <eval|replay> [options]\n\n"
+          "  eval    every job of a jobs file alone and with the others' traffic\n"
+          "  replay  replay a trace under node-choice policies: the slowdowns of each\n\n"
+          "'topomap workload <eval|replay> --help' describes each (docs/workload.md).\n",
           out);
 }
 
@@ -208,5 +209,7 @@ int cmd_workload(int argc, char **argv, cli_warns *w)
     }
     if (strcmp(argv[1], "eval") == 0)
         return workload_eval(argc - 1, argv + 1, w);
-    return cli_usage_error("topomap workload", "unknown subcommand '%s' (eval)", argv[1]);
+    if (strcmp(argv[1], "replay") == 0)
+        return cmd_replay(argc - 1, argv + 1, w);
+    return cli_usage_error("topomap workload", "unknown subcommand '%s' (eval, replay)", argv[1]);
 }

@@ -16,7 +16,7 @@ static const struct command {
     {"eval", cmd_eval, "exact congestion, dilation and QAP cost of a mapping"},
     {"map", cmd_map, "compute a mapping and write a rankfile"},
     {"study", cmd_study, "what-if grid: topologies, failures, capacities x strategies"},
-    {"workload", cmd_workload, "many jobs on one fabric: eval (docs/workload.md)"},
+    {"workload", cmd_workload, "many jobs on one fabric: eval, replay (docs/workload.md)"},
     {"alloc", cmd_alloc, "choose the nodes of a new job among the free ones"},
 };
 

@@ -53,8 +53,8 @@ typedef struct wl_rows {
     const tm_net *net;
     const tm_workload *w;
     const tm_workload_result *r;
-    int32_t *const *hosts; /* per job: the hosts of the row (NULL: its own) */
-    const char *policy;    /* replay: the policy of the rows, else NULL */
+    const char *policy;        /* replay: the policy of the rows, else NULL */
+    const tm_replay_row *rr;   /* replay: its rows (r->rows are their .r), else NULL */
 } wl_rows;
 void wl_json_row(json_w *j, const wl_rows *x, int32_t i);
 void wl_json_fabric(json_w *j, const wl_rows *x);
@@ -66,6 +66,8 @@ void wl_csv_row(FILE *out, const wl_rows *x, int32_t i);
 void wl_print_rows(FILE *out, const wl_rows *x);
 void wl_print_shared(FILE *out, const wl_rows *x);
 
+/* workload replay (cmd_replay.c). */
+int cmd_replay(int argc, char **argv, cli_warns *w);
 /* --report of workload eval (workload_report.c). */
 tm_err wl_write_eval_report(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const wl_rows *x);
 

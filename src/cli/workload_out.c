@@ -7,9 +7,9 @@
 
 #include "workload_cli.h"
 
-static const int32_t *row_hosts(const wl_rows *x, int32_t job)
+static const int32_t *row_hosts(const wl_rows *x, int32_t i)
 {
-    return x->hosts && x->hosts[job] ? x->hosts[job] : x->w->job[job].host;
+    return x->rr ? x->rr[i].hosts : x->w->job[x->r->rows[i].job].host;
 }
 
 static void json_figures(json_w *j, const char *key, const tm_job_figures *f)
@@ -27,7 +27,8 @@ void wl_json_row(json_w *j, const wl_rows *x, int32_t i)
 {
     const tm_job_result *r = &x->r->rows[i];
     const tm_job *job = &x->w->job[r->job];
-    char buf[4096], *nodes = wl_hostlist(x->net, row_hosts(x, r->job), job->n_hosts);
+    const int32_t *hosts = row_hosts(x, i);
+    char buf[4096], *nodes = hosts ? wl_hostlist(x->net, hosts, job->n_hosts) : NULL;
     json_obj_begin(j, NULL);
     if (x->policy)
         json_str(j, "policy", x->policy);
@@ -45,9 +46,22 @@ void wl_json_row(json_w *j, const wl_rows *x, int32_t i)
         wl_time_str(job->end, buf, sizeof buf);
         json_str(j, "end", buf);
     }
+    if (x->rr) {
+        json_bool(j, "placed", x->rr[i].placed);
+        if (!x->rr[i].placed) {
+            json_obj_end(j);
+            free(nodes);
+            return;
+        }
+    }
     json_figures(j, "alone", &r->alone);
     json_figures(j, "shared", &r->shared);
     json_num(j, "slowdown", r->slowdown);
+    if (x->rr) {
+        json_num(j, "worst_slowdown", x->rr[i].worst_slowdown);
+        json_num(j, "worst_max_congestion", x->rr[i].worst_max_congestion);
+        json_int(j, "intervals", x->rr[i].intervals);
+    }
     if (r->group >= 0)
         json_str(j, "group", x->w->job[r->group].id);
     json_int(j, "links_used", r->links_used);
@@ -144,14 +158,17 @@ void wl_csv_header(FILE *out, bool replay)
     fprintf(out, "%sjob,index,line,nodes,n_nodes,n_tasks,comm,start,end,"
                  "alone_max_congestion,alone_avg_dilation,alone_qap_J,alone_est_time_s,"
                  "shared_max_congestion,shared_est_time_s,slowdown,time_approximate,group,"
-                 "links_used,links_shared,shares_with\n", replay ? "policy," : "");
+                 "links_used,links_shared,shares_with%s\n", replay ? "policy," : "",
+            replay ? ",placed,worst_slowdown,worst_max_congestion,intervals" : "");
 }
 
 void wl_csv_row(FILE *out, const wl_rows *x, int32_t i)
 {
     const tm_job_result *r = &x->r->rows[i];
     const tm_job *job = &x->w->job[r->job];
-    char buf[4096], *nodes = wl_hostlist(x->net, row_hosts(x, r->job), job->n_hosts);
+    const int32_t *hosts = row_hosts(x, i);
+    char buf[4096], *nodes = hosts ? wl_hostlist(x->net, hosts, job->n_hosts) : NULL;
+    bool placed = !x->rr || x->rr[i].placed;
     size_t len = 0;
     if (x->policy)
         csv_str(out, x->policy, false);
@@ -165,17 +182,25 @@ void wl_csv_row(FILE *out, const wl_rows *x, int32_t i)
     fprintf(out, "%s,", x->w->has_times ? buf : "");
     wl_time_str(job->end, buf, sizeof buf);
     fprintf(out, "%s,", x->w->has_times ? buf : "");
-    fprintf(out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,", r->alone.max_congestion,
-            r->alone.avg_dilation, r->alone.qap_J, r->alone.est_time_s, r->shared.max_congestion,
-            r->shared.est_time_s, r->slowdown,
-            r->shared.time_approximate || r->alone.time_approximate ? "true" : "false");
+    if (placed)
+        fprintf(out, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,", r->alone.max_congestion,
+                r->alone.avg_dilation, r->alone.qap_J, r->alone.est_time_s,
+                r->shared.max_congestion, r->shared.est_time_s, r->slowdown,
+                r->shared.time_approximate || r->alone.time_approximate ? "true" : "false");
+    else
+        fputs(",,,,,,,,", out);
     csv_str(out, r->group >= 0 ? x->w->job[r->group].id : "", false);
     fprintf(out, "%d,%d,", r->links_used, r->links_shared);
     buf[0] = '\0';
     for (int32_t k = 0; k < r->n_neighbours && len + 2 < sizeof buf; k++)
         len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", k ? " " : "",
                                 x->w->job[r->neighbours[k]].id);
-    csv_str(out, buf, true);
+    csv_str(out, buf, !x->rr);
+    if (x->rr && placed)
+        fprintf(out, "true,%.17g,%.17g,%d\n", x->rr[i].worst_slowdown,
+                x->rr[i].worst_max_congestion, x->rr[i].intervals);
+    else if (x->rr)
+        fputs("false,,,\n", out);
     free(nodes);
 }
 

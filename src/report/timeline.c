@@ -33,7 +33,8 @@ static void legend(FILE *out, const tm_report_workload *r, double y)
     }
 }
 
-static void frame(FILE *out, double xmax, const char *xlab, double ymax, const char *ylab)
+static void frame(FILE *out, double xmin, double xmax, const char *xlab, double ymax,
+                  const char *ylab)
 {
     double pw = C_W - C_L - C_R;
     fprintf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" class=\"ax\"/>"
@@ -41,7 +42,7 @@ static void frame(FILE *out, double xmax, const char *xlab, double ymax, const c
             C_L, C_H - C_B, C_W - C_R, C_H - C_B, C_L, C_T, C_L, C_H - C_B);
     for (int s = 0; s <= 4; s++)
         fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%.4g</text>",
-                C_L + pw * s / 4, C_H - C_B + 14, xmax * s / 4);
+                C_L + pw * s / 4, C_H - C_B + 14, xmin + (xmax - xmin) * s / 4);
     fprintf(out, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.4g</text>"
                  "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">0</text>\n",
             C_L - 4, C_T + 4, ymax, C_L - 4, C_H - C_B);
@@ -63,8 +64,7 @@ void tm__svg_slowdown_cdf(FILE *out, const tm_report_workload *r)
     fprintf(out, "<svg class=\"cdf\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" "
                  "role=\"img\" aria-label=\"slowdowns by policy\">\n", C_W, C_H + 20, C_W,
             C_H + 20);
-    frame(out, xmax, "slowdown (shared / alone est. time)", 1.0, "fraction of jobs");
-    fprintf(out, "<text x=\"%.0f\" y=\"%.0f\">%.4g</text>\n", C_L, C_H - C_B + 28, xmin);
+    frame(out, xmin, xmax, "slowdown (shared / alone est. time)", 1.0, "fraction of jobs");
     for (int32_t p = 0; p < r->n_policies; p++) {
         int32_t n = r->n_slowdowns[p], below = 0;
         double *v = malloc(((size_t)n + 1) * sizeof *v);
@@ -129,7 +129,7 @@ void tm__svg_timeline(FILE *out, const tm_report_workload *r)
                      "nodes (grey)</text>\n", C_W - C_R + 4, C_T + 4, bmax, C_W - C_R - 110,
                 C_T - 6);
     }
-    frame(out, T, "seconds since the first start", ymax, "fabric max congestion");
+    frame(out, 0.0, T, "seconds since the first start", ymax, "fabric max congestion");
     for (int32_t p = 0; p < r->n_policies; p++) {
         const tm_report_series *s = &r->congestion[p];
         int32_t i = 0;

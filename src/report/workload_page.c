@@ -57,11 +57,11 @@ static tm_err job_hosts(tm_ctx *ctx, const tm_report_workload *r, tm_mapping *m,
     for (int32_t v = 0; v < nv; v++)
         host_job[v] = -1;
     for (int32_t i = 0; i < r->n_jobs; i++)
-        n += r->jobs[i].n_hosts;
+        n += r->jobs[i].hosts ? r->jobs[i].n_hosts : 0;
     err = tm_mapping_alloc(ctx, m, n, false);
     n = 0;
     for (int32_t i = 0; !err && i < r->n_jobs; i++)
-        for (int32_t k = 0; k < r->jobs[i].n_hosts; k++) {
+        for (int32_t k = 0; r->jobs[i].hosts && k < r->jobs[i].n_hosts; k++) {
             int32_t v = r->jobs[i].hosts[k];
             m->host[n] = v;
             m->slot[n++] = 0;

@@ -563,7 +563,7 @@ static tm_err random_pick(picker *p, uint64_t seed, int32_t **hosts)
 tm_err wl_pick(tm_ctx *ctx, const tm_route *route, const tm_time_opts *topt,
                const tm_slurm_tree *t, const wl_bg *bg, const tm_comm *comm, int32_t n,
                const int32_t *tasks, const int32_t *free_hosts, int32_t n_free,
-               tm_pick_policy policy, uint64_t seed, tm_pick *out)
+               tm_pick_policy policy, uint64_t seed, bool figures, tm_pick *out)
 {
     picker p;
     int32_t *hosts = NULL;
@@ -585,6 +585,8 @@ tm_err wl_pick(tm_ctx *ctx, const tm_route *route, const tm_time_opts *topt,
     p.n_free = n_free;
     if (n < 1 || n > n_free)
         return tm__fail(ctx, TM_EINFEASIBLE, "alloc: %d nodes asked, %d free", n, n_free);
+    if (!bg && (figures || policy == TM_PICK_TOPOMAP))
+        return tm__fail(ctx, TM_EUSAGE, "alloc: no background for the figures");
     p.scratch = tm__calloc_n((size_t)p.g->n_links + 1, sizeof *p.scratch);
     p.mine = tm__calloc_n((size_t)p.g->n_links + 1, 1);
     if (!p.scratch || !p.mine) {
@@ -602,9 +604,14 @@ tm_err wl_pick(tm_ctx *ctx, const tm_route *route, const tm_time_opts *topt,
     } else {
         err = best(&p, &hosts, &out->candidates);
     }
-    if (!err)
+    if (!err && figures)
         err = time_cand(&p, hosts, true, &tm);
-    if (!err) {
+    if (!err && !figures) {
+        out->policy = policy;
+        out->n_hosts = n;
+        out->hosts = hosts;
+        hosts = NULL;
+    } else if (!err) {
         out->policy = policy;
         out->n_hosts = n;
         out->hosts = hosts;
@@ -721,7 +728,7 @@ tm_err tm_pick_nodes(tm_ctx *ctx, const tm_route *route, const tm_pick_request *
         err = wl_bg_make(ctx, tm_net_csr_get(net)->n_links, ptr, n_bg, &bg);
     if (!err)
         err = wl_pick(ctx, route, req->time, t, &bg, comm, req->n_nodes, tasks, req->free,
-                      req->n_free, policy, req->seed, out);
+                      req->n_free, policy, req->seed, true, out);
     wl_bg_release(&bg);
     for (int32_t i = 0; inst && i < n_bg; i++)
         wl_inst_release(&inst[i]);

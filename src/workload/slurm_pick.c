@@ -28,11 +28,15 @@ static bool bit(const uint64_t *s, int32_t i)
     return (s[i / 64] >> (i % 64)) & 1;
 }
 
-/* _topo_compare_switches: > 0 when i is the better leaf for rem nodes. */
+/* _topo_compare_switches: > 0 when i is the better leaf for rem nodes.
+ * Slurm climbs both switches' parents in step until they share one; a
+ * switch no line lists has parent 0 (zeroed records), so on a tree of
+ * uneven depth the climb can cycle without end (slurmctld 22.05 would
+ * hang there): the climb stops after n_sw steps, as if they met. */
 static int compare_switches(const tm_slurm_tree *t, int32_t i, int32_t j, int32_t rem,
                             const int32_t *cnt)
 {
-    for (;;) {
+    for (int32_t steps = 0; steps <= t->n_sw; steps++) {
         bool i_fit = cnt[i] >= rem, j_fit = cnt[j] >= rem;
         if (i_fit && j_fit) {
             if (cnt[i] < cnt[j])

@@ -81,10 +81,12 @@ typedef struct wl_bg {
 tm_err wl_bg_make(tm_ctx *ctx, int32_t n_links, wl_inst *const *inst, int32_t n, wl_bg *bg);
 void wl_bg_release(wl_bg *bg);
 /* The pick of n nodes (tasks[k] ranks on the k-th, Slurm's order) for a
- * job with matrix comm among the free hosts, with bg's traffic. */
+ * job with matrix comm among the free hosts, with bg's traffic (NULL:
+ * none, allowed without figures for slurm-tree and random); figures:
+ * also its figures with bg (else only hosts and tasks are set). */
 tm_err wl_pick(tm_ctx *ctx, const tm_route *route, const tm_time_opts *topt,
                const tm_slurm_tree *t, const wl_bg *bg, const tm_comm *comm, int32_t n,
                const int32_t *tasks, const int32_t *free_hosts, int32_t n_free,
-               tm_pick_policy policy, uint64_t seed, tm_pick *out);
+               tm_pick_policy policy, uint64_t seed, bool figures, tm_pick *out);
 
 #endif

@@ -566,6 +566,107 @@ static void test_shared_hosts_and_preps(void **state)
     tm_net_free(net);
 }
 
+/* Hand-computed replay on the two-switch net (fluid model, no latency):
+ * A [0,100) and B [50,150) each alone take 1 s and 2 s together on the
+ * cable, so each is slowed 2x half of its run: 1.5x on average; C is a
+ * job of no length at 60 s on A's hosts: three jobs on the cable, 3x. */
+static void test_replay_hand(void **state)
+{
+    tm_net *net = two_switch_net();
+    tm_route *route;
+    tm_workload w;
+    tm_replay_result r;
+    tm_replay_opts o = TM_REPLAY_OPTS_INIT;
+    tm_time_opts t = TM_TIME_OPTS_INIT;
+    (void)state;
+    t.model = TM_TIME_FLUID;
+    t.latency_per_hop_s = 0;
+    o.time = &t;
+    assert_tm_ok(ctx, tm_route_new(ctx, net, TM_ROUTE_ECMP, &route));
+    assert_tm_ok(ctx, read_text(net, "JobID|NodeList|NTasksPerNode|Comm|Start|End\n"
+                                     "A|a1,a2|1|ring:1.25e9|2024-01-01T00:00:00|2024-01-01T00:01:40\n"
+                                     "B|b1,b2|1|ring:1.25e9|2024-01-01T00:00:50|2024-01-01T00:02:30\n"
+                                     "C|a1,a2|1|ring:1.25e9|2024-01-01T00:01:00|2024-01-01T00:01:00\n",
+                                &w));
+    assert_tm_ok(ctx, tm_replay(ctx, route, &w, TM_REPLAY_RECORDED, &o, &r));
+    assert_int_equal(r.n_rows, 3);
+    assert_true(r.rows[0].placed && r.rows[1].placed && r.rows[2].placed);
+    assert_true(near(r.rows[0].r.slowdown, 1.5, 1e-9));
+    assert_true(near(r.rows[0].r.shared.est_time_s, 1.5, 1e-9));
+    assert_true(near(r.rows[0].worst_slowdown, 2.0, 1e-9));
+    assert_true(near(r.rows[1].r.slowdown, 1.5, 1e-9));
+    assert_true(near(r.rows[0].r.shared.max_congestion, (1.25e8 + 2.5e8) / 2, 1e-9));
+    assert_true(near(r.rows[2].r.slowdown, 3.0, 1e-9));
+    assert_int_equal(r.rows[2].intervals, 1);
+    assert_int_equal(r.rows[0].r.n_neighbours, 1); /* B (C has no length: only its own row sees A) */
+    assert_int_equal(r.rows[2].r.n_neighbours, 2);
+    /* the fabric over time: alone, together (C's start at 60 s splits it),
+     * alone */
+    assert_int_equal(r.n_intervals, 4);
+    assert_true(r.intervals[2].t0 == 60 && r.intervals[2].t1 == 100);
+    assert_true(near(r.intervals[2].max_congestion, 2.5e8, 1e-12));
+    assert_true(near(r.intervals[3].max_congestion, 1.25e8, 1e-12));
+    assert_true(r.intervals[0].t0 == 0 && r.intervals[0].t1 == 50);
+    assert_true(near(r.intervals[0].max_congestion, 1.25e8, 1e-12));
+    assert_true(near(r.intervals[1].max_congestion, 2.5e8, 1e-12));
+    assert_int_equal(r.intervals[1].running, 2);
+    assert_int_equal(r.intervals[1].busy_nodes, 4);
+    assert_true(near(r.intervals[1].mean_slowdown, 2.0, 1e-9));
+    assert_true(r.end - r.start == 150);
+    tm_replay_result_release(&r);
+    /* a shard: B's row alone is the same */
+    {
+        int32_t one = 1;
+        o.rows = &one;
+        o.n_rows = 1;
+        assert_tm_ok(ctx, tm_replay(ctx, route, &w, TM_REPLAY_RECORDED, &o, &r));
+        assert_int_equal(r.n_rows, 1);
+        assert_int_equal(r.rows[0].r.job, 1);
+        assert_true(near(r.rows[0].r.slowdown, 1.5, 1e-9));
+        tm_replay_result_release(&r);
+        assert_tm_error(ctx, tm_replay(ctx, route, &w, TM_REPLAY_TOPOMAP, &o, &r), TM_EUSAGE,
+                        "only as-recorded");
+        o.rows = NULL;
+        o.n_rows = 0;
+    }
+    /* topomap keeps each two-node ring on one switch: nobody crosses the cable */
+    assert_tm_ok(ctx, tm_replay(ctx, route, &w, TM_REPLAY_TOPOMAP, &o, &r));
+    for (int i = 0; i < 2; i++) {
+        assert_true(r.rows[i].placed);
+        assert_true(r.rows[i].r.slowdown == 1.0);
+        assert_true(r.rows[i].r.alone.avg_dilation == 2.0);
+    }
+    /* C finds no two free nodes at 60 s (A and B hold all four) */
+    assert_false(r.rows[2].placed);
+    assert_int_equal(r.not_placed, 1);
+    tm_replay_result_release(&r);
+    /* slurm-tree and random place both too; a partition of two nodes
+     * leaves B without room */
+    assert_tm_ok(ctx, tm_replay(ctx, route, &w, TM_REPLAY_SLURM_TREE, &o, &r));
+    assert_true(r.rows[0].placed && r.rows[1].placed);
+    tm_replay_result_release(&r);
+    assert_tm_ok(ctx, tm_replay(ctx, route, &w, TM_REPLAY_RANDOM, &o, &r));
+    assert_true(r.rows[0].placed && r.rows[1].placed);
+    tm_replay_result_release(&r);
+    {
+        int32_t part[2] = {tm_net_find(net, "a1"), tm_net_find(net, "a2")};
+        o.partition = part;
+        o.n_partition = 2;
+        assert_tm_ok(ctx, tm_replay(ctx, route, &w, TM_REPLAY_SLURM_TREE, &o, &r));
+        assert_true(r.rows[0].placed);
+        assert_false(r.rows[1].placed);
+        tm_replay_result_release(&r);
+    }
+    tm_workload_release(&w);
+    /* a trace without times */
+    assert_tm_ok(ctx, read_text(net, "JobID|NodeList\nA|a1\n", &w));
+    assert_tm_error(ctx, tm_replay(ctx, route, &w, TM_REPLAY_RECORDED, NULL, &r), TM_EUSAGE,
+                    "no Start and End");
+    tm_workload_release(&w);
+    tm_route_free(route);
+    tm_net_free(net);
+}
+
 static void test_shared_time_api(void **state)
 {
     tm_net *net = two_switch_net();
@@ -601,6 +702,7 @@ int main(void)
         cmocka_unit_test(test_alone_is_eval),
         cmocka_unit_test(test_union),
         cmocka_unit_test(test_shared_hosts_and_preps),
+        cmocka_unit_test(test_replay_hand),
         cmocka_unit_test(test_shared_time_api),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
