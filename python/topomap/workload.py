@@ -277,7 +277,7 @@ def alloc(net, nodes, ppn=None, comm=None, free=None, jobs=None, at=None, policy
     free nodes' slots, when they all have the same), as `topomap alloc`:
     comm is a pattern ("stencil3d", "ring:4MiB", ...; default stencil3d) or
     anything topomap.as_comm takes; free a hostlist or a list of hosts
-    (default: every host no job of `jobs` uses); jobs the running jobs (a
+    (default: every host; the running jobs' nodes are left out); jobs the running jobs (a
     jobs file, DataFrame or Workload; at: those running then).  Every policy
     is run: `picks` compares them, `nodes` is `policy`'s."""
     if policy not in ("topomap", "slurm-tree", "random"):
@@ -302,14 +302,13 @@ def alloc(net, nodes, ppn=None, comm=None, free=None, jobs=None, at=None, policy
         expr = free if isinstance(free, str) else ",".join(
             net.name(h) if not isinstance(h, str) else h for h in free)
         ctx.check(lib.tm_alloc_from_hostlist(ctx.ptr, net.ptr, enc(expr), fr))
-        hosts = [fr.host[i] for i in range(fr.n)]
-        slots = [fr.slots[i] for i in range(fr.n)]
     else:
-        busy = {wl.ptr.job[j].host[k] for j in running for k in range(wl.ptr.job[j].n_hosts)} \
-            if wl is not None else set()
         ctx.check(lib.tm_alloc_all(ctx.ptr, net.ptr, fr))
-        hosts = [fr.host[i] for i in range(fr.n) if fr.host[i] not in busy]
-        slots = [fr.slots[i] for i in range(fr.n) if fr.host[i] not in busy]
+    # the nodes of the running jobs are not free, whatever `free` says
+    busy = {wl.ptr.job[j].host[k] for j in running for k in range(wl.ptr.job[j].n_hosts)} \
+        if wl is not None else set()
+    hosts = [fr.host[i] for i in range(fr.n) if fr.host[i] not in busy]
+    slots = [fr.slots[i] for i in range(fr.n) if fr.host[i] not in busy]
     if ppn is None:
         if len(set(slots)) > 1:
             raise UsageError(lib.TM_EUSAGE, "the free nodes have different slots (%d and %d): "

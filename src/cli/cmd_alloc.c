@@ -25,21 +25,20 @@ static void usage(FILE *out)
     cli_print_options(out, CLI_ALLOC);
 }
 
-/* The free hosts: --free, or every host no running job uses. */
+/* The free hosts: --free (default every host), without those a running
+ * job uses. */
 static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
                          int32_t n_set, tm_alloc *out)
 {
     int32_t nv = tm_net_n_vertices(in->net), k = 0;
     uint8_t *busy;
-    tm_err err;
-    if (a->free)
-        return tm_alloc_from_hostlist(ctx, in->net, a->free, out);
-    err = tm_alloc_all(ctx, in->net, out);
+    tm_err err = a->free ? tm_alloc_from_hostlist(ctx, in->net, a->free, out)
+                         : tm_alloc_all(ctx, in->net, out);
     if (err)
         return err;
     if (!(busy = calloc((size_t)nv + 1, 1)))
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-    for (int32_t i = 0; i < n_set; i++) {
+    for (int32_t i = 0; a->jobs && i < n_set; i++) {
         const tm_job *job = &in->w.job[set ? set[i] : i];
         for (int32_t h = 0; h < job->n_hosts; h++)
             busy[job->host[h]] = 1;
@@ -187,7 +186,11 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
     rq.time = &in->topt;
     rq.tree = tree;
     rq.seed = (uint64_t)a->seed;
+    /* the hostlist alone (a scheduler's path): the policy's pick only;
+     * --json compares all three */
     for (int i = 0; !err && i < 3; i++) {
+        if (!a->json && i != policy)
+            continue;
         pk->err[i] = tm_pick_nodes(ctx, in->route, &rq, (tm_pick_policy)i, &pk->p[i]);
         if (pk->err[i] == TM_EINFEASIBLE && i != policy) {
             snprintf(pk->why[i], sizeof pk->why[i], "%s", tm_ctx_errmsg(ctx));

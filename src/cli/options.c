@@ -217,8 +217,8 @@ static const cli_opt table[] = {
     {"at", OPT_AT, "TIME", W | A,
      "only the jobs running at TIME (YYYY-MM-DDTHH:MM:SS; Start <= TIME < End)"},
     {"free", OPT_FREE, "HOSTLIST", A,
-     "the free nodes to choose from (default: every host no job of --jobs\n"
-     "uses)"},
+     "the nodes to choose from (default: every host); those a running job of\n"
+     "--jobs uses are left out"},
     {"nodes", OPT_NODES, "N", A, "nodes of the new job (required)"},
     {"ppn", OPT_PPN, "K", A, "tasks per node (default: the nodes' slots)"},
     {"comm", OPT_COMM, "M", A,

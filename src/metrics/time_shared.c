@@ -48,6 +48,13 @@ struct tm_time_prep {
     bool have_agg;
     int32_t *hosts;      /* distinct hosts of its messages (made on first use) */
     int32_t n_hosts;
+    bool have_alone;     /* the job alone (a group of one), as tm_time_eval gives it */
+    int32_t alone_dil;   /* the max dilation it was made with */
+    int64_t alone_exact_max;
+    double alone_est;
+    bool alone_approx;
+    int32_t *touch;      /* alone and exact: the links its flows load (cross-traffic too) */
+    int32_t n_touch;
     bool have_t2;        /* its own tier-2 simulation (made on first use) */
     int32_t t2_dil;      /* the max dilation it was made with */
     double t2_end;
@@ -83,6 +90,7 @@ void tm_time_prep_free(tm_time_prep *pr)
     free(pr->amsg);
     free(pr->amult);
     free(pr->hosts);
+    free(pr->touch);
     free(pr);
 }
 
@@ -260,9 +268,14 @@ static tm_err group_flows(tm_ctx *ctx, tm_time_prep **pr, group *g)
 /* Builds the group's paths when it is simulated exactly (a group of one
  * also under tier 2, as tm_time_eval does). */
 static tm_err group_build(tm_ctx *ctx, const tm_route *route, tm_time_prep **pr,
-                          const tm__tparams *p, int64_t exact_max, group *g)
+                          const tm__tparams *p, int64_t exact_max, int32_t dil, group *g)
 {
-    tm_err err = group_flows(ctx, pr, g);
+    tm_err err;
+    if (g->n_jobs == 1 && pr[g->jobs[0]]->have_alone && pr[g->jobs[0]]->alone_dil == dil &&
+        pr[g->jobs[0]]->alone_exact_max == exact_max)
+        return TM_EOK; /* the job alone, known (its paths could still meet another
+                        * group's links: the other group's paths say so) */
+    err = group_flows(ctx, pr, g);
     if (err)
         return err;
     g->full = g->n <= exact_max;
@@ -274,20 +287,53 @@ static tm_err group_build(tm_ctx *ctx, const tm_route *route, tm_time_prep **pr,
     return tm__time_build(ctx, route, g->msg, p, &g->full, &g->t);
 }
 
-/* A full group whose paths reach a link owned by a job of another group:
- * the two groups are joined (true: some were). */
-static bool join_by_paths(const group *g, int32_t *par, const int32_t *owner)
+static int cmp_i32(const void *a, const void *b)
 {
-    bool joined = false;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The links a job alone loads, kept for the sets where its result is
+ * known (it is not built again there). */
+static tm_err keep_touch(tm_ctx *ctx, const group *g, tm_time_prep *p)
+{
+    int32_t k = 0;
+    if (p->touch || !g->t.n_ent)
+        return TM_EOK;
+    if (!(p->touch = tm__malloc_n((size_t)g->t.n_ent, sizeof *p->touch)))
+        return tm__nomem(ctx);
+    memcpy(p->touch, g->t.ent_link, (size_t)g->t.n_ent * sizeof *p->touch);
+    qsort(p->touch, (size_t)g->t.n_ent, sizeof *p->touch, cmp_i32);
+    for (int64_t e = 0; e < g->t.n_ent; e++)
+        if (!k || p->touch[e] != p->touch[k - 1])
+            p->touch[k++] = p->touch[e];
+    p->n_touch = k;
+    return TM_EOK;
+}
+
+/* A group whose paths reach a link owned by a job of another group: the
+ * two groups are joined (*joined).  Full groups only (tier-2 flows load
+ * only their own hosts' links); a job alone whose result is known uses
+ * the links it kept. */
+static tm_err join_by_paths(tm_ctx *ctx, const group *g, tm_time_prep **pr, int32_t *par,
+                            const int32_t *owner, bool *joined)
+{
+    if (!g->built && g->n_jobs == 1) {
+        const tm_time_prep *p = pr[g->jobs[0]];
+        for (int32_t k = 0; k < p->n_touch; k++)
+            if (owner[p->touch[k]] >= 0)
+                *joined |= join(par, owner[p->touch[k]], g->jobs[0]);
+        return TM_EOK;
+    }
     if (!g->built || !g->full)
-        return false;
+        return TM_EOK;
     for (int64_t f = 0; f < g->t.n; f++)
         for (int64_t e = g->t.off[f]; e < g->t.off[f + 1]; e++) {
             int32_t o = owner[g->t.ent_link[e]];
             if (o >= 0)
-                joined |= join(par, o, g->mjob[f]);
+                *joined |= join(par, o, g->mjob[f]);
         }
-    return joined;
+    return g->n_jobs == 1 ? keep_touch(ctx, g, pr[g->jobs[0]]) : TM_EOK;
 }
 
 static void job_sums(const tm__tflows *t, const tm__tmsg *msg, const int32_t *mjob,
@@ -491,9 +537,18 @@ static tm_err group_tier2(tm_ctx *ctx, const tm_route *route, const tm_time_job 
     return err;
 }
 
+/* A job alone whose result its prep keeps. */
+static void known_alone(const tm_time_prep *p, int32_t j, tm_time_shared *out)
+{
+    out[j].est_time_s = out[j].alone_est_time_s = p->alone_est;
+    out[j].approximate = p->alone_approx;
+    out[j].group = j;
+}
+
 /* A built group (one job, or several simulated exactly). */
 static tm_err group_run(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
-                        tm_time_prep **pr, group *gr, runs *rs, tm_time_shared *out)
+                        tm_time_prep **pr, group *gr, runs *rs, tm_time_shared *out,
+                        int64_t exact_max)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
     const tm__tparams *p = &pr[gr->jobs[0]]->p;
@@ -527,6 +582,14 @@ static tm_err group_run(tm_ctx *ctx, const tm_route *route, const tm_time_job *j
         out[j].approximate = !gr->full || sw;
         out[j].group = gr->jobs[0];
         out[j].alone_est_time_s = one ? out[j].est_time_s : 0.0;
+    }
+    if (one) { /* kept: the job alone is the same in every set it is alone in */
+        tm_time_prep *pj = pr[gr->jobs[0]];
+        pj->have_alone = true;
+        pj->alone_dil = jobs[gr->jobs[0]].max_dilation;
+        pj->alone_exact_max = exact_max;
+        pj->alone_est = out[gr->jobs[0]].est_time_s;
+        pj->alone_approx = out[gr->jobs[0]].approximate;
     }
     if (!gr->full)
         for (int32_t k = 0; k < jobs[gr->jobs[0]].n_loads; k++)
@@ -574,17 +637,18 @@ static void groups_free(group *gs, int32_t n)
 
 /* Builds every group; joins groups whose paths meet and builds again
  * until none do. */
-static tm_err build_groups(tm_ctx *ctx, const tm_route *route, int32_t n, tm_time_prep **pr,
-                           const tm__tparams *p, int64_t exact_max, int32_t *par,
-                           const int32_t *owner, group **gs, int32_t *ng)
+static tm_err build_groups(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
+                           int32_t n, tm_time_prep **pr, const tm__tparams *p, int64_t exact_max,
+                           int32_t *par, const int32_t *owner, group **gs, int32_t *ng)
 {
     for (;;) {
         bool joined = false;
         tm_err err = make_groups(ctx, n, par, gs, ng);
         for (int32_t i = 0; !err && i < *ng; i++)
-            err = group_build(ctx, route, pr, p, exact_max, &(*gs)[i]);
+            err = group_build(ctx, route, pr, p, exact_max,
+                              jobs[(*gs)[i].jobs[0]].max_dilation, &(*gs)[i]);
         for (int32_t i = 0; !err && i < *ng; i++)
-            joined |= join_by_paths(&(*gs)[i], par, owner);
+            err = join_by_paths(ctx, &(*gs)[i], pr, par, owner, &joined);
         if (err || !joined)
             return err;
         groups_free(*gs, *ng);
@@ -665,11 +729,16 @@ tm_err tm_time_eval_shared(tm_ctx *ctx, const tm_route *route, const tm_time_job
     if ((err = preps(ctx, jobs, n, topt, &p, pr, tmp)))
         goto out;
     join_by_loads(jobs, n, par, owner);
-    err = build_groups(ctx, route, n, pr, &p, topt->exact_max_flows, par, owner, &gs, &ng);
+    err = build_groups(ctx, route, jobs, n, pr, &p, topt->exact_max_flows, par, owner, &gs, &ng);
     for (int32_t i = 0; !err && i < ng; i++) {
-        if (wanted(&gs[i], want))
-            err = gs[i].built ? group_run(ctx, route, jobs, pr, &gs[i], &rs, out)
-                              : group_tier2(ctx, route, jobs, pr, &gs[i], &rs, out);
+        if (!wanted(&gs[i], want))
+            ;
+        else if (gs[i].built)
+            err = group_run(ctx, route, jobs, pr, &gs[i], &rs, out, topt->exact_max_flows);
+        else if (gs[i].n_jobs == 1)
+            known_alone(pr[gs[i].jobs[0]], gs[i].jobs[0], out);
+        else
+            err = group_tier2(ctx, route, jobs, pr, &gs[i], &rs, out);
         group_release(&gs[i]); /* the peak holds one group's flows */
     }
 out:
