@@ -372,6 +372,8 @@ typedef struct tm_replay_result {
     int32_t not_placed;
 } tm_replay_result;
 
+/* An empty result (init), and freeing its rows and intervals (release; r is
+ * empty again after). */
 TM_API void tm_replay_result_init(tm_replay_result *r);
 TM_API void tm_replay_result_release(tm_replay_result *r);
 /* Replays trace w (it needs Start and End) under policy.  rows other than

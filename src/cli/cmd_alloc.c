@@ -8,8 +8,8 @@
 #include "workload_cli.h"
 
 static const char usage_head[] =
-    "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--ppn K] [--comm M]\n"
-    "                     [--jobs F [--at TIME]] [--policy P] [--json]\n"
+    "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--ppn N] [--comm M]\n"
+    "                     [--jobs F [--at TIME]] [--policy topomap|slurm-tree|random] [--json]\n"
     "\n"
     "Chooses N of the free nodes for a new job whose communication is M, so that its\n"
     "predicted time (est_time_s) with the running jobs of F as background traffic is\n"

@@ -9,8 +9,9 @@
 #include "workload_cli.h"
 
 static const char usage_head[] =
-    "usage: topomap workload replay --topology T --trace F [--policy P[,P2..]] [--json]\n"
-    "                               [--out F.csv|F.json] [--report F.html]\n"
+    "usage: topomap workload replay --topology T --trace F [--json] [--out F.csv|F.json]\n"
+    "                               [--policy all|as-recorded|slurm-tree|random|topomap[,..]]\n"
+    "                               [--report F.html]\n"
     "\n"
     "Replays the trace F (a jobs file with Start and End): at each start, the job is\n"
     "placed by the policy among the nodes free under that policy's own history, and\n"

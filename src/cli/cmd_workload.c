@@ -26,13 +26,27 @@ static void eval_usage(FILE *out)
     cli_print_options(out, CLI_WEVAL);
 }
 
+/* `topomap workload --help`: both subcommands and their options (the man
+ * page topomap-workload(1) is made from it). */
 static void usage(FILE *out)
 {
-    fputs("usage: topomap workload <eval|replay> [options]\n\n"
-          "  eval    every job of a jobs file alone and with the others' traffic\n"
-          "  replay  replay a trace under node-choice policies: the slowdowns of each\n\n"
-          "'topomap workload <eval|replay> --help' describes each (docs/workload.md).\n",
+    fputs("usage: topomap workload eval   --topology T --jobs F [--routing R] [--at TIME] [--json]\n"
+          "                               [--out F.csv|F.json] [--report F.html]\n"
+          "       topomap workload replay --topology T --trace F [--json] [--out F.csv|F.json]\n"
+          "                               [--policy all|as-recorded|slurm-tree|random|topomap[,..]]\n"
+          "                               [--report F.html]\n"
+          "\n"
+          "Many jobs on one fabric (docs/workload.md).  'workload eval' evaluates every job\n"
+          "of a jobs file alone and with the other jobs' traffic on the same links;\n"
+          "'workload replay' replays a trace under node-choice policies and prints the\n"
+          "slowdowns of each.  'topomap workload eval --help' and 'topomap workload replay\n"
+          "--help' describe each.\n"
+          "\n"
+          "eval options:\n",
           out);
+    cli_print_options(out, CLI_WEVAL);
+    fputs("\nreplay options:\n", out);
+    cli_print_options(out, CLI_WREPLAY);
 }
 
 static int check_args(const char *cmd, const wl_args *a)

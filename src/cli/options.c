@@ -220,7 +220,7 @@ static const cli_opt table[] = {
      "the nodes to choose from (default: every host); those a running job of\n"
      "--jobs uses are left out"},
     {"nodes", OPT_NODES, "N", A, "nodes of the new job (required)"},
-    {"ppn", OPT_PPN, "K", A, "tasks per node (default: the nodes' slots)"},
+    {"ppn", OPT_PPN, "N", A, "tasks per node (default: the nodes' slots)"},
     {"comm", OPT_COMM, "M", A,
      "the new job's communication: a matrix file (any format --comm of\n"
      "eval reads) or a pattern as --default-comm (default stencil3d)"},
@@ -234,8 +234,8 @@ static const cli_opt table[] = {
     {"partition", OPT_PARTITION, "HOSTLIST", R,
      "the nodes the policies may choose (default: every host of the topology)"},
     {"slurm-topology", OPT_SLURM_TOPOLOGY, "F", R | A,
-     "the topology.conf slurm-tree emulates (default: topomap's own export\n"
-     "of the fabric, topo export --format slurm)"},
+     "the topology.conf slurm-tree emulates (default: the one 'topomap topo\n"
+     "export' writes for the fabric in Slurm's format)"},
     {"seed", OPT_SEED, "N", R | A, "seed of the random policy (default 1)"},
     {"routing", OPT_ROUTING, "R", W | R | A, "routing model (docs/routing.md; not ugal), one of:"},
     {"lmc-spread", OPT_LMC_SPREAD, NULL, W | R | A,

@@ -53,6 +53,14 @@ struct tm_time_prep {
     int64_t alone_exact_max;
     double alone_est;
     bool alone_approx;
+    uint64_t hash;       /* of its messages: what its figures in a set depend on */
+    /* the last group of several jobs it led (the lowest hash): its members'
+     * hashes and max dilations, and their figures (an interval of a replay
+     * often has the groups of the one before) */
+    int32_t g_n;
+    uint64_t *g_key;     /* 2 g_n: hash, dilation of each member, sorted */
+    double *g_est;
+    bool *g_approx;
     int32_t *touch;      /* alone and exact: the links its flows load (cross-traffic too) */
     int32_t n_touch;
     bool have_t2;        /* its own tier-2 simulation (made on first use) */
@@ -78,6 +86,22 @@ tm_err tm_time_prep_new(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
         tm_time_prep_free(pr);
         return err;
     }
+    /* FNV-1a over the messages (hosts and sizes) and the intra-host times:
+     * two jobs with the same hash have the same figures in any set */
+    pr->hash = 0xcbf29ce484222325ull;
+    for (int64_t f = 0; f < pr->n; f++) {
+        uint64_t w[3];
+        w[0] = (uint64_t)(uint32_t)pr->msg[f].src_host;
+        w[1] = (uint64_t)(uint32_t)pr->msg[f].dst_host;
+        memcpy(&w[2], &pr->msg[f].bytes, sizeof w[2]);
+        for (int k = 0; k < 3; k++)
+            pr->hash = (pr->hash ^ w[k]) * 0x100000001b3ull;
+    }
+    {
+        uint64_t w;
+        memcpy(&w, &pr->intra, sizeof w);
+        pr->hash = (pr->hash ^ w ^ (uint64_t)pr->n_intra) * 0x100000001b3ull;
+    }
     *out = pr;
     return TM_EOK;
 }
@@ -91,6 +115,9 @@ void tm_time_prep_free(tm_time_prep *pr)
     free(pr->amult);
     free(pr->hosts);
     free(pr->touch);
+    free(pr->g_key);
+    free(pr->g_est);
+    free(pr->g_approx);
     free(pr);
 }
 
@@ -537,6 +564,80 @@ static tm_err group_tier2(tm_ctx *ctx, const tm_route *route, const tm_time_job 
     return err;
 }
 
+/* ---- the last result of a group, kept in its leader's prep ------------------- */
+
+typedef struct gkey {
+    uint64_t hash, dil;
+    int32_t job;
+} gkey;
+
+static int cmp_gkey(const void *a, const void *b)
+{
+    const gkey *x = a, *y = b;
+    if (x->hash != y->hash)
+        return x->hash < y->hash ? -1 : 1;
+    return (x->dil > y->dil) - (x->dil < y->dil);
+}
+
+/* The group's members sorted by (hash, dilation); the first is its leader. */
+static gkey *group_key(const group *gr, const tm_time_job *jobs, tm_time_prep **pr)
+{
+    gkey *k = tm__malloc_n((size_t)gr->n_jobs, sizeof *k);
+    if (!k)
+        return NULL;
+    for (int32_t i = 0; i < gr->n_jobs; i++)
+        k[i] = (gkey){pr[gr->jobs[i]]->hash, (uint64_t)(uint32_t)jobs[gr->jobs[i]].max_dilation,
+                      gr->jobs[i]};
+    qsort(k, (size_t)gr->n_jobs, sizeof *k, cmp_gkey);
+    return k;
+}
+
+/* The kept result when the leader's last group is this one (true). */
+static bool cached_group(const gkey *k, int32_t n, tm_time_prep **pr, tm_time_shared *out)
+{
+    const tm_time_prep *lead = pr[k[0].job];
+    if (lead->g_n != n)
+        return false;
+    for (int32_t i = 0; i < n; i++)
+        if (lead->g_key[2 * i] != k[i].hash || lead->g_key[2 * i + 1] != k[i].dil)
+            return false;
+    int32_t gid = k[0].job;
+    for (int32_t i = 1; i < n; i++) /* the group's id: its lowest job */
+        gid = k[i].job < gid ? k[i].job : gid;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t j = k[i].job;
+        out[j].est_time_s = lead->g_est[i];
+        out[j].approximate = lead->g_approx[i];
+        out[j].alone_est_time_s = 0.0; /* exact: the caller's alone figure */
+        out[j].group = gid;
+    }
+    return true;
+}
+
+static void keep_group(const gkey *k, int32_t n, tm_time_prep **pr, const tm_time_shared *out)
+{
+    tm_time_prep *lead = pr[k[0].job];
+    uint64_t *key = tm__malloc_n((size_t)2 * (size_t)n, sizeof *key);
+    double *est = tm__malloc_n((size_t)n, sizeof *est);
+    bool *ap = tm__malloc_n((size_t)n, sizeof *ap);
+    if (!key || !est || !ap) { /* no memory to keep it: computed again next time */
+        free(key);
+        free(est);
+        free(ap);
+        return;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        key[2 * i] = k[i].hash;
+        key[2 * i + 1] = k[i].dil;
+        est[i] = out[k[i].job].est_time_s;
+        ap[i] = out[k[i].job].approximate;
+    }
+    free(lead->g_key);
+    free(lead->g_est);
+    free(lead->g_approx);
+    lead->g_key = key, lead->g_est = est, lead->g_approx = ap, lead->g_n = n;
+}
+
 /* A job alone whose result its prep keeps. */
 static void known_alone(const tm_time_prep *p, int32_t j, tm_time_shared *out)
 {
@@ -595,6 +696,26 @@ static tm_err group_run(tm_ctx *ctx, const tm_route *route, const tm_time_job *j
         for (int32_t k = 0; k < jobs[gr->jobs[0]].n_loads; k++)
             rs->dense[jobs[gr->jobs[0]].load_link[k]] = 0.0;
     return TM_EOK;
+}
+
+/* An exact group of several jobs: its kept result when it is the same
+ * group again (the same messages, exactly the same figures), else run and
+ * kept. */
+static tm_err group_run_kept(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
+                             tm_time_prep **pr, group *gr, runs *rs, tm_time_shared *out,
+                             int64_t exact_max)
+{
+    gkey *k = group_key(gr, jobs, pr);
+    tm_err err;
+    if (k && cached_group(k, gr->n_jobs, pr, out)) {
+        free(k);
+        return TM_EOK;
+    }
+    err = group_run(ctx, route, jobs, pr, gr, rs, out, exact_max);
+    if (!err && k)
+        keep_group(k, gr->n_jobs, pr, out);
+    free(k);
+    return err;
 }
 
 /* The groups of the current union-find, jobs in increasing order. */
@@ -733,6 +854,8 @@ tm_err tm_time_eval_shared(tm_ctx *ctx, const tm_route *route, const tm_time_job
     for (int32_t i = 0; !err && i < ng; i++) {
         if (!wanted(&gs[i], want))
             ;
+        else if (gs[i].built && gs[i].n_jobs > 1)
+            err = group_run_kept(ctx, route, jobs, pr, &gs[i], &rs, out, topt->exact_max_flows);
         else if (gs[i].built)
             err = group_run(ctx, route, jobs, pr, &gs[i], &rs, out, topt->exact_max_flows);
         else if (gs[i].n_jobs == 1)
