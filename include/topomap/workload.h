@@ -353,12 +353,12 @@ typedef struct tm_replay_row {
     int32_t intervals;  /* intervals of its run */
 } tm_replay_row;
 
-/* The fabric between two events. */
+/* The fabric between two events: figures of every running job, the same
+ * whichever rows were asked for (the jobs' slowdowns are in the rows). */
 typedef struct tm_replay_interval {
     double t0, t1;          /* seconds since the trace's first start */
     int32_t running, busy_nodes;
     double max_congestion;  /* the fabric's, every running job's load */
-    double mean_slowdown;   /* of the running jobs with rows */
 } tm_replay_interval;
 
 typedef struct tm_replay_result {

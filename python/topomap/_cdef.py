@@ -546,7 +546,6 @@ typedef struct tm_replay_interval {
     double t0, t1;
     int32_t running, busy_nodes;
     double max_congestion;
-    double mean_slowdown;
 } tm_replay_interval;
 typedef struct tm_replay_result {
     tm_replay_policy policy;

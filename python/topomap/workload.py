@@ -364,7 +364,7 @@ class ReplayResult:
     the statistics of the placed jobs' slowdowns, the fabric's peak and
     time-weighted mean max congestion) and
     `timeline` (one row per (policy, interval): t0, t1 in seconds since the
-    first start, running, busy_nodes, max_congestion, mean_slowdown)."""
+    first start, running, busy_nodes, max_congestion)."""
 
     def __init__(self, jobs, summary, timeline):
         self.jobs, self.summary, self.timeline = jobs, summary, timeline
@@ -436,10 +436,9 @@ def replay(net, trace, policies="all", routing="ecmp", partition=None, seed=1, r
         for i in range(res.n_intervals):
             iv = res.intervals[i]
             timeline.append({"policy": name, "t0": iv.t0, "t1": iv.t1, "running": iv.running,
-                             "busy_nodes": iv.busy_nodes, "max_congestion": iv.max_congestion,
-                             "mean_slowdown": iv.mean_slowdown})
+                             "busy_nodes": iv.busy_nodes, "max_congestion": iv.max_congestion})
     return ReplayResult(_df(table, REPLAY_COLUMNS),
                         _df(summary, ["policy", "jobs", "not_placed", "placed"] + STATS[1:] +
                             ["max_congestion_peak", "max_congestion_mean"]),
                         _df(timeline, ["policy", "t0", "t1", "running", "busy_nodes",
-                                       "max_congestion", "mean_slowdown"]))
+                                       "max_congestion"]))

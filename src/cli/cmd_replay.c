@@ -134,7 +134,6 @@ static void replay_json(FILE *out, const wl_args *a, const wl_inputs *in, const 
             json_int(&j, "running", iv->running);
             json_int(&j, "busy_nodes", iv->busy_nodes);
             json_num(&j, "max_congestion", iv->max_congestion);
-            json_num(&j, "mean_slowdown", iv->mean_slowdown);
             json_obj_end(&j);
         }
     json_arr_end(&j);

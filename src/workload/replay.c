@@ -74,7 +74,6 @@ typedef struct replayer {
     const tm_slurm_tree *tree;
     uint64_t seed;
     bool *want;        /* per job: a row */
-    bool sharded;
     wl_inst *inst;     /* per job, alive while it runs */
     bool *alive, *placed;
     int32_t **hosts;   /* per job: its nodes under the policy */
@@ -239,8 +238,6 @@ static tm_err evaluate(replayer *r, double t0, double t1, const bool *point)
     wl_inst **ptr = tm__malloc_n((size_t)n + 1, sizeof *ptr);
     bool *row = tm__calloc_n((size_t)n + 1, sizeof *row);
     tm_workload_result res;
-    double sum_slow = 0;
-    int32_t n_slow = 0;
     tm_err err;
     tm_workload_result_init(&res);
     if (!ptr || !row) {
@@ -274,8 +271,6 @@ static tm_err evaluate(replayer *r, double t0, double t1, const bool *point)
             a->worst_cong = fmax(a->worst_cong, x->shared.max_congestion);
         }
         a->intervals++;
-        sum_slow += x->slowdown;
-        n_slow++;
         err = add_neighbours(r, a, x);
     }
     for (int32_t v = 0; v < r->g->n; v++)
@@ -288,8 +283,7 @@ static tm_err evaluate(replayer *r, double t0, double t1, const bool *point)
             goto out;
         }
         o->intervals[o->n_intervals++] = (tm_replay_interval){
-            t0 - o->start, t1 - o->start, n, busy, res.max_congestion,
-            n_slow && !r->sharded ? sum_slow / n_slow : NAN};
+            t0 - o->start, t1 - o->start, n, busy, res.max_congestion};
     }
 out:
     tm_workload_result_release(&res);
@@ -526,7 +520,6 @@ tm_err tm_replay(tm_ctx *ctx, const tm_route *route, const tm_workload *w,
     r.policy = policy;
     r.topt = opts->time;
     r.seed = opts->seed;
-    r.sharded = opts->rows != NULL;
     r.tree = opts->tree;
     r.out = out;
     out->policy = policy;
