@@ -142,13 +142,16 @@ def case_for(cmd, text, shared_args, sub_texts=None):
                   '            return 0',
                   '        fi']
     if sub_texts:
+        # a sub-command with its own page, else the command's page
         lines.append('        case ${COMP_WORDS[2]} in')
         for sub in subs:
             if sub in sub_texts:
                 lines.append('        %s)' % sub)
                 lines += option_cases(sub_texts[sub], shared_args, 12)
                 lines.append('            ;;')
-        lines += ['        *) return 0 ;;', '        esac']
+        lines.append('        *)')
+        lines += option_cases(text, shared_args, 12)
+        lines += ['            ;;', '        esac']
     else:
         lines += option_cases(text, shared_args, 8)
     lines.append('        ;;')

@@ -427,7 +427,8 @@ static tm_err rows(replayer *r)
         row->worst_slowdown = a->worst_slow;
         row->worst_max_congestion = a->worst_cong;
         row->intervals = a->intervals;
-        qsort(a->nb, (size_t)a->n_nb, sizeof *a->nb, cmp_i32);
+        if (a->n_nb > 1)
+            qsort(a->nb, (size_t)a->n_nb, sizeof *a->nb, cmp_i32);
         row->r.neighbours = a->nb;
         row->r.n_neighbours = a->n_nb;
         a->nb = NULL;
