@@ -18,6 +18,7 @@
 #   make bench-record the overhead of TOPOMAP_RECORD on halo3d (tools/bench/record.sh)
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
+#   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
 #
 # Dependencies (igraph, libxml2, jansson, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
@@ -82,7 +83,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim bench-workload install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -428,6 +429,11 @@ bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%) $(BUILD)/sim/halo3d-rec $(BUILD)/si
 # examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).
 bench-record: mpi
 	tools/bench/record.sh $(BUILD)
+
+# The cost of `topomap alloc` on 1,000-node fabrics and of a replay
+# (tools/bench/workload.sh, docs/workload.md "Performance")
+bench-workload: all
+	tools/bench/workload.sh $(BUILD)
 
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one

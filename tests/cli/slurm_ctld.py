@@ -178,5 +178,5 @@ def main():
            time.time() - t0))
 
 
-if __name__ == '__main__':  # slurm_cluster.py imports its helpers
+if __name__ == "__main__":  # slurm_cluster.py and slurm_pick.py import its helpers
     main()
