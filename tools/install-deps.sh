@@ -10,7 +10,7 @@ pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjanss
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
       chromium  # tests/cli/t32-report.sh renders the HTML report headless
       slurmctld slurm-client  # tests/cli/t06-slurm-ctld.sh: the real controller reads the export
-      slurmd  # tests/cli/t44-slurm-array.sh: a local node runs a study's shards as a job array
+      slurmd  # tests/cli/t47-slurm-array.sh: a local node runs a study's shards as a job array
       # tests/cli/t70-install.sh: CMake and pkg-config consumers, `man -l`, and a
       # `pkg-config --static` link: the -dev package of every library in the Libs.private
       # of Debian's igraph.pc (-lgmp -lblas -lglpk -llapack -larpack -lplfit) and

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """slurm_cluster.py - a one-node Slurm cluster that really runs jobs, for the tests
-(t44-slurm-array.sh): Debian's slurmctld and slurmd (Slurm 22.05) on this host, in a private
+(t47-slurm-array.sh): Debian's slurmctld and slurmd (Slurm 22.05) on this host, in a private
 directory, on ports found free, with auth/none, cred/none and no cgroups (proctrack/linuxproc,
 task/none, jobacct_gather/none); the node is this host by its short name at 127.0.0.1, with
 its CPUs.  Runs a command with SLURM_CONF pointing at the cluster, then stops both daemons.
