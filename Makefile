@@ -5,7 +5,8 @@
 #                   and the HTML report build/demo-report.html
 #   make test       the layer check (tools/check-layers.sh), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
-#                   ThreadSanitizer, then fuzz smoke runs
+#                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
+#                   failed, then one summary of each failed test and step (tests/run-stages.sh)
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
@@ -18,8 +19,9 @@
 #   make bench-record the overhead of TOPOMAP_RECORD on halo3d (tools/bench/record.sh)
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
+#   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
 #
-# Dependencies (igraph, libxml2, cmocka via pkg-config; METIS via -lmetis;
+# Dependencies (igraph, libxml2, jansson, cmocka via pkg-config; METIS via -lmetis;
 # clang and chromium for the tests) are installed by tools/install-deps.sh
 # when missing.
 
@@ -34,10 +36,11 @@ SAN     ?=
 OPT     ?= -O2 -g
 
 DEPS_STAMP := $(BUILD)/.deps-ok
-PKGS       := igraph libxml-2.0 cmocka
+# jansson: `study merge` reads the shards' JSON (src/shard/)
+PKGS       := igraph libxml-2.0 jansson cmocka
 # Recursively expanded on purpose: evaluated after the deps step ran.
-PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0)
-PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0) -lmetis -lpthread -lm
+PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0 jansson)
+PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0 jansson) -lmetis -lpthread -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 ifeq ($(SAN),1)
@@ -81,7 +84,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim bench-workload install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -89,12 +92,17 @@ all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
 # INSTALL_DEPS=no (package builds: debian/rules, the Spack recipe): never
 # run apt; only check the build dependencies and stop if one is missing.
+# A fresh machine has no pkg-config yet: it is looked for before it is run
+# (no "/bin/sh: pkg-config: not found" as the first line of `make demo`).
+# The stamp depends on install-deps.sh: a package added there is installed
+# by the next make.
 INSTALL_DEPS ?= yes
-$(DEPS_STAMP):
+$(DEPS_STAMP): tools/install-deps.sh
 	@mkdir -p $(BUILD)
-	@if [ "$(INSTALL_DEPS)" = no ]; then \
-	  pkg-config --exists igraph libxml-2.0 || { echo "make: igraph or libxml-2.0 not found by pkg-config"; exit 1; }; \
-	elif ! pkg-config --exists $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+	@have_pc() { command -v pkg-config >/dev/null && pkg-config --exists "$$@"; }; \
+	if [ "$(INSTALL_DEPS)" = no ]; then \
+	  have_pc igraph libxml-2.0 jansson || { echo "make: igraph, libxml-2.0 or jansson not found by pkg-config"; exit 1; }; \
+	elif ! have_pc $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
 	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
 	  tools/install-deps.sh; \
 	else \
@@ -131,7 +139,8 @@ $(BUILD)/topomap: $(CLI_OBJ) $(BUILD)/libtopomap.a
 # a library built against one MPI cannot run under another.  Without any
 # mpicc, `make` builds the rest and says so.  Not under the sanitizers
 # (their runtimes and LD_PRELOAD shims do not mix).
-MPI_FLAVORS := $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f)))
+# (strip: with no mpicc the foreach gives " ", which $(if) and ifeq take for a value)
+MPI_FLAVORS := $(strip $(foreach f,openmpi mpich,$(if $(shell command -v mpicc.$(f) 2>/dev/null),$(f))))
 ifeq ($(MPI_FLAVORS),)
   MPI_FLAVORS := $(if $(shell command -v mpicc 2>/dev/null),default)
 endif
@@ -149,11 +158,17 @@ MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
 MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
-                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases) \
+                 $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases record_waits) \
                  halo3d tm_neighbors placement))
 
+# MPI_FLAVORS is found when the Makefile is read: on a fresh machine that is
+# before the deps step installed MPI, so one make started afresh (once:
+# TM_MPI_AGAIN) builds them.  Not when MPI_FLAVORS is given (Spack's ~mpi).
+MPI_AGAIN := $(if $(filter file,$(origin MPI_FLAVORS)),$(if $(TM_MPI_AGAIN),,yes))
 mpi: $(MPI_OUT)
-	@$(if $(MPI_FLAVORS)$(SAN),:,echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)")
+	@$(if $(MPI_FLAVORS)$(SAN),:,if [ -n "$(MPI_AGAIN)" ] && { command -v mpicc.openmpi || command -v mpicc.mpich \
+	  || command -v mpicc; } >/dev/null; then $(MAKE) --no-print-directory TM_MPI_AGAIN=1 mpi; \
+	  else echo "make: no mpicc found: libtopomap_mpi not built (tools/install-deps.sh installs Open MPI and MPICH)"; fi)
 
 define MPI_RULES
 $(BUILD)/mpi-$(1)/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
@@ -176,6 +191,9 @@ $(BUILD)/mpi-$(1)/record_pattern: tests/mpi/record_pattern.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_phases: tests/mpi/record_phases.c | $(DEPS_STAMP)
+	@mkdir -p $$(dir $$@)
+	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
+$(BUILD)/mpi-$(1)/record_waits: tests/mpi/record_waits.c | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) -std=c11 $$(OPT) $$(WARN) -o $$@ $$<
 $(BUILD)/mpi-$(1)/record_threads: tests/mpi/record_threads.c | $(DEPS_STAMP)
@@ -226,11 +244,16 @@ detect_stack_use_after_return=1:check_initialization_order=1:log_path=$(SAN_LOGS
   LSAN_OPTIONS=suppressions=$(abspath tests/lsan.supp):print_suppressions=0:exitcode=86 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86:log_path=$(SAN_LOGS)/ubsan
 
+# -k: the CLI tests run even when a unit test failed.  A report is also
+# listed in `make test`'s summary (TM_TEST_FAILURES, tests/run-stages.sh).
 test-asan:
 	@rm -rf $(SAN_LOGS) && mkdir -p $(SAN_LOGS)
-	@$(SAN_ENV) $(MAKE) BUILD=build-asan SAN=1 test-unit test-cli; rc=$$?; \
+	@$(SAN_ENV) $(MAKE) -k BUILD=build-asan SAN=1 test-unit test-cli; rc=$$?; \
 	  if [ -n "$$(ls -A $(SAN_LOGS))" ]; then cat $(SAN_LOGS)/*; \
-	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; exit 1; fi; \
+	    echo "test-asan: sanitizer reports above (logs in $(SAN_LOGS))"; \
+	    [ -z "$$TM_TEST_FAILURES" ] || for f in $(SAN_LOGS)/*; do \
+	      echo "asan report $$(basename $$f): $$(grep -m 1 -E 'ERROR|SUMMARY|runtime error' $$f | cut -c1-160)" \
+	        >> "$$TM_TEST_FAILURES"; done; exit 1; fi; \
 	  [ $$rc -eq 0 ] && echo "test-asan: no sanitizer reports"; exit $$rc
 
 # The longer allocation-failure sweeps of tests/unit/test_oom.c (make test
@@ -245,7 +268,7 @@ test-oom: $(BUILD)/tests/test_oom
 # ThreadSanitizer run of the unit tests that start threads (the METIS
 # stress test, the threaded multisection / portfolio / metrics / oracle
 # tests).  Any report fails the run (halt_on_error, exitcode 66).
-TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_map_auto test_metrics test_netdist test_study
+TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_map_auto test_metrics test_netdist test_study test_shard
 TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
 test-tsan:
 	@$(MAKE) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
@@ -295,34 +318,35 @@ valgrind: $(BUILD)/topomap $(BUILD)/libtopomap.so
 	  if [ -n "$$bad" ]; then cat $$bad; echo "valgrind: errors in $$bad"; exit 1; fi; \
 	  echo "valgrind: $$(ls $(VG_LOGS) | wc -l) topomap runs, 0 errors, 0 definite leaks"; exit $$rc
 
-# Each suite runner appends "passed failed" to TM_TEST_TALLY; the last line
-# of `make test` is the total of the unit and CLI cases (normal + ASan).
-TALLY := $(abspath build/test-tally)
+# Each suite runner appends "passed failed" to TM_TEST_TALLY and a line per
+# failed test to TM_TEST_FAILURES (tests/run-stages.sh sets both): the end of
+# `make test` totals the unit and CLI cases and lists every failure.
 # Every tree the suites need is compiled first, JOBS at a time (the suites
 # then only run): serial compilation of the plain, ASan, TSan and fuzz
 # trees was a third of a clean `make test`.
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/fuzz/%,$(wildcard tests/fuzz/fuzz_*.c))
+# Every tree is tried even when one fails to compile (the stages that need
+# it then fail too, and the summary of `make test` names the first error).
 test-build:
-	$(MAKE) -j$(JOBS) all $(TEST_BIN)
+	@rc=0; \
+	$(MAKE) -j$(JOBS) all $(TEST_BIN) || rc=1; \
 	$(MAKE) -j$(JOBS) BUILD=build-asan SAN=1 build-asan/topomap build-asan/libtopomap.so \
-	  $(TEST_BIN:$(BUILD)/%=build-asan/%)
-	$(MAKE) -j$(JOBS) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
-	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN)
+	  $(TEST_BIN:$(BUILD)/%=build-asan/%) || rc=1; \
+	$(MAKE) -j$(JOBS) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS)) || rc=1; \
+	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN) || rc=1; \
+	exit $$rc
 
 # The layer rule of docs/design.md "Layers" (also tests/cli/t91-layers.sh):
 # seconds, so `make test` stops on a misplaced include before compiling.
 check-layers:
 	@tools/check-layers.sh && echo "check-layers: every include points down"
 
-test: check-layers test-build
-	@rm -f $(TALLY)
-	TM_TEST_TALLY=$(TALLY) $(MAKE) test-unit test-cli
-	TM_TEST_TALLY=$(TALLY) $(MAKE) test-asan
-	TM_TEST_TALLY=$(TALLY) $(MAKE) test-tsan
-	$(MAKE) fuzz-smoke
-	@echo "make test: all suites passed (unit and CLI cases, plain and under ASan/UBSan, and fuzz smoke runs)"
-	@awk '{p += $$1; f += $$2} END {printf "test: %d passed, %d failed\n", p, f}' $(TALLY)
+# Every stage runs, also after one failed (tests/run-stages.sh): check-layers,
+# test-build, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one
+# summary names each failed test and the step inside it that failed.
+test:
+	@MAKE="$(MAKE)" TM_STAGES_DIR=build tests/run-stages.sh
 
 # ---- demo, bench, install ---------------------------------------------------------
 DEMO_TOPO := topologies/psmn-x5/X5.topofile
@@ -376,13 +400,42 @@ $(BUILD)/sim/%: examples/%.c examples/commstat.h
 	@mkdir -p $(dir $@)
 	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< -lm
 
-bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%)
-	tools/bench/sim.sh $(BUILD)
+# The recorder (TOPOMAP_RECORD) for programs built with smpicc: the shim's
+# files compiled against SMPI's mpi.h, linked statically into the program
+# (SMPI runs every rank in one process and privatizes the program's own
+# globals, so the shim's state must be part of the program; SMPI's MPI
+# functions are weak, so the shim's wrappers take their place):
+#   smpicc -o prog prog.o -Wl,--whole-archive BUILD/sim/libtopomap_smpi.a \
+#     -Wl,--no-whole-archive BUILD/libtopomap.a -ligraph -lxml2 -lmetis -lm
+SMPI_REC_OBJ := $(patsubst src/mpi/%.c,$(BUILD)/sim/obj/%.o,$(MPI_LIB_SRC) $(MPI_SHIM_SRC))
+$(BUILD)/sim/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a
+	@command -v smpicc >/dev/null || tools/install-deps.sh --sim
+	@mkdir -p $(dir $@)
+	smpicc $(CFLAGS_ALL) -Wno-unused-parameter -MMD -MP -c $< -o $@
+$(BUILD)/sim/libtopomap_smpi.a: $(SMPI_REC_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/sim/%-rec: examples/%.c examples/commstat.h $(BUILD)/sim/libtopomap_smpi.a
+	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< \
+	  -Wl,--whole-archive $(BUILD)/sim/libtopomap_smpi.a -Wl,--no-whole-archive \
+	  $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(PKG_LIBS) -lm
+
+# SIM_SETS: which cases (tools/bench/sim.sh): 512 (default), 64, or both.
+# LULESH_SRC=DIR: a LULESH 2.0 source tree (LLNL/LULESH), COMD_SRC=DIR the
+# src-mpi folder of CoMD (ECP-copa/CoMD), built with SMPI's compilers by
+# the bench; without them those rows are skipped (said so).
+SIM_SETS ?= 512
+bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%) $(BUILD)/sim/halo3d-rec $(BUILD)/sim/libtopomap_smpi.a
+	SIM_SETS="$(SIM_SETS)" tools/bench/sim.sh $(BUILD)
 
 # The PMPI shim's recorder against plain MPI and the shim alone on
 # examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).
 bench-record: mpi
 	tools/bench/record.sh $(BUILD)
+
+# The cost of `topomap alloc` on 1,000-node fabrics and of a replay
+# (tools/bench/workload.sh, docs/workload.md "Performance")
+bench-workload: all
+	tools/bench/workload.sh $(BUILD)
 
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one
@@ -476,4 +529,4 @@ clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d) \
-         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*.d)
+         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*.d) $(wildcard $(BUILD)/sim/obj/*.d)

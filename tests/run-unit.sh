@@ -1,7 +1,24 @@
 #!/usr/bin/env bash
 # Runs every CMocka unit-test binary given; fails if any fails.  The
-# closing line "N passed, N failed" counts test binaries' cases.
+# closing line "N passed, N failed" counts test binaries' cases.  With
+# TM_TEST_FAILURES set (make test, tests/run-stages.sh), each failed case
+# is appended there as "unit test_x: case: file:line (message)", or the
+# case that was running when the binary died (a crash, a sanitizer report).
 set -u
+
+# The failed cases of a binary's output ($1: output, $2: exit code).
+failed_cases() {
+    printf '%s\n' "$1" | awk -v rc="$2" '
+        /^\[ RUN      \] / { cur = $4; msg = ""; loc = ""; open = 1; next }
+        /^\[  ERROR   \] --- / && msg == "" { msg = substr($0, 18) }
+        /^\[   LINE   \] --- / && loc == "" { loc = substr($0, 18); sub(/: error:.*/, "", loc) }
+        /^\[       OK \] / { open = 0 }
+        /^\[  FAILED  \] / && open && $4 == cur {
+            printf "%s: %s%s\n", cur, loc != "" ? loc : "failed", msg != "" ? " (" substr(msg, 1, 120) ")" : ""
+            open = 0; n++ }
+        END { if (open) printf "%s: did not finish (exit %d: crash or sanitizer report)\n", cur, rc
+              else if (!n) printf "exit %d before or after the cases\n", rc }'
+}
 build=$1; shift
 export TM_TEST_DATA=$(cd "$(dirname "$0")" && pwd)/data
 pass=0; fail=0; failed_bins=()
@@ -16,6 +33,8 @@ for t in "$@"; do
         printf '%s\n' "$out"
         failed_bins+=("$t")
         [ "$f" -eq 0 ] && fail=$((fail + 1))
+        [ -n "${TM_TEST_FAILURES:-}" ] && failed_cases "$out" "$rc" |
+            sed "s|^|${TM_TEST_STAGE:+$TM_TEST_STAGE }unit $(basename "$t"): |" >> "$TM_TEST_FAILURES"
     else
         printf '%-40s %4d passed %6.1f s\n' "$(basename "$t")" "$p" "$secs"
     fi

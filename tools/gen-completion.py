@@ -7,8 +7,11 @@ share/bash-completion/completions/topomap.
 What is read from each `topomap CMD --help`:
 - the options: every --name in the text (not --name=value, which quotes
   another tool's option);
-- the sub-commands (topo info, topo export): the word after the command in
-  the usage lines;
+- the sub-commands (topo info, topo export, study merge, workload eval):
+  the word after the command in the usage lines (a command whose usage also
+  has a line without one, as study, offers its options beside them); a
+  sub-command whose own --help differs from the command's (workload eval,
+  workload replay) gets the options of its page;
 - which options take a value: an occurrence followed by one space and an
   argument name (T, F.html, a1:..:ak, S,.. or a|b|c), on this command's page
   or, for an option listed there without one ("as for 'topomap eval'"), on
@@ -16,7 +19,7 @@ What is read from each `topomap CMD --help`:
 - the values of an option: its a|b|c alternatives, and the entries of a list
   headed by its plural ("strategies:" for --strategy, "refinements:" for
   --refine) with the words quoted in its own description ('all');
-- arguments named N, SEC, EPS, C, P% (numbers), S (names) or written as a
+- arguments named N, SEC, EPS, C, P% (numbers), TIME, S (names) or written as a
   spec (a1:..:ak, LEVEL=FACTOR, A:B) complete nothing; any other argument
   without values (T, G, F, F.html, M, A, R) completes file names.
 """
@@ -28,9 +31,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import helptext  # noqa: E402
 
-# Arguments with nothing to complete: numbers, switch or strategy names (S),
+# Arguments with nothing to complete: numbers, switch or strategy names (S), K/N,
 # and literal specs (a1:..:ak, LEVEL=FACTOR, A:B).
-NO_COMPLETION = re.compile(r'^(N|SEC|EPS|C|P%|S)(\W|$)|^[a-z]|[:=]')
+NO_COMPLETION = re.compile(r'^(N|SEC|EPS|C|P%|S|K/N|TIME)(\W|$)|^[a-z]|[:=]')
 ARG_NAME = re.compile(r'^(?:[A-Z]\S*|\S*[|:%,][^\s]*)$')
 
 
@@ -104,7 +107,18 @@ def subcommands(text, cmd):
     return out
 
 
-def case_for(cmd, text, shared_args):
+def runs_bare(text, cmd):
+    """Whether the command also runs without a sub-command (`topomap study
+    --topology ...` beside `topomap study merge ...`)."""
+    for line in helptext.usage_lines(text):
+        words = line.split()
+        if len(words) > 2 and words[:2] == ['topomap', cmd] and words[2][0] in '-[':
+            return True
+    return False
+
+
+def option_cases(text, shared_args, indent):
+    """The `case $prev in ... esac` lines of the options of one page."""
     opts = options(text)
     if '--help' not in opts:
         opts.append('--help')
@@ -113,25 +127,50 @@ def case_for(cmd, text, shared_args):
         if o not in args and o in shared_args:
             args[o] = shared_args[o]
     vals = option_values(text, opts, args)
-    subs = subcommands(text, cmd)
-    lines = ['    %s)' % cmd]
-    if subs:
-        lines += ['        if [ "$COMP_CWORD" -eq 2 ]; then',
-                  "            COMPREPLY=($(compgen -W '%s --help' -- \"$cur\"))" % ' '.join(subs),
-                  '            return 0',
-                  '        fi']
-    lines.append('        case $prev in')
+    pad = ' ' * indent
+    lines = [pad + 'case $prev in']
     for o in opts:
         if o in vals:
-            lines.append("        %s) words='%s' ;;" % (o, ' '.join(vals[o])))
+            lines.append("%s%s) words='%s' ;;" % (pad, o, ' '.join(vals[o])))
     numeric = [o for o in opts if o in args and o not in vals and NO_COMPLETION.match(args[o])]
     files = [o for o in opts if o in args and o not in vals and o not in numeric]
     if numeric:
-        lines.append('        %s) return 0 ;;' % '|'.join(numeric))
+        lines.append('%s%s) return 0 ;;' % (pad, '|'.join(numeric)))
     if files:
-        lines.append('        %s) files=1 ;;' % '|'.join(files))
-    lines.append("        *) words='%s' ;;" % ' '.join(opts))
-    lines += ['        esac', '        ;;']
+        lines.append('%s%s) files=1 ;;' % (pad, '|'.join(files)))
+    lines.append("%s*) words='%s' ;;" % (pad, ' '.join(opts)))
+    lines.append(pad + 'esac')
+    return lines
+
+
+def case_for(cmd, text, shared_args, sub_texts=None):
+    """sub_texts: {sub-command: its own --help} where it differs from the
+    command's."""
+    subs = subcommands(text, cmd)
+    lines = ['    %s)' % cmd]
+    if subs:
+        # the sub-commands, and the command's own options when it runs without one
+        opts = options(text)
+        first = subs + (opts + ['--help'] * ('--help' not in opts) if runs_bare(text, cmd)
+                        else ['--help'])
+        lines += ['        if [ "$COMP_CWORD" -eq 2 ]; then',
+                  "            COMPREPLY=($(compgen -W '%s' -- \"$cur\"))" % ' '.join(first),
+                  '            return 0',
+                  '        fi']
+    if sub_texts:
+        # a sub-command with its own page, else the command's page
+        lines.append('        case ${COMP_WORDS[2]} in')
+        for sub in subs:
+            if sub in sub_texts:
+                lines.append('        %s)' % sub)
+                lines += option_cases(sub_texts[sub], shared_args, 12)
+                lines.append('            ;;')
+        lines.append('        *)')
+        lines += option_cases(text, shared_args, 12)
+        lines += ['            ;;', '        esac']
+    else:
+        lines += option_cases(text, shared_args, 8)
+    lines.append('        ;;')
     return lines
 
 
@@ -161,8 +200,14 @@ def main():
     for c, _ in cmds:
         for o, a in option_args(texts[c], options(texts[c])).items():
             shared.setdefault(o, a)
+    subtexts = {}
     for c, _ in cmds:
-        out += case_for(c, texts[c], shared)
+        for sub in subcommands(texts[c], c):
+            t = helptext.run(binary, c, sub, '--help')
+            if t.strip() and t != texts[c]:
+                subtexts.setdefault(c, {})[sub] = t
+    for c, _ in cmds:
+        out += case_for(c, texts[c], shared, subtexts.get(c))
     out += ['    *) return 0 ;;',
             '    esac',
             '    if [ "$files" = 1 ]; then',

@@ -5,14 +5,19 @@
 # Makefile when pkg-config (or the METIS header) cannot find a dependency.
 set -euo pipefail
 
-pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libcmocka-dev
+pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjansson-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
       chromium  # tests/cli/t32-report.sh renders the HTML report headless
       slurmctld slurm-client  # tests/cli/t06-slurm-ctld.sh: the real controller reads the export
+      slurmd  # tests/cli/t47-slurm-array.sh: a local node runs a study's shards as a job array
       # tests/cli/t70-install.sh: CMake and pkg-config consumers, `man -l`, and a
-      # `pkg-config --static` link (Debian's igraph.pc names these in Libs.private)
-      cmake man-db libglpk-dev libarpack2-dev libplfit-dev
+      # `pkg-config --static` link: the -dev package of every library in the Libs.private
+      # of Debian's igraph.pc (-lgmp -lblas -lglpk -llapack -larpack -lplfit) and
+      # libxml-2.0.pc (-licu* -lz -llzma); libxml2-dev brings libicu-dev only, so a fresh
+      # bookworm lacks liblzma-dev and zlib1g-dev (ld: cannot find -llzma, issue 36)
+      cmake man-db libglpk-dev libarpack2-dev libplfit-dev libgmp-dev libblas-dev liblapack-dev
+      libicu-dev liblzma-dev zlib1g-dev
       # the Python module (python/, docs/python.md) and tests/cli/t75-python.sh
       python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy
       python3-scipy python3-pandas python3-networkx python3-matplotlib python3-pytest

@@ -60,6 +60,13 @@ TM_API tm_err tm_mapping_blocks(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_ta
  * allocation (TM_EINPUT). */
 TM_API tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
                                const tm_mapping *m);
+/* The allocation a network-mode mapping uses: its hosts in name order (as
+ * Slurm lists a job's nodes: tm_hostlist_compress's order), each with as
+ * many slots as tasks the mapping puts on it (at most the host's slots).
+ * Its consecutive placement is the batch system's placement of the same
+ * job on the same hosts: the baseline of `eval --mapping` without --alloc. */
+TM_API tm_err tm_alloc_of_mapping(tm_ctx *ctx, const tm_net *net, const tm_mapping *m,
+                                  tm_alloc *out);
 
 /* ---- files ---------------------------------------------------------------- */
 

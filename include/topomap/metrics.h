@@ -126,6 +126,65 @@ TM_API tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm 
  * calls it; docs/time.md has the model, its units and its limits. */
 TM_API tm_err tm_time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                            const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out);
+/* The exact link loads of a network-mode mapping (bytes, or volume units,
+ * per directed link), added into load[] (tm_net_csr n_links entries),
+ * without the time model: what tm_metrics_eval computes its congestion
+ * from, for callers that only sum loads (docs/workload.md); with
+ * max_dilation != NULL also the largest hop count of a message.  UGAL
+ * routing, which routes by the loads of the whole matrix, is TM_EUSAGE. */
+TM_API tm_err tm_metrics_link_loads(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                                    const tm_mapping *map, double *load, int32_t *max_dilation);
+
+/* ---- several jobs on one fabric (time_shared.c, docs/workload.md) --------
+ * Every job's messages are flows of one max-min fair simulation (the model
+ * of tm_time_eval, all flows starting at 0): a job's est_time_s with the
+ * others is the end of its last flow.  Jobs whose loads share no link (in
+ * either direction) are simulated apart, which is exact (they do not
+ * change each other's rates); a group of jobs that do is exact when it has
+ * at most exact_max_flows flows in all (identical messages of a job between
+ * two hosts are one flow, exactly), else the approximation of
+ * docs/time.md, with each job's estimate taken over the links it loads. */
+/* A job's messages listed once for the time model (and what
+ * tm_time_eval_shared learns of them: identical messages merged, the
+ * job's own simulation under the approximation), for a caller that
+ * evaluates the job in many sets (alloc, replay).  It belongs to one
+ * comm, mapping and set of time options; a call that is handed it may
+ * add to it, so a prep is used by one thread at a time. */
+typedef struct tm_time_prep tm_time_prep;
+TM_API tm_err tm_time_prep_new(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
+                               const tm_time_opts *topt, tm_time_prep **out);
+TM_API void tm_time_prep_free(tm_time_prep *p);
+typedef struct tm_time_job {
+    const tm_comm *comm;
+    const tm_mapping *map;
+    /* the job's link loads (tm_metrics_link_loads), sparse: n_loads
+     * (link, bytes) pairs with bytes > 0 */
+    const int32_t *load_link;
+    const double *load_bytes;
+    int32_t n_loads;
+    int32_t max_dilation; /* the job's (tm_metrics): latency of approximate flows */
+    tm_time_prep *prep;   /* NULL: made for the call (from comm and map) */
+} tm_time_job;
+typedef struct tm_time_shared {
+    double est_time_s;       /* with the other jobs, s */
+    /* the job alone under the same model as est_time_s (the slowdown's
+     * denominator): set when the job's group is approximate or has this
+     * job only; 0 when exact with others (then tm_time_eval's figure,
+     * which is the same model) */
+    double alone_est_time_s;
+    bool approximate;        /* est_time_s from the approximation */
+    int32_t group;           /* the lowest job index of its group of interacting jobs
+                              * (-1: its group was not simulated, see want) */
+} tm_time_shared;
+/* The figures of n jobs into out[0..n) (topt NULL: TM_TIME_OPTS_INIT;
+ * phases are TM_EUSAGE).  want NULL: every job; else only the groups
+ * holding a job with want[j] are simulated (the others' outputs are 0:
+ * a shard of the jobs pays for its own groups only).  Hosts may hold
+ * tasks of several jobs. */
+TM_API tm_err tm_time_eval_shared(tm_ctx *ctx, const tm_route *route, const tm_time_job *jobs,
+                                  int32_t n, const tm_time_opts *topt, const bool *want,
+                                  tm_time_shared *out);
+
 /* Hierarchy mode: J only (plus total_volume, n_tasks). */
 TM_API tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
                                    const tm_mapping *map, tm_metrics *out);

@@ -61,6 +61,58 @@ typedef struct tm_report {
  * when the file cannot be written. */
 TM_API tm_err tm_report_write_html(tm_ctx *ctx, const tm_report *r, const char *path);
 
+/* ---- many jobs on one fabric (docs/report.md "Workloads") ----------------
+ * `workload eval --report` and `workload replay --report`: a table of the
+ * jobs alone and shared, the fabric coloured by load and by job, and for
+ * a replay the slowdowns of every policy and the fabric's load over time. */
+
+/* One job: its hosts and figures (docs/workload.md). */
+typedef struct tm_report_job {
+    const char *label;            /* job id (escaped) */
+    const char *policy;           /* replay: the policy of the row, else NULL */
+    const int32_t *hosts;
+    int32_t n_hosts, n_tasks;
+    double alone_congestion, shared_congestion;
+    double alone_time_s, shared_time_s, slowdown;
+} tm_report_job;
+
+/* A step function over time: value[i] from t[i] to t[i + 1] (the last
+ * until t_end of its tm_report_workload). */
+typedef struct tm_report_series {
+    const char *label; /* the policy (escaped) */
+    int32_t n;
+    const double *t;   /* seconds since the start of the trace, ascending */
+    const double *value;
+} tm_report_series;
+
+typedef struct tm_report_workload {
+    const char *title, *subtitle;  /* escaped */
+    const tm_report_job *jobs;     /* table rows */
+    int32_t n_jobs;
+    /* The fabric (skipped when net is NULL): per directed link the jobs'
+     * total load, the job (index into jobs) with the largest load on it
+     * (-1: none) and how many jobs load it; hosts of the jobs in jobs. */
+    const tm_net *net;
+    const double *link_load;
+    const int32_t *link_job;
+    const int32_t *link_n_jobs;
+    /* A replay: per policy (series label) the slowdowns of its jobs
+     * (n_policies slowdown arrays) and, over time, the fabric's max
+     * congestion and the busy nodes. */
+    int32_t n_policies;
+    const char *const *policies;
+    const double *const *slowdowns;
+    const int32_t *n_slowdowns;
+    const tm_report_series *congestion; /* n_policies series */
+    const tm_report_series *busy;       /* one series (NULL: none) */
+    double t_end;
+    int32_t max_vertices, max_cables;   /* as in tm_report; 0: defaults */
+} tm_report_workload;
+
+/* Writes the page to path atomically; igraph layouts, one thread at a
+ * time (as tm_report_write_html). */
+TM_API tm_err tm_report_write_workload(tm_ctx *ctx, const tm_report_workload *r, const char *path);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,26 +31,34 @@ typedef struct tm_simgrid_opts {
     const int32_t *hosts;      /* the hosts routes are written between (vertex ids,
                                 * distinct hosts); NULL: every host of the net */
     int32_t n_hosts;
+    int64_t *split_pairs;      /* output, if not NULL: how many routes were drawn from a
+                                * split of the pair over several paths (below) */
 } tm_simgrid_opts;
 #define TM_SIMGRID_OPTS_INIT                                                                 \
-    {TM_TIME_LATENCY_PER_HOP_DEFAULT, 1e9, TM_TIME_HOST_BANDWIDTH_DEFAULT, 0.0, NULL, 0}
+    {TM_TIME_LATENCY_PER_HOP_DEFAULT, 1e9, TM_TIME_HOST_BANDWIDTH_DEFAULT, 0.0, NULL, 0, NULL}
 
 /* Writes the router's net as a SimGrid 4.1 platform: one zone with
  * routing="Full"; every host a <host> with core = its slots (at least 1);
- * every switch a <router>; every pair of vertices joined by enabled cables
- * one SPLITDUPLEX <link> whose bandwidth is the sum of those cables'
- * capacities (a zone has one route per pair, so parallel cables cannot be
- * told apart; its UP direction goes from the lower vertex id to the
- * higher); one loopback link per selected host; and an explicit
- * asymmetric <route> for every ordered pair of selected hosts listing, in
- * path order, the links and directions the router's path uses.
+ * every switch a <router>; every enabled cable one SPLITDUPLEX <link>
+ * "L<cable id>" of the cable's capacity (two resources of that bandwidth,
+ * one per direction, as topomap's two directed links; parallel cables stay
+ * separate links), with a prop "ends" = its two vertex ids, UP from the
+ * first to the second; one loopback link per selected host; and an
+ * explicit asymmetric <route> for every ordered pair of selected hosts
+ * listing, in path order, the cables and directions the router loads.
  *
  * Single-path routings (single, dor, lft, ftree, minhop, updn) are written
- * as they are.  ECMP spreads a message over all shortest paths, which a
- * platform cannot express: each pair then gets the path of the `single`
- * routing (backwards from the destination, the lowest-id in-link of the
- * shortest-path DAG), a shortest path of the ECMP set.  A router whose
- * flow splits over two neighbours (lft with lmc_spread) is TM_EUSAGE.
+ * as they are, cable for cable.  A router that splits a pair over several
+ * paths (ECMP; a multi-rail host striping over its rails; lft with
+ * lmc_spread) cannot be written as such (a platform has one route per
+ * pair): the route is one path drawn from the split, the out-link at each
+ * branching vertex with probability (its fraction / the fraction through
+ * the vertex), from a generator seeded by the pair, so the same net always
+ * gives the same platform and under ECMP each shortest path is equally
+ * likely (as a fabric that hashes flows to paths); docs/time.md says how
+ * far a simulation can then differ from the split the time model
+ * evaluates.  opts->split_pairs receives the number of such routes.
+ * valiant and ugal (non-minimal) are TM_EUSAGE.
  *
  * Size: routes for k hosts are k(k-1) elements of about (hops + 1) lines
  * each (64 hosts of a 3-level fat-tree: ~30,000 lines; 1,024 hosts: ~6

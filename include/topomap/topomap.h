@@ -20,5 +20,6 @@
 #include "topomap/report.h"
 #include "topomap/study.h"
 #include "topomap/sim.h"
+#include "topomap/workload.h"
 
 #endif

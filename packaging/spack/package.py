@@ -42,6 +42,8 @@ class Topomap(MakefilePackage):
     # src/graph/partition.c asserts METIS's idx_t is 32 bits
     depends_on("metis@5.1: ~int64")
     depends_on("libxml2")
+    # study merge reads the shards' JSON (src/shard/)
+    depends_on("jansson")
     depends_on("mpi", when="+mpi")
     depends_on("cmocka", type="test")
 

@@ -7,6 +7,7 @@
     res = topomap.map(net, comm, strategy="all")  # every strategy, refined
     print(res.consecutive.max_congestion, res.metrics.max_congestion)
     res.metrics.link_loads()                      # pandas DataFrame (evaluate keeps the loads)
+    topomap.workload_eval(net, "jobs.txt").jobs   # many jobs on one fabric (docs/workload.md)
 
 Every call goes to libtopomap.so through cffi (no figure is computed in
 Python); docs/python.md.
@@ -21,11 +22,15 @@ from .mapping import (EXHAUSTIVE_PIPELINE, NETWORK_PIPELINE, Hierarchy, Mapping,
 from .network import Network, generator_help
 from .study import COLUMNS as STUDY_COLUMNS
 from .study import StudyResult, study
+from .workload import (EVAL_COLUMNS as WORKLOAD_COLUMNS, REPLAY_COLUMNS, AllocResult,
+                       ReplayResult, Workload, WorkloadResult, alloc, replay, workload_eval)
 
 __version__ = "0.1.0"
 
 __all__ = ["Network", "Comm", "Hierarchy", "Mapping", "Metrics", "MapResult", "StrategyRow",
            "StudyResult", "evaluate", "map", "study", "strategies", "refiners", "as_comm",
+           "Workload", "WorkloadResult", "AllocResult", "ReplayResult", "workload_eval", "alloc",
+           "replay", "WORKLOAD_COLUMNS", "REPLAY_COLUMNS",
            "generator_help", "TopomapError", "UsageError", "InputError", "FileError",
            "InfeasibleError", "OutOfMemoryError", "InternalError", "TopomapWarning",
            "LIBRARY_PATH", "METRICS_FIELDS", "STUDY_COLUMNS", "NETWORK_PIPELINE",

@@ -209,6 +209,7 @@ tm_err tm_mapping_consecutive(tm_ctx *ctx, const tm_alloc *alloc, int32_t n_task
                               tm_mapping *out);
 tm_err tm_mapping_check(tm_ctx *ctx, const tm_net *net, const tm_alloc *alloc,
                         const tm_mapping *m);
+tm_err tm_alloc_of_mapping(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, tm_alloc *out);
 typedef enum { TM_MAPFMT_OPENMPI = 0, TM_MAPFMT_MPICH, TM_MAPFMT_SLURM, TM_MAPFMT_PLAIN } tm_mapfmt;
 int tm_mapfmt_parse(const char *s);
 typedef struct tm_mapwrite_opts {
@@ -395,11 +396,201 @@ void tm_study_result_release(tm_study_result *r);
 tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
 const char *tm_study_status_name(tm_study_status s);
 const char *tm_study_stat_name(tm_study_stat s);
+
+/* alloc.h (hostlists, for the workload rows) */
+tm_err tm_hostlist_compress(tm_ctx *ctx, const char *const *names, size_t count, char **out);
+tm_err tm_alloc_from_hostlist(tm_ctx *ctx, const tm_net *net, const char *expr, tm_alloc *out);
+
+/* comm.h (the format of the jobs' matrix files) */
+typedef enum { TM_COMM_AUTO = 0, TM_COMM_METIS, TM_COMM_MTX, TM_COMM_EDGES, TM_COMM_DENSE,
+               TM_COMM_GRAPHSTATS, TM_COMM_MPIP, TM_COMM_SCOTCH } tm_comm_format;
+
+/* workload.h */
+typedef enum { TM_PATTERN_NONE = 0, TM_PATTERN_RING, TM_PATTERN_ALLTOALL,
+               TM_PATTERN_STENCIL3D } tm_pattern;
+int tm_pattern_parse(const char *spec, tm_pattern *kind, double *bytes, const char **why);
+const char *tm_pattern_name(tm_pattern kind);
+typedef struct tm_job {
+    char *id;
+    int64_t line;
+    int32_t n_hosts;
+    int32_t *host;
+    int32_t *tasks;
+    int32_t n_tasks;
+    tm_pattern pattern;
+    double pattern_bytes;
+    int32_t matrix;
+    double start, end;
+} tm_job;
+typedef struct tm_workload {
+    int32_t n_jobs;
+    tm_job *job;
+    int32_t n_matrices;
+    tm_comm *matrix;
+    char **matrix_path;
+    bool has_times;
+    int32_t skipped_steps;
+    int32_t skipped_not_started;
+} tm_workload;
+typedef struct tm_workload_read_opts {
+    const char *base_dir;
+    const char *default_comm;
+    tm_comm_format comm_format;
+} tm_workload_read_opts;
+void tm_workload_init(tm_workload *w);
+void tm_workload_release(tm_workload *w);
+tm_err tm_workload_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                        const tm_workload_read_opts *opts, tm_workload *out);
+tm_err tm_workload_read_file(tm_ctx *ctx, const tm_net *net, const char *path,
+                             const tm_workload_read_opts *opts, tm_workload *out);
+int tm_workload_parse_time(const char *s, double *out);
+tm_err tm_workload_at(tm_ctx *ctx, const tm_workload *w, double t, int32_t **set, int32_t *n);
+typedef struct tm_job_figures {
+    double max_congestion;
+    double avg_dilation;
+    double qap_J;
+    double est_time_s;
+    bool time_approximate;
+} tm_job_figures;
+typedef struct tm_job_result {
+    int32_t job;
+    tm_job_figures alone, shared;
+    double slowdown;
+    int32_t group;
+    int32_t links_used;
+    int32_t links_shared;
+    int32_t n_neighbours;
+    int32_t *neighbours;
+} tm_job_result;
+typedef struct tm_link_share {
+    int32_t link;
+    double congestion;
+    int32_t n_jobs;
+    int32_t *jobs;
+    double *load;
+} tm_link_share;
+typedef struct tm_workload_result {
+    int32_t n_rows;
+    tm_job_result *rows;
+    double max_congestion;
+    int32_t max_link;
+    int32_t links_used;
+    int32_t links_shared;
+    int32_t n_shared;
+    tm_link_share *shared;
+    int32_t n_links;
+    double *link_load;
+    int32_t *link_job;
+    int32_t *link_n_jobs;
+} tm_workload_result;
+typedef struct tm_workload_eval_opts {
+    const tm_time_opts *time;
+    const int32_t *set;
+    int32_t n_set;
+    const int32_t *rows;
+    int32_t n_rows;
+    const int32_t *const *hosts;
+    bool keep_link_loads;
+    int32_t max_shared;
+} tm_workload_eval_opts;
+void tm_workload_result_init(tm_workload_result *r);
+void tm_workload_result_release(tm_workload_result *r);
+tm_err tm_workload_eval(tm_ctx *ctx, const tm_route *route, const tm_workload *w,
+                        const tm_workload_eval_opts *opts, tm_workload_result *out);
+typedef struct tm_slurm_tree tm_slurm_tree;
+tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                          tm_slurm_tree **out);
+tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out);
+void tm_slurm_tree_free(tm_slurm_tree *t);
+typedef enum { TM_PICK_TOPOMAP = 0, TM_PICK_SLURM_TREE, TM_PICK_RANDOM } tm_pick_policy;
+int tm_pick_policy_parse(const char *s);
+const char *tm_pick_policy_name(tm_pick_policy p);
+typedef struct tm_pick_request {
+    int32_t n_nodes;
+    int32_t ppn;
+    const int32_t *tasks;
+    const tm_comm *comm;
+    tm_pattern pattern;
+    double pattern_bytes;
+    const int32_t *free;
+    int32_t n_free;
+    const tm_workload *running;
+    const int32_t *set;
+    int32_t n_set;
+    const int32_t *const *hosts;
+    const tm_time_opts *time;
+    const tm_slurm_tree *tree;
+    uint64_t seed;
+} tm_pick_request;
+typedef struct tm_pick {
+    tm_pick_policy policy;
+    int32_t n_hosts;
+    int32_t *hosts;
+    int32_t *tasks;
+    tm_job_figures alone;
+    tm_job_figures shared;
+    double slowdown;
+    int32_t n_neighbours;
+    double neighbours_slowdown;
+    int32_t candidates;
+} tm_pick;
+void tm_pick_init(tm_pick *p);
+void tm_pick_release(tm_pick *p);
+tm_err tm_pick_nodes(tm_ctx *ctx, const tm_route *route, const tm_pick_request *req,
+                     tm_pick_policy policy, tm_pick *out);
+typedef enum { TM_REPLAY_RECORDED = 0, TM_REPLAY_SLURM_TREE, TM_REPLAY_RANDOM,
+               TM_REPLAY_TOPOMAP } tm_replay_policy;
+int tm_replay_policy_parse(const char *s);
+const char *tm_replay_policy_name(tm_replay_policy p);
+typedef struct tm_replay_opts {
+    const tm_time_opts *time;
+    const int32_t *partition;
+    int32_t n_partition;
+    const tm_slurm_tree *tree;
+    uint64_t seed;
+    const int32_t *rows;
+    int32_t n_rows;
+} tm_replay_opts;
+typedef struct tm_replay_row {
+    tm_job_result r;
+    bool placed;
+    int32_t *hosts;
+    double worst_slowdown, worst_max_congestion;
+    int32_t intervals;
+} tm_replay_row;
+typedef struct tm_replay_interval {
+    double t0, t1;
+    int32_t running, busy_nodes;
+    double max_congestion;
+} tm_replay_interval;
+typedef struct tm_replay_result {
+    tm_replay_policy policy;
+    int32_t n_rows;
+    tm_replay_row *rows;
+    int32_t n_intervals;
+    tm_replay_interval *intervals;
+    double start;
+    double end;
+    int32_t not_placed;
+} tm_replay_result;
+void tm_replay_result_init(tm_replay_result *r);
+void tm_replay_result_release(tm_replay_result *r);
+tm_err tm_replay(tm_ctx *ctx, const tm_route *route, const tm_workload *w,
+                 tm_replay_policy policy, const tm_replay_opts *opts, tm_replay_result *out);
+typedef struct tm_slowdown_stats {
+    int32_t n;
+    double mean, min, median, p90, p99, max;
+    int32_t slowed;
+} tm_slowdown_stats;
+tm_err tm_slowdown_stats_compute(tm_ctx *ctx, const double *v, int32_t n,
+                                 tm_slowdown_stats *out);
 """
 
 # libc, for the FILE streams the readers and writers take
 LIBC_CDEF = r"""
 int fclose(FILE *stream);
+FILE *fmemopen(void *buf, size_t size, const char *mode);
+void free(void *p);
 """
 
 # Structs whose layout tests/test_abi.py checks against the headers.
@@ -408,4 +599,7 @@ STRUCTS = ["tm_net_csr", "tm_topo_opts", "tm_ibnet_opts", "tm_slurm_opts", "tm_o
            "tm_alloc", "tm_hier", "tm_route_opts", "tm_mapping", "tm_mapwrite_opts",
            "tm_problem", "tm_strategy", "tm_refiner", "tm_map_row", "tm_map_result",
            "tm_metrics", "tm_metrics_opts", "tm_study_failure", "tm_study_spec",
-           "tm_study_row", "tm_study_result"]
+           "tm_study_row", "tm_study_result", "tm_job", "tm_workload", "tm_workload_read_opts",
+           "tm_job_figures", "tm_job_result", "tm_link_share", "tm_workload_result",
+           "tm_workload_eval_opts", "tm_pick_request", "tm_pick", "tm_replay_opts",
+           "tm_replay_row", "tm_replay_interval", "tm_replay_result", "tm_slowdown_stats"]

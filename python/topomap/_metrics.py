@@ -29,12 +29,14 @@ class Metrics:
     max_dilation, congestion_sum_sq, links_used, hist (congestion
     histogram), approximate, time_s, est_time_s, time_lower_bound_s, ...,
     and link_load when kept.  evaluate(..., mapping=...) also sets
-    `consecutive` (the consecutive placement's Metrics) and `change_pct`
-    (figure -> percent change against it) when the tasks fit the
-    allocation; otherwise they are None."""
+    `consecutive` (the consecutive placement's Metrics), `change_pct`
+    (figure -> percent change against it) and `baseline` ("alloc", or
+    "mapping_hosts" without an allocation: the mapping's own hosts) when the
+    tasks fit the allocation; otherwise they are None."""
 
     consecutive = None
     change_pct = None
+    baseline = None
 
     def __init__(self, m, net=None):
         self._net = net

@@ -280,7 +280,10 @@ def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=Fa
     default).  With a mapping whose tasks fit the allocation's slots, the
     result's `consecutive` is the consecutive placement's Metrics (same
     options) and `change_pct` the percent change of max_congestion,
-    avg_dilation, qap_J and est_time_s against it, as `eval --mapping`."""
+    avg_dilation, qap_J and est_time_s against it, as `eval --mapping`:
+    the consecutive placement of `alloc`, or without `alloc` of the same
+    job on the mapping's own hosts in name order, each with as many slots
+    as the mapping uses there (`baseline` is "alloc" or "mapping_hosts")."""
     comm = as_comm(comm)
     ctx = Context(threads=0 if threads is None else threads)
     if isinstance(net, Hierarchy):
@@ -303,6 +306,10 @@ def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=Fa
             raise UsageError(lib.TM_EUSAGE, "the mapping has %d tasks, the communication matrix %d"
                              % (m.n, comm.n))
     ctx.check(lib.tm_mapping_check(ctx.ptr, net.ptr, a if alloc is not None else ffi.NULL, m))
+    if mapping is not None and alloc is None:
+        # as `eval --mapping` without --alloc: the baseline is the same job on
+        # the mapping's own hosts in name order (tm_alloc_of_mapping)
+        ctx.check(lib.tm_alloc_of_mapping(ctx.ptr, net.ptr, m, a))
     route = _route(ctx, net, routing, lmc_spread, roots)
     o = ffi.new("tm_metrics_opts *")
     o.keep_link_loads = bool(link_loads)
@@ -327,6 +334,7 @@ def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=Fa
         res.consecutive = Metrics(cons, net)
         res.change_pct = {f: _change(getattr(res.consecutive, f), getattr(res, f))
                           for f in _CHANGE_FIGS}
+        res.baseline = "alloc" if alloc is not None else "mapping_hosts"
     return res
 
 

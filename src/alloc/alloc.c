@@ -122,18 +122,91 @@ tm_err tm_alloc_all(tm_ctx *ctx, const tm_net *net, tm_alloc *out)
     return TM_EOK;
 }
 
+/* A dump's name for a CA without a hostname: H-<16 hex digits> (R-, S- for
+ * routers and switches). */
+static bool guid_name(const char *s)
+{
+    if (!(s[0] == 'H' || s[0] == 'R' || s[0] == 'S') || s[1] != '-' || strlen(s) != 18)
+        return false;
+    return strspn(s + 2, "0123456789abcdefABCDEF") == 16;
+}
+
+/* The net's host names for an error message, as a short hostlist
+ * ("n[0000-0015]") cut after HOSTS_SHOWN bytes at a comma (first and last
+ * name when the names do not fit a hostlist); names a dump gave CAs
+ * without a hostname (H-<GUID>) are counted apart, with one example:
+ * their digits make no hostlist.  Writes "" without memory. */
+enum { HOSTS_SHOWN = 120 };
+static void host_names(const tm_net *net, int32_t n_hosts, char *buf, size_t size)
+{
+    const char **names = tm__malloc_n((size_t)n_hosts, sizeof *names);
+    const char *guid_ex = NULL;
+    char *list = NULL;
+    int32_t k = 0, n_guid = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    if (!names)
+        return;
+    for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv; u++) {
+        const char *h = tm_net_name(net, u);
+        if (tm_net_kind(net, u) != TM_VERTEX_HOST)
+            continue;
+        if (guid_name(h)) {
+            n_guid++;
+            guid_ex = guid_ex ? guid_ex : h;
+        } else {
+            names[k++] = h;
+        }
+    }
+    if (k > 0 && tm_hostlist_compress(NULL, names, (size_t)k, &list) == TM_EOK) {
+        len = strlen(list);
+        if (len > HOSTS_SHOWN) {
+            /* whole groups: cut at the last comma outside brackets that fits */
+            size_t cut = 0;
+            int depth = 0;
+            for (size_t i = 0; i < HOSTS_SHOWN; i++) {
+                depth += list[i] == '[' ? 1 : list[i] == ']' ? -1 : 0;
+                if (list[i] == ',' && depth == 0)
+                    cut = i;
+            }
+            len = cut;
+        }
+        if (len == 0) /* one group longer than the limit */
+            snprintf(buf, size, "%.*s...", HOSTS_SHOWN, list);
+        else
+            snprintf(buf, size, "%.*s%s", (int)len, list, len < strlen(list) ? ",..." : "");
+    } else if (k > 0) {
+        snprintf(buf, size, "%.60s ... %.60s", names[0], names[k - 1]);
+    }
+    if (n_guid > 0) {
+        len = strlen(buf);
+        if (k > 0)
+            snprintf(buf + len, size - len, ", and %d H-<GUID>", n_guid);
+        else
+            snprintf(buf, size, "H-<GUID>");
+        len = strlen(buf);
+        snprintf(buf + len, size - len, " (no hostname in the dump, e.g. %s)", guid_ex);
+    }
+    free(list);
+    free(names);
+}
+
 void tm__alloc_unresolved(const tm_net *net, const char *name, char *buf, size_t size)
 {
+    char hosts[HOSTS_SHOWN + 160];
+    int32_t n_hosts = 0;
     int32_t v = tm_alloc_resolve_host(net, name), first = -1;
     size_t len = short_len(name);
     if (v >= 0) {
         snprintf(buf, size, "'%s' is a switch, not a host", name);
         return;
     }
-    for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv && len > 0; u++) {
+    for (int32_t u = 0, nv = tm_net_n_vertices(net); u < nv; u++) {
         const char *h = tm_net_name(net, u);
-        if (tm_net_kind(net, u) != TM_VERTEX_HOST || short_len(h) != len ||
-            strncmp(h, name, len) != 0)
+        if (tm_net_kind(net, u) != TM_VERTEX_HOST)
+            continue;
+        n_hosts++;
+        if (len == 0 || short_len(h) != len || strncmp(h, name, len) != 0)
             continue;
         if (first >= 0) {
             snprintf(buf, size, "host name '%s' is ambiguous ('%s' and '%s'); use the full name",
@@ -142,7 +215,11 @@ void tm__alloc_unresolved(const tm_net *net, const char *name, char *buf, size_t
         }
         first = u;
     }
-    snprintf(buf, size, "unknown host '%s' (not in the topology)", name);
+    /* the names the topology has: a generated network's n0000..., a dump's
+     * H-<GUID> without a node-name map */
+    host_names(net, n_hosts, hosts, sizeof hosts);
+    snprintf(buf, size, "unknown host '%s' (not in the topology, whose %d host%s named %s)", name,
+             n_hosts, n_hosts == 1 ? " is" : "s are", hosts[0] ? hosts : "-");
 }
 
 /* Resolves a name to a host vertex; on failure records "<where><why>". */
@@ -289,8 +366,9 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
             goto out;
         }
         if (slots + (pos[v] >= 0 ? out->slots[pos[v]] : 0) > tm_net_slots(net, v)) {
-            err = tm__lex_error(&lx, "host '%s' has %d slots in the topology, the hostfile asks "
-                                "for %lld", tm_net_name(net, v), tm_net_slots(net, v),
+            err = tm__lex_error(&lx, "host '%s' has %d slot%s in the topology, the hostfile "
+                                "asks for %lld", tm_net_name(net, v), tm_net_slots(net, v),
+                                tm_net_slots(net, v) == 1 ? "" : "s",
                                 (long long)(slots + (pos[v] >= 0 ? out->slots[pos[v]] : 0)));
             goto out;
         }

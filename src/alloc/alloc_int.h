@@ -10,4 +10,9 @@
  * ambiguous ('x.a' and 'x.b')" or "'x' is a switch, not a host". */
 void tm__alloc_unresolved(const tm_net *net, const char *name, char *buf, size_t size);
 
+/* The order of host names in an allocation Slurm lists (tm_hostlist_compress,
+ * `scontrol show hostlistsorted`): prefixes in natural order, then the
+ * numeric suffix by value ("n9" < "n10"); < 0, 0 or > 0 as strcmp. */
+int tm__host_name_cmp(const char *a, const char *b);
+
 #endif

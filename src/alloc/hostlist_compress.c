@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topomap/alloc.h"
+#include "alloc_int.h"
 #include "../util/util.h"
 
 #define MAX_DIGITS 18
@@ -138,6 +138,14 @@ static int hname_cmp(const void *pa, const void *pb)
     if (a->num != b->num)
         return a->num < b->num ? -1 : 1;
     return (a->width > b->width) - (a->width < b->width);
+}
+
+int tm__host_name_cmp(const char *a, const char *b)
+{
+    hname ha, hb;
+    split(a, &ha);
+    split(b, &hb);
+    return hname_cmp(&ha, &hb);
 }
 
 static bool same_prefix(const hname *a, const hname *b)

@@ -77,7 +77,11 @@ enum {
     OPT_COMPARE_ROUTING, OPT_REPORT, OPT_LMC_SPREAD, OPT_ROOT, OPT_LINK_SPEED,
     OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
     OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT,
-    OPT_COMM_PHASES, OPT_EFFORT
+    OPT_COMM_PHASES, OPT_EFFORT,
+    OPT_SHARD, /* study --shard K/N (docs/study.md "Shards") */
+    /* workload eval / replay and alloc (docs/workload.md) */
+    OPT_JOBS, OPT_TRACE, OPT_DEFAULT_COMM, OPT_AT, OPT_POLICY, OPT_PARTITION, OPT_SLURM_TOPOLOGY,
+    OPT_FREE, OPT_NODES, OPT_PPN
 };
 
 /* ---- the option table (options.c) ----------------------------------------
@@ -85,6 +89,10 @@ enum {
  * subcommands that take it; getopt_long's entries and the option list of
  * every --help are made from it. */
 enum { CLI_TOPO = 1, CLI_EVAL = 2, CLI_MAP = 4, CLI_STUDY = 8 };
+/* `study merge` (its files are arguments: cli_parse_options_args) */
+enum { CLI_STUDY_MERGE = 16 };
+/* workload eval, workload replay, alloc (docs/workload.md) */
+enum { CLI_WEVAL = 32, CLI_WREPLAY = 64, CLI_ALLOC = 128 };
 typedef struct cli_opt {
     const char *name; /* without "--" */
     int id;           /* OPT_* */
@@ -105,6 +113,10 @@ typedef int (*cli_option_fn)(void *ud, int id, const char *arg);
  * (printed as "<cmd>: ..."). */
 int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
                       void *ud, void (*usage)(FILE *));
+/* As cli_parse_options, for a subcommand that takes arguments beside its
+ * options (`study merge F1 F2 ...`): they are argv[*first .. argc). */
+int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
+                           cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first);
 /* The options of cli_inputs (and --threads) into in: as cli_option_fn. */
 int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg);
 /* Value checks shared by the subcommands; -1 on error (message printed).
@@ -119,6 +131,12 @@ tm_time_opts cli_time_opts(const cli_inputs *in);
 /* Prints the command's held warnings (w), then "topomap <cmd>: <message>",
  * and returns the exit code for err. */
 int cli_report(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err);
+/* The same, with "; fix: <option> ..." added when the error can come from
+ * an option the inputs `in` lack (cli_hints). */
+int cli_report_in(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err, const cli_inputs *in);
+/* The hints for message msg of command cmd ("eval", "map", ...) given the
+ * inputs (NULL: none known) into buf, "" if none (hints.c). */
+void cli_hints(const char *cmd, const char *msg, const cli_inputs *in, char *buf, size_t size);
 /* The usage error for what getopt_long returned ('?' unknown or ambiguous
  * option, ':' missing value; call with opterr = 0 and optstring ":"). */
 int cli_getopt_error(const char *cmd, int c, char *const *argv);
@@ -239,6 +257,7 @@ typedef struct cli_report_args {
     const char *map_label;
     const tm_report_row *rows;    /* NULL: one row, map against consecutive */
     int32_t n_rows;
+    const char *alloc_label;      /* the allocation in the subtitle; NULL: --alloc or all hosts */
     const tm_metrics *met;        /* exact figures of map with link loads, or NULL */
     bool map_is_consecutive;      /* map is the consecutive placement */
 } cli_report_args;
@@ -255,5 +274,8 @@ int cmd_topo(int argc, char **argv, cli_warns *w);
 int cmd_eval(int argc, char **argv, cli_warns *w);
 int cmd_map(int argc, char **argv, cli_warns *w);
 int cmd_study(int argc, char **argv, cli_warns *w);
+int cmd_workload(int argc, char **argv, cli_warns *w);
+int cmd_alloc(int argc, char **argv, cli_warns *w);
+
 
 #endif

@@ -1,6 +1,7 @@
 /* cmd_eval.c - `topomap eval`: exact quality figures of a given mapping
  * (or of the consecutive placement when no mapping is given). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -13,7 +14,9 @@ static const char usage_head[] =
     "Computes, for the mapping M of the tasks of G onto the network T, the exact maximum\n"
     "link congestion (traffic / capacity, and which links), the average dilation (hops per\n"
     "unit of volume) and the QAP cost J (docs/design.md).  Without --mapping the consecutive\n"
-    "placement of the allocation is evaluated (what a batch system does).\n"
+    "placement of the allocation is evaluated (what a batch system does).  With --mapping, it\n"
+    "is compared with the consecutive placement of --alloc, or without --alloc of the same job\n"
+    "on the mapping's own hosts in name order (the line 'baseline' says which).\n"
     "\n"
     "options:\n";
 
@@ -27,6 +30,10 @@ typedef struct eval_args {
     cli_inputs in;
     const char *mapping_path, *loads_path, *report_path;
     bool json, approx, hmode, compare;
+    /* --mapping without --alloc: the baseline is the mapping's own hosts
+     * (mapping_baseline), listed in base_hosts (malloc'ed hostlist) */
+    bool base_of_mapping;
+    char *base_hosts;
 } eval_args;
 
 static int eval_option(void *ud, int c, const char *v)
@@ -94,6 +101,7 @@ static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw
     ra.comm = comm;
     ra.map = map;
     ra.map_label = a->mapping_path ? a->mapping_path : "consecutive";
+    ra.alloc_label = a->base_of_mapping ? "the mapping's hosts" : NULL;
     return cli_write_report(ctx, &ra);
 }
 
@@ -133,6 +141,31 @@ static tm_err eval_consecutive(tm_ctx *ctx, const cli_network *nw, const tm_comm
     return err;
 }
 
+/* --mapping without --alloc: compare with what the batch system would do
+ * with the same job on the same hosts, the consecutive placement on the
+ * mapping's hosts in name order with as many tasks on each as the mapping
+ * (tm_alloc_of_mapping), not with the first hosts of the whole topology,
+ * which would change the baseline behind the user's back (make demo's
+ * rankfile would compare with 6 hosts of 12 slots instead of its 16). */
+static tm_err mapping_baseline(tm_ctx *ctx, eval_args *a, cli_network *nw, const tm_mapping *map)
+{
+    const char **names;
+    tm_err err = tm_alloc_of_mapping(ctx, nw->net, map, &nw->alloc);
+    if (err)
+        return err;
+    a->base_of_mapping = true;
+    names = malloc((nw->alloc.n ? (size_t)nw->alloc.n : 1) * sizeof *names);
+    if (!names)
+        return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    for (int32_t i = 0; i < nw->alloc.n; i++)
+        names[i] = tm_net_name(nw->net, nw->alloc.host[i]);
+    /* names a hostlist cannot hold are only not listed */
+    if (tm_hostlist_compress(NULL, names, (size_t)nw->alloc.n, &a->base_hosts) != TM_EOK)
+        a->base_hosts = NULL;
+    free(names);
+    return TM_EOK;
+}
+
 static tm_err eval_net(tm_ctx *ctx, eval_args *a, cli_network *nw, tm_comm *comm,
                        tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met, tm_metrics *cons,
                        bool *have_cons)
@@ -152,13 +185,18 @@ static tm_err eval_net(tm_ctx *ctx, eval_args *a, cli_network *nw, tm_comm *comm
     else if (comm->n > tm_alloc_total_slots(&nw->alloc))
         /* no silent oversubscription: a wrong hostfile would look like one */
         err = tm_ctx_fail(ctx, TM_EINFEASIBLE,
-                          "%d tasks but only %lld slots on %d hosts (an oversubscribed placement "
-                          "needs --mapping, e.g. one written by 'map --imbalance')",
-                          comm->n, (long long)tm_alloc_total_slots(&nw->alloc), nw->alloc.n);
+                          "%d tasks but only %lld slots on %d hosts%s; give --slots N (every "
+                          "host N slots)%s, or --mapping M for an oversubscribed placement (e.g. "
+                          "one written by 'map --imbalance')",
+                          comm->n, (long long)tm_alloc_total_slots(&nw->alloc), nw->alloc.n,
+                          a->in.alloc ? " of the allocation" : "",
+                          a->in.alloc ? ", a larger --alloc" : "");
     else
         err = tm_mapping_consecutive(ctx, &nw->alloc, comm->n, map);
     if (!err)
         err = tm_mapping_check(ctx, nw->net, a->in.alloc ? &nw->alloc : NULL, map);
+    if (!err && a->mapping_path && !a->in.alloc)
+        err = mapping_baseline(ctx, a, nw, map);
     if (err)
         return err;
     mo.keep_link_loads = a->loads_path != NULL || a->report_path != NULL;
@@ -218,14 +256,43 @@ static double change_pct(double base, double v)
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }
 
+/* Which consecutive placement the mapping is compared with; the hosts'
+ * hostlist is cut after whole groups (JSON has all of it). */
+static void print_baseline(const eval_args *a, const cli_network *nw)
+{
+    const char *h = a->base_hosts ? a->base_hosts : "-";
+    int len = (int)strlen(h), cut = len, inner = 0, depth = 0;
+    if (!a->base_of_mapping) {
+        printf("baseline           consecutive on the allocation in its order (--alloc %s)\n",
+               a->in.alloc);
+        return;
+    }
+    for (int i = 0; len > 150 && i < 150; i++) {
+        depth += h[i] == '[' ? 1 : h[i] == ']' ? -1 : 0;
+        if (h[i] == ',' && depth == 0)
+            cut = i;
+        else if (h[i] == ',')
+            inner = i;
+    }
+    bool in_group = cut == len && len > 150; /* one group longer than that: cut inside it */
+    if (in_group)
+        cut = inner;
+    printf("baseline           consecutive on the mapping's %d hosts in name order, as many "
+           "tasks on each as the mapping puts there:\n", nw->alloc.n);
+    printf("                   %.*s%s (--alloc A: the job's own hosts and order)\n", cut, h,
+           cut == len ? "" : in_group ? ",...]" : ",...");
+}
+
 /* The given mapping beside the consecutive placement (--mapping), with a
  * note for every figure on which it is worse. */
-static void print_vs_consecutive(const tm_metrics *c, const tm_metrics *m)
+static void print_vs_consecutive(const eval_args *a, const cli_network *nw, const tm_metrics *c,
+                                 const tm_metrics *m)
 {
     static const char *const name[4] = {"max congestion", "avg dilation", "QAP J",
                                         "est. time (s)"};
     double base[4] = {c->max_congestion, c->avg_dilation, c->qap_J, c->est_time_s};
     double val[4] = {m->max_congestion, m->avg_dilation, m->qap_J, m->est_time_s};
+    print_baseline(a, nw);
     printf("%-18s %16s %16s %9s\n", "", "consecutive", "mapping", "change");
     for (int k = 0; k < 4; k++)
         printf("%-18s %16.10g %16.10g %+8.1f%%\n", name[k], base[k], val[k],
@@ -271,8 +338,12 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         cli_json_metrics(&j, nw->net, met, a->hmode);
         if (a->compare)
             json_compare(&j, nw, met, ecmp);
-        if (cons)
+        if (cons) {
+            json_str(&j, "baseline", a->base_of_mapping ? "mapping_hosts" : "alloc");
+            if (a->base_of_mapping && a->base_hosts)
+                json_str(&j, "baseline_hosts", a->base_hosts);
             json_vs_consecutive(&j, cons, met);
+        }
         json_num(&j, "time_s", cli_now() - t0);
         json_obj_end(&j);
         json_end(&j);
@@ -287,7 +358,7 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
     if (a->compare)
         print_compare(nw, met, ecmp);
     if (cons)
-        print_vs_consecutive(cons, met);
+        print_vs_consecutive(a, nw, cons, met);
     printf("time               %.3f s\n", cli_now() - t0);
     if (a->report_path)
         printf("report             %s\n", a->report_path);
@@ -321,7 +392,7 @@ int cmd_eval(int argc, char **argv, cli_warns *w)
     if (!err)
         err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
                       : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp, &cons, &have_cons);
-    rc = err ? cli_report(ctx, w, "eval", err) : 0;
+    rc = err ? cli_report_in(ctx, w, "eval", err, &a.in) : 0;
     if (!err)
         report(&a, &nw, &met, &ecmp, have_cons ? &cons : NULL, t0);
     tm_metrics_release(&met);
@@ -331,6 +402,7 @@ int cmd_eval(int argc, char **argv, cli_warns *w)
     tm_comm_release(&comm);
     cli_network_release(&nw);
     cli_inputs_release(&a.in);
+    free(a.base_hosts);
     tm_ctx_free(ctx);
     return rc;
 }

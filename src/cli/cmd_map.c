@@ -372,7 +372,6 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
         p->hier = hier;
         return TM_EOK;
     }
-    /* more tasks than slots is refused by tm_map_run (exit 3) */
     err = cli_network_load(ctx, &a->in, nw);
     if (!err)
         err = cli_load_comm(ctx, &a->in, comm);
@@ -380,6 +379,16 @@ static tm_err load_problem(tm_ctx *ctx, map_args *a, cli_network *nw, tm_comm *c
         err = cli_load_phases(ctx, &a->in, comm);
     if (err)
         return err;
+    /* more tasks than slots: tm_map_run refuses it too (exit 3), but only
+     * here can the message name the options that cure it */
+    if (comm->n > tm_alloc_total_slots(&nw->alloc) && a->imbalance < 0)
+        return tm_ctx_fail(ctx, TM_EINFEASIBLE,
+                           "%d tasks but only %lld slots on %d hosts%s; give --slots N (every "
+                           "host N slots)%s or --imbalance EPS (several tasks per slot: general "
+                           "process mapping)", comm->n,
+                           (long long)tm_alloc_total_slots(&nw->alloc), nw->alloc.n,
+                           a->in.alloc ? " of the allocation" : "",
+                           a->in.alloc ? ", a larger --alloc" : "");
     p->net = nw->net;
     p->route = nw->route;
     p->alloc = &nw->alloc;
@@ -567,7 +576,7 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     goto out;
 fail:
     cli_anytime_stop(&any, ctx);
-    rc = cli_report(ctx, w, "map", err);
+    rc = cli_report_in(ctx, w, "map", err, &a.in);
 out:
     tm_map_result_release(&res);
     tm_comm_release(&comm);

@@ -13,12 +13,16 @@ static const char usage_text[] =
     "                     [--scale-capacity LEVEL=FACTOR[,..]] [--fail-links P%[,P2%..]] [--seeds N]\n"
     "                     [--fail-link A:B[,C:D..]] [--fail-switch S[,S2..]] [--seed N] [--threads N]\n"
     "                     [--refine R] [--objective O] [--out F.csv|F.json] [--report F.html]\n"
-    "                     [--quiet]\n"
+    "                     [--quiet] [--shard K/N]\n"
+    "       topomap study merge F1 F2 ... [--out F.csv|F.json] [--report F.html]\n"
     "\n"
     "Runs every combination of the values given (topologies x slots x capacity changes x\n"
     "failures x routing models x applications) and prints, for every scenario and strategy,\n"
     "max congestion, average dilation and J of the consecutive placement and of the\n"
-    "strategy's mapping, with the change in percent (docs/study.md).\n"
+    "strategy's mapping, with the change in percent (docs/study.md).  --shard K/N runs\n"
+    "one shard of the runs (a Slurm job array: docs/slurm.md); 'topomap study merge'\n"
+    "joins the shards' --out files into exactly the unsharded study's files\n"
+    "('topomap study merge --help').\n"
     "\n"
     "options:\n";
 
@@ -35,8 +39,8 @@ void study_usage(FILE *out)
     fputs(usage_tail, out);
 }
 
-/* A progress bar on stderr (only when it is a terminal). */
-static void progress(void *ud, int done, int total)
+/* A progress bar on stderr when it is a terminal. */
+static void progress_bar(void *ud, int done, int total)
 {
     const int w = 30;
     int fill = total > 0 ? (int)((long)done * w / total) : w;
@@ -45,6 +49,20 @@ static void progress(void *ud, int done, int total)
             "##############################", w - fill, "", done, total);
     if (done == total)
         fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+/* Otherwise (a batch job, a pipe, a log file) one line per finished run,
+ * so that a long study is seen to progress; ud: the study's start time. */
+static void progress_lines(void *ud, int done, int total)
+{
+    double t = cli_now() - *(const double *)ud;
+    if (done == 0)
+        return;
+    fprintf(stderr, "study: %d/%d runs done, %.1f s", done, total, t);
+    if (done < total)
+        fprintf(stderr, ", about %.0f s left", t / done * (total - done));
+    fputc('\n', stderr);
     fflush(stderr);
 }
 
@@ -62,7 +80,8 @@ static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_c
     return cli_load_phases(ctx, &a->in, &comms[0]); /* one --comm with --comm-phases */
 }
 
-static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s)
+static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s,
+                      const double *t0)
 {
     memset(s, 0, sizeof *s);
     s->topologies = a->topologies;
@@ -87,8 +106,21 @@ static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s
     s->objective = (tm_objective)a->objective;
     a->topt = cli_time_opts(&a->in);
     s->time = &a->topt;
-    if (!a->quiet && isatty(STDERR_FILENO))
-        s->progress = progress;
+    s->shard = a->shard;
+    if (!a->quiet) {
+        s->progress = isatty(STDERR_FILENO) ? progress_bar : progress_lines;
+        s->progress_ud = (void *)t0;
+    }
+}
+
+static void make_outputs(const study_args *a, study_outputs *o)
+{
+    memset(o, 0, sizeof *o);
+    o->outs = a->outs;
+    o->n_outs = a->n_outs;
+    o->report = a->report;
+    o->seed = a->seed;
+    o->shard = a->shard;
 }
 
 int cmd_study(int argc, char **argv, cli_warns *w)
@@ -98,10 +130,14 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     tm__study_comm sc[STUDY_MAX_AXIS];
     tm__study_spec spec;
     tm__study_result res;
+    study_outputs out;
     tm_ctx *ctx = NULL;
     tm_err err;
     double t0 = cli_now();
-    int rc = study_parse_args(argc, argv, &a);
+    int rc;
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return cmd_study_merge(argc - 1, argv + 1, w);
+    rc = study_parse_args(argc, argv, &a);
     if (rc >= 0)
         return rc;
     rc = 0;
@@ -114,20 +150,28 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err && a.effort >= 0)
         err = tm_ctx_set_effort(ctx, a.effort);
+    make_outputs(&a, &out);
+    /* the identity first: an input that cannot be read stops the shard now */
+    if (!err && a.shard.n)
+        err = study_shard_id(ctx, &a, out.shard_id);
     if (!err)
         err = load_comms(ctx, &a, comms, sc);
     if (!err) {
-        make_spec(&a, sc, &spec);
+        make_spec(&a, sc, &spec, &t0);
         err = tm__study_run(ctx, &spec, &res);
     }
     /* the files first: a failing write prints no table */
     if (!err)
-        err = study_write_all(ctx, &a, &spec, &res);
+        err = study_write_all(ctx, &out, &spec, &res);
     if (err) {
-        rc = cli_report(ctx, w, "study", err);
+        rc = cli_report_in(ctx, w, "study", err, &a.in);
     } else {
         study_print_table(stdout, &spec, &res);
-        printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);
+        if (a.shard.n)
+            printf("shard %d/%d: %d of %d runs in %.2f s\n", (int)a.shard.k, (int)a.shard.n,
+                   res.n_runs, res.total_runs, cli_now() - t0);
+        else
+            printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);
     }
     tm__study_result_release(&res);
     for (int i = 0; i < STUDY_MAX_AXIS; i++)

@@ -27,12 +27,21 @@ tm_time_opts cli_time_opts(const cli_inputs *in)
     return o;
 }
 
-int cli_report(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err)
+int cli_report_in(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err, const cli_inputs *in)
 {
     const char *msg = tm_ctx_errmsg(ctx);
+    char hint[1024];
+    if (!*msg)
+        msg = tm_err_str(err);
+    cli_hints(cmd, msg, in, hint, sizeof hint);
     cli_warn_flush(w); /* the warnings, then the error */
-    fprintf(stderr, "topomap %s: %s\n", cmd, *msg ? msg : tm_err_str(err));
+    fprintf(stderr, "topomap %s: %s%s\n", cmd, msg, hint);
     return tm_err_exit_code(err);
+}
+
+int cli_report(tm_ctx *ctx, cli_warns *w, const char *cmd, tm_err err)
+{
+    return cli_report_in(ctx, w, cmd, err, NULL);
 }
 
 int cli_getopt_error(const char *cmd, int c, char *const *argv)

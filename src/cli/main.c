@@ -16,13 +16,15 @@ static const struct command {
     {"eval", cmd_eval, "exact congestion, dilation and QAP cost of a mapping"},
     {"map", cmd_map, "compute a mapping and write a rankfile"},
     {"study", cmd_study, "what-if grid: topologies, failures, capacities x strategies"},
+    {"workload", cmd_workload, "many jobs on one fabric: eval, replay (docs/workload.md)"},
+    {"alloc", cmd_alloc, "choose the nodes of a new job among the free ones"},
 };
 
 static void usage(FILE *out)
 {
     fprintf(out, "usage: topomap <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-        fprintf(out, "  %-6s %s\n", commands[i].name, commands[i].help);
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].help);
     fprintf(out, "  version  print the version\n\n"
                  "'topomap <command> --help' describes each command.  Warnings about the\n"
                  "inputs are summarised, one line per kind; --verbose (any command) lists each.\n"
@@ -56,5 +58,5 @@ int main(int argc, char **argv)
             return rc;
         }
     }
-    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, study, version)", argv[1]);
+    return cli_usage_error("topomap", "unknown command '%s' (topo, eval, map, study, workload, alloc, version)", argv[1]);
 }

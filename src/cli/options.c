@@ -14,6 +14,10 @@
 #define E CLI_EVAL
 #define M CLI_MAP
 #define S CLI_STUDY
+#define SM CLI_STUDY_MERGE
+#define W CLI_WEVAL
+#define R CLI_WREPLAY
+#define A CLI_ALLOC
 
 /* In --help order.  An option whose value or meaning differs between
  * subcommands has one entry per meaning (disjoint masks).  Help: the first
@@ -25,10 +29,13 @@ static const cli_opt table[] = {
     {"topology", OPT_TOPOLOGY, "T", S,
      "file or generator spec (as for eval); repeat for several topologies"},
     {"node-name-map", OPT_NODEMAP, "F", T | E | M | S,
-     "host names for the GUIDs of an ibnetdiscover dump"},
+     "host names for the GUIDs of an ibnetdiscover dump (lines '0x<GUID>\n"
+     "\"hostname\"'; without it a CA with no hostname is H-<GUID>)"},
     {"separate-hcas", OPT_SEPARATE_HCAS, NULL, T | E | M | S,
      "ibnetdiscover: one vertex per HCA (default: a host's HCAs are one)"},
-    {"slots", OPT_SLOTS, "N", T | E | M, "slots (processes) per host, overriding the input"},
+    {"slots", OPT_SLOTS, "N", T | E | M,
+     "slots (processes) per host, overriding the input (an ibnetdiscover\n"
+     "dump knows no cores: 1 per host)"},
     {"slots", OPT_SLOTS, "N,..", S,
      "slots of every host, one scenario per value (default: as the\n"
      "topology says)"},
@@ -47,7 +54,9 @@ static const cli_opt table[] = {
      "force the format of G: metis, mtx, edges, dense, graphstats, mpip,\n"
      "scotch"},
     {"alloc", OPT_ALLOC, "A", E | M | S,
-     "hostlist expression (node[001-064]) or hostfile; default: all hosts"},
+     "hostlist expression (node[001-064]) or hostfile: the job's hosts in\n"
+     "their order, the consecutive baseline; default: all hosts (eval with\n"
+     "a mapping: the mapping's hosts in name order)"},
     {"mapping", OPT_MAPPING, "M", E,
      "Open MPI rankfile or plain mapping ('host [slot]' per line; hierarchy\n"
      "mode: one PE index per line); default: the consecutive placement"},
@@ -166,8 +175,9 @@ static const cli_opt table[] = {
      "slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
      "cables, whole Gbit/s; Slurm documents it as unused)"},
     {"routing", OPT_ROUTING, "R", T,
-     "simgrid: the routes written (ecmp: one shortest path per pair, that of\n"
-     "'single'; the others as they route), one of:"},
+     "simgrid: the routes written, cable by cable (where the routing splits a\n"
+     "pair, as ecmp does, one path drawn from its split; valiant and ugal are\n"
+     "refused), one of:"},
     {"alloc", OPT_ALLOC, "A", T,
      "simgrid: routes between these hosts only (hostfile or hostlist)"},
     {"latency-per-hop", OPT_LATENCY_PER_HOP, "S", T,
@@ -194,15 +204,99 @@ static const cli_opt table[] = {
      "the rows as one self-contained HTML page: a bar chart of each\n"
      "scenario's consecutive placement and mapping, in grid order\n"
      "(docs/report.md)"},
+    {"shard", OPT_SHARD, "K/N", S,
+     "run only shard K of N (K = 0..N-1, as SLURM_ARRAY_TASK_ID) of the\n"
+     "runs, balanced by estimated cost; --out then holds those runs' rows for\n"
+     "'topomap study merge' (docs/study.md \"Shards\", docs/slurm.md)"},
+    {"out", OPT_OUT, "F", SM,
+     "write the merged rows to F.csv or F.json (atomically; may be repeated;\n"
+     "F.json needs JSON shards): the unsharded study's file, byte for byte"},
+    {"report", OPT_REPORT, "F.html", SM, "the merged rows as the study's HTML page"},
     {"quiet", OPT_QUIET, NULL, M, "no progress line (shown on stderr when it is a terminal)"},
     {"quiet", OPT_QUIET, NULL, S, "no progress bar (shown on stderr only when it is a terminal)"},
-    {"help", OPT_HELP, NULL, T | E | M | S, "this text"},
+    {"help", OPT_HELP, NULL, T | E | M | S | SM, "this text"},
+    /* ---- workload eval (W), workload replay (R), alloc (A): docs/workload.md */
+    {"topology", OPT_TOPOLOGY, "T", W | R | A,
+     "the fabric: ibnetdiscover dump, .graphml, .xml spec or generator spec"},
+    {"node-name-map", OPT_NODEMAP, "F", W | R | A,
+     "host names for the GUIDs of an ibnetdiscover dump"},
+    {"separate-hcas", OPT_SEPARATE_HCAS, NULL, W | R | A,
+     "ibnetdiscover: one vertex per HCA (default: a host's HCAs are one)"},
+    {"slots", OPT_SLOTS, "N", W | R | A,
+     "slots of every host: the tasks of a job no column gives a count"},
+    {"jobs", OPT_JOBS, "F", W,
+     "the jobs: JobID|NodeList|NTasksPerNode|Comm[|Start|End], '|'-separated\n"
+     "with a header, as sacct -P prints it (also sacct -X -P -o\n"
+     "JobID,NodeList,NTasks,Start,End output; docs/workload.md)"},
+    {"jobs", OPT_JOBS, "F", A,
+     "the running jobs (a jobs file): their traffic is the background"},
+    {"trace", OPT_TRACE, "F", R, "the trace: a jobs file with Start and End columns"},
+    {"default-comm", OPT_DEFAULT_COMM, "P", W | R | A,
+     "Comm of a job without one: ring, alltoall, stencil3d (default), each\n"
+     "with an optional :BYTES per message (default 1MiB), or a matrix file"},
+    {"comm-format", OPT_COMM_FORMAT, "F", W | R | A,
+     "force the format of the matrix files: metis, mtx, edges, dense,\n"
+     "graphstats, mpip, scotch"},
+    {"at", OPT_AT, "TIME", W | A,
+     "only the jobs running at TIME (YYYY-MM-DDTHH:MM:SS; Start <= TIME < End)"},
+    {"free", OPT_FREE, "HOSTLIST", A,
+     "the nodes to choose from (default: every host); those a running job of\n"
+     "--jobs uses are left out"},
+    {"nodes", OPT_NODES, "N", A, "nodes of the new job (required)"},
+    {"ppn", OPT_PPN, "N", A, "tasks per node (default: the nodes' slots)"},
+    {"comm", OPT_COMM, "M", A,
+     "the new job's communication: a matrix file (any format --comm of\n"
+     "eval reads) or a pattern as --default-comm (default stencil3d)"},
+    {"policy", OPT_POLICY, "P", A,
+     "the pick printed: topomap (default: least predicted time with the\n"
+     "running jobs' traffic), slurm-tree (Slurm's topology/tree best fit,\n"
+     "emulated) or random; --json gives all three"},
+    {"policy", OPT_POLICY, "P[,P2..]", R,
+     "node-choice policies, each replayed on its own history: as-recorded\n"
+     "(the trace's nodes), slurm-tree, random, topomap; 'all' (default)"},
+    {"partition", OPT_PARTITION, "HOSTLIST", R,
+     "the nodes the policies may choose (default: every host of the topology)"},
+    {"slurm-topology", OPT_SLURM_TOPOLOGY, "F", R | A,
+     "the topology.conf slurm-tree emulates (default: the one 'topomap topo\n"
+     "export' writes for the fabric in Slurm's format)"},
+    {"seed", OPT_SEED, "N", R | A, "seed of the random policy (default 1)"},
+    {"routing", OPT_ROUTING, "R", W | R | A, "routing model (docs/routing.md; not ugal), one of:"},
+    {"lmc-spread", OPT_LMC_SPREAD, NULL, W | R | A,
+     "(lft) split each flow over the destination's 2^LMC LIDs"},
+    {"root", OPT_ROOT, "S[,S2..]", W | R | A, "(updn) the root switches"},
+    {"time-model", OPT_TIME_MODEL, "M", W | R | A,
+     "the model of est_time_s: smpi (default) or fluid (docs/time.md)"},
+    {"latency-per-hop", OPT_LATENCY_PER_HOP, "S", W | R | A,
+     "latency of one link in seconds (default 5e-7)"},
+    {"message-overhead", OPT_MESSAGE_OVERHEAD, "S", W | R | A,
+     "seconds added once per message (default 0)"},
+    {"host-bandwidth", OPT_HOST_BANDWIDTH, "G", W | R | A,
+     "Gbit/s of a message between two tasks of one host (default 80)"},
+    {"time-exact-max", OPT_TIME_EXACT, "N", W | R | A,
+     "simulate a group of interacting jobs exactly up to N messages in all,\n"
+     "approximate above (default 4096)"},
+    {"threads", OPT_THREADS, "N", W | R | A,
+     "threads (default: all cores; the results do not depend on it)"},
+    {"out", OPT_OUT, "F", W | R,
+     "write one row per job to F.csv or F.json (atomically; may be repeated)"},
+    {"report", OPT_REPORT, "F.html", W,
+     "one self-contained HTML page: the fabric's links coloured by load and\n"
+     "by job, every job alone and shared (docs/report.md)"},
+    {"report", OPT_REPORT, "F.html", R,
+     "one self-contained HTML page: the slowdowns of every policy and the\n"
+     "fabric's load over time (docs/report.md)"},
+    {"json", OPT_JSON, NULL, W | R | A, "one JSON object on stdout (keys in docs/workload.md)"},
+    {"help", OPT_HELP, NULL, W | R | A, "this text"},
 };
 
 #undef T
 #undef E
 #undef M
 #undef S
+#undef SM
+#undef W
+#undef R
+#undef A
 
 #define N_TABLE (sizeof table / sizeof *table)
 #define HELP_COL 24 /* column of the descriptions */
@@ -418,8 +512,10 @@ const cli_opt *cli_options(size_t *n)
  * "unknown".  1 if printed. */
 static int other_command(const char *cmd, unsigned mask, const char *given)
 {
-    static const char *const names[] = {"topo", "eval", "map", "study"};
-    char list[64] = "";
+    static const char *const names[] = {"topo",          "eval",          "map",
+                                        "study",         "study merge",   "workload eval",
+                                        "workload replay", "alloc"};
+    char list[160] = "";
     size_t len, n = 0;
     unsigned whose = 0;
     if (strncmp(given, "--", 2) != 0)
@@ -431,7 +527,7 @@ static int other_command(const char *cmd, unsigned mask, const char *given)
             whose |= table[i].cmds;
     if (!whose || (whose & mask))
         return 0;
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < (int)(sizeof names / sizeof *names); b++)
         if (whose & (1u << b))
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", names[b]);
     cli_usage_error(cmd, "'--%.*s' is not an option of '%s' (only of: %s)", (int)len, given, cmd,
@@ -441,6 +537,15 @@ static int other_command(const char *cmd, unsigned mask, const char *given)
 
 int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
                       void *ud, void (*usage)(FILE *))
+{
+    int first = argc, rc = cli_parse_options_args(cmd, mask, argc, argv, fn, ud, usage, &first);
+    if (rc < 0 && first < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s'", argv[first]);
+    return rc;
+}
+
+int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
+                           cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first)
 {
     struct option opts[N_TABLE + 1];
     int n = 0, c;
@@ -468,7 +573,6 @@ int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli
             return cli_usage_error(cmd, "option '%s' is not handled (internal error)",
                                    argv[optind - 1]);
     }
-    if (optind < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+    *first = optind;
     return -1;
 }

@@ -34,11 +34,12 @@ static void fill_row(tm_report_row *row, const char *label, const tm_metrics *m,
     row->base_time_s = base->est_time_s;
 }
 
-static void subtitle(char *buf, size_t n, const cli_inputs *in, const cli_network *nw)
+static void subtitle(char *buf, size_t n, const cli_report_args *ra)
 {
+    const cli_inputs *in = ra->in;
     snprintf(buf, n, "topology %s, communication %s, allocation %s, routing %s", in->topology,
-             in->comm, in->alloc ? in->alloc : "all hosts",
-             tm_route_kind_name(tm_route_kind_of(nw->route)));
+             in->comm, ra->alloc_label ? ra->alloc_label : in->alloc ? in->alloc : "all hosts",
+             tm_route_kind_name(tm_route_kind_of(ra->nw->route)));
 }
 
 tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra)
@@ -65,7 +66,7 @@ tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra)
     shown = ra->met ? ra->met : &met;
     cbase = ra->map_is_consecutive ? shown : &base;
     memset(&rep, 0, sizeof rep);
-    subtitle(sub, sizeof sub, ra->in, ra->nw);
+    subtitle(sub, sizeof sub, ra);
     rep.title = ra->title;
     rep.subtitle = sub;
     rep.net = ra->nw->net;

@@ -168,6 +168,16 @@ static int study_option(study_args *a, int c, const char *v)
         return 0;
     }
     case OPT_QUIET: a->quiet = true; return 0;
+    case OPT_SHARD: {
+        tm_ctx *q = NULL;
+        tm_err err;
+        if (tm_ctx_new(&q) != TM_EOK)
+            return -1;
+        if ((err = tm__shard_parse(q, v, &a->shard)))
+            cli_usage_error(CMD, "%s", tm_ctx_errmsg(q));
+        tm_ctx_free(q);
+        return err ? -1 : 0;
+    }
     case OPT_REPORT: {
         size_t n = strlen(v);
         if (n < 6 || strcmp(v + n - 5, ".html") != 0)
@@ -182,7 +192,11 @@ static int study_option(study_args *a, int c, const char *v)
 static int study_option_fn(void *ud, int c, const char *v)
 {
     study_args *a = ud;
-    int r = study_option(a, c, v);
+    int r;
+    if (a->n_opts >= STUDY_MAX_OPTS)
+        return cli_usage_error(CMD, "more than %d options", STUDY_MAX_OPTS), -1;
+    a->opts[a->n_opts++] = (study_opt){c, v};
+    r = study_option(a, c, v);
     return r < 0 ? -1 : r == 0 ? 1 : cli_input_option(CMD, &a->in, c, v);
 }
 
@@ -197,6 +211,56 @@ static void defaults(study_args *a)
     a->objective = TM_OBJ_PARETO;
     a->seed = 1;
     a->samples = 1;
+}
+
+/* Index of the first repeat of a label among n, or -1. */
+static int repeated(const char *const *v, int n)
+{
+    for (int i = 1; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(v[i], v[j]) == 0)
+                return i;
+    return -1;
+}
+
+static int twice(const char *opt, const char *v)
+{
+    return cli_usage_error(CMD, "--shard: %s '%s' is given twice: a sharded study needs distinct "
+                           "values on every axis", opt, v), -1;
+}
+
+/* A sharded study's axes hold distinct labels: the merge rebuilds the grid
+ * from the rows' labels (docs/study.md "Shards"). */
+static int distinct_axes(const study_args *a)
+{
+    static char lab[STUDY_MAX_AXIS][400];
+    const char *v[STUDY_MAX_AXIS];
+    int i;
+    if ((i = repeated(a->topologies, a->n_topologies)) >= 0)
+        return twice("--topology", a->topologies[i]);
+    if ((i = repeated(a->comm_paths, a->n_comms)) >= 0)
+        return twice("--comm", a->comm_paths[i]);
+    if ((i = repeated(a->strategies, a->n_strategies)) >= 0)
+        return twice("--strategy", a->strategies[i]);
+    for (i = 0; i < a->n_slots; i++) {
+        snprintf(lab[i], sizeof lab[i], "%d", (int)a->slots[i]);
+        v[i] = lab[i];
+    }
+    if ((i = repeated(v, a->n_slots)) >= 0)
+        return twice("--slots", v[i]);
+    for (i = 0; i < a->n_routings; i++)
+        v[i] = tm_route_kind_name(a->routings[i]);
+    if ((i = repeated(v, a->n_routings)) >= 0)
+        return twice("--routing", v[i]);
+    if ((i = repeated(a->scales + 1, a->n_scales - 1)) >= 0) /* [0] is no change */
+        return twice("--scale-capacity", a->scales[i + 1]);
+    for (i = 0; i < a->n_fails; i++) {
+        tm__fail_label(&a->fails[i], lab[i], sizeof lab[i]);
+        v[i] = lab[i];
+    }
+    if ((i = repeated(v, a->n_fails)) >= 0)
+        return twice("failure", v[i]);
+    return 0;
 }
 
 /* Axes left empty get their single default value. */
@@ -220,7 +284,7 @@ static int finish(study_args *a)
         a->routings[a->n_routings++] = TM_ROUTE_ECMP;
     if (!a->n_strategies)
         a->strategies[a->n_strategies++] = "all";
-    return 0;
+    return a->shard.n ? distinct_axes(a) : 0;
 }
 
 int study_parse_args(int argc, char **argv, study_args *a)

@@ -8,6 +8,13 @@
 #include "cli.h"
 
 #define STUDY_MAX_AXIS 64
+/* Options remembered for the shard identity (study_shard.c). */
+#define STUDY_MAX_OPTS 1024
+
+typedef struct study_opt {
+    int id;          /* OPT_* */
+    const char *val; /* NULL for a flag */
+} study_opt;
 
 typedef struct study_args {
     cli_inputs in;  /* node-name map, HCAs, comm format, alloc, threads, time model */
@@ -27,15 +34,31 @@ typedef struct study_args {
     int objective;
     long seed, samples;
     bool quiet;
+    tm__shard shard;   /* --shard K/N; n = 0: the whole study */
+    study_opt opts[STUDY_MAX_OPTS]; int n_opts; /* every option, in order */
 } study_args;
+
+/* Where the rows go and what the files say beside them. */
+typedef struct study_outputs {
+    const char *const *outs; int n_outs; /* F.csv / F.json */
+    const char *report;                  /* F.html or NULL */
+    long seed;                           /* the JSON grid's seed */
+    tm__shard shard;                     /* n = 0: not a shard */
+    char shard_id[TM__SHARD_ID_LEN + 1];
+} study_outputs;
 
 void study_usage(FILE *out);
 /* Parses argv; returns -1 to go on, else the exit code (0 for --help). */
 int study_parse_args(int argc, char **argv, study_args *a);
 /* Writes the results to every --out file, CSV or JSON by its extension,
- * atomically (all or none). */
-tm_err study_write_all(tm_ctx *ctx, const study_args *a, const tm__study_spec *s,
+ * atomically (all or none), after the --report page. */
+tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const tm__study_spec *s,
                        const tm__study_result *res);
+/* The shard identity of the parsed options (study_shard.c): every option
+ * but those that do not change a row, and the input files' bytes. */
+tm_err study_shard_id(tm_ctx *ctx, const study_args *a, char *out);
+/* `topomap study merge F1 F2 ...` (cmd_study_merge.c). */
+int cmd_study_merge(int argc, char **argv, cli_warns *w);
 /* --report: the OK rows as one HTML page (study_report.c). */
 tm_err study_write_report(tm_ctx *ctx, const char *path, const tm__study_spec *s,
                           const tm__study_result *res);

@@ -1,7 +1,9 @@
 /* study_out.c - the rows of a study as a table (stdout), CSV or JSON
  * (keys and columns in docs/design.md "JSON keys"). */
+#include <stdlib.h>
 #include <string.h>
 
+#include "shard_cli.h"
 #include "study_cli.h"
 
 static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J",
@@ -87,7 +89,7 @@ void study_print_table(FILE *out, const tm__study_spec *s, const tm__study_resul
 /* ---- CSV --------------------------------------------------------------- */
 
 /* RFC 4180: quoted when it holds a comma, quote or line break. */
-static void csv_str(FILE *f, const char *v, bool last)
+static void csv_cell(FILE *f, const char *v)
 {
     if (strpbrk(v, ",\"\r\n")) {
         fputc('"', f);
@@ -100,6 +102,11 @@ static void csv_str(FILE *f, const char *v, bool last)
     } else {
         fputs(v, f);
     }
+}
+
+static void csv_str(FILE *f, const char *v, bool last)
+{
+    csv_cell(f, v);
     fputc(last ? '\n' : ',', f);
 }
 
@@ -110,14 +117,11 @@ static void csv_num(FILE *f, bool ok, double v)
     fputc(',', f);
 }
 
-static const char CSV_HEAD[] =
-    "stat,topology,comm,routing,slots,capacity,failure,sample,scaled_cables,failed_cables,"
-    "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"
-    "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"
-    "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,change_est_time_s_pct,"
-    "best,cause\n";
 
-static void csv_row(FILE *f, const tm__study_spec *s, const tm__study_row *r)
+static bool sharded(const study_outputs *o) { return o->shard.n > 0; }
+
+static void csv_row(FILE *f, const study_outputs *o, const tm__study_spec *s,
+                    const tm__study_result *res, const tm__study_row *r)
 {
     char fl[400];
     bool ok = r->status == TM__ROW_OK, sum = r->stat != TM__STAT_RUN;
@@ -143,14 +147,20 @@ static void csv_row(FILE *f, const tm__study_spec *s, const tm__study_row *r)
     for (int k = 0; k < TM__N_FIG; k++)
         csv_num(f, ok, tm__study_change_pct(r->base[k], r->val[k]));
     csv_str(f, r->best, false);
-    csv_str(f, ok ? "" : r->cause, true);
+    csv_cell(f, ok ? "" : r->cause);
+    /* a shard's row: the unsharded line, then where it belongs */
+    if (sharded(o))
+        cli_shard_csv(f, &o->shard, o->shard_id, r->pos, res->total_rows);
+    fputc('\n', f);
 }
 
-static void write_csv(FILE *f, const tm__study_spec *s, const tm__study_result *res)
+static void write_csv(FILE *f, const study_outputs *o, const tm__study_spec *s,
+                      const tm__study_result *res)
 {
-    fputs(CSV_HEAD, f);
+    fputs(TM__STUDY_CSV_HEADER, f);
+    fputs(sharded(o) ? "," TM__SHARD_CSV_COLUMNS "\n" : "\n", f);
     for (int i = 0; i < res->n_rows; i++)
-        csv_row(f, s, &res->rows[i]);
+        csv_row(f, o, s, res, &res->rows[i]);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -206,12 +216,15 @@ static void json_list(json_w *j, const char *key, const char *const *v, int n)
     json_arr_end(j);
 }
 
-static void json_grid(json_w *j, const study_args *a, const tm__study_spec *s)
+static void json_grid(json_w *j, const study_outputs *o, const tm__study_spec *s)
 {
     char fl[400];
     json_obj_begin(j, "grid");
     json_list(j, "topologies", s->topologies, s->n_topologies);
-    json_list(j, "comms", a->comm_paths, a->n_comms);
+    json_arr_begin(j, "comms");
+    for (int i = 0; i < s->n_comms; i++)
+        json_str(j, NULL, s->comms[i].name);
+    json_arr_end(j);
     json_arr_begin(j, "routings");
     for (int i = 0; i < s->n_routings; i++)
         json_str(j, NULL, routing_name(s, i));
@@ -232,17 +245,34 @@ static void json_grid(json_w *j, const study_args *a, const tm__study_spec *s)
     json_int(j, "samples", s->samples);
     json_str(j, "alloc", s->alloc ? s->alloc : "all hosts");
     json_str(j, "refine", s->refine ? s->refine : "none");
-    json_int(j, "seed", a->seed);
+    json_int(j, "seed", o->seed);
     json_obj_end(j);
 }
 
-static void write_json(FILE *f, const study_args *a, const tm__study_spec *s,
-                       const tm__study_result *res)
+/* A shard's "shard" object: its rows' positions in the whole grid. */
+static tm_err json_shard(tm_ctx *ctx, json_w *j, const study_outputs *o,
+                         const tm__study_result *res)
+{
+    int64_t *pos = calloc((size_t)res->n_rows + 1, sizeof *pos);
+    if (!pos)
+        return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    for (int i = 0; i < res->n_rows; i++)
+        pos[i] = res->rows[i].pos;
+    cli_shard_json(j, &o->shard, o->shard_id, res->total_rows, pos, res->n_rows);
+    free(pos);
+    return TM_EOK;
+}
+
+static tm_err write_json(tm_ctx *ctx, FILE *f, const study_outputs *o, const tm__study_spec *s,
+                         const tm__study_result *res)
 {
     json_w j;
+    tm_err err;
     json_begin(&j, f);
     json_obj_begin(&j, NULL);
-    json_grid(&j, a, s);
+    json_grid(&j, o, s);
+    if (sharded(o) && (err = json_shard(ctx, &j, o, res)))
+        return err;
     json_int(&j, "runs", res->n_runs);
     json_arr_begin(&j, "rows");
     for (int i = 0; i < res->n_rows; i++)
@@ -250,27 +280,32 @@ static void write_json(FILE *f, const study_args *a, const tm__study_spec *s,
     json_arr_end(&j);
     json_obj_end(&j);
     json_end(&j);
+    return TM_EOK;
 }
 
-tm_err study_write_all(tm_ctx *ctx, const study_args *a, const tm__study_spec *s,
+tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const tm__study_spec *s,
                        const tm__study_result *res)
 {
     tm_ofile of[4];
     int n = 0;
     /* the page first (itself atomic): if it fails, no other file is written */
-    tm_err err = a->report ? study_write_report(ctx, a->report, s, res) : TM_EOK;
+    tm_err err = o->report ? study_write_report(ctx, o->report, s, res) : TM_EOK;
     /* every file written to its temporary first, then all renamed: a
      * failing write leaves none of them */
-    for (; !err && n < a->n_outs; n++) {
-        const char *p = a->outs[n];
+    for (; !err && n < o->n_outs && n < 4; n++) {
+        const char *p = o->outs[n];
         size_t len = strlen(p);
         err = tm_ofile_open(ctx, p, &of[n]);
         if (err)
             break;
-        if (strcmp(p + len - 4, ".csv") == 0)
-            write_csv(of[n].fp, s, res);
+        if (len >= 4 && strcmp(p + len - 4, ".csv") == 0)
+            write_csv(of[n].fp, o, s, res);
         else
-            write_json(of[n].fp, a, s, res);
+            err = write_json(ctx, of[n].fp, o, s, res);
+        if (err) {
+            n++;
+            break;
+        }
     }
     for (int i = 0; i < n; i++) {
         if (err)

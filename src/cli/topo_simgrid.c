@@ -11,11 +11,13 @@ int cli_topo_simgrid(tm_ctx *ctx, cli_warns *w, const tm_net *net, const cli_inp
     tm_route *route = NULL;
     tm_alloc alloc;
     tm_ofile of = {0};
+    int64_t split = 0;
     bool open = false;
     tm_err err;
     tm_alloc_init(&alloc);
     so.latency_s = t.latency_per_hop_s;
     so.loopback_gbps = t.host_bandwidth_gbps;
+    so.split_pairs = &split;
     err = cli_route_new(ctx, net, in, &route);
     if (!err && in->alloc) {
         err = tm_alloc_parse(ctx, net, in->alloc, &alloc);
@@ -32,7 +34,13 @@ int cli_topo_simgrid(tm_ctx *ctx, cli_warns *w, const tm_net *net, const cli_inp
     }
     if (open)
         tm_ofile_abort(&of);
+    /* stderr: the platform may be on stdout */
+    if (!err && split > 0)
+        fprintf(stderr, "topomap: note: routing '%s' splits %lld host pair(s) over several "
+                "paths; the platform gives each one path drawn from that split, so SimGrid "
+                "and est_time_s can differ there (docs/time.md \"Routings that split a "
+                "pair\")\n", tm_route_kind_name(tm_route_kind_of(route)), (long long)split);
     tm_alloc_release(&alloc);
     tm_route_free(route);
-    return err ? cli_report(ctx, w, "topo export", err) : 0;
+    return err ? cli_report_in(ctx, w, "topo export", err, in) : 0;
 }

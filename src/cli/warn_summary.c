@@ -31,22 +31,72 @@
 struct cli_warn_kind {
     char *key, *first;
     long count;
+    char *list;      /* the items collected from every warning of the kind */
+    size_t list_len;
+    long listed;     /* items in list */
 };
 typedef cli_warn_kind kind;
 
-/* Kinds whose cure is known: a substring of the message and the fix. */
+/* Items listed per kind, at most (the rest are counted). */
+enum { LIST_MAX = 16 };
+
+/* Kinds whose cure is known: a substring of the message and the fix; for
+ * some, the word after `item` in each warning is listed under `label`
+ * (every GUID a node-name map lacks, not only the first one's). */
 static const struct {
-    const char *has, *fix;
+    const char *has, *fix, *item, *label;
 } fixes[] = {
+    {"has no line for its GUID",
+     "add a line 'GUID \"hostname\"' per missing GUID to the node-name map", "its GUID ",
+     "GUIDs missing from the map"},
     {"has no hostname in its description",
-     "--node-name-map FILE (lines 'GUID \"hostname\"', the map ibnetdiscover reads) names them"},
+     "--node-name-map FILE (lines 'GUID \"hostname\"', the map ibnetdiscover reads) names them",
+     NULL, NULL},
     {"is not in the topology; table skipped",
      "none if the directory holds another subnet's tables too; else the tables are not this "
-     "fabric's"},
+     "fabric's", NULL, NULL},
     {"tool diagnostic ignored",
-     "none needed, the tables are complete (delete the tools' lines to silence it)"},
-    {"is already LID of", "two ports share a LID in the dump: run ibnetdiscover again"},
+     "none needed, the tables are complete (delete the tools' lines to silence it)", NULL, NULL},
+    {"is already LID of", "two ports share a LID in the dump: run ibnetdiscover again", NULL,
+     NULL},
 };
+
+/* The entry of fixes[] for msg, -1 if none. */
+static int fix_index(const char *msg)
+{
+    for (size_t i = 0; i < sizeof fixes / sizeof *fixes; i++)
+        if (strstr(msg, fixes[i].has))
+            return (int)i;
+    return -1;
+}
+
+/* Adds the item of msg (the word after fixes[].item) to the kind's list;
+ * false without memory. */
+static bool list_item(kind *k, const char *msg)
+{
+    int f = fix_index(msg);
+    const char *p = f >= 0 && fixes[f].item ? strstr(msg, fixes[f].item) : NULL;
+    size_t len;
+    char *nl;
+    if (!p)
+        return true;
+    p += strlen(fixes[f].item);
+    len = strcspn(p, " ;,()");
+    if (k->listed++ >= LIST_MAX)
+        return true;
+    nl = realloc(k->list, k->list_len + len + 3);
+    if (!nl)
+        return false;
+    k->list = nl;
+    if (k->list_len) {
+        memcpy(k->list + k->list_len, ", ", 2);
+        k->list_len += 2;
+    }
+    memcpy(k->list + k->list_len, p, len);
+    k->list_len += len;
+    k->list[k->list_len] = '\0';
+    return true;
+}
 
 static void print(tm_log_level level, const char *msg)
 {
@@ -111,7 +161,7 @@ static bool hold(cli_warns *held, const char *msg)
         if (strcmp(held->kinds[i].key, key) == 0) {
             held->kinds[i].count++;
             free(key);
-            return true;
+            return list_item(&held->kinds[i], msg);
         }
     if (held->n == held->cap) {
         size_t cap = held->cap ? 2 * held->cap : 16;
@@ -131,8 +181,11 @@ static bool hold(cli_warns *held, const char *msg)
     }
     k->key = key;
     k->count = 1;
+    k->list = NULL;
+    k->list_len = 0;
+    k->listed = 0;
     held->n++;
-    return true;
+    return list_item(k, msg);
 }
 
 void cli_warns_init(cli_warns *w, bool verbose)
@@ -175,27 +228,27 @@ bool cli_warn_take_verbose(int *argc, char **argv)
     return found;
 }
 
-static const char *fix_of(const char *msg)
-{
-    for (size_t i = 0; i < sizeof fixes / sizeof *fixes; i++)
-        if (strstr(msg, fixes[i].has))
-            return fixes[i].fix;
-    return NULL;
-}
-
 void cli_warn_flush(cli_warns *held)
 {
     pthread_mutex_lock(&held->mu);
     for (size_t i = 0; i < held->n; i++) {
         kind *k = &held->kinds[i];
-        const char *fix = fix_of(k->first);
-        if (k->count == 1)
+        int f = fix_index(k->first);
+        const char *fix = f >= 0 ? fixes[f].fix : NULL;
+        if (k->count == 1) {
             print(TM_LOG_WARN, k->first);
-        else
-            fprintf(stderr, "topomap: warning: %ld warnings like: %s%s%s (--verbose lists each)\n",
-                    k->count, k->first, fix ? "; fix: " : "", fix ? fix : "");
+        } else {
+            fprintf(stderr, "topomap: warning: %ld warnings like: %s", k->count, k->first);
+            if (k->list)
+                fprintf(stderr, "; %s: %s%s", fixes[f].label, k->list,
+                        k->listed > LIST_MAX ? ", ..." : "");
+            if (k->list && k->listed > LIST_MAX)
+                fprintf(stderr, " (%ld in all)", k->listed);
+            fprintf(stderr, "%s%s (--verbose lists each)\n", fix ? "; fix: " : "", fix ? fix : "");
+        }
         free(k->key);
         free(k->first);
+        free(k->list);
     }
     free(held->kinds);
     held->kinds = NULL;

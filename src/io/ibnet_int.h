@@ -112,6 +112,12 @@ tm_err tm__ib_fail_at(tm__ib_dump *d, long line, const char *fmt, ...) TM_PRINTF
 tm_err tm__ib_name_hosts(tm__ib_builder *b);
 tm_err tm__ib_name_switches(tm__ib_builder *b);
 
+/* ---- nodemap.c ---- */
+/* The name the map was read from, and its number of entries (the
+ * warning about a CA the map does not name says both). */
+const char *tm__nodemap_file(const tm_nodemap *m);
+size_t tm__nodemap_size(const tm_nodemap *m);
+
 /* ---- ibnet_names.c ---- */
 /* SHARP aggregation node (not a host). */
 bool tm__ib_is_sharp(const char *desc);

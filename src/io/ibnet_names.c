@@ -188,6 +188,26 @@ static tm_err add_vtx(tm__ib_builder *b, char *name, int32_t node, bool host, in
     return TM_EOK;
 }
 
+/* A CA named by its id.  With a node-name map, say that the map was read
+ * and lacks the CA's GUID: the warning then names the map and the GUID
+ * to add (the CLI's summary lists every such GUID, warn_summary.c). */
+static void warn_unnamed(const tm__ib_builder *b, const tm__ib_node *n, const char *eff,
+                         const char *name)
+{
+    const tm__ib_dump *d = b->d;
+    const tm_nodemap *m = b->opts->nodemap;
+    if (!m) {
+        tm__warn(d->ctx, "%s:%ld: CA \"%s\" has no hostname in its description \"%s\"; "
+                 "named %s (give a node-name map)", d->name, n->line, n->id, eff ? eff : "",
+                 name);
+        return;
+    }
+    tm__warn(d->ctx, "%s:%ld: CA \"%s\" has no hostname in its description \"%s\", and the "
+             "node-name map %s (read: %zu entries) has no line for its GUID 0x%016llx or "
+             "a port GUID; named %s", d->name, n->line, n->id, eff ? eff : "",
+             tm__nodemap_file(m), tm__nodemap_size(m), (unsigned long long)n->guid, name);
+}
+
 tm_err tm__ib_name_hosts(tm__ib_builder *b)
 {
     tm__ib_dump *d = b->d;
@@ -213,9 +233,7 @@ tm_err tm__ib_name_hosts(tm__ib_builder *b)
         if (!name)
             return tm__nomem(d->ctx);
         if (generic && n->guid_id)
-            tm__warn(d->ctx, "%s:%ld: CA \"%s\" has no hostname in its description \"%s\"; "
-                     "named %s (give a node-name map)", d->name, n->line, n->id,
-                     eff ? eff : "", name);
+            warn_unnamed(b, n, eff, name);
         rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
         if (rc < 0) {
             free(name);

@@ -15,6 +15,7 @@
 
 struct tm_nodemap {
     tm__strmap index;   /* "%016llx" -> entry */
+    char *file;         /* the name it was read from (the warnings name it) */
     char **names;
     long *lines;
     size_t n, cap;
@@ -30,9 +31,14 @@ void tm_nodemap_free(tm_nodemap *m)
         free(m->names[i]);
     free(m->names);
     free(m->lines);
+    free(m->file);
     tm__strmap_release(&m->index);
     free(m);
 }
+
+const char *tm__nodemap_file(const tm_nodemap *m) { return m->file; }
+
+size_t tm__nodemap_size(const tm_nodemap *m) { return m->n; }
 
 static void guid_key(uint64_t guid, char *buf) { sprintf(buf, "%016llx", (unsigned long long)guid); }
 
@@ -126,7 +132,12 @@ tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out
     if (!m)
         return tm__nomem(ctx);
     tm__strmap_init(&m->index);
-    tm__lex_init(&lx, ctx, in, name ? name : "<node-name-map>");
+    m->file = strdup(name ? name : "<node-name-map>");
+    if (!m->file) {
+        tm_nodemap_free(m);
+        return tm__nomem(ctx);
+    }
+    tm__lex_init(&lx, ctx, in, m->file);
     while ((rc = tm__lex_next(&lx)) > 0) {
         const char *p = tm__skip_blank(lx.buf);
         if (!*p || *p == '#')

@@ -219,12 +219,13 @@ static tm_err place_rec(reader *r, placing *pl, const rec *q, tm_mapping *out)
         if (s == ns && pl->shared)
             s = (int32_t)(q->rank % ns); /* spread the extra ranks over the slots */
         if (s == ns)
-            return tm__lex_error(&r->lx, "rank %lld: no free slot left on host '%s' (%d slots)",
-                                 (long long)q->rank, tm_net_name(net, h), ns);
+            return tm__lex_error(&r->lx, "rank %lld: no free slot left on host '%s' (%d slot%s)",
+                                 (long long)q->rank, tm_net_name(net, h), ns, ns == 1 ? "" : "s");
     }
     if (s >= ns)
         return tm__lex_error(&r->lx, "rank %lld: slot %d does not exist on host '%s' (%d "
-                             "slots)", (long long)q->rank, s, tm_net_name(net, h), ns);
+                             "slot%s)", (long long)q->rank, s, tm_net_name(net, h), ns,
+                             ns == 1 ? "" : "s");
     if (own[s] >= 0 && !pl->shared)
         return tm__lex_error(&r->lx, "rank %lld: slot %d of host '%s' already used by rank %d",
                              (long long)q->rank, s, tm_net_name(net, h), own[s]);

@@ -239,6 +239,36 @@ out:
     return err;
 }
 
+tm_err tm_metrics_link_loads(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                             const tm_mapping *map, double *load, int32_t *max_dilation)
+{
+    const tm_net *net = tm_route_net(route);
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    const tm_net_csr *g = tm_net_csr_get(net);
+    tm__bygroup by = {0};
+    tm__msum sum = {0};
+    double *mine;
+    tm_err err = check_inputs(ctx, net, comm, map);
+    if (err)
+        return err;
+    if (tm__route_is_ugal(route))
+        return tm__fail(ctx, TM_EUSAGE, "link loads: UGAL routes by the loads of the whole "
+                        "traffic, so one job's loads do not add up with another's");
+    /* the engines start from zero loads (some sum over them) */
+    if (!(mine = tm__calloc_n((size_t)g->n_links + 1, sizeof *mine)))
+        return tm__nomem(ctx);
+    err = tm__group_by_host(ctx, net, map, &by);
+    if (!err)
+        err = tm__metrics_exact(ctx, route, comm, map, &o, &by, mine, &sum);
+    for (int32_t l = 0; !err && l < g->n_links; l++)
+        load[l] += mine[l];
+    if (max_dilation)
+        *max_dilation = sum.max_dilation;
+    tm__group_release(&by);
+    free(mine);
+    return err;
+}
+
 static int cmp_i32(const void *a, const void *b)
 {
     int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;

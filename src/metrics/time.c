@@ -32,10 +32,10 @@ static const double smpi_latf[] = {11.6436, 3.48845, 2.59299, 2.18796, 1.88101,
                                    1.61075, 1.9503,  1.95341, 2.01467};
 #define SMPI_WEIGHT_S 8775.0     /* bytes (network/weight-S of the SMPI model) */
 #define SMPI_TCP_GAMMA 4194304.0 /* bytes (network/TCP-gamma default) */
-#define SMPI_CROSSTRAFFIC 0.05   /* network/crosstraffic: acks on the route back */
+#define SMPI_CROSSTRAFFIC TM__TIME_CROSSTRAFFIC
 #define EXACT_MAX_ENTRIES 4000000 /* (flow, link) entries of the exact simulation */
-#define APPROX_EPOCHS 64
-#define EXACT_WORK 1e7 /* sum over rate computations of the active flows' entries */
+#define APPROX_EPOCHS TM__TIME_APPROX_EPOCHS
+#define EXACT_WORK TM__TIME_EXACT_WORK
 
 static int size_class(double bytes)
 {
@@ -45,25 +45,20 @@ static int size_class(double bytes)
     return i;
 }
 
-typedef struct tparams {
-    bool smpi;
-    double lat_hop, overhead, host_Bps;
-} tparams;
-
-static double bw_factor(const tparams *p, double bytes)
+static double bw_factor(const tm__tparams *p, double bytes)
 {
     return p->smpi ? smpi_bwf[size_class(bytes)] : 1.0;
 }
 
-static double lat_factor(const tparams *p, double bytes)
+static double lat_factor(const tm__tparams *p, double bytes)
 {
     return p->smpi ? smpi_latf[size_class(bytes)] : 1.0;
 }
 
 /* Lists the network messages; intra-host ones are timed on the spot
  * (*intra: the latest end, *intra_lb: its bandwidth part). */
-static tm_err list_messages(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
-                            const tparams *p, tm__tmsg **out, int64_t *n, double *intra,
+tm_err tm__time_messages(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
+                            const tm__tparams *p, tm__tmsg **out, int64_t *n, double *intra,
                             double *intra_lb, int64_t *n_intra)
 {
     int64_t k = 0;
@@ -93,7 +88,7 @@ static tm_err list_messages(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *
     return TM_EOK;
 }
 
-static int tflows_alloc(tm__tflows *t, int64_t n)
+int tm__tflows_alloc(tm__tflows *t, int64_t n)
 {
     size_t m = (size_t)n + 1;
     memset(t, 0, sizeof *t);
@@ -112,7 +107,7 @@ static int tflows_alloc(tm__tflows *t, int64_t n)
 
 /* Volume, latency, weight and bound of every flow (docs/time.md "SMPI");
  * hops[] and inv_bw[] are not needed after and are freed. */
-static void flow_params(tm__tflows *t, const tm__tmsg *msg, const tparams *p, double hops_dflt,
+void tm__time_flow_params(tm__tflows *t, const tm__tmsg *msg, const tm__tparams *p, double hops_dflt,
                         bool full)
 {
     for (int64_t f = 0; f < t->n; f++) {
@@ -165,7 +160,7 @@ static double lower_bound_loads(const tm_net_csr *g, const double *load, double 
     return lb;
 }
 
-static tm_err check_opts(tm_ctx *ctx, const tm_time_opts *o, tparams *p)
+tm_err tm__time_params(tm_ctx *ctx, const tm_time_opts *o, tm__tparams *p)
 {
     if (!(o->latency_per_hop_s >= 0) || !(o->message_overhead_s >= 0) ||
         !(o->host_bandwidth_gbps > 0) || (o->model != TM_TIME_SMPI && o->model != TM_TIME_FLUID))
@@ -179,7 +174,7 @@ static tm_err check_opts(tm_ctx *ctx, const tm_time_opts *o, tparams *p)
 }
 
 /* Builds the flows (full paths if allowed and not too many entries). */
-static tm_err build(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, const tparams *p,
+tm_err tm__time_build(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, const tm__tparams *p,
                     bool *full, tm__tflows *t)
 {
     double xt = p->smpi ? SMPI_CROSSTRAFFIC : 0.0;
@@ -200,7 +195,7 @@ static tm_err build(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, con
  * factor, the cross-traffic of a symmetric routing) plus the largest
  * latency.  Needs only the flows' volumes and starts and msg's bytes. */
 static void approx_figures(const tm__tflows *t, const tm__tmsg *msg, const tm_net_csr *g,
-                           const double *load, const tparams *p, double *lb, double *est)
+                           const double *load, const tm__tparams *p, double *lb, double *est)
 {
     double rho_min = INFINITY, rho_sum = 0.0, b_sum = 0.0, lat = 0.0;
     *lb = *est = 0.0;
@@ -220,17 +215,17 @@ static void approx_figures(const tm__tflows *t, const tm__tmsg *msg, const tm_ne
 /* The flows of the n messages, ready to simulate (resources compacted,
  * the approximation's figures taken from msg, which is then freed: the
  * simulation's peak holds only what it reads). */
-static tm_err prepare(tm_ctx *ctx, const tm_route *route, tm__tmsg **msg, const tparams *p,
+static tm_err prepare(tm_ctx *ctx, const tm_route *route, tm__tmsg **msg, const tm__tparams *p,
                       const double *load, double max_dilation, bool *full, tm__tflows *t,
                       double *approx_lb, double *approx_est)
 {
     const tm_net_csr *g = tm_net_csr_get(tm_route_net(route));
-    tm_err err = build(ctx, route, *msg, p, full, t);
+    tm_err err = tm__time_build(ctx, route, *msg, p, full, t);
     if (err)
         return err;
     if (tm__tflows_compact(t, g) < 0)
         return tm__nomem(ctx);
-    flow_params(t, *msg, p, max_dilation, *full);
+    tm__time_flow_params(t, *msg, p, max_dilation, *full);
     if (!*full)
         approx_figures(t, *msg, g, load, p, approx_lb, approx_est);
     free(*msg);
@@ -248,16 +243,16 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     double intra = 0.0, intra_lb = 0.0, *done = NULL, est = 0.0, lb = 0.0, a_est = 0.0;
     int64_t n = 0, n_intra = 0;
     bool switched = false;
-    tparams p = {0};
+    tm__tparams p = {0};
     bool full;
-    tm_err err = check_opts(ctx, topt ? topt : &dflt, &p);
+    tm_err err = tm__time_params(ctx, topt ? topt : &dflt, &p);
     if (err)
         return err;
-    err = list_messages(ctx, comm, map, &p, &msg, &n, &intra, &intra_lb, &n_intra);
+    err = tm__time_messages(ctx, comm, map, &p, &msg, &n, &intra, &intra_lb, &n_intra);
     if (err)
         return err;
     full = n <= (topt ? topt : &dflt)->exact_max_flows;
-    if (tflows_alloc(&t, n) < 0 || !(done = tm__malloc_n((size_t)n + 1, sizeof *done))) {
+    if (tm__tflows_alloc(&t, n) < 0 || !(done = tm__malloc_n((size_t)n + 1, sizeof *done))) {
         err = tm__nomem(ctx);
         goto out;
     }

@@ -91,6 +91,34 @@ tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
  * task count. */
 tm_err tm__time_eval_phases(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                             const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out);
+/* ---- the pieces of time.c that time_shared.c strings together ------------ */
+#define TM__TIME_CROSSTRAFFIC 0.05 /* SMPI network/crosstraffic: acks on the route back */
+#define TM__TIME_APPROX_EPOCHS 64  /* epochs of the approximation (tier 2) */
+#define TM__TIME_EXACT_WORK 1e7    /* work bound of the exact simulation (tier 1 above) */
+/* The model's parameters from the options (TM_EUSAGE for bad values). */
+typedef struct tm__tparams {
+    bool smpi;
+    double lat_hop, overhead, host_Bps;
+} tm__tparams;
+tm_err tm__time_params(tm_ctx *ctx, const tm_time_opts *o, tm__tparams *p);
+/* The network messages of a mapping (*n, malloc'ed into *out); the
+ * intra-host ones are timed on the spot: *intra their latest end,
+ * *intra_lb its bandwidth part, *n_intra how many. */
+tm_err tm__time_messages(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
+                         const tm__tparams *p, tm__tmsg **out, int64_t *n, double *intra,
+                         double *intra_lb, int64_t *n_intra);
+/* Zeroes *t and allocates its per-flow arrays for n flows (-1 without
+ * memory). */
+int tm__tflows_alloc(tm__tflows *t, int64_t n);
+/* The flows' entries: the full paths when *full and they fit the exact
+ * simulation's entry bound, else (*full = false) the hosts' links only. */
+tm_err tm__time_build(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg,
+                      const tm__tparams *p, bool *full, tm__tflows *t);
+/* Volume, start, weight and bound of every flow from its message (hops of
+ * an approximate flow: hops_dflt); frees hops[] and inv_bw[]. */
+void tm__time_flow_params(tm__tflows *t, const tm__tmsg *msg, const tm__tparams *p,
+                          double hops_dflt, bool full);
+
 tm_err tm__time_simulate(tm_ctx *ctx, const tm__tflows *t, int32_t max_epochs, double work_budget,
                          double *done, int32_t *updates, bool *switched);
 

@@ -1,7 +1,8 @@
 /* pmpi_p2p.c - the shim's point-to-point sends under TOPOMAP_RECORD
  * (docs/mpi.md): each forwards to its PMPI_ name and, when that succeeded
  * and recording is on, counts the send (pmpi_rec.c).  Receives are not
- * intercepted: every message is counted once, by its sender.
+ * intercepted: every message is counted once, by its sender.  MPI_Waitall
+ * and the MPI_Sendrecv calls also close the current phase.
  * TM_API: the MPI names must be visible (see pmpi_shim.c). */
 #include "topomap/export.h"
 #include "pmpi_rec.h"
@@ -80,6 +81,7 @@ TM_API int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int de
                            comm, status);
     if (rc == MPI_SUCCESS)
         tm__rec_p2p(TM__REC_SENDRECV, comm, dest, scount, stype);
+    tm__rec_wait_cut();
     return rc;
 }
 
@@ -89,5 +91,15 @@ TM_API int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int des
     int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
     if (rc == MPI_SUCCESS)
         tm__rec_p2p(TM__REC_SENDRECV_REPLACE, comm, dest, count, type);
+    tm__rec_wait_cut();
+    return rc;
+}
+
+/* Completes a step of point-to-point exchanges: closes the phase (docs/mpi.md
+ * "Phases"); nothing is counted. */
+TM_API int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
+{
+    int rc = PMPI_Waitall(n, reqs, sts);
+    tm__rec_wait_cut();
     return rc;
 }

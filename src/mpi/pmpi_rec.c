@@ -252,6 +252,15 @@ void tm__rec_p2p(tm__rec_kind kind, MPI_Comm comm, int dest, int count, MPI_Data
     tm__rec_unlock();
 }
 
+void tm__rec_wait_cut(void)
+{
+    if (!tm__rec_on())
+        return;
+    tm__rec_lock();
+    tm__rec_phase_cut();
+    tm__rec_unlock();
+}
+
 /* ---- persistent requests ------------------------------------------------- */
 
 static size_t hash_req(MPI_Request r)
@@ -536,6 +545,7 @@ void tm__rec_finalize(void)
     o.task_call = st.task_call;
     o.reorderings = st.reorderings;
     tm__rec_phase_close(); /* the point-to-point traffic after the last collective */
+    o.phase_waits = tm__rec_phase_align();
     PMPI_Allreduce(&st.nomem, &nomem, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (nomem) {
         tm__mpi_warn(st.world.rank, "TOPOMAP_RECORD: out of memory while recording; no file "

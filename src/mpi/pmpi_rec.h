@@ -133,6 +133,16 @@ const char *tm__rec_pattern_name(tm__rec_kind kind, tm__rec_algo algo);
  * closes the current phase before its expansion and again after it. */
 void tm__rec_phase_add(int wdst, uint64_t bytes);
 void tm__rec_phase_close(void);
+/* MPI_Waitall / MPI_Sendrecv (lock held): closes the current phase as a
+ * wait cut, which is kept only if every process made the same cuts. */
+void tm__rec_phase_cut(void);
+/* At MPI_Finalize, every process, before tm__rec_phase_gather: 1 if every
+ * process's sequence of cuts is the same (the wait cuts are kept), else 0
+ * after merging each process's wait-cut phases into the next phase. */
+int tm__rec_phase_align(void);
+/* The MPI_Waitall / MPI_Sendrecv wrappers: tm__rec_phase_cut under the
+ * lock when recording. */
+void tm__rec_wait_cut(void);
 /* At MPI_Finalize, every process: rank 0 gets the distinct phases (P tasks,
  * numbered by task when set) in *out and 0; -1 when they cannot be made
  * (out of memory, more than 2^31 - 1 values to gather), *out left empty.
@@ -162,6 +172,8 @@ typedef struct tm__rec_out {
                               * communicator); NULL: world numbering */
     const char *task_call;   /* the call that made it */
     int reorderings;         /* world-spanning communicators the shim reordered */
+    int phase_waits;         /* MPI_Waitall / MPI_Sendrecv cut the phases too
+                              * (tm__rec_phase_align) */
 } tm__rec_out;
 void tm__rec_write(const tm__rec_out *o);
 

@@ -7,7 +7,13 @@
  * collective) and its own expansion is phase 2k + 1.  Phase j of the job is
  * the union over processes of their phase j: in an SPMD program every
  * process makes the same collective calls in the same order, so phase j is
- * one step of the program on every process.  Phases without bytes are left
+ * one step of the program on every process.  MPI_Waitall, MPI_Sendrecv and
+ * MPI_Sendrecv_replace also close the current phase (the exchanges of one
+ * step between two collectives run one after the other: LULESH's three
+ * per iteration), but no MPI rule makes every process call them equally
+ * often: at MPI_Finalize the processes compare their sequences of closes,
+ * and unless all are the same, every process merges the phases those calls
+ * closed into the next one (the cuts of the collectives alone).  Phases without bytes are left
  * out, identical phases are written once with their repeat count, so a
  * loop of 1000 identical iterations is one phase with repeat 1000.  The sum
  * over phases of repeat x phase is FILE (its off-diagonal entries).
@@ -45,9 +51,11 @@ static struct {
     int64_t npool, cappool;
     int *rix; /* row ids by hash, open addressing (-1: empty) */
     size_t caprix;
-    /* row id (-1: nothing sent) of every phase so far */
+    /* row id (-1: nothing sent) of every phase so far, and what closed it
+     * (1: MPI_Waitall / MPI_Sendrecv, 0: a collective or MPI_Finalize) */
     int *seq;
-    int64_t nseq, capseq;
+    uint8_t *waitcut;
+    int64_t nseq, capseq, capcut;
 } ph;
 
 static uint64_t mix(uint64_t x)
@@ -180,14 +188,13 @@ static int row_id(int n)
     return id;
 }
 
-void tm__rec_phase_close(void)
+/* Closes the current phase as row id *id (-1 if empty); -1 if out of memory. */
+static int close_row(int *id)
 {
-    int id = -1, n = (int)ph.n;
-    if (grow_any((void **)&ph.seq, &ph.capseq, ph.nseq + 1, sizeof *ph.seq) ||
-        grow_any((void **)&ph.pool, &ph.cappool, ph.npool + 2 * (int64_t)n, sizeof *ph.pool)) {
-        tm__rec_lost();
-        return;
-    }
+    int n = (int)ph.n;
+    *id = -1;
+    if (grow_any((void **)&ph.pool, &ph.cappool, ph.npool + 2 * (int64_t)n, sizeof *ph.pool))
+        return -1;
     if (n) {
         uint64_t *p = ph.pool + ph.npool;
         for (int k = 0; k < n; k++) {
@@ -198,18 +205,86 @@ void tm__rec_phase_close(void)
         }
         qsort(p, (size_t)n, 2 * sizeof *p, pair_cmp);
         ph.n = 0;
-        if ((id = row_id(n)) < 0) {
-            tm__rec_lost();
-            return;
-        }
+        if ((*id = row_id(n)) < 0)
+            return -1;
     }
+    return 0;
+}
+
+static void close_as(uint8_t waitcut)
+{
+    int id;
+    if (grow_any((void **)&ph.seq, &ph.capseq, ph.nseq + 1, sizeof *ph.seq) ||
+        grow_any((void **)&ph.waitcut, &ph.capcut, ph.nseq + 1, sizeof *ph.waitcut) ||
+        close_row(&id)) {
+        tm__rec_lost();
+        return;
+    }
+    ph.waitcut[ph.nseq] = waitcut;
     ph.seq[ph.nseq++] = id;
+}
+
+void tm__rec_phase_close(void)
+{
+    close_as(0);
+}
+
+void tm__rec_phase_cut(void)
+{
+    close_as(1);
+}
+
+/* Every process's sequence of closes (which phases a wait closed, and how
+ * many phases) is the same: a hash of it, compared by MIN and MAX. */
+static int cuts_line_up(void)
+{
+    uint64_t h = mix((uint64_t)ph.nseq), lo = 0, hi = 0;
+    for (int64_t j = 0; j < ph.nseq; j++)
+        h = mix(h ^ ((uint64_t)j << 1 | ph.waitcut[j]));
+    PMPI_Allreduce(&h, &lo, 1, MPI_UINT64_T, MPI_MIN, MPI_COMM_WORLD);
+    PMPI_Allreduce(&h, &hi, 1, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+    return lo == hi;
+}
+
+/* Merges every phase a wait closed into the phase after it, so that only
+ * the collectives cut: the process's rows are summed again through the
+ * current-phase table.  0, or -1 if out of memory. */
+static int merge_wait_cuts(void)
+{
+    int64_t k = 0;
+    for (int64_t j = 0; j < ph.nseq; j++) {
+        int id = ph.seq[j];
+        if (id >= 0) {
+            const uint64_t *p = ph.pool + ph.rows[id].off;
+            for (int i = 0; i < ph.rows[id].n; i++)
+                tm__rec_phase_add((int)p[2 * i], p[2 * i + 1]);
+        }
+        if (ph.waitcut[j] && j + 1 < ph.nseq)
+            continue;
+        if (close_row(&id))
+            return -1;
+        ph.waitcut[k] = 0;
+        ph.seq[k++] = id;
+    }
+    ph.nseq = k;
+    return 0;
+}
+
+int tm__rec_phase_align(void)
+{
+    int ok;
+    if (cuts_line_up())
+        return 1;
+    ok = merge_wait_cuts() == 0;
+    if (!ok)
+        tm__rec_lost();
+    return 0;
 }
 
 void tm__rec_phase_free(void)
 {
     free(ph.dst), free(ph.bytes), free(ph.used), free(ph.rows), free(ph.pool), free(ph.rix);
-    free(ph.seq);
+    free(ph.seq), free(ph.waitcut);
     memset(&ph, 0, sizeof ph);
 }
 

@@ -293,7 +293,7 @@ static int write_phases(tm_ctx *ctx, const char *path, const tm_comm_phases *ph)
     return commit(ctx, &of, path);
 }
 
-static void json_phases(FILE *f, const char *path, const tm_comm_phases *ph)
+static void json_phases(FILE *f, const char *path, const tm_comm_phases *ph, int waits)
 {
     int64_t runs = 0;
     fprintf(f, "  \"phases\": ");
@@ -302,6 +302,8 @@ static void json_phases(FILE *f, const char *path, const tm_comm_phases *ph)
         runs += ph->repeat[k];
     fprintf(f, ",\n  \"phases_distinct\": %d,\n  \"phase_runs\": %lld,\n", ph->n_phases,
             (long long)runs);
+    fprintf(f, "  \"phase_cuts\": \"%s\",\n", waits ? "collectives, MPI_Waitall, MPI_Sendrecv"
+                                                  : "collectives");
 }
 
 static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, const gathered *g,
@@ -341,7 +343,7 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
             (unsigned long long)bytes, o->wall_s, g->wall_max, tm__rec_algo_name[o->algo]);
     json_patterns(of.fp, o->algo);
     if (ph)
-        json_phases(of.fp, ph_path, ph);
+        json_phases(of.fp, ph_path, ph, o->phase_waits);
     else
         fprintf(of.fp, "  \"phases\": null,\n");
     json_hosts(of.fp, g);

@@ -51,20 +51,28 @@ static fab_view make_view(const tm__fabric *f)
 static double px(const fab_view *v, double x) { return FAB_MARGIN + (x - v->x0) * v->sx; }
 static double py(const fab_view *v, double y) { return FAB_MARGIN + (y - v->y0) * v->sy; }
 
+/* The start of a cable's <line> element (its two ends in *a and *b). */
+static void line_open(FILE *out, const tm_net *net, const tm__fabric *f, const fab_view *v,
+                      int32_t cable, int32_t *a, int32_t *b)
+{
+    int32_t ia, ib;
+    tm_net_cable(net, cable, a, b);
+    ia = f->idx[*a], ib = f->idx[*b];
+    fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", px(v, f->x[ia]),
+            py(v, f->y[ia]), px(v, f->x[ib]), py(v, f->y[ib]));
+}
+
 /* Unloaded cables first (thin, grey), loaded ones over them. */
 static void draw_cables(FILE *out, const tm_net *net, const tm__fabric *f, const fab_view *v)
 {
     for (int pass = 0; pass < 2; pass++)
         for (int32_t k = 0; k < f->nc; k++) {
-            int32_t a, b, ia, ib;
+            int32_t a, b;
             double t = f->max_cong > 0 ? f->cong[k] / f->max_cong : 0;
             char col[8];
             if ((pass == 0) != (f->cong[k] <= 0))
                 continue;
-            tm_net_cable(net, f->cable[k], &a, &b);
-            ia = f->idx[a], ib = f->idx[b];
-            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", px(v, f->x[ia]),
-                    py(v, f->y[ia]), px(v, f->x[ib]), py(v, f->y[ib]));
+            line_open(out, net, f, v, f->cable[k], &a, &b);
             if (pass == 0) {
                 fputs(" class=\"e0\"/>\n", out);
                 continue;
@@ -123,4 +131,92 @@ void tm__svg_fabric(FILE *out, const tm_report *r, const tm__fabric *f)
     draw_vertices(out, r->net, f, &v);
     fputs("</svg>\n", out);
     draw_legend(out, f->max_cong);
+}
+
+/* ---- the fabric by job (workload pages) ---------------------------------- */
+
+/* Tableau 10: distinct for ten jobs, repeated after. */
+static const char *const job_palette[10] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
+                                            "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+                                            "#9c755f", "#bab0ac"};
+
+const char *tm__job_colour(int32_t job)
+{
+    return job < 0 ? "#c8c8c8" : job_palette[job % 10];
+}
+
+/* A cable's direction that carries more (relative to capacity). */
+static int32_t busier_link(const tm_net_csr *g, const double *load, int32_t c)
+{
+    return load[2 * c + 1] / g->cap[2 * c + 1] > load[2 * c] / g->cap[2 * c] ? 2 * c + 1 : 2 * c;
+}
+
+static void draw_job_cables(FILE *out, const tm__jobview *jv, const tm__fabric *f,
+                            const fab_view *v)
+{
+    const tm_net_csr *g = tm_net_csr_get(jv->net);
+    for (int pass = 0; pass < 3; pass++)
+        for (int32_t k = 0; k < f->nc; k++) {
+            int32_t a, b, c = f->cable[k], l = busier_link(g, jv->link_load, c);
+            int32_t nj = jv->link_n_jobs[2 * c] > jv->link_n_jobs[2 * c + 1]
+                             ? jv->link_n_jobs[2 * c] : jv->link_n_jobs[2 * c + 1];
+            double t = f->max_cong > 0 ? f->cong[k] / f->max_cong : 0;
+            /* pass 0: unloaded; 1: loaded, the job's colour; 2: a dashed
+             * overlay on cables that several jobs load */
+            if ((pass == 0) != (f->cong[k] <= 0) || (pass == 2 && nj < 2))
+                continue;
+            line_open(out, jv->net, f, v, c, &a, &b);
+            if (pass == 0) {
+                fputs(" class=\"e0\"/>\n", out);
+                continue;
+            }
+            if (pass == 2) {
+                fputs(" class=\"shared\"/>\n", out);
+                continue;
+            }
+            fprintf(out, " stroke=\"%s\" stroke-width=\"%.2f\"><title>",
+                    tm__job_colour(jv->link_job[l]), 1.5 + 3.0 * t);
+            tm__html_text(out, tm_net_name(jv->net, a));
+            fputs(" \xe2\x80\x94 ", out);
+            tm__html_text(out, tm_net_name(jv->net, b));
+            fputs(": most load from job ", out);
+            tm__html_text(out, jv->link_job[l] >= 0 ? jv->label(jv->ud, jv->link_job[l]) : "-");
+            fprintf(out, " (%d job%s on it), congestion %.4g</title></line>\n", nj,
+                    nj == 1 ? "" : "s", f->cong[k]);
+        }
+}
+
+static void draw_job_vertices(FILE *out, const tm__jobview *jv, const tm__fabric *f,
+                              const fab_view *v)
+{
+    for (int32_t i = 0; i < f->nv; i++) {
+        int32_t id = f->vid[i], job = jv->host_job[id];
+        double x = px(v, f->x[i]), y = py(v, f->y[i]);
+        if (tm_net_kind(jv->net, id) == TM_VERTEX_SWITCH)
+            fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"sw\">",
+                    x - v->r, y - v->r, 2 * v->r, 2 * v->r);
+        else
+            fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%s\">", x, y,
+                    job >= 0 ? v->r * 1.4 : v->r, tm__job_colour(job));
+        fputs("<title>", out);
+        tm__html_text(out, tm_net_name(jv->net, id));
+        if (job >= 0) {
+            fputs(": job ", out);
+            tm__html_text(out, jv->label(jv->ud, job));
+        }
+        fputs(tm_net_kind(jv->net, id) == TM_VERTEX_SWITCH ? "</title></rect>\n"
+                                                            : "</title></circle>\n",
+              out);
+    }
+}
+
+void tm__svg_fabric_jobs(FILE *out, const tm__jobview *jv, const tm__fabric *f)
+{
+    fab_view v = make_view(f);
+    fprintf(out, "<svg class=\"fabric jobs\" viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" "
+                 "height=\"%.0f\" role=\"img\" aria-label=\"fabric by job\">\n",
+            v.w, v.h, v.w, v.h);
+    draw_job_cables(out, jv, f, &v);
+    draw_job_vertices(out, jv, f, &v);
+    fputs("</svg>\n", out);
 }

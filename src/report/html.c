@@ -31,7 +31,25 @@ static const char page_css[] =
     ".e0{stroke:#d0d0d0;stroke-width:0.6}.sw{fill:#555}.sj{fill:#555;stroke:#1f77b4;stroke-width:2}"
     ".h{fill:#c8c8c8}.hj{fill:#1f77b4;stroke:#0b3c61;stroke-width:1}"
     ".base{fill:#9e9e9e;stroke:#9e9e9e}.res{fill:#1f77b4;stroke:#1f77b4}"
-    ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}";
+    ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}"
+    /* workload pages */
+    ".shared{stroke:#222;stroke-width:1.2;stroke-dasharray:4 3}.slow{color:#b00026}"
+    ".series{fill:none;stroke-width:2}.area{fill:#e4e4e4;stroke:none}";
+
+void tm__page_begin(FILE *out, const char *title, const char *subtitle)
+{
+    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                 "<title>");
+    tm__html_text(out, title ? title : "topomap report");
+    fprintf(out, "</title>\n<style>%s</style></head>\n<body>\n<h1>", page_css);
+    tm__html_text(out, title ? title : "topomap report");
+    fputs("</h1>\n", out);
+    if (subtitle) {
+        fputs("<p class=\"note\">", out);
+        tm__html_text(out, subtitle);
+        fputs("</p>\n", out);
+    }
+}
 
 static double pct(double base, double v)
 {
@@ -116,20 +134,11 @@ static tm_err network_part(tm_ctx *ctx, FILE *out, const tm_report *r)
     return err;
 }
 
-static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report *r)
+static tm_err write_page(tm_ctx *ctx, FILE *out, const void *arg)
 {
+    const tm_report *r = arg;
     tm_err err = TM_EOK;
-    fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                 "<title>");
-    tm__html_text(out, r->title ? r->title : "topomap report");
-    fprintf(out, "</title>\n<style>%s</style></head>\n<body>\n<h1>", page_css);
-    tm__html_text(out, r->title ? r->title : "topomap report");
-    fputs("</h1>\n", out);
-    if (r->subtitle) {
-        fputs("<p class=\"note\">", out);
-        tm__html_text(out, r->subtitle);
-        fputs("</p>\n", out);
-    }
+    tm__page_begin(out, r->title, r->subtitle);
     if (r->n_rows > 0) {
         fputs("<h2>Results against the consecutive placement</h2>\n", out);
         rows_table(out, r);
@@ -143,8 +152,6 @@ static tm_err write_page(tm_ctx *ctx, FILE *out, const tm_report *r)
 
 tm_err tm_report_write_html(tm_ctx *ctx, const tm_report *r, const char *path)
 {
-    tm_ofile of;
-    tm_err err;
     if (!r || !path)
         return tm__fail(ctx, TM_EUSAGE, "report: no report or no path");
     if (r->net && (!tm_net_csr_get(r->net) || !r->link_load))
@@ -152,10 +159,16 @@ tm_err tm_report_write_html(tm_ctx *ctx, const tm_report *r, const char *path)
                                         "link loads given");
     if (r->n_rows > 0 && !r->rows)
         return tm__fail(ctx, TM_EUSAGE, "report: %d rows but no row array", r->n_rows);
-    err = tm_ofile_open(ctx, path, &of);
+    return tm__page_write(ctx, path, write_page, r);
+}
+
+tm_err tm__page_write(tm_ctx *ctx, const char *path, tm__page_fn body, const void *arg)
+{
+    tm_ofile of;
+    tm_err err = tm_ofile_open(ctx, path, &of);
     if (err)
         return err;
-    err = write_page(ctx, of.fp, r);
+    err = body(ctx, of.fp, arg);
     if (err) {
         tm_ofile_abort(&of);
         return err;

@@ -49,6 +49,33 @@ void tm__svg_bars(FILE *out, const tm_report *r);
 /* Histogram and CDF of link congestion (hist.c). */
 tm_err tm__svg_hist(tm_ctx *ctx, FILE *out, const tm_report *r);
 
+/* The fabric by job (workload pages, fabric_svg.c): each loaded cable in
+ * the colour of the job with the most load on its busier direction, a
+ * dashed overlay where several jobs load it, hosts in their job's colour. */
+typedef struct tm__jobview {
+    const tm_net *net;
+    const double *link_load;
+    const int32_t *link_job;    /* per directed link, -1: none */
+    const int32_t *link_n_jobs;
+    const int32_t *host_job;    /* per vertex: the job on it, -1 */
+    const char *(*label)(const void *ud, int32_t job);
+    const void *ud;
+} tm__jobview;
+void tm__svg_fabric_jobs(FILE *out, const tm__jobview *jv, const tm__fabric *f);
+/* The colour of job i (ten, repeated), grey for -1. */
+const char *tm__job_colour(int32_t job);
+
+/* Writes a page through body(ctx, out, arg) atomically (html.c). */
+typedef tm_err (*tm__page_fn)(tm_ctx *ctx, FILE *out, const void *arg);
+tm_err tm__page_write(tm_ctx *ctx, const char *path, tm__page_fn body, const void *arg);
+/* The page's head, style sheet, title and subtitle (html.c). */
+void tm__page_begin(FILE *out, const char *title, const char *subtitle);
+/* Charts of a replay (timeline.c): the CDF of every policy's slowdowns,
+ * and the fabric's max congestion over time per policy (busy nodes
+ * shaded behind). */
+void tm__svg_slowdown_cdf(FILE *out, const tm_report_workload *r);
+void tm__svg_timeline(FILE *out, const tm_report_workload *r);
+
 /* HTML text with & < > " ' escaped (html.c). */
 void tm__html_text(FILE *out, const char *s);
 /* Colour of a congestion t in [0, 1] of the maximum ("#rrggbb"). */

@@ -4,10 +4,12 @@
  *
  * Written with libxml2's xmlTextWriter (escaping, well-formedness) to the
  * caller's stream; the CLI gives it an atomic output file (tm_ofile).
- * Each route is read from the router itself: one flow of volume 1 through
- * tm_route_flows loads exactly the directed links of its path, which are
- * then walked from the source to list them in order and cleared again, so
- * the platform's routes are the router's by construction.
+ * One SPLITDUPLEX link per cable, so parallel cables stay apart.  Each
+ * route is read from the router itself: tm_route_pair_links gives the
+ * directed links one message of the pair loads, walked from the source to
+ * list them in order, so the platform's routes are the router's by
+ * construction, cable for cable; where the router splits the pair, the
+ * walk draws one branch in proportion to the split (pick_path).
  */
 #include <locale.h>
 #include <stdlib.h>
@@ -19,86 +21,16 @@
 #include "../io/xml_int.h"
 #include "../util/util.h"
 
-/* One SimGrid link per pair of cabled vertices (lo < hi). */
-typedef struct sg_links {
-    int32_t n;        /* merged links */
-    int32_t *of;      /* of[c]: merged link of cable c (-1: disabled) */
-    int32_t *lo, *hi; /* per merged link */
-    double *gbps;     /* per merged link: summed capacity */
-} sg_links;
-
 typedef struct sg_writer {
     tm_ctx *ctx;
     const tm_net *net;
     const tm_net_csr *csr;
     xmlTextWriterPtr w;
-    int bad;          /* an xmlTextWriter call failed */
-    sg_links links;
-    double *load;     /* n_links, zero between routes */
-    int32_t *path;    /* directed links of the current route */
+    int bad;              /* an xmlTextWriter call failed */
+    tm_route_pairs *pairs; /* the router's links and fractions per pair */
+    int32_t *path;        /* directed links of the current route */
+    int64_t split;        /* routes drawn among several paths */
 } sg_writer;
-
-static void links_release(sg_links *L)
-{
-    free(L->of);
-    free(L->lo);
-    free(L->hi);
-    free(L->gbps);
-}
-
-/* A cable by its ends, lower vertex first: sorting these groups parallel
- * cables (no context pointer needed in the comparison). */
-typedef struct sg_cable {
-    int32_t lo, hi, c;
-} sg_cable;
-
-static int cmp_cable(const void *x, const void *y)
-{
-    const sg_cable *p = x, *q = y;
-    if (p->lo != q->lo)
-        return p->lo < q->lo ? -1 : 1;
-    if (p->hi != q->hi)
-        return p->hi < q->hi ? -1 : 1;
-    return (p->c > q->c) - (p->c < q->c);
-}
-
-/* Groups the enabled cables by their pair of ends, in (lo, hi) order. */
-static tm_err links_build(tm_ctx *ctx, const tm_net *net, sg_links *L)
-{
-    int32_t nc = tm_net_n_cables(net), m = 0;
-    sg_cable *order;
-    memset(L, 0, sizeof *L);
-    order = tm__malloc_n((size_t)nc + 1, sizeof *order);
-    L->of = tm__malloc_n((size_t)nc + 1, sizeof *L->of);
-    L->lo = tm__malloc_n((size_t)nc + 1, sizeof *L->lo);
-    L->hi = tm__malloc_n((size_t)nc + 1, sizeof *L->hi);
-    L->gbps = tm__malloc_n((size_t)nc + 1, sizeof *L->gbps);
-    if (!order || !L->of || !L->lo || !L->hi || !L->gbps) {
-        free(order);
-        links_release(L);
-        return tm__nomem(ctx);
-    }
-    for (int32_t c = 0; c < nc; c++) {
-        int32_t a, b;
-        L->of[c] = -1;
-        if (!tm_net_cable_enabled(net, c))
-            continue;
-        tm_net_cable(net, c, &a, &b);
-        order[m++] = (sg_cable){a < b ? a : b, a < b ? b : a, c};
-    }
-    qsort(order, (size_t)m, sizeof *order, cmp_cable);
-    for (int32_t i = 0; i < m; i++) {
-        if (L->n == 0 || L->lo[L->n - 1] != order[i].lo || L->hi[L->n - 1] != order[i].hi) {
-            L->lo[L->n] = order[i].lo;
-            L->hi[L->n] = order[i].hi;
-            L->gbps[L->n++] = 0;
-        }
-        L->of[order[i].c] = L->n - 1;
-        L->gbps[L->n - 1] += tm_net_capacity(net, order[i].c);
-    }
-    free(order);
-    return TM_EOK;
-}
 
 /* Shortest "%g" text of d that parses back to d (C locale is in force). */
 static void fmt_num(char *buf, size_t n, double d)
@@ -133,16 +65,16 @@ static void end(sg_writer *s)
     s->bad |= xmlTextWriterEndElement(s->w) < 0;
 }
 
-static void link_id(char *buf, size_t n, int32_t k)
+static void link_id(char *buf, size_t n, int32_t cable)
 {
-    snprintf(buf, n, "L%d", (int)k);
+    snprintf(buf, n, "L%d", (int)cable);
 }
 
-/* Hosts, routers, cable links and loopbacks. */
+/* Hosts, routers, one link per enabled cable, loopbacks. */
 static void write_resources(sg_writer *s, const tm_simgrid_opts *o, const int32_t *hosts,
                             int32_t nh)
 {
-    int32_t nv = tm_net_n_vertices(s->net);
+    int32_t nv = tm_net_n_vertices(s->net), nc = tm_net_n_cables(s->net);
     char id[32], ends[64];
     for (int32_t v = 0; v < nv; v++) {
         bool host = tm_net_kind(s->net, v) == TM_VERTEX_HOST;
@@ -155,17 +87,24 @@ static void write_resources(sg_writer *s, const tm_simgrid_opts *o, const int32_
         }
         end(s);
     }
-    for (int32_t k = 0; k < s->links.n; k++) {
-        link_id(id, sizeof id, k);
+    /* A SPLITDUPLEX link is two resources of the full bandwidth, one per
+     * direction, as topomap's two directed links of a cable; parallel
+     * cables stay apart (each route names the cable its router loads). */
+    for (int32_t c = 0; c < nc; c++) {
+        int32_t a, b;
+        if (!tm_net_cable_enabled(s->net, c))
+            continue;
+        tm_net_cable(s->net, c, &a, &b);
+        link_id(id, sizeof id, c);
         start(s, "link");
         put_attr(s, "id", id);
-        put_num(s, "bandwidth", s->links.gbps[k], "Gbps");
+        put_num(s, "bandwidth", tm_net_capacity(s->net, c), "Gbps");
         put_num(s, "latency", o->latency_s, "s");
         put_attr(s, "sharing_policy", "SPLITDUPLEX");
-        /* which vertices the link joins (UP: first to second) */
+        /* which vertices the cable joins (UP: first to second) */
         start(s, "prop");
         put_attr(s, "id", "ends");
-        snprintf(ends, sizeof ends, "%d %d", (int)s->links.lo[k], (int)s->links.hi[k]);
+        snprintf(ends, sizeof ends, "%d %d", (int)a, (int)b);
         put_attr(s, "value", ends);
         end(s);
         end(s);
@@ -184,72 +123,87 @@ static void write_resources(sg_writer *s, const tm_simgrid_opts *o, const int32_
     }
 }
 
-/* Walks the loaded links of the flow src -> dst from src, storing them in
- * s->path in order (*len of them) and clearing their load.  TM_EUSAGE if
- * the flow splits between two neighbours. */
-static tm_err walk_path(sg_writer *s, const tm_route *r, int32_t src, int32_t dst, int32_t *len_out)
+/* The tail vertex of directed link l (link 2c goes from the cable's first
+ * end to its second). */
+static int32_t link_tail(const tm_net *net, int32_t l)
 {
-    const tm_net_csr *g = s->csr;
+    int32_t a, b;
+    tm_net_cable(net, l / 2, &a, &b);
+    return l % 2 == 0 ? a : b;
+}
+
+static int32_t link_head(const tm_net *net, int32_t l)
+{
+    int32_t a, b;
+    tm_net_cable(net, l / 2, &a, &b);
+    return l % 2 == 0 ? b : a;
+}
+
+/* One path src -> dst through the router's links of the pair (n of them,
+ * with their fractions), stored in s->path (*len links).  Where the router
+ * splits the pair (ECMP, a multi-rail host's striping, LMC spreading), the
+ * out-link at each such vertex is drawn with probability its fraction / the
+ * fraction through the vertex, from a generator seeded by the pair: the
+ * path is then drawn from the split itself (under ECMP uniformly among the
+ * shortest paths), as a hashing fabric puts a flow on one path, and is the
+ * same on every export of the same net. */
+static tm_err pick_path(sg_writer *s, int32_t src, int32_t dst, int32_t n, const int32_t *links,
+                        const double *frac, int32_t *len_out)
+{
     int32_t v = src, len = 0;
+    bool split = false;
+    tm__rng rng;
+    tm__rng_seed(&rng, (uint64_t)(uint32_t)src << 32 | (uint32_t)dst, 0x5349u);
     while (v != dst) {
-        int32_t next = -1;
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
-            int32_t l = g->link[j];
-            if (s->load[l] == 0)
-                continue;
-            s->load[l] = 0;
-            if (next >= 0 && g->head[j] != next && v == src &&
-                tm_net_host_rails(s->net, src) >= 2)
-                return tm__fail(s->ctx, TM_EUSAGE, "host %s has %d rails and routing '%s' "
-                                "stripes its messages over them (docs/routing.md \"Multi-rail "
-                                "hosts\"): a SimGrid platform has one path per pair; export "
-                                "with a routing that uses one rail of this host (on separate "
-                                "planes: ftree, minhop or updn, which route its base LID only)",
-                                tm_net_name(s->net, src), (int)tm_net_host_rails(s->net, src),
-                                tm_route_kind_name(tm_route_kind_of(r)));
-            if (next >= 0 && g->head[j] != next)
-                return tm__fail(s->ctx, TM_EUSAGE, "routing '%s' splits the flow %s -> %s "
-                                "over two neighbours of %s: a SimGrid platform has one path "
-                                "per pair", tm_route_kind_name(tm_route_kind_of(r)),
-                                tm_net_name(s->net, src), tm_net_name(s->net, dst),
-                                tm_net_name(s->net, v));
-            if (next < 0 && len < g->n)
-                s->path[len++] = l;
-            next = g->head[j];
-        }
-        if (next < 0 || len >= g->n)
+        double through = 0, u, acc = 0;
+        int32_t out = 0, pick = -1;
+        for (int32_t i = 0; i < n; i++)
+            if (link_tail(s->net, links[i]) == v) {
+                through += frac[i];
+                out++;
+                pick = links[i]; /* the last one takes rounding's remainder */
+            }
+        if (out == 0 || len >= s->csr->n)
             return tm__fail(s->ctx, TM_EINTERNAL, "the route %s -> %s does not arrive",
                             tm_net_name(s->net, src), tm_net_name(s->net, dst));
-        v = next;
+        if (out > 1) {
+            split = true;
+            u = tm__rng_unit(&rng) * through;
+            for (int32_t i = 0; i < n; i++)
+                if (link_tail(s->net, links[i]) == v && (acc += frac[i]) > u) {
+                    pick = links[i];
+                    break;
+                }
+        }
+        s->path[len++] = pick;
+        v = link_head(s->net, pick);
     }
+    s->split += split;
     *len_out = len;
     return TM_EOK;
 }
 
-static tm_err write_route(sg_writer *s, const tm_route *r, tm_route_ws *ws, int32_t src,
-                          int32_t dst)
+static tm_err write_route(sg_writer *s, int32_t src, int32_t dst)
 {
-    double one = 1;
-    int32_t len = 0;
+    const int32_t *links;
+    const double *frac;
+    int32_t n = 0, len = 0;
     char id[32];
-    tm_err err = tm_route_flows(s->ctx, r, ws, src, 1, &dst, &one, s->load, NULL);
+    tm_err err = tm_route_pair_links(s->ctx, s->pairs, src, dst, &n, &links, &frac);
     if (err)
         return err;
-    if ((err = walk_path(s, r, src, dst, &len)))
+    if ((err = pick_path(s, src, dst, n, links, frac, &len)))
         return err;
     start(s, "route");
     put_attr(s, "src", tm_net_name(s->net, src));
     put_attr(s, "dst", tm_net_name(s->net, dst));
     put_attr(s, "symmetrical", "NO");
     for (int32_t i = 0; i < len; i++) {
-        int32_t l = s->path[i], c = l / 2, k = s->links.of[c], a, b;
-        tm_net_cable(s->net, c, &a, &b);
-        /* link 2c goes a -> b; UP goes from the link's lower vertex */
-        bool from_lo = (l % 2 == 0 ? a : b) == s->links.lo[k];
-        link_id(id, sizeof id, k);
+        int32_t l = s->path[i];
+        link_id(id, sizeof id, l / 2);
         start(s, "link_ctn");
         put_attr(s, "id", id);
-        put_attr(s, "direction", from_lo ? "UP" : "DOWN");
+        put_attr(s, "direction", l % 2 == 0 ? "UP" : "DOWN");
         end(s);
     }
     end(s);
@@ -259,7 +213,6 @@ static tm_err write_route(sg_writer *s, const tm_route *r, tm_route_ws *ws, int3
 /* Every ordered pair of selected hosts, loopbacks first. */
 static tm_err write_routes(sg_writer *s, const tm_route *r, const int32_t *hosts, int32_t nh)
 {
-    tm_route_ws *ws = NULL;
     char id[32];
     tm_err err;
     for (int32_t i = 0; i < nh; i++) {
@@ -272,13 +225,14 @@ static tm_err write_routes(sg_writer *s, const tm_route *r, const int32_t *hosts
         end(s);
         end(s);
     }
-    if ((err = tm_route_ws_new(s->ctx, r, &ws)))
+    if ((err = tm_route_pairs_new(s->ctx, r, &s->pairs)))
         return err;
     for (int32_t i = 0; i < nh && !err && !s->bad; i++)
         for (int32_t j = 0; j < nh && !err && !s->bad; j++)
             if (i != j)
-                err = write_route(s, r, ws, hosts[i], hosts[j]);
-    tm_route_ws_free(ws);
+                err = write_route(s, hosts[i], hosts[j]);
+    tm_route_pairs_free(s->pairs);
+    s->pairs = NULL;
     return err;
 }
 
@@ -351,8 +305,9 @@ static tm_err write_doc(sg_writer *s, const tm_route *r, const char *rname,
     s->bad |= xmlTextWriterWriteDTD(s->w, BAD_CAST "platform", NULL,
                                     BAD_CAST "https://simgrid.org/simgrid.dtd", NULL) < 0;
     s->bad |= xmlTextWriterWriteComment(s->w, BAD_CAST
-        " topomap: one link per cabled pair (parallel cables summed), routes of the routing"
-        " named below (docs/time.md) ") < 0;
+        " topomap: one link per cable (ends: its two vertex ids, UP from the first), every"
+        " route the cables the routing named below loads; where it splits a pair, one path"
+        " drawn from its split (docs/time.md) ") < 0;
     start(s, "platform");
     put_attr(s, "version", "4.1");
     start(s, "zone");
@@ -366,6 +321,12 @@ static tm_err write_doc(sg_writer *s, const tm_route *r, const char *rname,
     err = write_routes(s, r, hosts, nh);
     if (err)
         return err;
+    if (s->split > 0) {
+        char note[160];
+        snprintf(note, sizeof note, " %lld of %lld routes: one path drawn from the routing's "
+                 "split of the pair ", (long long)s->split, (long long)nh * (nh - 1));
+        s->bad |= xmlTextWriterWriteComment(s->w, BAD_CAST note) < 0;
+    }
     s->bad |= xmlTextWriterEndDocument(s->w) < 0;
     return TM_EOK;
 }
@@ -378,13 +339,8 @@ static tm_err write_with(sg_writer *s, const tm_route *r, const char *rname,
     tm_err err;
     if ((err = select_hosts(s->ctx, s->net, o, &hosts, &nh)))
         return err;
-    if ((err = links_build(s->ctx, s->net, &s->links))) {
-        free(hosts);
-        return err;
-    }
-    s->load = tm__calloc_n((size_t)s->csr->n_links + 1, sizeof *s->load);
     s->path = tm__malloc_n((size_t)s->csr->n + 1, sizeof *s->path);
-    buf = s->load && s->path ? xmlOutputBufferCreateFile(out, NULL) : NULL;
+    buf = s->path ? xmlOutputBufferCreateFile(out, NULL) : NULL;
     s->w = buf ? xmlNewTextWriter(buf) : NULL;
     if (!s->w) {
         if (buf)
@@ -396,9 +352,7 @@ static tm_err write_with(sg_writer *s, const tm_route *r, const char *rname,
     }
     if (!err && s->bad)
         err = tm__fail(s->ctx, TM_EIO, "write error while writing the SimGrid platform");
-    free(s->load);
     free(s->path);
-    links_release(&s->links);
     free(hosts);
     return err;
 }
@@ -408,7 +362,6 @@ tm_err tm_simgrid_write(tm_ctx *ctx, const tm_route *r, const tm_simgrid_opts *o
     tm_simgrid_opts def = TM_SIMGRID_OPTS_INIT;
     const tm_simgrid_opts *o = opts ? opts : &def;
     sg_writer s;
-    tm_route *single = NULL;
     locale_t c_loc, old;
     tm_err err;
     memset(&s, 0, sizeof s);
@@ -419,23 +372,21 @@ tm_err tm_simgrid_write(tm_ctx *ctx, const tm_route *r, const tm_simgrid_opts *o
         return err;
     if (!s.csr)
         return tm__fail(ctx, TM_EUSAGE, "simgrid: the net is not finalized");
-    /* ECMP: the `single` routing's path, one of ECMP's shortest paths */
-    if (tm_route_kind_of(r) == TM_ROUTE_ECMP) {
-        if ((err = tm_route_new(ctx, s.net, TM_ROUTE_SINGLE, &single)))
-            return err;
-    }
+    /* Their paths leave the minimal DAG and may pass a vertex twice: a
+     * walk over the pair's loaded links could not tell the visits apart. */
+    if (tm_route_kind_of(r) == TM_ROUTE_VALIANT || tm_route_kind_of(r) == TM_ROUTE_UGAL)
+        return tm__fail(ctx, TM_EUSAGE, "simgrid: routing '%s' (non-minimal, through other "
+                        "groups) is not exported; export with a minimal routing (ecmp, single, "
+                        "dor, lft, ftree, minhop, updn)", tm_route_kind_name(tm_route_kind_of(r)));
     c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    if (!c_loc) {
-        tm_route_free(single);
+    if (!c_loc)
         return tm__nomem(ctx);
-    }
     old = uselocale(c_loc); /* per thread: numbers with a decimal point */
-    err = write_with(&s, single ? single : r,
-                     single ? "ecmp as one shortest path per pair (single)"
-                            : tm_route_kind_name(tm_route_kind_of(r)), o, out);
+    err = write_with(&s, r, tm_route_kind_name(tm_route_kind_of(r)), o, out);
     uselocale(old);
     freelocale(c_loc);
-    tm_route_free(single);
+    if (!err && o->split_pairs)
+        *o->split_pairs = s.split;
     if (!err && (fflush(out) != 0 || ferror(out)))
         err = tm__fail(ctx, TM_EIO, "write error while writing the SimGrid platform");
     return err;

@@ -22,6 +22,7 @@ typedef struct runner {
     tm__netcase *nc;
     int n_nc;
     int *items;      /* row indices of the current wave */
+    const int32_t *owner; /* sharded: the shard of each run row (NULL: all ours) */
     int n_items;
     tm_err *err;     /* per row: an error that ends the study */
     pthread_mutex_t mu;
@@ -108,24 +109,37 @@ static void run_wave(runner *rn, int nt)
     tm__parallel_for(nt, rn->n_items, run_item, rn);
 }
 
-/* Builds netcases [a, b) and lists their run rows; a disconnected netcase
- * gives its rows its status without running them. */
+/* Whether row i is a run of this shard (every run when not sharded). */
+static bool ours(const runner *rn, int i)
+{
+    return rn->rows[i].stat == TM__STAT_RUN &&
+           (!rn->owner || rn->owner[i] == rn->s->shard.k);
+}
+
+/* Builds the netcases of [a, b) that runs of ours need and lists those
+ * runs; a disconnected netcase gives its rows its status without running
+ * them. */
 static tm_err build_wave(runner *rn, int a, int b, bool *loaded)
 {
     const tm__study_spec *s = rn->s;
     rn->n_items = 0;
+    for (int i = 0; i < rn->n_rows; i++) {
+        int k;
+        if (ours(rn, i) && (k = tm__grid_netcase_of(rn->nc, rn->n_nc, &rn->rows[i])) >= a && k < b)
+            rn->nc[k].needed = true;
+    }
     for (int k = a; k < b; k++) {
         tm__netcase *nc = &rn->nc[k];
         bool *l = &loaded[nc->key.topology];
-        tm_err err = tm__netcase_build(rn->parent, s, *l, nc);
+        tm_err err = nc->needed ? tm__netcase_build(rn->parent, s, *l, nc) : TM_EOK;
         if (err)
             return err;
-        *l = true;
+        *l = *l || nc->needed;
     }
     for (int i = 0; i < rn->n_rows; i++) {
         tm__study_row *r = &rn->rows[i];
         int k;
-        if (r->stat != TM__STAT_RUN || (k = tm__grid_netcase_of(rn->nc, rn->n_nc, r)) < a || k >= b)
+        if (!ours(rn, i) || (k = tm__grid_netcase_of(rn->nc, rn->n_nc, r)) < a || k >= b)
             continue;
         if (rn->nc[k].status != TM__ROW_OK) {
             r->status = rn->nc[k].status;
@@ -175,9 +189,84 @@ static tm_err run_waves(runner *rn)
     return err;
 }
 
+/* Estimated cost of a run (tm__study_shard_owners): the strategies it
+ * runs, times the application's tasks and messages, times the bit length
+ * of the number of hosts it spans (tasks / --slots; one task per host when
+ * the slots are the topology's: the most hosts).  Measured: "all" costs
+ * about the sum of the strategies it runs (lulesh-64 on the X5 fabric, a
+ * 1,728-task stencil on a fat-tree); lulesh-64 on 64 hosts (--slots 1)
+ * costs 2-3x what it costs on 16 (--slots 4); single strategies differ up
+ * to 4x between each other, which the hashed order of equal costs spreads.
+ * Integers only: every shard, on any machine, computes the same costs. */
+static int64_t run_cost(const tm__study_spec *s, const tm__study_row *r)
+{
+    const tm_comm *c = s->comms[r->comm].comm;
+    int64_t n = c ? c->n : 1, size = c ? (int64_t)c->n + c->nnz : 1, w = 1, hosts, bits = 0;
+    int32_t slots = s->slots[r->slots];
+    if (strcmp(s->strategies[r->strategy], "all") == 0) {
+        w = 0;
+        for (const tm_strategy *st = tm_strategies(); st->name; st++)
+            w += st->in_all && (st->modes & TM_MODE_NETWORK);
+    }
+    hosts = slots > 0 ? (n + slots - 1) / slots : n;
+    for (; hosts > 0; hosts >>= 1)
+        bits++;
+    return (w > 0 ? w : 1) * (size > 0 ? size : 1) * (bits > 0 ? bits : 1);
+}
+
+tm_err tm__study_shard_owners(tm_ctx *ctx, const tm__study_spec *s, int32_t **owner)
+{
+    int n_rows = tm__grid_count_rows(s), n_nc = tm__grid_count_netcases(s), n_runs = 0;
+    tm__study_row *rows = tm__calloc_n((size_t)n_rows + 1, sizeof *rows);
+    tm__netcase *nc = tm__calloc_n((size_t)n_nc + 1, sizeof *nc);
+    int64_t *cost = tm__malloc_n((size_t)n_rows + 1, sizeof *cost);
+    int32_t *run_owner = tm__malloc_n((size_t)n_rows + 1, sizeof *run_owner);
+    tm_err err = TM_EOK;
+    *owner = tm__malloc_n((size_t)n_rows + 1, sizeof **owner);
+    if (!rows || !nc || !cost || !run_owner || !*owner) {
+        err = tm__nomem(ctx);
+        goto out;
+    }
+    tm__grid_fill(s, rows, nc);
+    for (int i = 0; i < n_rows; i++)
+        if (rows[i].stat == TM__STAT_RUN)
+            cost[n_runs++] = run_cost(s, &rows[i]);
+    if (s->shard.n > n_runs) {
+        err = tm__fail(ctx, TM_EUSAGE, "--shard %d/%d: the study has %d run%s, so at most %d "
+                       "shards (each shard runs at least one)", (int)s->shard.k, (int)s->shard.n,
+                       n_runs, n_runs == 1 ? "" : "s", n_runs);
+        goto out;
+    }
+    if ((err = tm__shard_assign(ctx, cost, n_runs, s->shard.n, run_owner)))
+        goto out;
+    for (int i = 0, j = 0; i < n_rows; i++)
+        (*owner)[i] = rows[i].stat == TM__STAT_RUN ? run_owner[j++] : -1;
+out:
+    if (err) {
+        free(*owner);
+        *owner = NULL;
+    }
+    free(rows);
+    free(nc);
+    free(cost);
+    free(run_owner);
+    return err;
+}
+
+/* A shard's result: its run rows only, in grid order. */
+static void keep_ours(const runner *rn, tm__study_result *out)
+{
+    int n = 0;
+    for (int i = 0; i < out->n_rows; i++)
+        if (ours(rn, i))
+            out->rows[n++] = out->rows[i];
+    out->n_rows = out->n_runs = n;
+}
+
 tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out)
 {
     runner rn;
+    int32_t *owner = NULL;
     tm_err err;
     memset(&rn, 0, sizeof rn);
     tm__study_result_init(out);
@@ -197,17 +286,29 @@ tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out
     for (int i = 0; i < rn.n_nc; i++)
         tm_alloc_init(&rn.nc[i].alloc);
     rn.n_rows = out->n_rows;
+    for (int i = 0; i < out->n_rows; i++) {
+        rn.rows[i].pos = i;
+        out->total_runs += rn.rows[i].stat == TM__STAT_RUN;
+    }
+    out->total_rows = out->n_rows;
+    if (s->shard.n > 0 && (err = tm__study_shard_owners(ctx, s, &owner)))
+        goto out;
+    rn.owner = owner;
     for (int i = 0; i < out->n_rows; i++)
-        out->n_runs += rn.rows[i].stat == TM__STAT_RUN;
+        out->n_runs += ours(&rn, i);
     rn.total = out->n_runs;
     pthread_mutex_init(&rn.mu, NULL);
     if (s->progress)
         s->progress(s->progress_ud, 0, rn.total);
     err = run_waves(&rn);
     pthread_mutex_destroy(&rn.mu);
-    if (!err)
+    /* a shard has only some samples of a failure: the merge summarises */
+    if (!err && owner)
+        keep_ours(&rn, out);
+    else if (!err)
         tm__study_summarize(out);
 out:
+    free(owner);
     free(rn.nc);
     free(rn.items);
     free(rn.err);

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../shard/shard.h"
 #include "topomap/topomap.h"
 
 /* ---- scenario modifications (modify.c) --------------------------------- */
@@ -96,6 +97,9 @@ typedef struct tm__study_spec {
     const tm_time_opts *time;     /* est_time_s of the rows; NULL: TM_TIME_OPTS_INIT */
     tm__study_progress_fn progress;
     void *progress_ud;
+    /* shard.n > 0: run only the runs tm__study_shard_owners gives shard
+     * shard.k (docs/study.md "Shards") */
+    tm__shard shard;
 } tm__study_spec;
 
 typedef enum {
@@ -120,12 +124,16 @@ typedef struct tm__study_row {
     double base[TM__N_FIG];    /* consecutive placement */
     double val[TM__N_FIG];     /* the strategy's mapping */
     int runs, not_ok;          /* summary rows: samples, samples whose status is not OK */
+    int32_t pos;               /* position in the unsharded grid's rows */
 } tm__study_row;
 
 typedef struct tm__study_result {
     int n_rows;
     tm__study_row *rows; /* grid order; summary rows follow their samples */
     int n_runs;          /* rows with stat RUN */
+    /* the whole grid: its rows and runs (a shard's result holds only the
+     * run rows of its runs, and no summary row: n_rows == n_runs) */
+    int total_rows, total_runs;
 } tm__study_result;
 
 void tm__study_result_init(tm__study_result *r);
@@ -143,6 +151,44 @@ const char *tm__study_stat_name(tm__row_stat s);
 void tm__fail_label(const tm__failure *f, char *buf, size_t size);
 /* 100 * (v - base) / base, 0 when base is 0. */
 double tm__study_change_pct(double base, double v);
+
+/* Which shard runs each run row of the grid: owner[i] for row i (-1 for
+ * summary rows), by tm__shard_assign over the runs' estimated costs: the
+ * strategy's (all: every strategy it runs) times the application's tasks
+ * plus messages.  The same for every shard of a study (the spec and its
+ * graphs alone); *owner malloc'ed.  N above the number of runs is
+ * TM_EUSAGE (a shard with nothing to run). */
+tm_err tm__study_shard_owners(tm_ctx *ctx, const tm__study_spec *s, int32_t **owner);
+
+/* ---- merging the outputs of shards (merge.c) ------------------------------
+ * The shards' JSON or CSV files read back into the spec's labels and the
+ * whole result, mean and worst rows computed as the unsharded study does:
+ * the writers of the unsharded study then print exactly its files.  The
+ * spec holds labels only (comms[i].comm is NULL); JSON shards also give the
+ * grid's alloc, refine and seed (has_grid). */
+typedef struct tm__study_merged {
+    tm__study_spec spec;
+    tm__study_result res;
+    int32_t n_shards;
+    bool has_grid;           /* JSON: the members below are set */
+    const char *alloc;       /* as the grid prints them ("all hosts", "none") */
+    const char *refine;
+    int64_t seed;
+    void *store_;            /* what the spec's pointers point into */
+} tm__study_merged;
+/* The header line of the study's CSV (docs/study.md "Output"). */
+#define TM__STUDY_CSV_HEADER                                                                  \
+    "stat,topology,comm,routing,slots,capacity,failure,sample,scaled_cables,failed_cables,"   \
+    "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"        \
+    "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"  \
+    "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,"                     \
+    "change_est_time_s_pct,best,cause"
+/* The kind of a study's output (shard.h): "rows", the CSV header. */
+const tm__shard_kind *tm__study_shard_kind(void);
+/* Reads the n shard files (streams in[i], named names[i]) and merges. */
+tm_err tm__study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
+                       tm__study_merged *out);
+void tm__study_merged_release(tm__study_merged *m);
 
 /* ---- internal to src/study ----------------------------------------------- */
 /* Mean and worst rows of the random-failure groups (summary.c). */

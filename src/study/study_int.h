@@ -13,6 +13,7 @@ typedef struct tm__netcase {
     tm_route **routes;        /* one per routing model of the spec */
     int32_t scaled, failed;   /* cables changed */
     tm__row_status status;    /* OK or DISCONNECTED */
+    bool needed;              /* a run of this shard uses it (study.c) */
     char cause[320];
 } tm__netcase;
 

@@ -1,4 +1,26 @@
 # lib.sh - helpers for CLI tests (sourced).
+
+# Which step of the test failed: tests/cli/run.sh puts the line "step failed: ..." into the
+# summary of `make test`.  The step is the line of the test script that was running (a DEBUG
+# trap follows the script's own lines; functions, subshells and trap code do not move it),
+# labelled with the last `step LABEL` the script gave before it, else with the nearest comment
+# above the line.  Exit 77 (skipped) and 0 print nothing.
+TM_STEP_LINE=0 TM_STEP_LABEL= TM_STEP_LABEL_LINE=0
+# step LABEL: names the steps that follow (until the next step)
+step() { TM_STEP_LABEL=$*; TM_STEP_LABEL_LINE=${BASH_LINENO[0]}; }
+tm__step_exit() {
+    local rc=$? script=$0 label=$TM_STEP_LABEL text
+    [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || [ "$TM_STEP_LINE" -eq 0 ] || [ ! -r "$script" ] && return
+    text=$(sed -n "${TM_STEP_LINE}p" "$script" | sed 's/^[[:space:]]*//' | cut -c1-110)
+    # no step given yet: the nearest comment above the line
+    if [ "$TM_STEP_LABEL_LINE" -eq 0 ] || [ "$TM_STEP_LABEL_LINE" -gt "$TM_STEP_LINE" ]; then
+        label=$(head -n "$TM_STEP_LINE" "$script" | grep -n '^[[:space:]]*#[^!]' | tail -n 1 |
+            sed 's/^[0-9]*:[[:space:]]*#*[[:space:]]*//; s/[[:space:]-]*$//' | cut -c1-90)
+    fi
+    echo "step failed: $(basename "$script"):$TM_STEP_LINE [${label:-no label}]: $text (exit $rc)" >&2
+}
+trap '[ "$LINENO" -le 1 ] || [ "${BASH_SOURCE[0]:-}" != "$0" ] || TM_STEP_LINE=$LINENO' DEBUG
+trap tm__step_exit EXIT
 # expect_exit CODE cmd...  : runs cmd, fails unless it exits with CODE; output in $OUT / $ERR
 expect_exit() {
     local want=$1; shift

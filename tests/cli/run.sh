@@ -2,7 +2,10 @@
 # Runs every CLI end-to-end test tests/cli/tNN-*.sh with TOPOMAP set to the
 # binary under test.  Each test script exits 0 on success, 77 when it is
 # skipped (a tool it needs is missing; it says which), anything else on
-# failure.
+# failure.  A failing test that sources lib.sh prints "step failed:
+# t.sh:LINE [label]: command (exit N)"; with TM_TEST_FAILURES set (make
+# test, tests/run-stages.sh) that line, or the test's last output line, is
+# appended there for the summary.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export TM_TEST_DATA="$here/../data"
@@ -13,18 +16,22 @@ for t in "$here"/t[0-9]*.sh; do
     [ -e "$t" ] || continue
     tmp=$(mktemp -d)
     t0=$(date +%s.%N)
-    if out=$(cd "$tmp" && bash "$t" 2>&1); then
+    out=$(cd "$tmp" && bash "$t" 2>&1); rc=$?
+    if [ "$rc" -eq 0 ]; then
         pass=$((pass + 1))
         # the seconds each test took: keeps the 15-minute budget visible
         printf 'ok   %-28s %6.1f s\n' "$(basename "$t")" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')"
-    elif [ $? -eq 77 ]; then
+    elif [ "$rc" -eq 77 ]; then
         skip=$((skip + 1)); printf 'skip %s: %s\n' "$(basename "$t")" "$out"
     else
         fail=$((fail + 1)); failed+=("$(basename "$t")")
         printf 'FAIL %s\n%s\n' "$(basename "$t")" "$out"
+        where=$(printf '%s\n' "$out" | sed -n 's/^step failed: //p' | tail -n 1)
+        [ -n "$where" ] || where="$(basename "$t"): exit $rc, no step recorded; last line: $(printf '%s\n' "$out" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-140)"
+        [ -z "${TM_TEST_FAILURES:-}" ] || echo "${TM_TEST_STAGE:+$TM_TEST_STAGE }cli $where" >> "$TM_TEST_FAILURES"
     fi
     rm -rf "$tmp"
 done
-echo "cli: $pass passed, $fail failed, $skip skipped"
+echo "cli: $pass passed, $fail failed, $skip skipped${failed[*]:+ (failed: ${failed[*]})}"
 [ -n "${TM_TEST_TALLY:-}" ] && echo "$pass $fail" >> "$TM_TEST_TALLY"
 [ "$fail" -eq 0 ]

@@ -178,4 +178,5 @@ def main():
            time.time() - t0))
 
 
-main()
+if __name__ == "__main__":  # slurm_cluster.py and slurm_pick.py import its helpers
+    main()

@@ -49,7 +49,7 @@ expect_in "pareto" "$ERR"
 # more tasks than slots: refused with the hint, then general mapping with
 # --imbalance (64 tasks on the 8 hosts of a 4x2 torus, 8 per slot)
 expect_exit 3 "$TOPOMAP" map --topology torus:4x2 --comm st.edges
-expect_in "general process mapping needs an imbalance" "$ERR"
+expect_in "or --imbalance EPS (several tasks per slot: general process mapping)" "$ERR"
 expect_exit 0 "$TOPOMAP" map --topology torus:4x2 --comm st.edges --imbalance 0 --json --out g.txt
 [ "$(echo "$OUT" | json_get "['general']['blocks']")" = 8 ]
 [ "$(echo "$OUT" | json_get "['general']['block_weight_max']")" = 8 ]
@@ -66,4 +66,4 @@ want=$(echo "$OUT" | json_py "(d['max_congestion'], d['avg_dilation'])")
 expect_exit 0 "$TOPOMAP" eval --topology torus:4x2 --comm st.edges --mapping g.txt --json
 [ "$(echo "$OUT" | json_py "(d['max_congestion'], d['avg_dilation']) == $want")" = True ]
 expect_exit 3 "$TOPOMAP" eval --topology torus:4x2 --comm st.edges
-expect_in "needs --mapping" "$ERR"
+expect_in "or --mapping M for an oversubscribed placement" "$ERR"

@@ -12,9 +12,12 @@ MAP=$OUT
 # the report of make demo: every strategy row, the job's 16 hosts (docs/report.md)
 echo "$MAP" | python3 -c "import json, sys; assert json.load(sys.stdin)['report'] == 'demo-report.html'"
 [ "$(grep -c 'class="hj"' demo-report.html)" = 16 ]
-# one load: the dump's three warnings (CAs without a hostname) are one summary line
+# one load: the dump's three warnings (CAs without a hostname) are one summary line, which
+# says that the node-name map was read and lists the three GUIDs it lacks (issue 36)
 [ "$(grep -c 'has no hostname' stderr.txt)" = 1 ]
-grep -q '^topomap: warning: 3 warnings like: .*X5.topofile:[0-9]*: CA "H-.*has no hostname.*; fix: --node-name-map' stderr.txt
+grep -q '^topomap: warning: 3 warnings like: .*X5.topofile:[0-9]*: CA "H-.*has no hostname.*, and the node-name map .*X5.map (read: 86 entries) has no line for its GUID 0x' stderr.txt
+expect_in "; GUIDs missing from the map: 0x003048c749450000, 0x003048c74ae20000, 0x78e7d1030024535c; fix: add a line 'GUID \"hostname\"' per missing GUID to the node-name map" "$ERR"
+! grep -q 'give a node-name map\|fix: --node-name-map' stderr.txt
 [ "$(grep -c '^rank ' demo.rankfile)" = 64 ]
 echo "$MAP" | python3 -c "
 import json, sys

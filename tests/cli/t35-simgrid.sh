@@ -4,8 +4,10 @@
 # runs an MPI program on it; a route equals topomap's routing (the links
 # eval --export-loads loads for that one message); examples/halo3d on 16
 # ranks of a torus whose hosts are allocated in shuffled order is faster in
-# simulation with topomap's mapping than consecutive; PSMN X5's scattered job
-# runs on its platform.  Skipped (77) only
+# simulation with topomap's mapping than consecutive; TOPOMAP_RECORD linked
+# into halo3d records under SMPI what halo3d counts itself; PSMN X5's
+# scattered job runs on its platform; fabrics with parallel cables: the
+# platform's per-cable loads equal eval's under every routing.  Skipped (77) only
 # without SimGrid's smpicc/smpirun.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -26,11 +28,11 @@ expect_in "'--message-overhead' is not an option of 'topomap topo'" "$ERR"
 
 # 2. The platform: well-formed, one SPLITDUPLEX link per cable (32), routes for every
 # ordered pair and a loopback per host; small-cluster.xml's doubled leaf-to-top cables
-# become one link of twice the bandwidth.
+# stay two links of their own bandwidth.
 expect_exit 0 "$TOPOMAP" topo export --topology torus:4x2x2 --format simgrid --routing dor \
     --latency-per-hop 2e-7 --host-bandwidth 40 --out t.xml
 [ -z "$OUT" ]
-python3 - t.xml <<'P'
+python3 - t.xml <<'P2'
 import sys, xml.etree.ElementTree as ET
 z = ET.parse(sys.argv[1]).getroot().find('zone')
 assert z.get('routing') == 'Full'
@@ -42,18 +44,19 @@ assert len(routes) == 16 * 16, len(routes)
 assert len(z.findall('host')) == 16
 lo = [l for l in z.findall('link') if l.get('sharing_policy') == 'FATPIPE']
 assert len(lo) == 16 and all(l.get('bandwidth') == '5e+09' for l in lo)   # 40 Gbit/s in B/s
-P
+P2
 expect_exit 0 "$TOPOMAP" topo export --topology "$TOPO_DIR/examples/small-cluster.xml" \
     --format simgrid --out sc.xml
-expect_exit 0 "$TOPOMAP" topo info --topology "$TOPO_DIR/examples/small-cluster.xml" --json
-python3 - sc.xml <<'P'
-import sys, xml.etree.ElementTree as ET
+expect_in "note: routing 'ecmp' splits" "$ERR"    # drawn paths are said
+python3 - sc.xml <<'P2'
+import collections, sys, xml.etree.ElementTree as ET
 z = ET.parse(sys.argv[1]).getroot().find('zone')
-bw = [l.get('bandwidth') for l in z.findall('link') if l.get('sharing_policy') == 'SPLITDUPLEX']
-assert len(bw) == len(set((l.find('prop').get('value')) for l in z.findall('link')
-                          if l.find('prop') is not None))   # one link per pair
-assert '200Gbps' in bw, bw   # two 100 Gbit/s cables summed
-P
+links = [l for l in z.findall('link') if l.get('sharing_policy') == 'SPLITDUPLEX']
+ends = collections.Counter(tuple(sorted(l.find('prop').get('value').split())) for l in links)
+assert max(ends.values()) == 2, ends                    # parallel cables: two links
+par = [l for l in links if ends[tuple(sorted(l.find('prop').get('value').split()))] == 2]
+assert len(par) == 4 and all(l.get('bandwidth') == '100Gbps' for l in par)   # not summed
+P2
 
 # 3. One route equals the routing: the message n0000 -> n0013 of a two-task job,
 # evaluated with --routing dor, loads exactly the links of the platform's route.
@@ -82,6 +85,73 @@ assert set(hops) == loaded and len(hops) == len(loaded), (hops, loaded)
 assert hops[0][0] == 'n0000' and hops[-1][1] == 'n0013'
 assert all(hops[i][1] == hops[i + 1][0] for i in range(len(hops) - 1)), hops
 P
+
+# 3b. Fabrics with parallel cables: the per-cable loads of the platform's routes, for an
+# all-to-all among the job's hosts with distinct volumes, equal the loads eval puts on each
+# cable and direction (--export-loads F.graphml: edge k is cable k, load_ab from source to
+# target), under single, minhop and updn on PSMN X5 (40 switch pairs with 2-6 cables), the
+# fabric's own forwarding tables on PlaFRIM (9 switch pairs with 2-9 cables), ftree and
+# updn on a Clos with two cables from every leaf to every spine.
+r=$TM_TEST_DATA/real/data
+pf=(--topology $r/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt)
+clos=(--topology clos:leaves=4,hosts_per_leaf=4,spines=2,uplinks=4)
+percable() {   # name routing hosts-file topology options...
+    local name=$1 routing=$2 hosts=$3; shift 3
+    python3 - "$hosts" > $name.mtx <<'P2'
+import sys
+n = len([l for l in open(sys.argv[1]) if l.strip() and not l.startswith('#')])
+e = [(i, j, 1 + (3 * i + 7 * j) % 11) for i in range(n) for j in range(n) if i != j]
+print('%%%%MatrixMarket matrix coordinate real general\n%d %d %d' % (n, n, len(e)))
+for i, j, w in e: print(i + 1, j + 1, w)
+P2
+    sed -e '/^#/d' -e 's/ .*//' "$hosts" > $name.map
+    expect_exit 0 "$TOPOMAP" topo export "$@" --format simgrid --routing "$routing" \
+        --alloc "$hosts" --out $name.xml
+    expect_exit 0 "$TOPOMAP" eval "$@" --comm $name.mtx --mapping $name.map \
+        --routing "$routing" --export-loads $name.graphml
+    python3 - $name.xml $name.graphml $name.mtx $name.map <<'P2'
+import collections, sys, xml.etree.ElementTree as ET
+plat, gml, mtx, mp = sys.argv[1:]
+z = ET.parse(plat).getroot().find('zone')
+route = {(r.get('src'), r.get('dst')): [(int(c.get('id')[1:]), c.get('direction'))
+         for c in r.findall('link_ctn')] for r in z.findall('route') if r.get('src') != r.get('dst')}
+host = [l.split()[0] for l in open(mp)]
+sim = collections.Counter()
+for line in open(mtx).read().splitlines()[2:]:
+    i, j, w = line.split()
+    for c, d in route[(host[int(i) - 1], host[int(j) - 1])]:
+        sim[(c, d)] += float(w)
+ns = '{http://graphml.graphdrawing.org/xmlns}'
+g = ET.parse(gml).getroot().find(ns + 'graph')
+keys = {k.get('id') for k in ET.parse(gml).getroot().findall(ns + 'key')}
+ev = collections.Counter()
+parallel = collections.Counter()
+for k, e in enumerate(g.findall(ns + 'edge')):
+    parallel[tuple(sorted((e.get('source'), e.get('target'))))] += 1
+    d = {x.get('key'): float(x.text) for x in e.findall(ns + 'data') if x.get('key') in keys}
+    for key, dr in (('load_ab', 'UP'), ('load_ba', 'DOWN')):
+        if d.get(key):
+            ev[(k, dr)] = d[key]
+assert max(parallel.values()) >= 2, 'no parallel cables'
+assert sim == ev, sorted(set(sim.items()) ^ set(ev.items()))[:8]
+used = {c for c, _ in sim}
+bundles = collections.defaultdict(set)
+for k, e in enumerate(g.findall(ns + 'edge')):
+    bundles[tuple(sorted((e.get('source'), e.get('target'))))].add(k)
+print('%s: %d cable directions loaded, equal; %d bundles with 2+ cables used' % (
+    plat, len(sim), sum(1 for b in bundles.values() if len(b & used) >= 2)))
+P2
+}
+for rt in single minhop updn; do percable x5-$rt $rt "$TOPO_DIR/psmn-x5/job-64-scattered.hostfile" \
+    --topology "$TOPO_DIR/psmn-x5/X5.topofile" --node-name-map "$TOPO_DIR/psmn-x5/X5.map" --slots 12; done
+python3 - "${pf[1]}" > pf.hosts <<'P2'
+import re, sys
+h = sorted(set(re.findall(r"'(\S+) HCA-1'", open(sys.argv[1]).read())))
+print('\n'.join(h[::3][:24]))
+P2
+percable pf-lft lft:$r/ibroute_lft/plafrim pf.hosts "${pf[@]}"
+python3 -c "print('\n'.join('n%04d' % i for i in range(16)))" > clos.hosts
+for rt in ftree updn; do percable clos-$rt $rt clos.hosts "${clos[@]}"; done
 
 # 4. halo3d under SMPI: hosts allocated in a shuffled order; consecutive (rank i on the
 # i-th allocated host) against topomap's mapping made under the platform's routing.
@@ -113,6 +183,49 @@ import sys
 c, m = float('$tc'), float('$tm')
 print('consecutive %.6g s, mapped %.6g s, %.2fx' % (c, m, c / m))
 assert m < c * 0.9, 'mapped is not faster in simulation'"
+
+# 4b. TOPOMAP_RECORD under SMPI: the shim's files built with smpicc and linked into halo3d
+# (docs/mpi.md "Recording under SimGrid's SMPI") record what halo3d itself counts
+# (collectives skipped): the same matrix, and its phases are halo3d's own (one exchange
+# per iteration, cut by MPI_Waitall, repeat 2).
+# Not under the sanitizers: their libtopomap.a needs their runtime, which SMPI's programs
+# do not load.
+src="$examples/../src"
+if [ -f "$(dirname "$TOPOMAP")/libtopomap.a" ] && ! sanitized; then
+    mkdir -p recobj
+    for f in "$src"/mpi/*.c; do
+        smpicc -std=c11 -D_GNU_SOURCE -O1 -w -I"$src/../include" $(pkg-config --cflags igraph libxml-2.0) \
+            -c "$f" -o recobj/$(basename "${f%.c}").o 2>>smpicc.err || { cat smpicc.err; exit 1; }
+    done
+    smpicc -std=c11 -O1 -DHALO3D_NO_DIST_GRAPH -I"$examples" -o halo3d-rec "$examples/halo3d.c" \
+        -Wl,--whole-archive recobj/*.o -Wl,--no-whole-archive "$(dirname "$TOPOMAP")/libtopomap.a" \
+        $(pkg-config --libs igraph libxml-2.0) -lmetis -lpthread -lm 2>>smpicc.err ||
+        { cat smpicc.err; exit 1; }
+    TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=skip TM_COMM_MATRIX=own.mtx \
+        TM_COMM_PHASES=own.phases smpirun -platform t.xml -hostfile alloc.txt -np 16 "${SIM[@]}" \
+        ./halo3d-rec 32 2 > rec.out 2>&1 || { cat rec.out; exit 1; }
+    expect_in "0 wrong" "$(cat rec.out)"
+    python3 - <<'P2'
+import json
+def mtx(path):
+    rows = [l.split() for l in open(path) if not l.startswith('%')][1:]
+    return {(a, b): float(w) for a, b, w in rows if a != b and float(w) > 0}
+def phases(path):
+    lines = [l.split() for l in open(path) if l.strip() and not l.startswith('%')]
+    out, at = [], 1
+    for _ in range(int(lines[0][1])):
+        rep, m = int(lines[at][1]), int(lines[at][2])
+        out.append((rep, {(a, b): float(w) for a, b, w in lines[at + 1:at + 1 + m]}))
+        at += 1 + m
+    return out
+assert mtx('rec.mtx') == mtx('own.mtx'), 'recorded matrix differs from halo3d\'s own'
+assert phases('rec.mtx.phases') == phases('own.phases'), (phases('rec.mtx.phases')[:1],)
+d = json.load(open('rec.mtx.json'))
+assert d['mpi'].startswith('SMPI') and d['ranks'] == 16, d['mpi']
+assert d['phase_cuts'] == 'collectives, MPI_Waitall, MPI_Sendrecv', d['phase_cuts']
+print('recorded under SMPI: %d pairs, phases equal halo3d\'s own' % len(mtx('rec.mtx')))
+P2
+fi
 
 # 5. A real fabric: PSMN X5 with its scattered 64-rank job (16 nodes x 4), min-hop routes
 # between the job's hosts only; SimGrid loads it and halo3d runs on the consecutive placement.

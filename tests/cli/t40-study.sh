@@ -26,7 +26,12 @@ expect_in "failure link sw-l1-000:sw-l2-000 (1 cable failed)" "$OUT"
 expect_in "failure switch sw-l2-001 (2 cables failed)" "$OUT"
 expect_in "capacity 2=0.5 (4 cables)" "$OUT"
 expect_in "6 runs in" "$OUT"
-[ ! -s stderr.txt ]   # no progress bar: stderr is not a terminal
+# stderr is not a terminal: no progress bar, a line per finished run (issue 36)
+[ "$(grep -c '^study: [1-6]/6 runs done, [0-9.]* s' stderr.txt)" = 6 ]
+[ "$(grep -vc '^study: [1-6]/6 runs done' stderr.txt)" = 0 ]
+expect_exit 0 "$TOPOMAP" study --topology "$T" --comm one.edges --strategy identity --refine none \
+    --fail-link sw-l1-000:sw-l2-000 --quiet
+[ ! -s stderr.txt ]   # --quiet: none
 python3 - <<'PY'
 import csv, json
 rows = list(csv.DictReader(open('hand.csv')))

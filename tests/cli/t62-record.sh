@@ -8,7 +8,8 @@
 # algorithm (2, 5 and 16 ranks), and that the phases (FILE.phases) add
 # up to the matrix; tests/mpi/record_phases.c's phases are exactly the
 # expected ones (tests/mpi/record_phases.py) and `eval --comm-phases` reads
-# them.  Then: `topomap eval/map --comm` read the
+# them, and tests/mpi/record_waits.c's MPI_Waitall / MPI_Sendrecv cuts are kept when
+# every process makes them, dropped when not.  Then: `topomap eval/map --comm` read the
 # file, recording and reordering in one run (halo3d: task and world
 # numbering), bad settings and an
 # unwritable file is one warning and the job succeeds.  Skipped only when
@@ -76,6 +77,41 @@ assert p["est_time_s"] > w["est_time_s"] > 0, (p["est_time_s"], w["est_time_s"])
 assert p["max_congestion"] == w["max_congestion"]   # the other figures: the whole matrix
 assert p["time_lower_bound_s"] <= p["est_time_s"]
 PY
+
+    # MPI_Waitall and MPI_Sendrecv cut the phases too (record_waits: exchanges A, B, C
+    # then an allreduce, 3 times): four phases of repeat 3; when rank 0 makes one more
+    # MPI_Waitall the cuts do not line up and only the collectives cut (two phases)
+    for skew in "" skew; do
+        rm -f w.mtx*
+        mpi_run "$dir" 5 LD_PRELOAD="$shim" TOPOMAP_RECORD=w.mtx -- "$dir/record_waits" 3 $skew
+        expect_in "record_waits: 5 ranks done" "$OUT"
+        python3 "$PHASES" sum w.mtx
+        python3 - w.mtx "$skew" <<'PY'
+import json, sys
+path, skew = sys.argv[1], sys.argv[2]
+lines = [l.split() for l in open(path + ".phases") if l.strip() and not l.startswith("%")]
+phases, at = [], 1
+for _ in range(int(lines[0][1])):
+    rep, m = int(lines[at][1]), int(lines[at][2])
+    phases.append((rep, {(int(a) - 1, int(b) - 1): float(w) for a, b, w in lines[at + 1:at + 1 + m]}))
+    at += 1 + m
+P = 5
+A = {(r, d): 100.0 for r in range(P) for d in ((r + 1) % P, (r - 1) % P)}
+B = {(r, (r + 1) % P): 300.0 for r in range(P)}
+C = {(r, (r + 2) % P): 50.0 for r in range(P)}
+d = json.load(open(path + ".json"))
+p2p = [e for rep, e in phases if all(w >= 50 for w in e.values())]
+if skew:
+    ABC = {k: A.get(k, 0) + B.get(k, 0) + C.get(k, 0) for k in set(A) | set(B) | set(C)}
+    assert p2p == [ABC], phases
+    assert d["phase_cuts"] == "collectives", d["phase_cuts"]
+else:
+    assert p2p == [A, B, C], phases
+    assert d["phase_cuts"] == "collectives, MPI_Waitall, MPI_Sendrecv", d["phase_cuts"]
+assert all(rep == 3 for rep, e in phases), [rep for rep, e in phases]
+assert len(phases) == len(p2p) + 1   # + the allreduce's pattern
+PY
+    done
 
     # a bad algorithm name: one warning, auto used
     mpi_run "$dir" 2 LD_PRELOAD="$shim" TOPOMAP_RECORD=rec.mtx TOPOMAP_RECORD_COLLECTIVES=fast -- \

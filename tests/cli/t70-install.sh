@@ -212,18 +212,28 @@ bash -c 'source "$1"; complete -p topomap' _ "$comp" | grep -q -- '-F _topomap t
 [ "$(complete_words '' | tr '\n' ' ')" = "$(printf '%s\n' $cmds version --help --version | sort | tr '\n' ' ')" ] ||
     { echo "top-level completion: $(complete_words '' | tr '\n' ' ')"; exit 1; }
 for c in $cmds; do
-    complete_words "$c" -- > offered.txt
-    [ "$c" = topo ] && complete_words topo info -- > offered.txt
+    # sub-commands: topo's share one option list, workload's have their own
+    subs=-; [ "$c" = topo ] && subs=info; [ "$c" = workload ] && subs="eval replay"
+    : > offered.txt
+    for s in $subs; do
+        [ "$s" = - ] && s=
+        complete_words $c $s -- > sub-offered.txt
+        cat sub-offered.txt >> offered.txt
+        while read -r o; do
+            set +e; "$P/bin/topomap" $c $s "$o" > /dev/null 2> err.txt; set -e
+            ! grep -q "unknown or ambiguous option" err.txt || { echo "completion offers '$c $s $o': $(cat err.txt)"; exit 1; }
+        done < sub-offered.txt
+    done
+    sort -u offered.txt -o offered.txt
     "$P/bin/topomap" $c --help | sed -n '/^usage:/,/^$/p' | grep -o -- '--[a-z][a-z0-9-]*' | sort -u > usage-opts.txt
     [ "$(wc -l < offered.txt)" -ge 5 ] && [ "$(wc -l < usage-opts.txt)" -ge 3 ] ||
         { echo "$c: $(wc -l < offered.txt) options offered, $(wc -l < usage-opts.txt) in usage"; exit 1; }
     missing=$(comm -23 usage-opts.txt offered.txt)
     [ -z "$missing" ] || { echo "$c: completion lacks $missing"; exit 1; }
-    while read -r o; do
-        set +e; "$P/bin/topomap" $c $([ "$c" = topo ] && echo info) "$o" > /dev/null 2> err.txt; set -e
-        ! grep -q "unknown or ambiguous option" err.txt || { echo "completion offers '$c $o': $(cat err.txt)"; exit 1; }
-    done < offered.txt
 done
+[ "$(complete_words workload replay --policy '' | tr '\n' ' ')" = "all as-recorded random slurm-tree topomap " ] ||
+    { echo "workload replay --policy: $(complete_words workload replay --policy '')"; exit 1; }
+[ -z "$(complete_words workload eval --pol)" ] || { echo "workload eval offers --policy"; exit 1; }
 [ "$(complete_words map --format '' | tr '\n' ' ')" = "mpich openmpi plain slurm smpi " ] ||
     { echo "map --format: $(complete_words map --format '')"; exit 1; }
 [ "$(complete_words map --strategy topd | tr '\n' ' ')" = "topdown topdown-c topdown-ms " ] ||

@@ -6,6 +6,7 @@
 # every figure with this CLI's JSON.  Skipped (77) only when python3-venv is
 # missing.
 set -eu
+. "$(dirname "$0")/lib.sh"   # the failing step in make test's summary
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 lib=${TOPOMAP_LIB:-$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so}

@@ -10,6 +10,7 @@
 # statement that is not a typedef or a static (inline) definition and names
 # tm_x( is a function declaration.
 set -eu
+. "$(dirname "$0")/lib.sh"   # the failing step in make test's summary
 here=$(cd "$(dirname "$0")" && pwd)
 inc=$(cd "$here/../../include" && pwd)
 lib=${TOPOMAP_LIB:-$(dirname "${TOPOMAP_REAL:-$TOPOMAP}")/libtopomap.so}

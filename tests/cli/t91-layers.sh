@@ -5,6 +5,7 @@
 # (metrics -> route/lft_int.h), an include within one layer (map -> qap)
 # and a folder placed in no layer.
 set -eu
+. "$(dirname "$0")/lib.sh"   # the failing step in make test's summary
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 check=$root/tools/check-layers.sh

@@ -66,6 +66,11 @@ report() {
         grep -v "in fuzzer::" | head -n 30
 }
 
+# A failure line for `make test`'s summary (TM_TEST_FAILURES, tests/run-stages.sh).
+record() {
+    [ -z "${TM_TEST_FAILURES:-}" ] || echo "fuzz $*" >> "$TM_TEST_FAILURES"
+}
+
 # Runs one target; prints one summary line (and the log on failure).
 run_target() {
     local t=$1 bin=$build/fuzz/$t log=$build/logs/$t.log rc=0
@@ -80,6 +85,7 @@ run_target() {
         fi
         cat "$blog"
         echo "FAIL $t: build"
+        record "$t: build failed: $(grep -m 1 'error' "$blog" | cut -c1-140)"
         return 1
     fi
     local regs=("$here/regressions/$t"/*)
@@ -87,6 +93,7 @@ run_target() {
         if ! "$bin" -timeout=20 -rss_limit_mb=2048 "${regs[@]}" >"$build/logs/$t.replay.log" 2>&1; then
             report "$build/logs/$t.replay.log"
             echo "FAIL $t: a regression input fails again"
+            record "$t: a regression input fails again: $(grep -m 1 -E 'ERROR|runtime error' "$build/logs/$t.replay.log" | cut -c1-140)"
             return 1
         fi
     fi
@@ -108,6 +115,7 @@ run_target() {
     if [ $rc -ne 0 ]; then
         report "$log"
         echo "FAIL $t: crash after ${execs:-?} executions; input in $build/artifacts/$t/"
+        record "$t: crash after ${execs:-?} executions ($(grep -m 1 -E 'ERROR|runtime error' "$log" | cut -c1-120)); input in $build/artifacts/$t/"
         return 1
     fi
     printf 'ok   %-18s %4ss  execs=%-9s cov=%-6s ft=%-6s corpus=%s\n' "$t" "$secs" "${execs:-?}" \

@@ -143,7 +143,7 @@ static void test_alloc_all_and_hostlist(void **state)
     assert_int_equal(tm_alloc_total_slots(&a), 8);
     tm_alloc_release(&a);
     assert_tm_error(ctx, tm_alloc_from_hostlist(ctx, net, "n[01-09]", &a), TM_EINPUT,
-                    "hostlist: unknown host 'n04' (not in the topology)");
+                    "hostlist: unknown host 'n04' (not in the topology, whose 5 hosts are named n02,n01.cluster,n03.cluster,x1.a,x1.b)");
     assert_int_equal(a.n, 0);
     assert_tm_error(ctx, tm_alloc_from_hostlist(ctx, net, "n02,sw", &a), TM_EINPUT,
                     "hostlist: 'sw' is a switch, not a host");
@@ -202,7 +202,7 @@ static const bad_case bad_hostfiles[] = {
     {"zero_slots.hosts", ":1: 'slots=0': value must be a positive integer"},
     {"too_many_slots.hosts", ":1: host 'n02' has 2 slots in the topology, the hostfile asks for 3"},
     {"accumulated.hosts", ":3: host 'n02' has 2 slots in the topology, the hostfile asks for 3"},
-    {"unknown_host.hosts", ":2: unknown host 'zz' (not in the topology)"},
+    {"unknown_host.hosts", ":2: unknown host 'zz' (not in the topology, whose 5 hosts are named n02,n01.cluster,n03.cluster,x1.a,x1.b)"},
     {"switch.hosts", ":1: 'sw' is a switch, not a host"},
     {"empty.hosts", ":1: no hosts in the hostfile"},
     {"comments_only.hosts", ":2: no hosts in the hostfile"},

@@ -220,7 +220,7 @@ typedef struct bad_case {
 } bad_case;
 
 static const bad_case bad_cases[] = {
-    {"unknown_host.rankfile", -1, 0, ":2: unknown host 'zz' (not in the topology)"},
+    {"unknown_host.rankfile", -1, 0, ":2: unknown host 'zz' (not in the topology, whose 3 hosts are named n02,n01.cluster,n03.cluster)"},
     {"switch.rankfile", -1, 0, ":1: 'sw' is a switch, not a host"},
     {"dup_rank.rankfile", -1, 0, ":2: rank 0 listed twice (first on line 1)"},
     {"gap.rankfile", -1, 0, ":2: rank 2 out of range: the file lists 2 ranks, so they must be 0..1"},
@@ -244,7 +244,7 @@ static const bad_case bad_cases[] = {
     {"bad_run.plain", -1, 0, ":1: 'n01:0': expected host:n with n >= 1"},
     {"run_extra.plain", -1, 0, ":1: unexpected '1' after host:n"},
     {"too_many.plain", 1, 0, ":2: more lines than the 1 tasks"},
-    {"unknown.plain", -1, 0, ":2: unknown host 'n09' (not in the topology)"},
+    {"unknown.plain", -1, 0, ":2: unknown host 'n09' (not in the topology, whose 3 hosts are named n02,n01.cluster,n03.cluster)"},
     {"oversub.plain", -1, 0, ":2: rank 1: slot 1 of host 'n02' already used by rank 0"},
     {"pe_range.pe", -1, 8, ":2: PE 9 out of range [0, 8)"},
     {"pe_text.pe", -1, 8, ":2: 'x' is not a PE index (one integer per line)"},

@@ -2,96 +2,249 @@
 # sim.sh - `make bench-sim`: topomap's mappings run as real MPI programs in
 # SimGrid's SMPI (docs/time.md "Simulated proof").
 #
-#   tools/bench/sim.sh [BUILD]      (BUILD defaults to build; programs in BUILD/sim/)
+#   SIM_SETS="512 64" LULESH_SRC=DIR COMD_SRC=DIR tools/bench/sim.sh [BUILD]
 #
-# For each fabric x program: the platform is `topomap topo export --format
-# simgrid --routing R --alloc A` (the routes of the routing topomap maps
-# under), the program runs once consecutive (rank i on the i-th slot of the
-# allocation: `map --strategy identity --refine none --format smpi`), which
-# also records its communication matrix (TM_COMM_MATRIX, bytes per pair of
-# ranks), then `topomap map --routing R --objective time --format smpi`
-# maps that matrix (for the time the platform's routing gives, never a
-# placement predicted slower than consecutive) and the program runs again
-# on the mapped hostfile.  Simulated communication
-# time (MPI_Wtime around the communication, max over ranks) with
-# smpi/simulate-computation:no and SMPI's default network model.
-# Printed per case: simulated times and their ratio, topomap's est_time_s
-# (the phases the program wrote, TM_COMM_PHASES: each exchange that runs
-# one after the other timed alone, times its repeat count; mapped on one
-# iteration's matrix) for both placements and
-# its ratio (when the build has the time model,
-# otherwise n/a), congestion of both and its ratio; then Spearman's rank
-# correlation of the predicted (est_time_s, else congestion) against the
-# simulated speed-ups.  CSV in BUILD/bench-sim/results.csv, the table in
-# BUILD/bench-sim/summary.md.
+# BUILD defaults to build; the programs are in BUILD/sim/ (make bench-sim
+# builds them).  For each fabric x program: the platform is `topomap topo
+# export --format simgrid --routing R --alloc A` (one link per cable, the
+# routes of the routing topomap maps under), the program runs consecutive
+# (rank i on the i-th slot of the allocation: `map --strategy identity
+# --refine none --format smpi`), `topomap map --routing R --objective time
+# --comm-phases P --format smpi` maps its recorded matrix and the program
+# runs again on the mapped hostfile.  smpi/simulate-computation:no: the
+# simulated time is communication only.  Printed per case: simulated times
+# and their ratio, topomap's est_time_s for both placements (the recorded
+# phases, docs/time.md "Phases") and its error and ratio, congestion of
+# both; then Spearman's rank correlation of the predicted against the
+# simulated speed-ups (tools/bench/sim_report.py).  CSV in
+# BUILD/bench-sim/results.csv, the table in BUILD/bench-sim/summary.md.
 #
-# Cases: torus:4x4x4 with its 64 hosts allocated in a shuffled order
-# (seeded), dimension-order routes; fattree:k=4,n=3 in allocation order
-# and in the same shuffled order (its hosts have the same names), with
-# OpenSM's fat-tree routing (ftree); PSMN X5 (real InfiniBand fabric,
-# topologies/psmn-x5) with its 64-rank job scattered over 16 nodes, min-hop
-# routing.  Programs: examples/halo3d.c (HALO3D_NO_DIST_GRAPH), spmv.c,
-# fft3d.c, 64 ranks each.
+# SIM_SETS (default "512"):
+#  512  64 hosts x 8 ranks, each allocation 64 hosts drawn at random (seeded)
+#       and listed in name order, as a busy cluster scatters a job: PlaFRIM
+#       with its own forwarding tables (lft:, the dumped tables of
+#       tests/data/real), PSMN X5 under single and under minhop, a 2:1
+#       tapered Clos with two cables from every leaf to every spine under
+#       OpenSM's fat-tree routing (ftree).  Programs: examples/halo3d.c (48^3
+#       blocks, 3 iterations), LULESH 2.0 (-s 16 -i 1, built with smpicxx
+#       from LULESH_SRC) and CoMD (Lennard-Jones, its default, 32^3 cells, 4
+#       steps, built with smpicc from COMD_SRC, its src-mpi folder); each of
+#       the last two is skipped (said so) without its source.  Each program is recorded once
+#       with topomap's own recorder (TOPOMAP_RECORD, the PMPI shim linked
+#       into the program: BUILD/sim/libtopomap_smpi.a), which writes the
+#       matrix and the phases of the whole run; the decompositions depend on
+#       the rank only, so one recording serves every fabric.  The simulated
+#       time is the whole run's (SMPI's "Simulated time", programs without
+#       the recorder, whose own gather at MPI_Finalize would count).  Both
+#       placements also run under SimGrid's IB and CM02 network models.
+#  64   the 64-rank cases of round 3: torus:4x4x4 with its hosts in a shuffled
+#       order (dor), fattree:k=4,n=3 in allocation order and shuffled
+#       (ftree), X5 with its 64-rank job on 16 nodes (minhop); halo3d, spmv
+#       and fft3d, each describing its own phases (TM_COMM_PHASES) and timing
+#       its communication loop; one iteration's matrix is mapped.
 set -eu
 BUILD=${1:-build}
-OUT=$BUILD/bench-sim
+OUT=${SIM_OUT:-$BUILD/bench-sim}
+mkdir -p "$OUT"
+BUILD=$(cd "$BUILD" && pwd) OUT=$(cd "$OUT" && pwd) # absolute: simrun runs in OUT
 TM=$BUILD/topomap
 SIMDIR=$BUILD/sim
-mkdir -p "$OUT"
+SETS=${SIM_SETS:-512}
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPORT=$HERE/sim_report.py
 rm -f "$OUT/topomap.log" # topomap's warnings (X5's unnamed CAs) go there
-SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error)
+SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error
+     --log=smpi_utils.thres:info --cfg=smpi/display-timing:yes)
 TOPO=topologies
+REAL=tests/data/real/data
+t_start=$(date +%s)
 
-python3 -c "
+python3 "$REPORT" header > "$OUT/results.csv"
+
+# a ring over N tasks: only for the identity mapping (the placement does
+# not depend on the matrix)
+ring() {
+    python3 -c "
+n = $1
+print('%%MatrixMarket matrix coordinate real general')
+print(n, n, n)
+for i in range(n): print(i + 1, (i + 1) % n + 1, 1)" > "$OUT/ring$1.mtx"
+}
+# the program's own communication time, and SMPI's simulated time of the run
+prog_time() { sed -n "s/^$1: communication time \([^ ]*\) s.*/\1/p" "$2"; }
+run_time() { sed -n 's/.*Simulated time: \([^ ]*\) seconds.*/\1/p' "$1"; }
+# smpirun PLATFORM HOSTFILE NP LOG [config...] -- PROGRAM ARGS: fails loudly
+simrun() {
+    local plat=$1 hf=$2 np=$3 log=$4; shift 4
+    local cfg=()
+    while [ "$1" != -- ]; do cfg+=("$1"); shift; done
+    shift
+    # in OUT: CoMD writes a YAML report into its working directory
+    (cd "$OUT" && smpirun -platform "$plat" -hostfile "$hf" -np "$np" "${SIM[@]}" "${cfg[@]}" \
+        "$@") > "$log" 2>&1 || { cat "$log"; exit 1; }
+}
+
+# platform NAME TOPO ALLOC ROUTING NP: the case's platform (NAME.xml) and its
+# consecutive hostfile (NAME.consecutive, rank i on the i-th slot)
+platform() {
+    # shellcheck disable=SC2086
+    "$TM" topo export $2 --format simgrid --routing "$4" --alloc "$3" --out "$OUT/$1.xml" \
+        2>> "$OUT/topomap.log"
+    # shellcheck disable=SC2086
+    "$TM" map $2 --alloc "$3" --comm "$OUT/ring$5.mtx" --strategy identity --refine none \
+        --format smpi --out "$OUT/$1.consecutive" > /dev/null 2>> "$OUT/topomap.log"
+}
+
+# link2 COMPILER BIN OBJECTS...: BIN, and BIN-rec with topomap's recorder
+# linked in (TOPOMAP_RECORD under SMPI, docs/mpi.md)
+link2() {
+    local cc=$1 bin=$2; shift 2
+    "$cc" -o "$bin" "$@" -lm
+    "$cc" -o "$bin-rec" "$@" -Wl,--whole-archive "$SIMDIR/libtopomap_smpi.a" \
+        -Wl,--no-whole-archive "$BUILD/libtopomap.a" -ligraph -lxml2 -lmetis -lpthread -lm
+}
+
+# ---- 512 ranks ---------------------------------------------------------------
+set512() {
+    local NP=512 lulesh=
+    ring $NP
+    # scattered allocations: 64 hosts drawn at random, listed in name order
+    alloc() { # name seed topology options...
+        local name=$1 seed=$2; shift 2
+        "$TM" topo export "$@" --format graphml --out "$OUT/$name.graphml" 2>> "$OUT/topomap.log"
+        python3 - "$OUT/$name.graphml" "$seed" > "$OUT/$name.hosts" <<'P'
+import random, re, sys
+text = open(sys.argv[1]).read()
+hosts = re.findall(r'<data key="name">([^<]+)</data><data key="kind">host', text)
+hosts = [h for h in hosts if not h.startswith('H-')]   # X5's three CAs without a name
+pick = random.Random(int(sys.argv[2])).sample(hosts, 64)
+key = lambda h: [int(t) if t.isdigit() else t for t in re.split(r'(\d+)', h)]
+for h in sorted(pick, key=key):
+    print(h, 'slots=8')
+P
+    }
+    local pf=(--topology $REAL/ibnetdiscover_p/plafrim/ib-subnet-fe80_0000_0000_0000.txt --slots 8)
+    local x5=(--topology $TOPO/psmn-x5/X5.topofile --node-name-map $TOPO/psmn-x5/X5.map --slots 12)
+    local clos=(--topology clos:leaves=8,hosts_per_leaf=16,spines=4,uplinks=8 --slots 8)
+    alloc plafrim 512 "${pf[@]}"
+    alloc x5 512 "${x5[@]}"
+    alloc clos 512 "${clos[@]}"
+    # name | topology options | allocation | routing
+    local cases=(
+      "plafrim-lft|${pf[*]}|$OUT/plafrim.hosts|lft:$REAL/ibroute_lft/plafrim"
+      "x5-single|${x5[*]}|$OUT/x5.hosts|single"
+      "x5-minhop|${x5[*]}|$OUT/x5.hosts|minhop"
+      "clos-ftree|${clos[*]}|$OUT/clos.hosts|ftree"
+    )
+    # LULESH 2.0, when its source is given (not part of topomap)
+    if [ -n "${LULESH_SRC:-}" ] && [ -f "$LULESH_SRC/lulesh.cc" ]; then
+        LULESH_SRC=$(cd "$LULESH_SRC" && pwd)
+        mkdir -p "$SIMDIR/lulesh"
+        for f in lulesh lulesh-comm lulesh-viz lulesh-util lulesh-init; do
+            [ "$SIMDIR/lulesh/$f.o" -nt "$LULESH_SRC/$f.cc" ] ||
+                smpicxx -DUSE_MPI=1 -O2 -w -I"$LULESH_SRC" -c "$LULESH_SRC/$f.cc" \
+                    -o "$SIMDIR/lulesh/$f.o"
+        done
+        link2 smpicxx "$SIMDIR/lulesh2.0" "$SIMDIR"/lulesh/*.o
+        lulesh=1
+    else
+        echo "LULESH: skipped (LULESH_SRC=DIR names a LULESH 2.0 source tree, LLNL/LULESH)" \
+            | tee "$OUT/lulesh-skipped.txt"
+    fi
+    # CoMD (ECP-copa/CoMD's src-mpi), when its source is given (not part of topomap)
+    local comd=
+    if [ -n "${COMD_SRC:-}" ] && [ -f "$COMD_SRC/CoMD.c" ]; then
+        COMD_SRC=$(cd "$COMD_SRC" && pwd)
+        mkdir -p "$SIMDIR/comd"
+        (cd "$SIMDIR/comd" && bash "$COMD_SRC/generate_info_header" CoMD-mpi smpicc \
+            "-std=gnu99 -DDOUBLE -DDO_MPI" "-lm" > /dev/null 2>&1)
+        for f in "$COMD_SRC"/*.c; do
+            o=$SIMDIR/comd/$(basename "${f%.c}").o
+            [ "$o" -nt "$f" ] || smpicc -std=gnu99 -DDOUBLE -DDO_MPI -O2 -w -I"$SIMDIR/comd" \
+                -I"$COMD_SRC" -c "$f" -o "$o"
+        done
+        link2 smpicc "$SIMDIR/comd-mpi" "$SIMDIR"/comd/*.o
+        comd=1
+    else
+        echo "CoMD: skipped (COMD_SRC=DIR names the src-mpi folder of a CoMD source tree," \
+            "ECP-copa/CoMD)" | tee "$OUT/comd-skipped.txt"
+    fi
+    # program | its binary (the recorder's is BIN-rec) | arguments
+    local progs=("halo3d|$SIMDIR/halo3d|48 3")
+    [ -z "$lulesh" ] || progs+=("lulesh|$SIMDIR/lulesh2.0|-s 16 -i 1")
+    [ -z "$comd" ] || progs+=("comd|$SIMDIR/comd-mpi|-i 8 -j 8 -k 8 -x 32 -y 32 -z 32 -N 4 -n 2")
+    local first=${cases[0]}
+    IFS='|' read -r name topo alloc routing <<< "$first"
+    platform "$name" "$topo" "$alloc" "$routing" $NP
+    for p in "${progs[@]}"; do   # one recording per program
+        IFS='|' read -r prog bin args <<< "$p"
+        # shellcheck disable=SC2086
+        TOPOMAP_RECORD=$OUT/$prog-$NP.mtx simrun "$OUT/$name.xml" "$OUT/$name.consecutive" $NP \
+            "$OUT/$prog-$NP.record.out" -- "$bin-rec" $args
+    done
+    for c in "${cases[@]}"; do
+        IFS='|' read -r name topo alloc routing <<< "$c"
+        platform "$name" "$topo" "$alloc" "$routing" $NP
+        for p in "${progs[@]}"; do
+            IFS='|' read -r prog bin args <<< "$p"
+            tag=$name-$prog
+            mtx=$OUT/$prog-$NP.mtx
+            # shellcheck disable=SC2086
+            "$TM" map $topo --alloc "$alloc" --comm "$mtx" --comm-phases "$mtx.phases" \
+                --routing "$routing" --objective time --format smpi --out "$OUT/$tag.mapped" \
+                --json --quiet > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
+            local t=() other=()
+            for model in SMPI IB CM02; do
+                for pl in consecutive mapped; do
+                    hf=$OUT/$name.consecutive
+                    [ $pl = consecutive ] || hf=$OUT/$tag.mapped
+                    # shellcheck disable=SC2086
+                    simrun "$OUT/$name.xml" "$hf" $NP "$OUT/$tag.$pl.$model.out" \
+                        --cfg=network/model:$model -- "$bin" $args
+                    t+=("$(run_time "$OUT/$tag.$pl.$model.out")")
+                done
+            done
+            other=("IB=${t[2]},${t[3]}" "CM02=${t[4]},${t[5]}")
+            python3 "$REPORT" row "$name" "$prog" $NP "${routing%%:*}" "$OUT/$tag.map.json" \
+                "${t[0]}" "${t[1]}" "${other[@]}" >> "$OUT/results.csv"
+            echo "$(tail -1 "$OUT/results.csv")   ($(( $(date +%s) - t_start )) s)"
+        done
+    done
+}
+
+# ---- 64 ranks (round 3) -------------------------------------------------------
+set64() {
+    local NP=64
+    ring $NP
+    python3 -c "
 import random
 h = ['n%04d' % i for i in range(64)]
 random.Random(2025).shuffle(h)
 print('\n'.join(h))" > "$OUT/torus-shuffled.txt"
-python3 -c "print('\n'.join('n%04d' % i for i in range(64)))" > "$OUT/ft-hosts.txt"
-
-# name | topology options | allocation | routing
-CASES=(
-  "torus4x4x4-shuffled|--topology torus:4x4x4|$OUT/torus-shuffled.txt|dor"
-  "fattree-k4n3|--topology fattree:k=4,n=3|$OUT/ft-hosts.txt|ftree"
-  "fattree-k4n3-shuffled|--topology fattree:k=4,n=3|$OUT/torus-shuffled.txt|ftree"
-  "psmn-x5-scattered|--topology $TOPO/psmn-x5/X5.topofile --node-name-map $TOPO/psmn-x5/X5.map --slots 12|$TOPO/psmn-x5/job-64-scattered.hostfile|minhop"
-)
-# program, its arguments; the last one is the number of iterations
-PROGS=("halo3d 48 3" "spmv 20000 3" "fft3d 64 1")
-NP=64
-
-# a ring over NP tasks: only for the identity mapping (the placement does
-# not depend on the matrix)
-python3 -c "
-n = $NP
-print('%%MatrixMarket matrix coordinate real general')
-print(n, n, n)
-for i in range(n): print(i + 1, (i + 1) % n + 1, 1)" > "$OUT/ring.mtx"
-
-sim_time() { sed -n "s/^$1: communication time \([^ ]*\) s.*/\1/p" "$2"; }
-
-echo "case,program,ranks,routing,sim_consecutive_s,sim_mapped_s,sim_speedup,est_consecutive_s,est_mapped_s,est_speedup,est_error_consecutive_pct,est_error_mapped_pct,congestion_consecutive,congestion_mapped,congestion_ratio,fell_back" \
-  > "$OUT/results.csv"
-for c in "${CASES[@]}"; do
-    IFS='|' read -r name topo alloc routing <<< "$c"
-    # shellcheck disable=SC2086
-    "$TM" topo export $topo --format simgrid --routing "$routing" --alloc "$alloc" \
-        --out "$OUT/$name.xml" 2>> "$OUT/topomap.log"
-    # shellcheck disable=SC2086
-    "$TM" map $topo --alloc "$alloc" --comm "$OUT/ring.mtx" --strategy identity --refine none \
-        --routing "$routing" --format smpi --out "$OUT/$name.consecutive" > /dev/null \
-        2>> "$OUT/topomap.log"
-    for p in "${PROGS[@]}"; do
-        set -- $p
-        prog=$1; shift
-        tag=$name-$prog
-        TM_COMM_MATRIX="$OUT/$tag.mtx" TM_COMM_PHASES="$OUT/$tag.phases" smpirun -platform "$OUT/$name.xml" \
-            -hostfile "$OUT/$name.consecutive" -np $NP "${SIM[@]}" "$SIMDIR/$prog" "$@" \
-            > "$OUT/$tag.consecutive.out" 2>&1 || { cat "$OUT/$tag.consecutive.out"; exit 1; }
-        # map one iteration's bytes (the recorded matrix sums them all);
-        # est_time_s is the whole run's, from its phases (--comm-phases)
-        iters=${*: -1}
-        python3 - "$OUT/$tag.mtx" "$iters" > "$OUT/$tag.iter.mtx" <<'P'
+    python3 -c "print('\n'.join('n%04d' % i for i in range(64)))" > "$OUT/ft-hosts.txt"
+    # name | topology options | allocation | routing
+    local cases=(
+      "torus4x4x4-shuffled|--topology torus:4x4x4|$OUT/torus-shuffled.txt|dor"
+      "fattree-k4n3|--topology fattree:k=4,n=3|$OUT/ft-hosts.txt|ftree"
+      "fattree-k4n3-shuffled|--topology fattree:k=4,n=3|$OUT/torus-shuffled.txt|ftree"
+      "psmn-x5-scattered|--topology $TOPO/psmn-x5/X5.topofile --node-name-map $TOPO/psmn-x5/X5.map --slots 12|$TOPO/psmn-x5/job-64-scattered.hostfile|minhop"
+    )
+    # program, its arguments; the last one is the number of iterations
+    local progs=("halo3d 48 3" "spmv 20000 3" "fft3d 64 1")
+    for c in "${cases[@]}"; do
+        IFS='|' read -r name topo alloc routing <<< "$c"
+        platform "$name" "$topo" "$alloc" "$routing" $NP
+        for p in "${progs[@]}"; do
+            set -- $p
+            prog=$1; shift
+            tag=$name-$prog
+            TM_COMM_MATRIX="$OUT/$tag.mtx" TM_COMM_PHASES="$OUT/$tag.phases" \
+                simrun "$OUT/$name.xml" "$OUT/$name.consecutive" $NP "$OUT/$tag.consecutive.out" \
+                -- "$SIMDIR/$prog" "$@"
+            # map one iteration's bytes (the recorded matrix sums them all);
+            # est_time_s is the whole run's, from its phases (--comm-phases)
+            iters=${*: -1}
+            python3 - "$OUT/$tag.mtx" "$iters" > "$OUT/$tag.iter.mtx" <<'P'
 import sys
 lines = open(sys.argv[1]).read().splitlines()
 k = float(sys.argv[2])
@@ -102,96 +255,28 @@ for i, line in enumerate(lines):
     else:
         print(f[0], f[1], repr(float(f[2]) / k))
 P
-        # shellcheck disable=SC2086
-        "$TM" map $topo --alloc "$alloc" --comm "$OUT/$tag.iter.mtx" --routing "$routing" \
-            --objective time --comm-phases "$OUT/$tag.phases" --format smpi --out "$OUT/$tag.mapped" \
-            --json --quiet > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
-        smpirun -platform "$OUT/$name.xml" -hostfile "$OUT/$tag.mapped" -np $NP "${SIM[@]}" \
-            "$SIMDIR/$prog" "$@" > "$OUT/$tag.mapped.out" 2>&1 \
-            || { cat "$OUT/$tag.mapped.out"; exit 1; }
-        python3 - "$name" "$prog" "$NP" "$routing" "$(sim_time "$prog" "$OUT/$tag.consecutive.out")" \
-            "$(sim_time "$prog" "$OUT/$tag.mapped.out")" "$OUT/$tag.map.json" "$iters" \
-            >> "$OUT/results.csv" <<'P'
-import json, sys
-name, prog, np_, routing, tc, tm, js, iters = sys.argv[1:]
-d = json.load(open(js))
-c = d['consecutive']
-def ratio(a, b):
-    return '%.4g' % (a / b) if a is not None and b else 'n/a'
-def err(est, sim):
-    return '%+.1f' % (100 * (est - sim) / sim) if est is not None and sim else 'n/a'
-ec, em = c.get('est_time_s'), d.get('est_time_s')
-tc, tm = float(tc), float(tm)
-print(','.join([name, prog, np_, routing, '%.6g' % tc, '%.6g' % tm, ratio(tc, tm),
-                '%.6g' % ec if ec is not None else 'n/a', '%.6g' % em if em is not None else 'n/a',
-                ratio(ec, em), err(ec, tc), err(em, tm),
-                '%.6g' % c['max_congestion'], '%.6g' % d['max_congestion'],
-                ratio(c['max_congestion'], d['max_congestion']),
-                str(d.get('fell_back_to_consecutive', False)).lower()]))
-P
+            # shellcheck disable=SC2086
+            "$TM" map $topo --alloc "$alloc" --comm "$OUT/$tag.iter.mtx" --routing "$routing" \
+                --objective time --comm-phases "$OUT/$tag.phases" --format smpi \
+                --out "$OUT/$tag.mapped" --json --quiet > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
+            simrun "$OUT/$name.xml" "$OUT/$tag.mapped" $NP "$OUT/$tag.mapped.out" \
+                -- "$SIMDIR/$prog" "$@"
+            python3 "$REPORT" row "$name" "$prog" $NP "$routing" "$OUT/$tag.map.json" \
+                "$(prog_time "$prog" "$OUT/$tag.consecutive.out")" \
+                "$(prog_time "$prog" "$OUT/$tag.mapped.out")" >> "$OUT/results.csv"
+            echo "$(tail -1 "$OUT/results.csv")   ($(( $(date +%s) - t_start )) s)"
+        done
     done
-done
+}
 
-python3 - "$OUT/results.csv" "$(uname -n)" > "$OUT/summary.md" <<'P'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    r = [0.0] * len(v)
-    i = 0
-    while i < len(v):
-        j = i
-        while j + 1 < len(v) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return r
-def spearman(a, b):
-    ra, rb = ranks(a), ranks(b)
-    n = len(a)
-    ma, mb = sum(ra) / n, sum(rb) / n
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else float('nan')
-print('SimGrid SMPI %s on %s, smpi/simulate-computation:no, default network model\n' %
-      ('3.32', sys.argv[2]))
-print('| case | program | routing | simulated consecutive -> mapped | sim speed-up | '
-      'est_time_s consecutive -> mapped | est error (cons. / mapped) | est speed-up | '
-      'congestion ratio |')
-print('|---|---|---|---|---|---|---|---|---|')
-for r in rows:
-    print('| %s | %s | %s | %s -> %s s | %s | %s -> %s | %s %% / %s %% | %s | %s |' % (
-        r['case'], r['program'], r['routing'], r['sim_consecutive_s'], r['sim_mapped_s'],
-        r['sim_speedup'], r['est_consecutive_s'], r['est_mapped_s'],
-        r['est_error_consecutive_pct'], r['est_error_mapped_pct'], r['est_speedup'],
-        r['congestion_ratio']))
-sim = [float(r['sim_speedup']) for r in rows]
-def sign(x):
-    return 1 if x > 1.02 else -1 if x < 1 / 1.02 else 0
-print()
-for key, label in (('est_speedup', 'est_time_s'), ('congestion_ratio', 'congestion')):
-    if all(r[key] != 'n/a' for r in rows):
-        pred = [float(r[key]) for r in rows]
-        same = sum(sign(p) == sign(s) for p, s in zip(pred, sim))
-        print('Spearman(%s speed-up, simulated speed-up) over %d cases: %.3f; same sign '
-              '(faster / within 2 %% / slower) in %d/%d'
-              % (label, len(rows), spearman(pred, sim), same, len(rows)))
-    else:
-        print('Spearman(%s speed-up, simulated speed-up): n/a (no %s in this build)' %
-              (label, label))
-errs = [float(r[k]) for r in rows for k in ('est_error_consecutive_pct', 'est_error_mapped_pct')
-        if r[k] != 'n/a']
-if errs:
-    print('est_time_s within +-20 %% of the simulated time in %d/%d placements (worst %+.1f %%)'
-          % (sum(abs(e) <= 20 for e in errs), len(errs), max(errs, key=abs)))
-slower = [r for r in rows if float(r['sim_speedup']) < 0.98]
-print('map --objective time kept the consecutive placement (every candidate predicted '
-      'slower): %s' % (', '.join('%s/%s' % (r['case'], r['program']) for r in rows
-                                if r['fell_back'] == 'true') or 'none'))
-print('mapped slower than consecutive in simulation (beyond 2 %%): %s' %
-      (', '.join('%s/%s' % (r['case'], r['program']) for r in slower) or 'none'))
-P
+for s in $SETS; do
+    case $s in
+    512) set512 ;;
+    64) set64 ;;
+    *) echo "SIM_SETS: unknown set '$s' (512, 64)"; exit 1 ;;
+    esac
+done
+python3 "$REPORT" summary "$OUT/results.csv" "$(uname -n)" > "$OUT/summary.md"
+echo "bench-sim: $(( $(date +%s) - t_start )) s wall (sets: $SETS)" >> "$OUT/summary.md"
 cat "$OUT/summary.md"
 echo "CSV: $OUT/results.csv"

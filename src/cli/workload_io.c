@@ -1,0 +1,148 @@
+/* workload_io.c - the options and inputs of `workload eval`, `workload
+ * replay` and `alloc` (docs/workload.md). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "workload_cli.h"
+
+int wl_option(void *ud, int c, const char *v)
+{
+    wl_parse *p = ud;
+    wl_args *a = p->a;
+    switch (c) {
+    case OPT_JOBS:
+    case OPT_TRACE: a->jobs = v; return 1;
+    case OPT_DEFAULT_COMM: a->default_comm = v; return 1;
+    case OPT_AT: a->at = v; return 1;
+    case OPT_POLICY: a->policy = v; return 1;
+    case OPT_PARTITION: a->partition = v; return 1;
+    case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return 1;
+    case OPT_FREE: a->free = v; return 1;
+    case OPT_REPORT: a->report = v; return 1;
+    case OPT_JSON: a->json = true; return 1;
+    case OPT_SEED:
+        return cli_parse_int(p->cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
+    case OPT_NODES:
+        return cli_parse_int(p->cmd, "--nodes", v, 1, 1L << 24, &a->nodes) < 0 ? -1 : 1;
+    case OPT_PPN:
+        return cli_parse_int(p->cmd, "--ppn", v, 1, CLI_MAX_SLOTS, &a->ppn) < 0 ? -1 : 1;
+    case OPT_OUT:
+        if (a->n_out >= WL_MAX_OUT)
+            return cli_usage_error(p->cmd, "at most %d --out files", WL_MAX_OUT), -1;
+        if (!strstr(v, ".csv") && !strstr(v, ".json"))
+            return cli_usage_error(p->cmd, "--out '%s': the name must end in .csv or .json", v),
+                   -1;
+        a->out[a->n_out++] = v;
+        return 1;
+    default: return cli_input_option(p->cmd, &a->in, c, v);
+    }
+}
+
+void wl_inputs_init(wl_inputs *x)
+{
+    memset(x, 0, sizeof *x);
+    tm_workload_init(&x->w);
+}
+
+void wl_inputs_release(wl_inputs *x)
+{
+    tm_route_free(x->route);
+    tm_net_free(x->net);
+    tm_workload_release(&x->w);
+    wl_inputs_init(x);
+}
+
+tm_err wl_inputs_load(tm_ctx *ctx, const wl_args *a, const char *jobs, wl_inputs *x)
+{
+    tm_workload_read_opts ro = TM_WORKLOAD_READ_OPTS_INIT;
+    tm_err err = cli_load_topology(ctx, &a->in, &x->net);
+    x->topt = cli_time_opts(&a->in);
+    if (!err)
+        err = cli_route_new(ctx, x->net, &a->in, &x->route);
+    if (!err && tm_route_kind_of(x->route) == TM_ROUTE_UGAL)
+        err = tm_ctx_fail(ctx, TM_EUSAGE, "--routing ugal routes by the loads of the whole "
+                          "traffic, so the jobs' loads do not add up: use valiant or a minimal "
+                          "routing");
+    ro.default_comm = a->default_comm;
+    ro.comm_format = a->in.comm_format ? (tm_comm_format)tm_comm_format_parse(a->in.comm_format)
+                                       : TM_COMM_AUTO;
+    if (!err && jobs)
+        err = tm_workload_read_file(ctx, x->net, jobs, &ro, &x->w);
+    return err;
+}
+
+tm_err wl_at_set(tm_ctx *ctx, const wl_args *a, const tm_workload *w, int32_t **set, int32_t *n)
+{
+    double t;
+    *set = NULL;
+    *n = w->n_jobs;
+    if (!a->at)
+        return TM_EOK;
+    if (tm_workload_parse_time(a->at, &t) < 0)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "--at '%s' is not a time YYYY-MM-DDTHH:MM:SS", a->at);
+    if (!w->has_times)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "--at needs the jobs' times: %s has no Start and End "
+                           "columns", a->jobs);
+    return tm_workload_at(ctx, w, t, set, n);
+}
+
+char *wl_hostlist(const tm_net *net, const int32_t *host, int32_t n)
+{
+    const char **names = malloc(((size_t)n + 1) * sizeof *names);
+    char *out = NULL;
+    tm_ctx *ctx = NULL;
+    if (!names || tm_ctx_new(&ctx)) {
+        free(names);
+        return NULL;
+    }
+    for (int32_t k = 0; k < n; k++)
+        names[k] = tm_net_name(net, host[k]);
+    if (tm_hostlist_compress(ctx, names, (size_t)n, &out)) {
+        /* a name Slurm cannot read (brackets, blanks): list them plainly */
+        size_t len = 1;
+        for (int32_t k = 0; k < n; k++)
+            len += strlen(names[k]) + 1;
+        if ((out = malloc(len))) {
+            out[0] = '\0';
+            for (int32_t k = 0; k < n; k++)
+                strcat(strcat(out, k ? "," : ""), names[k]);
+        }
+    }
+    tm_ctx_free(ctx);
+    free(names);
+    return out;
+}
+
+void wl_comm_label(const tm_workload *w, const tm_job *job, char *buf, size_t size)
+{
+    double b = job->pattern_bytes;
+    if (job->matrix >= 0) {
+        snprintf(buf, size, "%s", w->matrix_path[job->matrix]);
+        return;
+    }
+    if (fmod(b, 1048576.0) == 0)
+        snprintf(buf, size, "%s:%gMiB", tm_pattern_name(job->pattern), b / 1048576.0);
+    else if (fmod(b, 1024.0) == 0)
+        snprintf(buf, size, "%s:%gKiB", tm_pattern_name(job->pattern), b / 1024.0);
+    else
+        snprintf(buf, size, "%s:%.17gB", tm_pattern_name(job->pattern), b);
+}
+
+void wl_time_str(double t, char *buf, size_t size)
+{
+    struct tm tmv;
+    time_t s;
+    if (isinf(t)) {
+        snprintf(buf, size, "Unknown");
+        return;
+    }
+    if (isnan(t)) {
+        snprintf(buf, size, "None");
+        return;
+    }
+    s = (time_t)floor(t);
+    gmtime_r(&s, &tmv);
+    strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tmv);
+}

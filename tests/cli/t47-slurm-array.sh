@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# A study as a Slurm job array, really run (docs/slurm.md "A study as a job array"): a
+# one-node cluster of Debian's slurmctld and slurmd on this host (slurm_cluster.py: private
+# directory, free ports, no cgroups) runs examples/slurm/study-array.sh: `sbatch --array=0-2`
+# runs the three shards, and the job that depends on them (afterok) merges them into files
+# equal, byte for byte, to the unsharded study's.  A shard that fails leaves the merge job
+# cancelled (DependencyNeverSatisfied) and no result; a directory that holds shards already
+# is refused.  Skipped (77) when the daemons are not installed (tools/install-deps.sh
+# installs them) or the tests do not run as root (slurmd starts jobs as their users).
+set -eu
+. "$(dirname "$0")/lib.sh"
+# Not under the sanitizers: the jobs run the plain build's topomap; the merge is t43's.
+if sanitized; then
+    echo "sanitizer build: tested on the plain build"
+    exit 77
+fi
+here=$(cd "$(dirname "$0")" && pwd)
+script=$(cd "$here/../../examples/slurm" && pwd)/study-array.sh
+printf '0 2 8\n1 3 4\n' > two.edges
+STUDY=(--topology fattree:k=2,n=2,hostcap=100 --comm two.edges --fail-switch sw-l2-001
+       --fail-links 50% --seeds 3 --strategy identity,greedy)
+expect_exit 0 "$TOPOMAP" study "${STUDY[@]}" --out full.json --out full.csv --report full.html
+# a topomap that fails in array task 1 (the second submission)
+cat > failing-topomap.sh <<F
+#!/bin/sh
+[ "\${SLURM_ARRAY_TASK_ID:-}" = 1 ] && { echo "task 1 fails on purpose" >&2; exit 3; }
+exec "$TOPOMAP" "\$@"
+F
+chmod +x failing-topomap.sh
+# wait_jobs ID...: until squeue lists none of them (120 s at most)
+cat > inside.sh <<F
+set -eu
+wait_jobs() {
+    for i in \$(seq 1 600); do
+        [ -z "\$(squeue -h -j "\$(echo "\$@" | tr ' ' ,)" 2>/dev/null)" ] && return 0
+        sleep 0.2
+    done
+    echo "jobs \$* still queued after 120 s:"; squeue; exit 1
+}
+state() { scontrol show job "\$1" | grep -o 'JobState=[A-Z_]*' | head -1; }
+# 1. three shards and the merge
+set -- \$(TOPOMAP="$TOPOMAP" "$script" 3 run ${STUDY[*]})
+echo "array \$1, merge \$2"
+# the merge job waits for the array
+scontrol show job "\$2" | grep -q "Dependency=afterok:\$1" || { scontrol show job "\$2"; exit 1; }
+wait_jobs "\$1" "\$2"
+[ "\$(state "\$2")" = JobState=COMPLETED ] || { scontrol show job "\$2"; cat run/merge.log; exit 1; }
+for k in 0 1 2; do [ -s run/shard-\$k.json ] && [ -s run/shard-\$k.csv ]; done
+cat run/merge.log
+# 2. the same directory again: refused before anything is submitted
+if TOPOMAP="$TOPOMAP" "$script" 3 run ${STUDY[*]} 2>err.txt; then echo "a used directory was accepted"; exit 1; fi
+grep -q "already holds shard files" err.txt
+# 3. task 1 fails: the merge never runs
+set -- \$(TOPOMAP="\$PWD/failing-topomap.sh" "$script" 3 fail ${STUDY[*]})
+wait_jobs "\$1" "\$2"
+scontrol show job "\$2" | grep -q 'JobState=CANCELLED.*Reason=DependencyNeverSatisfied' ||
+    { scontrol show job "\$2"; exit 1; }
+grep -q "task 1 fails on purpose" fail/shard-1.log
+[ ! -e fail/study.json ] && [ -s fail/shard-0.json ] && [ -s fail/shard-2.json ]
+F
+expect_exit 0 python3 "$here/slurm_cluster.py" . -- bash inside.sh
+echo "$OUT" | tail -3
+cmp run/study.json full.json
+cmp run/study.csv full.csv
+cmp run/study.html full.html
+expect_in "runs, merged from 3 shards" "$(cat run/merge.log)"

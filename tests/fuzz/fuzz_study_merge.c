@@ -1,0 +1,64 @@
+/* fuzz_study_merge.c - `topomap study merge`'s reader (src/shard/ and
+ * src/study/merge.c): the input is split into shard files at lines
+ * "--8<--" (fuzz0, fuzz1, ...; JSON or CSV by their first byte) and
+ * merged.  On failure: a message naming a file; on success: the whole grid
+ * (every run row, mean and worst rows after their samples) with the
+ * shards' row count. */
+#include "fuzz_common.h"
+#include "study/study.h"
+
+#define MAX_FILES 8
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char sep[] = "--8<--\n";
+    const size_t sl = sizeof sep - 1;
+    FILE *in[MAX_FILES];
+    char names[MAX_FILES][16];
+    const char *name_of[MAX_FILES];
+    size_t start = 0;
+    int n = 0;
+    tm_ctx *ctx = fz_ctx();
+    tm__study_merged m;
+    tm_err err;
+    while (n < MAX_FILES) {
+        const uint8_t *cut = NULL;
+        for (size_t i = start; i + sl <= size; i++)
+            if (memcmp(data + i, sep, sl) == 0 && (i == 0 || data[i - 1] == '\n')) {
+                cut = data + i;
+                break;
+            }
+        size_t end = cut && n < MAX_FILES - 1 ? (size_t)(cut - data) : size;
+        in[n] = fz_open(data + start, end - start);
+        snprintf(names[n], sizeof names[n], FZ_NAME "%d", n);
+        name_of[n] = names[n];
+        n++;
+        if (end == size)
+            break;
+        start = end + sl;
+    }
+    err = tm__study_merge(ctx, in, name_of, n, &m);
+    fz_check_err(ctx, err, 1);
+    if (!err) {
+        int runs = 0;
+        if (m.res.n_rows != m.res.total_rows || m.res.n_rows < 1 || m.n_shards < 1 ||
+            m.n_shards > n)
+            fz_die("merged counts", err, ctx);
+        for (int i = 0; i < m.res.n_rows; i++) {
+            const tm__study_row *r = &m.res.rows[i];
+            runs += r->stat == TM__STAT_RUN;
+            if (r->pos != i || r->topology >= m.spec.n_topologies || r->comm >= m.spec.n_comms ||
+                r->strategy >= m.spec.n_strategies || r->fail >= m.spec.n_fails)
+                fz_die("a merged row out of its grid", err, ctx);
+            if (r->stat != TM__STAT_RUN && (r->runs != m.spec.samples || i == 0))
+                fz_die("a summary row without its samples", err, ctx);
+        }
+        if (runs != m.res.n_runs)
+            fz_die("run count", err, ctx);
+        tm__study_merged_release(&m);
+    }
+    for (int i = 0; i < n; i++)
+        fclose(in[i]);
+    tm_ctx_free(ctx);
+    return 0;
+}
