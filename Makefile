@@ -10,7 +10,8 @@
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
-#   make bench-budget quality against --time-limit, Scotch's point beside (tools/bench/budget.sh)
+#   make bench-budget quality against wall time (default, --effort, --time-limit), Scotch
+#                   beside (tools/bench/budget.sh)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=PREFIX/lib ... (docs/install.md): the
 #                   libraries, headers, CLI, MPI libraries (LIBDIR/topomap-mpi-<mpi>/),
 #                   pkg-config and CMake files, man pages, bash completion; make uninstall
@@ -378,8 +379,9 @@ bench-map: all
 	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
 	tools/bench/map-scotch.sh $(BUILD)
 
-# Quality against the time budget, 0.1-60 s on three cases, Scotch's point
-# beside (docs/performance.md "Time budget"); about 6 minutes.
+# Quality against wall time: the default, --effort and the --time-limit
+# curve beside Scotch's three strategies on seven instances up to 131,072
+# tasks (docs/performance.md "Effort and time"); BIG=0 skips the largest.
 bench-budget: all
 	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
 	tools/bench/budget.sh $(BUILD)

@@ -1,6 +1,7 @@
 /* cmd_map.c - `topomap map`: compute a mapping with a strategy (and an
  * optional refinement), evaluate it, and write it as a rankfile,
  * machinefile, Slurm hostfile or plain mapping. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,11 +146,13 @@ static void print_rows(FILE *out, const tm_map_result *res, bool network)
                            : r->reverted ? "  (refinement undone)"
                            : r->screened ? "  (screened: not refined)"
                                          : "";
+        char est[32] = "-"; /* not estimated: a row beside the answer under --time-limit */
+        if (!isnan(r->metrics->est_time_s))
+            snprintf(est, sizeof est, "%.6g", r->metrics->est_time_s);
         if (network)
-            fprintf(out, "%-12s %-22s %14.6g %12.4f %16.10g %12.6g %9.3f%s\n", r->name,
+            fprintf(out, "%-12s %-22s %14.6g %12.4f %16.10g %12s %9.3f%s\n", r->name,
                     r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
-                    r->metrics->avg_dilation, r->metrics->qap_J, r->metrics->est_time_s,
-                    r->time_s, mark);
+                    r->metrics->avg_dilation, r->metrics->qap_J, est, r->time_s, mark);
         else
             fprintf(out, "%-16s %-14s %16.10g %9.3f%s\n", r->name, r->refine[0] ? r->refine : "-",
                     r->metrics->qap_J, r->time_s, mark);

@@ -11,14 +11,16 @@
  *   level L >= 1   the best L + 1 rows by their results so far: more kicks
  *                  of the iterated local search on J (1 per task at level
  *                  1, doubling per level), then threshold accepting from
- *                  there (TA's default budget), evaluated.  From level 2 on,
- *                  further starts join (topdown's other trials, greedy's
- *                  other starts), constructed and probed first.
+ *                  there (50 moves per slot, capped on big jobs),
+ *                  evaluated.  From level 2 on, further starts join
+ *                  (topdown's other trials, greedy's other starts),
+ *                  constructed and probed first.
  *
- * Every evaluated result is a candidate, and the answer is the best
- * candidate by the objective (tm__run_pick over all of them): a later
- * level only adds candidates, so more levels never give a worse answer.
- * The effort (tm_ctx_effort) is the last level; by default 1.  With a time
+ * Every evaluated result is a candidate (run_auto_result.c), and the answer
+ * is the best candidate by the objective (tm__run_pick over all of them): a
+ * later level only adds candidates, so more levels never give a worse
+ * answer.  The effort (tm_ctx_effort) is the last level; by default one
+ * set by the job's size (DEFAULT_EFFORT).  With a time
  * limit and no effort the levels go on until the answer has not improved
  * by 0.1 % for two levels in a row, or until the limit: a task that would
  * end after the limit is stopped and its work dropped, so the answer is
@@ -33,12 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run_int.h"
+#include "run_auto.h"
 #include "../qap/qap_int.h" /* tm__topdown_net_trial */
 #include "../util/util.h"
 
 /* The probe: nc:2, then TA with 5 moves per slot (2,000 to 50,000). */
-#define PROBE_NC "2"
 #define PROBE_TA_PER_SLOT 5
 #define PROBE_TA_MIN 2000
 #define PROBE_TA_MAX 50000
@@ -47,7 +48,6 @@
  * is TA's cost on big jobs: a move reroutes both tasks' messages, 35 us
  * on 131,072 tasks on torus:64x64x32, where TA's own 2,000,000 moves
  * cost 70 s a row. */
-#define LEVEL_ILS_DEPTH 2
 #define LEVEL_TA_PER_SLOT 50
 #define LEVEL_TA_MIN 5000
 #define LEVEL_TA_MAX 500000
@@ -69,61 +69,6 @@
 #define IMPROVE_REL 1e-3
 /* Under a time limit, added to what a row's evaluation costs (seconds). */
 #define EVAL_MARGIN_S 0.002
-
-enum { CAND_CONSTRUCTION = -1, CAND_PROBE = 0 };
-/* TASK_BUILD: the construction and its probe in one task, so that on a
- * short budget the first rows are probed while the others are built. */
-enum { TASK_CONSTRUCT, TASK_PROBE, TASK_BUILD, TASK_LEVEL };
-
-typedef struct cand {
-    tm_metrics met; /* no link loads */
-    tm_mapping m;   /* empty once another candidate of the row dominates it */
-    int level;      /* CAND_CONSTRUCTION, CAND_PROBE or the level */
-    double kicks;   /* kicks per task on the J-state it came from */
-    int64_t ta;     /* TA's budget */
-} cand;
-
-typedef struct arow {
-    const struct autorun *a;
-    const tm_strategy *st;
-    char name[48];
-    uint64_t seed;
-    int trial;            /* topdown's trial or greedy's start */
-    bool extra;           /* joins at level 2 */
-    bool built;           /* constructed and evaluated */
-    bool gone;            /* the construction has nothing (no such trial) */
-    bool screened;        /* big job: another construction dominates it, not probed */
-    tm_ctx *jc;
-    tm_mapping js;        /* the J-state: the construction, then after nc:2 and the kicks */
-    double kicks;         /* kicks per task done on js */
-    int level;            /* last stage done: -2 none, -1 constructed, 0 probed, L */
-    cand *c;
-    int nc, capc;
-    double start[3];      /* the construction's congestion, dilation, J */
-    double time_s, refine_s, eval_s;
-    int64_t kicks_n, ta_n, evals_n; /* work done: kicks, TA's moves, evaluations */
-    double deadline;      /* time limit: when its stop predicate fires */
-    tm_err err;
-    char msg[512];
-} arow;
-
-typedef struct autorun {
-    runner *rn;
-    tm_map_result *out;   /* its consecutive: the baseline */
-    arow *rows;
-    int nr;
-    int effort;           /* asked for (TM_EFFORT_AUTO: the default, or until converged) */
-    int last;             /* the last level */
-    int levels;           /* levels completed */
-    bool cut;             /* a task was stopped (time limit, stop request) */
-    const char *stop;     /* why the schedule ended */
-    double eval_max;      /* the longest evaluation so far */
-    double final_s;       /* time limit: what the rows' timed evaluations at the end take */
-    int64_t kicks, ta_moves, evals; /* work done (the info) */
-    int task, level;      /* the stage being run */
-    arow **todo;
-    int ntodo, threads;
-} autorun;
 
 /* ---- rows ---------------------------------------------------------------- */
 
@@ -209,124 +154,6 @@ static void release_rows(autorun *a)
     free(a->todo);
 }
 
-/* ---- candidates ---------------------------------------------------------- */
-
-/* Adds the evaluated mapping *m (taken over) as a candidate of r; the
- * mappings of the row's candidates it dominates are dropped (such a
- * candidate can never be the answer), as is its own when another
- * dominates it. */
-static tm_err add_cand(autorun *a, arow *r, tm_mapping *m, const tm_metrics *met, int level,
-                       int64_t ta)
-{
-    tm_objective obj = a->rn->obj;
-    cand *c;
-    bool dominated = false;
-    if (r->nc == r->capc) {
-        size_t cap = (size_t)r->capc;
-        if (tm__grow((void **)&r->c, &cap, (size_t)r->nc + 1, sizeof *r->c) < 0)
-            return tm__nomem(r->jc);
-        r->capc = (int)cap;
-    }
-    for (int k = 0; k < r->nc; k++) {
-        if (!r->c[k].m.n)
-            continue;
-        if (tm__run_dominates(met, &r->c[k].met, obj))
-            tm_mapping_release(&r->c[k].m);
-        else if (tm__run_dominates(&r->c[k].met, met, obj))
-            dominated = true;
-    }
-    c = &r->c[r->nc++];
-    memset(c, 0, sizeof *c);
-    c->met = *met;
-    c->level = level;
-    c->kicks = r->kicks;
-    c->ta = ta;
-    tm_mapping_init(&c->m);
-    if (dominated)
-        tm_mapping_release(m);
-    else {
-        c->m = *m;
-        tm_mapping_init(m);
-    }
-    return TM_EOK;
-}
-
-/* Every candidate that still has its mapping, as rows for tm__run_pick
- * (metrics pointers only); *owner gets (row, candidate) of each. */
-static int list_cands(const autorun *a, int only_row, tm_map_row *list, int *owner)
-{
-    int n = 0;
-    for (int i = 0; i < a->nr; i++) {
-        const arow *r = &a->rows[i];
-        if (only_row >= 0 && i != only_row)
-            continue;
-        for (int k = 0; k < r->nc; k++) {
-            if (!r->c[k].m.n)
-                continue;
-            memset(&list[n], 0, sizeof list[n]);
-            list[n].metrics = (tm_metrics *)&r->c[k].met;
-            owner[2 * n] = i;
-            owner[2 * n + 1] = k;
-            n++;
-        }
-    }
-    return n;
-}
-
-static int count_cands(const autorun *a)
-{
-    int n = 0;
-    for (int i = 0; i < a->nr; i++)
-        n += a->rows[i].nc;
-    return n;
-}
-
-/* The pareto rule's ideal point over every candidate (run_pick.c). */
-static void ideal(const autorun *a, double *cmin, double *dmin)
-{
-    bool first = true;
-    *cmin = *dmin = 0;
-    for (int i = 0; i < a->nr; i++)
-        for (int k = 0; k < a->rows[i].nc; k++) {
-            const tm_metrics *m = &a->rows[i].c[k].met;
-            if (!a->rows[i].c[k].m.n)
-                continue;
-            if (first || m->max_congestion < *cmin)
-                *cmin = m->max_congestion;
-            if (first || m->avg_dilation < *dmin)
-                *dmin = m->avg_dilation;
-            first = false;
-        }
-}
-
-/* The best candidate of row `row` (all rows: -1), by the objective with
- * the ideal point of all candidates; -1 when there is none.  *ri, *ci:
- * its row and index. */
-static bool best_cand(const autorun *a, int row, int *ri, int *ci)
-{
-    int n = count_cands(a), *owner, b;
-    tm_map_row *list;
-    double cmin, dmin;
-    bool ok = false;
-    if (n == 0)
-        return false;
-    list = tm__malloc_n((size_t)n, sizeof *list);
-    owner = tm__malloc_n((size_t)n * 2, sizeof *owner);
-    if (list && owner) {
-        ideal(a, &cmin, &dmin);
-        n = list_cands(a, row, list, owner);
-        b = n > 0 ? tm__run_pick_ideal(list, n, a->rn->obj, cmin, dmin) : -1;
-        if (b >= 0) {
-            *ri = owner[2 * b];
-            *ci = owner[2 * b + 1];
-            ok = true;
-        }
-    }
-    free(list);
-    free(owner);
-    return ok;
-}
-
 /* ---- the tasks ----------------------------------------------------------- */
 
 static void report(const autorun *a, const arow *r, const char *step, const tm_metrics *m)
@@ -353,7 +180,7 @@ static tm_err eval_cand(autorun *a, arow *r, tm_mapping *m, int level, int64_t t
     if (!err) {
         report(a, r, step, &met);
         met.link_load = NULL; /* none asked for */
-        err = add_cand(a, r, m, &met, level, ta);
+        err = tm__auto_add_cand(a, r, m, &met, level, ta);
     }
     return err;
 }
@@ -410,7 +237,7 @@ static tm_err task_construct(autorun *a, arow *r)
             tm_metrics met = *c;
             met.link_load = NULL;
             report(a, r, "constructed", &met);
-            err = add_cand(a, r, &m, &met, CAND_CONSTRUCTION, 0);
+            err = tm__auto_add_cand(a, r, &m, &met, CAND_CONSTRUCTION, 0);
         } else {
             err = eval_cand(a, r, &m, CAND_CONSTRUCTION, 0, "constructed");
         }
@@ -517,7 +344,7 @@ static void stage_task(void *arg, int i, int member)
     (void)member;
     /* under a time limit a task stops where its evaluation still fits */
     if (rn->timed)
-        r->deadline = rn->deadline - (2 * a->eval_max + a->final_s + EVAL_MARGIN_S);
+        r->deadline = rn->deadline - (a->eval_max + a->final_s + EVAL_MARGIN_S);
     if (!may_start(a, r))
         return;
     if (r->jc)
@@ -556,8 +383,11 @@ static tm_err run_stage(tm_ctx *ctx, autorun *a, int task, int level)
             return tm__fail(ctx, r->err, "%s", r->msg);
         if (r->eval_s > a->eval_max)
             a->eval_max = r->eval_s;
-        if (!r->gone && r->level != want)
+        if (!r->gone && r->level != want) {
             a->cut = true; /* stopped or not started: the schedule ends */
+            if (!a->stop)
+                a->stop = tm__stopped(a->rn->parent) ? "stopped" : "time limit";
+        }
     }
     return TM_EOK;
 }
@@ -614,11 +444,11 @@ static tm_err todo_level(tm_ctx *ctx, autorun *a, int level)
         err = tm__nomem(ctx);
         goto out;
     }
-    ideal(a, &cmin, &dmin);
+    tm__auto_ideal(a, &cmin, &dmin);
     for (int i = 0; i < a->nr; i++) {
         int ri, ci;
         best[i] = -1;
-        if (a->rows[i].built && a->rows[i].level >= 0 && best_cand(a, i, &ri, &ci))
+        if (a->rows[i].built && a->rows[i].level >= 0 && tm__auto_best_cand(a, i, &ri, &ci))
             best[i] = ci;
     }
     while (a->ntodo < want) {
@@ -659,7 +489,7 @@ static bool improved(const tm_metrics *now, const tm_metrics *before, tm_objecti
 static bool answer(const autorun *a, tm_metrics *m)
 {
     int ri, ci;
-    if (!best_cand(a, -1, &ri, &ci))
+    if (!tm__auto_best_cand(a, -1, &ri, &ci))
         return false;
     *m = a->rows[ri].c[ci].met;
     return true;
@@ -712,143 +542,6 @@ static tm_err schedule(tm_ctx *ctx, autorun *a)
     return TM_EOK;
 }
 
-/* ---- the result ---------------------------------------------------------- */
-
-/* "nc:2+ta:8640" for a probe, "ils:2,kicks=4+ta:86400" for a level. */
-static void describe(const cand *c, char *buf, size_t size)
-{
-    char ta[32] = "";
-    if (c->ta > 0)
-        snprintf(ta, sizeof ta, "+ta:%lld", (long long)c->ta);
-    if (c->level == CAND_CONSTRUCTION)
-        buf[0] = 0;
-    else if (c->level == CAND_PROBE)
-        snprintf(buf, size, "nc:%s%s", PROBE_NC, ta);
-    else
-        snprintf(buf, size, "ils:%d,kicks=%g%s", LEVEL_ILS_DEPTH, c->kicks, ta);
-}
-
-/* Row i of the result shows candidate k of its row. */
-static tm_err fill_row(tm_ctx *ctx, const arow *r, int k, tm_map_row *row)
-{
-    const cand *c = &r->c[k];
-    memset(row, 0, sizeof *row);
-    if (!(row->metrics = malloc(sizeof *row->metrics)))
-        return tm__nomem(ctx);
-    *row->metrics = c->met;
-    snprintf(row->name, sizeof row->name, "%s", r->name);
-    describe(c, row->refine, sizeof row->refine);
-    row->start_congestion = r->start[0];
-    row->start_dilation = r->start[1];
-    row->start_J = r->start[2];
-    /* refined, and the construction is still the row's best */
-    row->reverted = c->level == CAND_CONSTRUCTION && r->level >= 0;
-    row->screened = r->screened;
-    row->time_s = r->time_s;
-    row->refine_time_s = r->refine_s;
-    return TM_EOK;
-}
-
-/* The rows shown, with the time model: the candidates were evaluated
- * without it (eval_cand), except with the time objective. */
-typedef struct timed_rows {
-    autorun *a;
-    tm_ctx *ctx;
-    const cand **c;    /* the candidate shown in each row */
-    tm_err *err;
-} timed_rows;
-
-static void time_row(void *arg, int i, int member)
-{
-    timed_rows *t = arg;
-    tm_map_row *row = &t->a->out->rows[i];
-    tm_metrics met;
-    (void)member;
-    t->err[i] = tm__run_eval_time(t->ctx, t->a->rn, &t->c[i]->m, true, &met);
-    if (!t->err[i]) {
-        met.link_load = NULL;
-        *row->metrics = met;
-    }
-}
-
-static tm_err time_rows(tm_ctx *ctx, autorun *a, const cand **shown)
-{
-    timed_rows t = {a, ctx, shown, NULL};
-    int n = a->out->n_rows, nt = tm_ctx_threads(ctx);
-    tm_err err = TM_EOK;
-    if (a->rn->obj == TM_OBJ_TIME || !a->rn->p->net || n == 0)
-        return TM_EOK; /* evaluated with it already; or no time model */
-    if (!(t.err = tm__calloc_n((size_t)n, sizeof *t.err)))
-        return tm__nomem(ctx);
-    /* the evaluation's own threads are the context's (the same figures) */
-    tm__parallel_for(nt < n ? nt : n, n, time_row, &t);
-    for (int i = 0; i < n && !err; i++)
-        err = t.err[i];
-    free(t.err);
-    return err;
-}
-
-/* One row per constructed row, in row order, each showing its best
- * candidate; the row of the answer shows the answer. */
-static tm_err collect(tm_ctx *ctx, autorun *a, tm_mapping *best_m)
-{
-    tm_map_result *out = a->out;
-    const cand **shown = NULL;
-    int bi, bc;
-    tm_err err = TM_EOK;
-    if (!best_cand(a, -1, &bi, &bc))
-        return tm__fail(ctx, TM_EINTERNAL, "the auto pipeline has no result");
-    out->rows = tm__calloc_n((size_t)a->nr + 1, sizeof *out->rows); /* + fallback */
-    shown = tm__calloc_n((size_t)a->nr + 1, sizeof *shown);
-    if (!out->rows || !shown) {
-        free(shown);
-        return tm__nomem(ctx);
-    }
-    for (int i = 0; i < a->nr && !err; i++) {
-        const arow *r = &a->rows[i];
-        int ri, ci;
-        if (!r->built)
-            continue;
-        if (i == bi)
-            ci = bc, out->best = out->n_rows;
-        else if (!best_cand(a, i, &ri, &ci))
-            continue; /* cannot happen: a built row keeps a candidate */
-        err = fill_row(ctx, r, ci, &out->rows[out->n_rows]);
-        if (!err)
-            shown[out->n_rows++] = &r->c[ci];
-    }
-    if (!err)
-        err = time_rows(ctx, a, shown);
-    if (!err) {
-        *best_m = a->rows[bi].c[bc].m;
-        tm_mapping_init(&a->rows[bi].c[bc].m);
-    }
-    free(shown);
-    return err;
-}
-
-static void fill_info(const autorun *a, tm_map_info *info)
-{
-    const runner *rn = a->rn;
-    memset(info, 0, sizeof *info);
-    info->pipeline = "auto";
-    /* the level the default chose, or TM_EFFORT_AUTO: until converged */
-    info->effort = a->effort == TM_EFFORT_AUTO && rn->timed ? TM_EFFORT_AUTO : a->last;
-    info->levels = a->levels;
-    info->stop = a->stop;
-    if (!info->stop)
-        info->stop = !a->cut ? "effort"
-                     : rn->timed && tm__now() >= rn->deadline - 2 * a->eval_max - EVAL_MARGIN_S
-                         ? "time limit"
-                         : "stopped";
-    for (int i = 0; i < a->nr; i++) {
-        info->kicks += a->rows[i].kicks_n;
-        info->ta_moves += a->rows[i].ta_n;
-        info->evaluations += a->rows[i].evals_n;
-        info->rows_refined += a->rows[i].level >= 1;
-    }
-}
-
 tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result *out,
                     tm_mapping *best_m, tm_map_info *info)
 {
@@ -866,19 +559,18 @@ tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result
     if (!err && !(a.todo = tm__malloc_n((size_t)a.nr + 1, sizeof *a.todo)))
         err = tm__nomem(ctx);
     /* first: the rows compare with it, and the identity row reuses it; its
-     * cost says what the rows' timed evaluations at the end take */
+     * cost says what the answer's timed evaluation at the end takes */
     if (!err) {
         double t = tm__now();
-        int nt = tm_ctx_threads(ctx);
         err = tm__run_baseline(ctx, rn->p, rn, out);
-        a.final_s = (tm__now() - t) * ((a.nr + nt - 1) / (nt > 0 ? nt : 1));
+        a.final_s = tm__now() - t;
     }
     if (!err)
         err = schedule(ctx, &a);
     if (!err)
-        err = collect(ctx, &a, best_m);
+        err = tm__auto_collect(ctx, &a, best_m);
     if (!err && info)
-        fill_info(&a, info);
+        tm__auto_info(&a, info);
     release_rows(&a);
     return err;
 }

@@ -214,6 +214,14 @@ class Bench:
                    os.path.join(DEMO, "psmn-x5", "X5.map")]
         demo_job = os.path.join(DEMO, "psmn-x5", "job-64-scattered.hostfile")
         lulesh = os.path.join(DEMO, "comm", "lulesh-64.graphStats.txt")
+        lulesh_edges = os.path.join(o.out, "lulesh-64.edges")  # for scotch_util grf
+        with open(lulesh_edges, "w") as f:
+            for line in open(lulesh).read().splitlines()[1:]:
+                if line.startswith("-"):
+                    break
+                a, rest = line.split(" , ")
+                b, w = rest.split(" = ")
+                f.write("%s %s %r\n%s %s %r\n" % (a, b, float(w) / 2, b, a, float(w) / 2))
         out = [
             {"key": "spmv512", "label": "SpMV 512 parts, torus:8x8x8", "comm": spmv512,
              "args": ["--topology", "torus:8x8x8", "--comm", spmv512], "torus3d": (8, 8, 8)},
@@ -225,7 +233,7 @@ class Bench:
             {"key": "x5-712", "label": "PSMN X5 (real), all 89 hosts x 8, grid27 712",
              "comm": g27, "args": x5 + ["--slots", "8", "--comm", g27], "slots": 8},
             {"key": "x5-demo", "label": "PSMN X5 (real), the demo's job: 16 scattered hosts x 4, "
-             "LULESH 64 (make demo)", "comm": lulesh,
+             "LULESH 64 (make demo)", "comm": lulesh_edges,
              "args": demo_x5 + ["--slots", "12", "--alloc", demo_job, "--comm", lulesh],
              "slots": 12, "hostfile": demo_job},
             {"key": "plafrim", "label": "PlaFRIM (real), all 125 hosts x 4, rgg 500", "comm": rgg,
