@@ -118,6 +118,32 @@ out:
     return err;
 }
 
+/* The METIS k-way cut of g into blocks of the sizes target, from the
+ * call's memo when a job of the same call (greedy, recursive and rcm of
+ * the auto pipeline share the seed) made the same cut: the key is the
+ * graph's contents, the sizes and the seed. */
+static tm_err cut_blocks(tm_ctx *ctx, const tm__sgraph *g, int32_t k, const int64_t *target,
+                         uint64_t seed, int32_t *part)
+{
+    tm__memo *memo = tm__ctx_memo(ctx);
+    uint64_t key[2] = {0xcbf29ce484222325ULL, 0x6b7761792d637574ULL}; /* "kway-cut" */
+    tm_err err;
+    for (int h = 0; memo && h < 2; h++) {
+        key[h] = tm__memo_hash(key[h], &g->n, sizeof g->n);
+        key[h] = tm__memo_hash(key[h], g->xadj, ((size_t)g->n + 1) * sizeof *g->xadj);
+        key[h] = tm__memo_hash(key[h], g->adj, (size_t)g->xadj[g->n] * sizeof *g->adj);
+        key[h] = tm__memo_hash(key[h], g->w, (size_t)g->xadj[g->n] * sizeof *g->w);
+        key[h] = tm__memo_hash(key[h], target, (size_t)k * sizeof *target);
+        key[h] = tm__memo_hash(key[h], &seed, sizeof seed);
+    }
+    if (memo && tm__memo_get_i32(memo, key, part, (size_t)g->n))
+        return TM_EOK;
+    err = tm__metis_part(ctx, g, NULL, k, target, seed, part);
+    if (!err && memo)
+        tm__memo_put_i32(memo, key, part, (size_t)g->n);
+    return err;
+}
+
 /* Multicore hosts (every host has `uniform` > 1 slots): g is cut into
  * blocks of `uniform` tasks, the contracted block graph is placed one
  * block per host by core, and each task goes to its block's host. */
@@ -139,7 +165,7 @@ static tm_err place_blocks(tm_ctx *ctx, const tm__sgraph *g, tm__placeprob *pp, 
         target[b] = b < k - 1 ? uniform : n - (int64_t)(k - 1) * uniform;
     for (int32_t i = 0; i < pp->nh; i++)
         ones[i] = 1;
-    err = tm__metis_part(ctx, g, NULL, k, target, seed, part);
+    err = cut_blocks(ctx, g, k, target, seed, part);
     if (!err)
         err = tm__sgraph_contract(ctx, g, part, k, TM__SG_SORTED_ROWS, &q);
     if (err)

@@ -60,9 +60,14 @@
  * one dominates (screened). */
 #define SCREEN_MIN_TASKS 8192
 /* Extra starts that join at level 2: topdown's trials 1..5 (there are 6
- * on 3D grids, 2 elsewhere), greedy's starts 1..3. */
+ * on 3D grids, 2 elsewhere), greedy's starts 1..3, and grow's starts
+ * beyond the first GROW_FIRST (one row: the best of the rest).  A grow
+ * start rebuilds a relabelled stencil of a cube exactly; rings of 4 beside
+ * longer ones (6x5x4) need up to 8 (docs/mapping.md "grow"), and on SpMV
+ * 1,728 its 16 starts are a sixth of the default's work. */
 #define EXTRA_TOPDOWN 5
 #define EXTRA_GREEDY 3
+#define GROW_FIRST 4
 /* Convergence without an effort: two levels without an improvement of
  * the answer by 0.1 %. */
 #define STALE_LEVELS 2
@@ -83,6 +88,8 @@ static bool is_net_topdown(const autorun *a, const arow *r)
 {
     return a->rn->p->net && strcmp(r->st->name, "topdown") == 0;
 }
+
+static bool is_grow(const arow *r) { return strcmp(r->st->name, "grow") == 0; }
 
 static tm_err add_row(tm_ctx *ctx, autorun *a, const tm_strategy *st, int k, bool extra, int *cap)
 {
@@ -132,8 +139,10 @@ static tm_err make_rows(tm_ctx *ctx, autorun *a, const char *strategy)
             err = add_row(ctx, a, s, 0, false, &cap);
     for (int i = 0, n = a->nr; i < n && !err; i++) {
         const tm_strategy *s = a->rows[i].st;
-        int extra = strcmp(s->name, "greedy") == 0 ? EXTRA_GREEDY
-                    : is_net_topdown(a, &a->rows[i]) ? EXTRA_TOPDOWN : 0;
+        int extra = strcmp(s->name, "greedy") == 0   ? EXTRA_GREEDY
+                    : is_net_topdown(a, &a->rows[i]) ? EXTRA_TOPDOWN
+                    : is_grow(&a->rows[i])            ? 1
+                                                     : 0;
         for (int k = 1; k <= extra && !err; k++)
             err = add_row(ctx, a, s, k, true, &cap);
     }
@@ -213,15 +222,19 @@ static tm_err task_construct(autorun *a, arow *r)
         return TM_ENOMEM;
     }
     tm__ctx_inherit(r->jc, rn->parent);
+    tm__ctx_set_memo(r->jc, a->memo); /* the rows share what they compute alike */
     tm_ctx_set_stop(r->jc, row_stop, r);
     tm_ctx_set_seed(r->jc, r->seed);
     (void)tm_ctx_set_threads(r->jc, a->threads); /* from the parent: checked */
     if (is_net_topdown(a, r))
         err = tm__topdown_net_trial(r->jc, rn->p, r->seed, r->trial, &m);
+    else if (is_grow(r)) /* the first starts, or (grow#1) all the others */
+        err = tm__grow_starts(r->jc, rn->p, r->seed, r->trial ? GROW_FIRST : 0,
+                              r->trial ? tm__grow_n_starts(rn->p) : GROW_FIRST, &m);
     else
         err = r->st->run(r->jc, rn->p, r->seed, &m);
     if (!err && m.n == 0 && rn->p->comm->n > 0) {
-        r->gone = true; /* topdown's trial that does not exist */
+        r->gone = true; /* topdown's trial or grow's starts that do not exist */
         return TM_EOK;
     }
     if (!err)
@@ -555,7 +568,9 @@ tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result
              : rn->timed                ? TM_EFFORT_MAX
                                         : DEFAULT_EFFORT(rn->p->comm->n);
     a.threads = 1;
-    err = make_rows(ctx, &a, strategy);
+    err = tm__memo_new(ctx, &a.memo);
+    if (!err)
+        err = make_rows(ctx, &a, strategy);
     if (!err && !(a.todo = tm__malloc_n((size_t)a.nr + 1, sizeof *a.todo)))
         err = tm__nomem(ctx);
     /* first: the rows compare with it, and the identity row reuses it; its
@@ -572,5 +587,6 @@ tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result
     if (!err && info)
         tm__auto_info(&a, info);
     release_rows(&a);
+    tm__memo_free(a.memo);
     return err;
 }

@@ -5,6 +5,7 @@
 #define TM_PIPELINE_RUN_AUTO_H
 
 #include "run_int.h"
+#include "../util/util.h"
 
 /* The probe's descent and the levels' local search: nc:2, ils:2. */
 #define PROBE_NC "2"
@@ -63,6 +64,7 @@ typedef struct autorun {
     int task, level;      /* the stage being run */
     arow **todo;
     int ntodo, threads;
+    tm__memo *memo;       /* what rows compute alike (the k-way cut of multicore hosts) */
 } autorun;
 
 /* ---- run_auto_result.c ---------------------------------------------------- */

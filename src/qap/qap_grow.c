@@ -400,12 +400,16 @@ static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__sgrap
     return host_graph(G, net);
 }
 
-tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
+/* Starts [first, first + count) of grow, the best J kept.  Start s draws
+ * its first task and breaks its ties from its own streams (seed + s x the
+ * golden ratio), so that a range of starts gives the same mappings alone
+ * or inside a longer range. */
+static tm_err grow_starts(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int first, int count,
+                          tm_mapping *out)
 {
     tm__qnet_job j;
     grow G;
     double bj = 0;
-    tm__rng r;
     tm_err err;
     if (!p->net)
         return tm__fail(ctx, TM_EUSAGE, "strategy grow needs a network");
@@ -413,17 +417,19 @@ tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_map
     if (err)
         return err;
     err = grow_init(&G, ctx, p->net, &j.g, &j.q);
-    tm__rng_seed(&r, seed, 0x67726f77); /* "grow" */
-    tm__rng_seed(&G.rng, seed, 0x74696573); /* "ties" */
-    /* large graphs: fewer starts (each is O(n deg^2 x candidates)) */
-    for (int s = 0; s < (j.g.n <= 8192 ? GROW_STARTS : 2) && !err && j.g.n > 0; s++) {
-        int32_t t0 = (int32_t)tm__rng_below(&r, (uint64_t)j.g.n);
+    for (int s = first; s < first + count && !err && j.g.n > 0; s++) {
+        uint64_t ss = seed + (uint64_t)s * 0x9e3779b97f4a7c15ULL;
+        tm__rng r;
+        int32_t t0;
         double jv;
+        tm__rng_seed(&r, ss, 0x67726f77); /* "grow" */
+        tm__rng_seed(&G.rng, ss, 0x74696573); /* "ties" */
+        t0 = (int32_t)tm__rng_below(&r, (uint64_t)j.g.n);
         err = grow_once(&G, t0);
         if (err)
             break;
         jv = tm__qap_eval_sym(&j.g, &G.o, G.pe);
-        if (s == 0 || jv < bj) {
+        if (s == first || jv < bj) {
             bj = jv;
             memcpy(j.pe, G.pe, (size_t)j.g.n * sizeof *j.pe);
         }
@@ -435,4 +441,24 @@ tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_map
     grow_free(&G);
     tm__qnet_job_release(&j);
     return err;
+}
+
+int tm__grow_n_starts(const tm_problem *p)
+{
+    /* large graphs: fewer starts (each is O(n deg^2 x candidates)) */
+    return p->comm->n <= 8192 ? GROW_STARTS : 2;
+}
+
+tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out)
+{
+    return grow_starts(ctx, p, seed, 0, tm__grow_n_starts(p), out);
+}
+
+tm_err tm__grow_starts(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int first, int count,
+                       tm_mapping *out)
+{
+    int n = tm__grow_n_starts(p);
+    if (first >= n)
+        return TM_EOK; /* no such starts: out stays empty */
+    return grow_starts(ctx, p, seed, first, first + count > n ? n - first : count, out);
 }

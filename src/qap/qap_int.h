@@ -193,5 +193,11 @@ tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, boo
  * empty (n 0), as does a k beyond topdown's number of trials. */
 tm_err tm__topdown_net_trial(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int k,
                              tm_mapping *out);
+/* grow's starts: how many the strategy runs (16; 2 above 8,192 tasks),
+ * and the starts [first, first + count) alone, the best J kept (the
+ * auto pipeline's grow rows; *out left empty when first is beyond them). */
+int tm__grow_n_starts(const tm_problem *p);
+tm_err tm__grow_starts(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int first, int count,
+                       tm_mapping *out);
 
 #endif

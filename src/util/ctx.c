@@ -36,6 +36,7 @@ struct tm_ctx {
     void (*pool_free)(void *);
     bool own_pool;
     tm_ctx *pool_parent;  /* tm__ctx_inherit: use the parent's pool (it outlives us) */
+    struct tm__memo *memo; /* a call's shared results (memo.c), not owned */
 };
 
 static const char *const err_text[] = {
@@ -174,6 +175,7 @@ void *tm__ctx_shared_pool(tm_ctx *ctx, void *(*make)(void), void (*drop)(void *)
 
 void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent)
 {
+    child->memo = parent->memo;
     child->stop_fn = parent->stop_fn;
     child->stop_ud = parent->stop_ud;
     child->progress_fn = parent->progress_fn;
@@ -261,3 +263,6 @@ void tm__log(tm_ctx *ctx, tm_log_level level, const char *fmt, ...)
 }
 
 tm_err tm__nomem(tm_ctx *ctx) { return tm__fail(ctx, TM_ENOMEM, "out of memory"); }
+
+void tm__ctx_set_memo(tm_ctx *ctx, tm__memo *m) { ctx->memo = m; }
+tm__memo *tm__ctx_memo(const tm_ctx *ctx) { return ctx ? ctx->memo : NULL; }

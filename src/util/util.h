@@ -43,9 +43,23 @@ void tm__progress(tm_ctx *ctx, const char *what, double congestion, double dilat
  * destructor): created by make() on first use and freed with the context
  * that created it; NULL when out of memory. */
 void *tm__ctx_shared_pool(tm_ctx *ctx, void *(*make)(void), void (*drop)(void *));
-/* A per-job context takes the parent's stop predicate, progress callback
- * and METIS pool. */
+/* A per-job context takes the parent's stop predicate, progress callback,
+ * METIS pool and memo. */
 void tm__ctx_inherit(tm_ctx *child, tm_ctx *parent);
+
+/* ---- a memo of one call's shared results (memo.c) ------------------------
+ * int32 arrays by a 128-bit key made from what they depend on (contents,
+ * not addresses: tm__memo_hash); a few entries, thread-safe.  A context
+ * carries one for the jobs of a call (tm__ctx_set_memo, inherited); NULL:
+ * nothing is kept. */
+typedef struct tm__memo tm__memo;
+tm_err tm__memo_new(tm_ctx *ctx, tm__memo **out);
+void tm__memo_free(tm__memo *m);
+bool tm__memo_get_i32(tm__memo *m, const uint64_t key[2], int32_t *out, size_t n);
+void tm__memo_put_i32(tm__memo *m, const uint64_t key[2], const int32_t *v, size_t n);
+uint64_t tm__memo_hash(uint64_t h, const void *data, size_t len);
+void tm__ctx_set_memo(tm_ctx *ctx, tm__memo *m);
+tm__memo *tm__ctx_memo(const tm_ctx *ctx);
 
 /* ---- a team of threads (team.c) ----------------------------------------
  * n members, the caller being member 0 (fewer if threads cannot start:

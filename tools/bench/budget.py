@@ -116,7 +116,8 @@ class Bench:
                     raise RuntimeError("scotch_gmap failed: " + p.stderr[-300:])
                 walls.append(w)
             plain = os.path.join(self.out, "scotch.plain")
-            sh([UTIL, "plain", smap, names, plain])
+            lst = tgt + ".list"  # a fabric's target: labels are its source vertices
+            sh([UTIL, "plain", smap, names, plain] + ([lst] if os.path.exists(lst) else []))
             c, d, j = self.evaluate(inst, plain)
             pts.append({"label": "Scotch " + label, "C": c, "D": d, "J": j,
                         "wall": statistics.median(walls)})

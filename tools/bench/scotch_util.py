@@ -8,9 +8,11 @@
       = SLOTS, the list of host vertices for `amk_grf -l`, and the host names
       in that order; with HOSTFILE ("host [slots=N]" lines, a job's
       allocation) only its hosts are listed, in its order, with its slots
-  scotch_util.py plain SCOTCH.map NAMES OUT.plain
-      Scotch's mapping (task -> target index, the list order) as a topomap
-      plain mapping ("host slot" per task; slots numbered in task order)
+  scotch_util.py plain SCOTCH.map NAMES OUT.plain [LIST]
+      Scotch's mapping (task -> target index, the list order; with the
+      `amk_grf -l` LIST of a fabric: task -> the host's source vertex) as a
+      topomap plain mapping ("host slot" per task; slots numbered in task
+      order)
 """
 import sys
 import xml.etree.ElementTree as ET
@@ -84,11 +86,15 @@ def target(graphml, slots, src, lst, names, hostfile=None):
         f.write("".join(name[ids[k]] + "\n" for k in hosts))
 
 
-def plain(smap, names, out):
+def plain(smap, names, out, lst=None):
     tok = open(smap).read().split()
     k = int(tok[0])
     hosts = [x.strip() for x in open(names) if x.strip()]
     m = {int(tok[1 + 2 * i]): int(tok[2 + 2 * i]) for i in range(k)}
+    if lst:  # terminal labels are the listed source vertices: their place in the list
+        labels = [int(x) for x in open(lst).read().split()[1:]]
+        where = {v: i for i, v in enumerate(labels)}
+        m = {t: where[v] for t, v in m.items()}
     used = defaultdict(int)
     with open(out, "w") as f:
         for t in range(k):
