@@ -64,7 +64,8 @@
  * beyond the first GROW_FIRST (one row: the best of the rest).  A grow
  * start rebuilds a relabelled stencil of a cube exactly; rings of 4 beside
  * longer ones (6x5x4) need up to 8 (docs/mapping.md "grow"), and on SpMV
- * 1,728 its 16 starts are a sixth of the default's work. */
+ * 1,728 its 16 starts are a sixth of the default's work.  Grow named
+ * alone (`--strategy grow`) runs all its starts in its one row. */
 #define EXTRA_TOPDOWN 5
 #define EXTRA_GREEDY 3
 #define GROW_FIRST 4
@@ -134,6 +135,7 @@ static tm_err make_rows(tm_ctx *ctx, autorun *a, const char *strategy)
             return tm__fail(ctx, TM_EUSAGE, "strategy '%s' does not work in %s mode", strategy,
                             a->rn->p->net ? "network" : "hierarchy");
     }
+    a->named = one != NULL;
     for (const tm_strategy *s = tm_strategies(); s->name && !err; s++)
         if (one ? s == one : (s->in_all && (s->modes & mode)))
             err = add_row(ctx, a, s, 0, false, &cap);
@@ -141,7 +143,7 @@ static tm_err make_rows(tm_ctx *ctx, autorun *a, const char *strategy)
         const tm_strategy *s = a->rows[i].st;
         int extra = strcmp(s->name, "greedy") == 0   ? EXTRA_GREEDY
                     : is_net_topdown(a, &a->rows[i]) ? EXTRA_TOPDOWN
-                    : is_grow(&a->rows[i])            ? 1
+                    : is_grow(&a->rows[i])            ? !a->named
                                                      : 0;
         for (int k = 1; k <= extra && !err; k++)
             err = add_row(ctx, a, s, k, true, &cap);
@@ -228,7 +230,7 @@ static tm_err task_construct(autorun *a, arow *r)
     (void)tm_ctx_set_threads(r->jc, a->threads); /* from the parent: checked */
     if (is_net_topdown(a, r))
         err = tm__topdown_net_trial(r->jc, rn->p, r->seed, r->trial, &m);
-    else if (is_grow(r)) /* the first starts, or (grow#1) all the others */
+    else if (is_grow(r) && !a->named) /* the first starts, or (grow#1) all the others */
         err = tm__grow_starts(r->jc, rn->p, r->seed, r->trial ? GROW_FIRST : 0,
                               r->trial ? tm__grow_n_starts(rn->p) : GROW_FIRST, &m);
     else

@@ -65,6 +65,7 @@ typedef struct autorun {
     arow **todo;
     int ntodo, threads;
     tm__memo *memo;       /* what rows compute alike (the k-way cut of multicore hosts) */
+    bool named;           /* one strategy named: its row runs all its starts */
 } autorun;
 
 /* ---- run_auto_result.c ---------------------------------------------------- */

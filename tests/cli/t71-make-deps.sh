@@ -42,7 +42,7 @@ expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/
 step "INSTALL_DEPS=no (package builds) without pkg-config: a clear error, not 'not found'"
 rm -f tree/build/.deps-ok
 expect_exit 2 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory INSTALL_DEPS=no build/.deps-ok
-expect_in "make: igraph or libxml-2.0 not found by pkg-config" "$OUT"
+expect_in "make: igraph, libxml-2.0 or jansson not found by pkg-config" "$OUT"
 case "$ERR" in *"pkg-config: not found"*) echo "$ERR"; exit 1;; esac
 [ "$(wc -l < tree/ran.txt)" = 2 ]
 

@@ -243,9 +243,10 @@ static void test_auto_rows(void **state)
     assert_true(refined <= 2);
     tm_map_result_release(&r);
     run(&s, 2, 2, TM_OBJ_PARETO, &r, &info);
-    assert_int_equal(r.n_rows, 6 + 1 + 3); /* topdown#1 (2 trials off grids), greedy#1..3 */
+    assert_int_equal(r.n_rows, 6 + 1 + 3 + 1); /* topdown#1 (2 trials off grids), greedy#1..3, grow#1 */
     assert_string_equal(r.rows[6].name, "topdown#1");
-    assert_string_equal(r.rows[9].name, "greedy#3");
+    assert_string_equal(r.rows[7].name, "grow#1");
+    assert_string_equal(r.rows[10].name, "greedy#3");
     tm_map_result_release(&r);
     /* one strategy: its row alone at effort 1, its trials from effort 2 */
     assert_tm_ok(ctx, tm_ctx_set_effort(ctx, 1));
