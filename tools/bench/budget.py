@@ -158,11 +158,19 @@ class Bench:
         self.say("| consecutive | %.4g / %.4g | %.4g | | %.2f, %.2f | |" % (
             cons["max_congestion"], cons["avg_dilation"], cons["qap_network_J"],
             cons["max_congestion"] / best_c, cons["avg_dilation"] / best_d))
-        beats = lambda p: p["C"] < best_c and p["D"] < best_d
+        # beats Scotch: no worse on both objectives and better on one (every Scotch point
+        # taken on each objective); "strictly" when better on both.  On a non-blocking
+        # fat-tree both reach the host links' bound of congestion, which cannot be beaten.
+        tol = 1e-9
+        beats = lambda p: (p["C"] <= best_c * (1 + tol) and p["D"] <= best_d * (1 + tol) and
+                           (p["C"] < best_c * (1 - tol) or p["D"] < best_d * (1 - tol)))
+        strictly = lambda p: p["C"] < best_c * (1 - tol) and p["D"] < best_d * (1 - tol)
         self.say("| **default** | %.4g / %.4g | %.4g | %.3f | %.2f, %.2f | %s; %.1fx Scotch's "
                  "time (target <= %.2f s): %s |" % (
                      dflt["C"], dflt["D"], dflt["J"], dflt["wall"], dflt["C"] / best_c,
-                     dflt["D"] / best_d, "beats Scotch" if beats(dflt) else "does NOT beat Scotch",
+                     dflt["D"] / best_d, ("beats Scotch on both" if strictly(dflt) else
+                                          "beats Scotch (equal congestion)" if beats(dflt)
+                                          else "does NOT beat Scotch"),
                      dflt["wall"] / s_default["wall"], target,
                      "met" if dflt["wall"] <= target else "MISSED"))
         for e in inst.get("efforts", (0, 2, 3)):
@@ -199,8 +207,8 @@ class Bench:
                      ", ".join("%g < %g" % w for w in worse) if worse else "none",
                      "yes" if not_worse else "NO"))
         return {"label": inst["label"], "scotch": s_default, "best_c": best_c, "best_d": best_d,
-                "default": dflt, "target": target, "beats": beats(dflt), "smallest": smallest,
-                "monotone": not worse}
+                "default": dflt, "target": target, "beats": beats(dflt),
+                "strictly": strictly(dflt), "smallest": smallest, "monotone": not worse}
 
     def instances(self):
         o = self
@@ -270,13 +278,14 @@ def main():
     b.say("### Summary: the default against Scotch (default strategy), same run")
     b.say()
     b.say("| instance | Scotch C / D, wall | topomap default C / D, wall | time ratio | target | "
-          "beats best Scotch on both | smallest budget beating Scotch |")
+          "beats Scotch (every point) | smallest budget beating Scotch |")
     b.say("|---|---|---|---|---|---|---|")
     for r in rows:
         s, d = r["scotch"], r["default"]
         b.say("| %s | %.4g / %.4g, %.3f s | %.4g / %.4g, %.3f s | %.1fx | <= %.2f s: %s | %s | %s |" % (
             r["label"], s["C"], s["D"], s["wall"], d["C"], d["D"], d["wall"], d["wall"] / s["wall"],
-            r["target"], "met" if d["wall"] <= r["target"] else "MISSED", "yes" if r["beats"] else "NO",
+            r["target"], "met" if d["wall"] <= r["target"] else "MISSED",
+            "yes" if r["strictly"] else "yes (equal congestion)" if r["beats"] else "NO",
             "%g s" % r["smallest"] if r["smallest"] is not None else "-"))
     b.say()
     b.say("load after: %s" % open("/proc/loadavg").read().split()[:3])
