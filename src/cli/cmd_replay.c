@@ -125,45 +125,31 @@ static tm_err make_doc(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const
     return err ? tm_ctx_fail(ctx, TM_ENOMEM, "out of memory") : TM_EOK;
 }
 
-/* Shard K's rows: the jobs of its run in start order (tm__shard_assign_runs
- * by their costs), by index; their positions are their indices. */
-static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const tm_workload *w, int32_t **rows,
+/* Shard K's rows (tm__wl_replay_owners), by index; their positions are
+ * their indices. */
+static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t **rows,
                          int64_t **pos, int32_t *n_rows)
 {
-    int32_t n = w->n_jobs;
-    int32_t *order = malloc(((size_t)n + 1) * sizeof *order);
+    int32_t n = in->w.n_jobs;
     int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
-    bool *mine = calloc((size_t)n + 1, sizeof *mine);
-    int64_t *cost = malloc(((size_t)n + 1) * sizeof *cost);
     tm_err err = TM_EOK;
     *rows = malloc(((size_t)n + 1) * sizeof **rows);
     *pos = malloc(((size_t)n + 1) * sizeof **pos);
     *n_rows = 0;
-    if (!order || !owner || !mine || !cost || !*rows || !*pos) {
+    if (!owner || !*rows || !*pos)
         err = tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-        goto out;
-    }
-    if (n < a->shard.n) {
+    else if (n < a->shard.n)
         err = tm_ctx_fail(ctx, TM_EUSAGE, "--shard %d/%d: the trace has %d job%s, so at most %d "
                           "shards (each shard replays at least one)", (int)a->shard.k,
                           (int)a->shard.n, (int)n, n == 1 ? "" : "s", (int)n);
-        goto out;
-    }
-    if ((err = tm__wl_replay_costs(ctx, w, order, cost)) ||
-        (err = tm__shard_assign_runs(ctx, cost, n, a->shard.n, owner)))
-        goto out;
-    for (int32_t i = 0; i < n; i++)
-        mine[order[i]] = owner[i] == a->shard.k;
-    for (int32_t j = 0; j < n; j++)
-        if (mine[j]) {
+    else
+        err = tm__wl_replay_owners(ctx, &in->w, &in->topt, a->shard.n, owner);
+    for (int32_t j = 0; !err && j < n; j++)
+        if (owner[j] == a->shard.k) {
             (*pos)[*n_rows] = j;
             (*rows)[(*n_rows)++] = j;
         }
-out:
-    free(order);
     free(owner);
-    free(mine);
-    free(cost);
     return err;
 }
 
@@ -247,7 +233,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
     if (!err && in.w.n_jobs == 0)
         err = tm_ctx_fail(ctx, TM_EINPUT, "%s: no job that ran", a.jobs);
     if (!err && a.shard.n) {
-        err = shard_rows(ctx, &a, &in.w, &rows, &pos, &n_rows);
+        err = shard_rows(ctx, &a, &in, &rows, &pos, &n_rows);
         if (!err)
             err = wl_shard_id(ctx, "workload replay", &a, &in.w, sh.id);
         sh.sh = a.shard;

@@ -92,7 +92,7 @@ static void eval_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d
 
 /* Shard K's rows: the jobs of the set tm__shard_assign gives it, by their
  * cost; their positions in the set. */
-static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const tm_workload *w, const int32_t *set,
+static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
                          int32_t n_set, int32_t **rows, int64_t **pos, int32_t *n_rows)
 {
     int32_t *all = malloc(((size_t)n_set + 1) * sizeof *all);
@@ -115,7 +115,7 @@ static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const tm_workload *w, co
     }
     for (int32_t i = 0; i < n_set; i++)
         all[i] = set ? set[i] : i;
-    tm__wl_eval_costs(w, all, n_set, cost);
+    tm__wl_eval_costs(ctx, &in->w, &in->topt, all, n_set, cost);
     if ((err = tm__shard_assign(ctx, cost, n_set, a->shard.n, owner)))
         goto out;
     for (int32_t i = 0; i < n_set; i++)
@@ -167,7 +167,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
     if (!err)
         err = wl_at_set(ctx, &a, &in.w, &set, &n_set);
     if (!err && a.shard.n) {
-        err = shard_rows(ctx, &a, &in.w, set, n_set, &rows, &pos, &n_rows);
+        err = shard_rows(ctx, &a, &in, set, n_set, &rows, &pos, &n_rows);
         if (!err)
             err = wl_shard_id(ctx, "workload eval", &a, &in.w, sh.id);
         sh.sh = a.shard;

@@ -41,8 +41,6 @@ tm_err tm__shard_parse(tm_ctx *ctx, const char *s, tm__shard *out)
 
 /* ---- assignment ---------------------------------------------------------- */
 
-static int64_t add_sat(int64_t a, int64_t c) { return a > INT64_MAX - c ? INT64_MAX : a + c; }
-
 typedef struct item {
     int64_t cost;
     uint64_t mix; /* tie order */
@@ -124,33 +122,6 @@ tm_err tm__shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32
     }
     free(it);
     free(h);
-    return TM_EOK;
-}
-
-tm_err tm__shard_assign_runs(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
-                             int32_t *owner)
-{
-    int64_t total = 0, before = 0, i = 0, q, r;
-    if (n < 1 || n_items < (int64_t)n)
-        return tm__fail(ctx, TM_EUSAGE, "shard assignment: %d shards of %lld items", (int)n,
-                        (long long)n_items);
-    /* a cost of 0 still counts one, as in tm__shard_assign; sums saturate */
-    for (int64_t j = 0; j < n_items; j++)
-        total = add_sat(total, cost[j] > 0 ? cost[j] : 1);
-    q = total / n;
-    r = total % n;
-    for (int32_t k = 1; k < n; k++) {
-        /* shard k starts where the costs before it reach k/n of the total,
-         * exactly k*q + floor(k*r/n) (k*r < n*n fits); shard k-1 keeps at
-         * least one item, and one is left for each shard from k on */
-        int64_t goal = (int64_t)k * q + (int64_t)k * r / n, last = n_items - (n - k);
-        do {
-            before = add_sat(before, cost[i] > 0 ? cost[i] : 1);
-            owner[i++] = k - 1;
-        } while (i < last && before < goal);
-    }
-    for (; i < n_items; i++)
-        owner[i] = n - 1;
     return TM_EOK;
 }
 

@@ -27,8 +27,8 @@
  *
  * A command with --shard and merge (study; workload eval and replay:
  * src/workload/wl_shard.h) lists its items and their estimated costs,
- * keeps the items tm__shard_assign (or tm__shard_assign_runs) gives shard
- * K, hashes its options and inputs into a tm__shard_id, and its writers
+ * keeps the items tm__shard_assign gives shard K (or deals them its own
+ * way: a replay's jobs go in runs, src/workload/shard_cost.c), hashes its options and inputs into a tm__shard_id, and its writers
  * add the "shard" object / the four CSV columns (src/cli/shard_cli.h).
  * Its merge describes its output in a tm__shard_kind and walks the rows
  * of a finished tm__shard_set by position with the getters below.
@@ -68,15 +68,6 @@ tm_err tm__shard_parse(tm_ctx *ctx, const char *s, tm__shard *out);
  * n) alone; every shard gets an item when n <= n_items. */
 tm_err tm__shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
                         int32_t *owner);
-/* As tm__shard_assign, but each shard gets a run of consecutive items (in
- * the given order: shard 0 the first run), the runs balanced by cost: the
- * run of shard k starts at the first item whose costs before it reach k/n
- * of the total, moved so that every run holds an item (n <= n_items).
- * For items that share work with their neighbours (a trace's jobs in
- * start order share the intervals of their runs). */
-tm_err tm__shard_assign_runs(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
-                             int32_t *owner);
-
 /* ---- identity ------------------------------------------------------------
  * A 64-bit FNV-1a hash over what decides the rows: the command and its
  * version, every option that changes a row (not --shard, --out, --threads,

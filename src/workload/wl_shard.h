@@ -10,9 +10,7 @@
  * The rows of eval are the jobs of the set (every job, or those running at
  * --at) in job order, a shard's those tm__shard_assign gives it; the rows of
  * an as-recorded replay are every job in job order, a shard's a run of
- * jobs consecutive in start order (tm__shard_assign_runs: jobs that start
- * together share the intervals of their runs, whose simulations a shard
- * pays once for all its rows in them). */
+ * jobs consecutive in start order (tm__wl_replay_owners). */
 #ifndef TM_WL_SHARD_H
 #define TM_WL_SHARD_H
 
@@ -33,16 +31,20 @@
 
 /* ---- dealing the rows (shard_cost.c) -------------------------------------- */
 
-/* Eval: the estimated cost of each of the n row jobs rows[i]: its tasks,
- * plus its messages times the bit length of its host count (routing them
- * and simulating their flows). */
-void tm__wl_eval_costs(const tm_workload *w, const int32_t *rows, int32_t n, int64_t *cost);
-/* An as-recorded replay: every job in start order (ties by index, as the
- * replay starts them) into order[0..n_jobs), and the cost of order[i] into
- * cost[i]: its own (as eval's) plus, for every interval of its run, the
- * interval's simulation (the costs of the jobs running in it) shared by
- * those jobs.  Integer arithmetic: every shard computes the same. */
-tm_err tm__wl_replay_costs(tm_ctx *ctx, const tm_workload *w, int32_t *order, int64_t *cost);
+/* Eval: the estimated cost of each of the n row jobs rows[i] (units of
+ * shard_cost.c): routing its messages, simulating its flows alone. */
+void tm__wl_eval_costs(tm_ctx *ctx, const tm_workload *w, const tm_time_opts *topt,
+                       const int32_t *rows, int32_t n, int64_t *cost);
+/* An as-recorded replay: each job's shard, into owner[job] (n_shards <=
+ * n_jobs, each shard a job at least).  A shard gets a run of jobs
+ * consecutive in start order (ties by index, as the replay starts them):
+ * it simulates every interval from its first job's start to its last
+ * job's end once for all its rows there, and jobs that start together
+ * share most of their intervals.  The runs minimise the dearest shard's
+ * estimated cost: its jobs' own costs plus the simulations of those
+ * intervals, each interval's running jobs taken as one group. */
+tm_err tm__wl_replay_owners(tm_ctx *ctx, const tm_workload *w, const tm_time_opts *topt,
+                            int32_t n_shards, int32_t *owner);
 
 /* ---- the printed result ----------------------------------------------------- */
 
