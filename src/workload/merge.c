@@ -272,11 +272,12 @@ static tm_err fabric(merger *m)
     if (tm__shard_meta_has(m->set, "fabric.max_congestion_link")) {
         if ((err = tm__shard_meta_list(m->ctx, m->set, "fabric.max_congestion_link", &two)))
             return err;
-        if (two != 2 ||
-            !(f->max_from = tm__shard_meta_item(m->set, "fabric.max_congestion_link", 0, path,
-                                                sizeof path)) ||
-            !(f->max_to = tm__shard_meta_item(m->set, "fabric.max_congestion_link", 1, path,
-                                              sizeof path)))
+        /* names only: an integer item would come back in path */
+        f->max_from = tm__shard_meta_item(m->set, "fabric.max_congestion_link", 0, path,
+                                          sizeof path);
+        f->max_to = tm__shard_meta_item(m->set, "fabric.max_congestion_link", 1, path,
+                                        sizeof path);
+        if (two != 2 || !f->max_from || !f->max_to || f->max_from == path || f->max_to == path)
             return tm__fail(m->ctx, TM_EINPUT, "%s: 'fabric.max_congestion_link' is not a list "
                             "of two names", tm__shard_set_name(m->set, 0));
     }
