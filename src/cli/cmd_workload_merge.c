@@ -32,43 +32,8 @@ static void merge_usage(FILE *out)
     cli_print_options(out, CLI_WMERGE);
 }
 
-typedef struct merge_args {
-    const char *outs[WL_MAX_OUT];
-    int n_outs;
-    bool json_out, json;
-    const char *report;
-} merge_args;
-
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n > t && strcmp(s + n - t, tail) == 0;
-}
-
-static int merge_option(void *ud, int c, const char *v)
-{
-    merge_args *a = ud;
-    switch (c) {
-    case OPT_OUT:
-        if (!ends_with(v, ".csv") && !ends_with(v, ".json"))
-            return cli_usage_error(CMD, "--out '%s': the name must end in .csv or .json", v), -1;
-        if (a->n_outs >= WL_MAX_OUT)
-            return cli_usage_error(CMD, "--out: at most %d files", WL_MAX_OUT), -1;
-        a->outs[a->n_outs++] = v;
-        a->json_out = a->json_out || ends_with(v, ".json");
-        return 1;
-    case OPT_REPORT:
-        if (!ends_with(v, ".html"))
-            return cli_usage_error(CMD, "--report '%s': the name must end in .html", v), -1;
-        a->report = v;
-        return 1;
-    case OPT_JSON: a->json = true; return 1;
-    default: return 0;
-    }
-}
-
 /* What the merged files need that the shards may not hold. */
-static tm_err check_outputs(tm_ctx *ctx, const merge_args *a, const tm__wl_doc *d)
+static tm_err check_outputs(tm_ctx *ctx, const cli_merge_args *a, const tm__wl_doc *d)
 {
     if ((a->json_out || a->json) && !d->has_head)
         return tm_ctx_fail(ctx, TM_EUSAGE, "%s needs the shards' JSON files (a CSV holds the "
@@ -85,7 +50,7 @@ static tm_err check_outputs(tm_ctx *ctx, const merge_args *a, const tm__wl_doc *
     return TM_EOK;
 }
 
-static tm_err run(tm_ctx *ctx, const merge_args *a, char **paths, int n, tm__wl_doc *d,
+static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm__wl_doc *d,
                   int32_t *n_shards)
 {
     FILE **fp = calloc((size_t)n, sizeof *fp);
@@ -108,7 +73,7 @@ static tm_err run(tm_ctx *ctx, const merge_args *a, char **paths, int n, tm__wl_
     return err;
 }
 
-static void print_text(const merge_args *a, const tm__wl_doc *d, int32_t n_shards)
+static void print_text(const cli_merge_args *a, const tm__wl_doc *d, int32_t n_shards)
 {
     if (d->has_head)
         printf("%-12s %s on %s, routing %s: %lld jobs\n\n", d->replay ? "trace" : "jobs",
@@ -125,15 +90,16 @@ static void print_text(const merge_args *a, const tm__wl_doc *d, int32_t n_shard
 
 int cmd_workload_merge(int argc, char **argv, cli_warns *w)
 {
-    merge_args a;
+    cli_merge_args a;
     tm__wl_doc d;
     tm_ctx *ctx = NULL;
     int32_t n_shards = 0;
     int first = argc, rc;
     tm_err err;
     memset(&a, 0, sizeof a);
+    a.cmd = CMD;
     tm__wl_doc_init(&d);
-    rc = cli_parse_options_args(CMD, CLI_WMERGE, argc, argv, merge_option, &a, merge_usage,
+    rc = cli_parse_options_args(CMD, CLI_WMERGE, argc, argv, cli_merge_option, &a, merge_usage,
                                 &first);
     if (rc >= 0)
         return rc;

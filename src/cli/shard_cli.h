@@ -10,6 +10,19 @@
 #include "../shard/shard.h"
 #include "cli.h"
 
+/* The options of a merge (`study merge`, `workload merge`): --out F.csv or
+ * F.json (json_out: one is JSON), --report F.html, --json; as a
+ * cli_option_fn over a cli_merge_args whose cmd is set. */
+#define CLI_MERGE_MAX_OUT 8
+typedef struct cli_merge_args {
+    const char *cmd; /* "topomap study merge": in usage errors */
+    const char *outs[CLI_MERGE_MAX_OUT];
+    int n_outs;
+    bool json_out, json;
+    const char *report;
+} cli_merge_args;
+int cli_merge_option(void *ud, int c, const char *v);
+
 /* --shard's value (tm__shard_parse): 1, or -1 after a usage error of cmd. */
 int cli_shard_option(const char *cmd, const char *v, tm__shard *out);
 

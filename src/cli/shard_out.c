@@ -5,6 +5,35 @@
 
 #include "shard_cli.h"
 
+static bool ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), t = strlen(tail);
+    return n > t && strcmp(s + n - t, tail) == 0;
+}
+
+int cli_merge_option(void *ud, int c, const char *v)
+{
+    cli_merge_args *a = ud;
+    switch (c) {
+    case OPT_OUT:
+        if (!ends_with(v, ".csv") && !ends_with(v, ".json"))
+            return cli_usage_error(a->cmd, "--out '%s': the name must end in .csv or .json", v),
+                   -1;
+        if (a->n_outs >= CLI_MERGE_MAX_OUT)
+            return cli_usage_error(a->cmd, "--out: at most %d files", CLI_MERGE_MAX_OUT), -1;
+        a->outs[a->n_outs++] = v;
+        a->json_out = a->json_out || ends_with(v, ".json");
+        return 1;
+    case OPT_REPORT:
+        if (!ends_with(v, ".html"))
+            return cli_usage_error(a->cmd, "--report '%s': the name must end in .html", v), -1;
+        a->report = v;
+        return 1;
+    case OPT_JSON: a->json = true; return 1;
+    default: return 0;
+    }
+}
+
 int cli_shard_option(const char *cmd, const char *v, tm__shard *out)
 {
     tm_ctx *q = NULL;
