@@ -78,7 +78,7 @@ enum {
     OPT_FAIL_LINKS, OPT_FAIL_LINK, OPT_FAIL_SWITCH, OPT_SEEDS, OPT_SCALE_CAPACITY,
     OPT_LATENCY_PER_HOP, OPT_MESSAGE_OVERHEAD, OPT_HOST_BANDWIDTH, OPT_TIME_MODEL, OPT_TIME_EXACT,
     OPT_COMM_PHASES, OPT_EFFORT,
-    OPT_SHARD, /* study --shard K/N (docs/study.md "Shards") */
+    OPT_SHARD, /* --shard K/N of study, workload eval and replay (docs/study.md "Shards") */
     /* workload eval / replay and alloc (docs/workload.md) */
     OPT_JOBS, OPT_TRACE, OPT_DEFAULT_COMM, OPT_AT, OPT_POLICY, OPT_PARTITION, OPT_SLURM_TOPOLOGY,
     OPT_FREE, OPT_NODES, OPT_PPN
@@ -91,8 +91,8 @@ enum {
 enum { CLI_TOPO = 1, CLI_EVAL = 2, CLI_MAP = 4, CLI_STUDY = 8 };
 /* `study merge` (its files are arguments: cli_parse_options_args) */
 enum { CLI_STUDY_MERGE = 16 };
-/* workload eval, workload replay, alloc (docs/workload.md) */
-enum { CLI_WEVAL = 32, CLI_WREPLAY = 64, CLI_ALLOC = 128 };
+/* workload eval, workload replay, alloc, workload merge (docs/workload.md) */
+enum { CLI_WEVAL = 32, CLI_WREPLAY = 64, CLI_ALLOC = 128, CLI_WMERGE = 256 };
 typedef struct cli_opt {
     const char *name; /* without "--" */
     int id;           /* OPT_* */

@@ -11,7 +11,7 @@
 static const char usage_head[] =
     "usage: topomap workload replay --topology T --trace F [--json] [--out F.csv|F.json]\n"
     "                               [--policy all|as-recorded|slurm-tree|random|topomap[,..]]\n"
-    "                               [--report F.html]\n"
+    "                               [--report F.html] [--shard K/N]\n"
     "\n"
     "Replays the trace F (a jobs file with Start and End): at each start, the job is\n"
     "placed by the policy among the nodes free under that policy's own history, and\n"
@@ -19,7 +19,9 @@ static const char usage_head[] =
     "flows, as 'workload eval'), weighted over the intervals of its run.  Prints the\n"
     "distribution of slowdowns of every policy and the fabric's max congestion over\n"
     "time.  The recorded times are kept: the replay compares placements, it does not\n"
-    "re-schedule.  docs/workload.md.\n"
+    "re-schedule.  With --policy as-recorded, --shard K/N replays one shard of the\n"
+    "jobs' rows (a Slurm job array: docs/slurm.md); 'topomap workload merge' joins\n"
+    "the shards' --out files into exactly the unsharded files.  docs/workload.md.\n"
     "\n"
     "options:\n";
 
@@ -35,8 +37,6 @@ typedef struct replay_run {
     int n;
     tm_replay_policy policy[MAX_POLICIES];
     tm_replay_result res[MAX_POLICIES];
-    tm_slowdown_stats st[MAX_POLICIES];
-    tm_workload_result rows[MAX_POLICIES]; /* the rows' tm_job_result, for the writers */
 } replay_run;
 
 static int parse_policies(const char *cmd, const char *list, replay_run *rr)
@@ -62,248 +62,100 @@ static int parse_policies(const char *cmd, const char *list, replay_run *rr)
     return -1;
 }
 
-/* The peak and the time-weighted mean of the fabric's max congestion. */
-static void fabric_over_time(const tm_replay_result *r, double *peak, double *mean)
+static void replay_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d,
+                        const wl_shard_out *sh, double secs)
 {
-    double w = 0, s = 0;
-    *peak = 0;
-    for (int32_t i = 0; i < r->n_intervals; i++) {
-        const tm_replay_interval *iv = &r->intervals[i];
-        *peak = fmax(*peak, iv->max_congestion);
-        s += (iv->t1 - iv->t0) * iv->max_congestion;
-        w += iv->t1 - iv->t0;
-    }
-    *mean = w > 0 ? s / w : 0;
-}
-
-static wl_rows rows_of(const wl_inputs *in, const replay_run *rr, int p)
-{
-    wl_rows x = {in->net, &in->w, &rr->rows[p], tm_replay_policy_name(rr->policy[p]),
-                 rr->res[p].rows};
-    return x;
-}
-
-static void replay_json(FILE *out, const wl_args *a, const wl_inputs *in, const replay_run *rr,
-                        double secs)
-{
-    json_w j;
-    char t[64];
-    json_begin(&j, out);
-    json_obj_begin(&j, NULL);
-    json_str(&j, "topology", a->in.topology);
-    json_str(&j, "trace", a->jobs);
-    json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(in->route)));
-    json_int(&j, "n_jobs", in->w.n_jobs);
-    wl_time_str(rr->res[0].start, t, sizeof t);
-    json_str(&j, "start", t);
-    wl_time_str(rr->res[0].end, t, sizeof t);
-    json_str(&j, "end", t);
-    json_arr_begin(&j, "policies");
-    for (int p = 0; p < rr->n; p++)
-        json_str(&j, NULL, tm_replay_policy_name(rr->policy[p]));
-    json_arr_end(&j);
-    json_arr_begin(&j, "summary");
-    for (int p = 0; p < rr->n; p++) {
-        double peak, mean;
-        fabric_over_time(&rr->res[p], &peak, &mean);
-        json_obj_begin(&j, NULL);
-        json_str(&j, "policy", tm_replay_policy_name(rr->policy[p]));
-        json_int(&j, "jobs", rr->res[p].n_rows);
-        json_int(&j, "not_placed", rr->res[p].not_placed);
-        wl_json_stats(&j, "slowdown", &rr->st[p]);
-        json_num(&j, "max_congestion_peak", peak);
-        json_num(&j, "max_congestion_mean", mean);
-        json_obj_end(&j);
-    }
-    json_arr_end(&j);
-    json_arr_begin(&j, "jobs");
-    for (int p = 0; p < rr->n; p++) {
-        wl_rows x = rows_of(in, rr, p);
-        for (int32_t i = 0; i < rr->res[p].n_rows; i++)
-            wl_json_row(&j, &x, i);
-    }
-    json_arr_end(&j);
-    json_arr_begin(&j, "timeline");
-    for (int p = 0; p < rr->n; p++)
-        for (int32_t i = 0; i < rr->res[p].n_intervals; i++) {
-            const tm_replay_interval *iv = &rr->res[p].intervals[i];
-            json_obj_begin(&j, NULL);
-            json_str(&j, "policy", tm_replay_policy_name(rr->policy[p]));
-            json_num(&j, "t0", iv->t0);
-            json_num(&j, "t1", iv->t1);
-            json_int(&j, "running", iv->running);
-            json_int(&j, "busy_nodes", iv->busy_nodes);
-            json_num(&j, "max_congestion", iv->max_congestion);
-            json_obj_end(&j);
-        }
-    json_arr_end(&j);
-    json_num(&j, "time_s", secs);
-    json_obj_end(&j);
-    json_end(&j);
-}
-
-static void replay_csv(FILE *out, const wl_inputs *in, const replay_run *rr)
-{
-    wl_csv_header(out, true);
-    for (int p = 0; p < rr->n; p++) {
-        wl_rows x = rows_of(in, rr, p);
-        for (int32_t i = 0; i < rr->res[p].n_rows; i++)
-            wl_csv_row(out, &x, i);
-    }
-}
-
-static void replay_text(const wl_args *a, const wl_inputs *in, const replay_run *rr, double secs)
-{
-    char t0[64], t1[64];
-    wl_time_str(rr->res[0].start, t0, sizeof t0);
-    wl_time_str(rr->res[0].end, t1, sizeof t1);
     printf("topology     %s (%d hosts), routing %s\n", a->in.topology, tm_net_n_hosts(in->net),
            tm_route_kind_name(tm_route_kind_of(in->route)));
-    printf("trace        %s: %d jobs from %s to %s\n\n", a->jobs, in->w.n_jobs, t0, t1);
-    printf("%-12s %6s %6s %9s %9s %9s %9s %9s %7s %14s %14s\n", "policy", "jobs", "unplaced",
-           "mean", "median", "p90", "p99", "max", "slowed", "cong peak", "cong mean");
-    for (int p = 0; p < rr->n; p++) {
-        const tm_slowdown_stats *s = &rr->st[p];
-        double peak, mean;
-        fabric_over_time(&rr->res[p], &peak, &mean);
-        printf("%-12s %6d %6d %8.3fx %8.3fx %8.3fx %8.3fx %8.3fx %7d %14.6g %14.6g\n",
-               tm_replay_policy_name(rr->policy[p]), rr->res[p].n_rows, rr->res[p].not_placed,
-               s->mean, s->median, s->p90, s->p99, s->max, s->slowed, peak, mean);
-    }
-    printf("\n(slowdown: each job's est. time with the jobs running beside it over its time "
-           "alone,\n time-weighted over its run; slowed: above %.2fx; cong: the fabric's max "
-           "congestion\n over time)\n", TM_SLOWED);
-    if (in->w.n_jobs <= 40) {
-        printf("\n%-12s %5s", "job", "nodes");
-        for (int p = 0; p < rr->n; p++)
-            printf(" %12.12s", tm_replay_policy_name(rr->policy[p]));
-        printf("   (slowdown by policy)\n");
-        for (int32_t i = 0; i < rr->res[0].n_rows; i++) {
-            const tm_job *job = &in->w.job[rr->res[0].rows[i].r.job];
-            printf("%-12s %5d", job->id, job->n_hosts);
-            for (int p = 0; p < rr->n; p++) {
-                const tm_replay_row *r = &rr->res[p].rows[i];
-                if (r->placed)
-                    printf(" %11.3fx", r->r.slowdown);
-                else
-                    printf(" %12s", "unplaced");
-            }
-            printf("\n");
-        }
-    }
+    printf("trace        %s: %d jobs from %s to %s\n\n", a->jobs, in->w.n_jobs, d->start, d->end);
+    wl_print_replay(stdout, d);
+    if (sh)
+        printf("shard        %d/%d: %d of the %lld jobs' rows (each with the jobs overlapping "
+               "its run); 'topomap workload merge' joins the shards' --out files\n",
+               (int)sh->sh.k, (int)sh->sh.n, d->n_rows, (long long)sh->total);
     printf("time         %.3f s\n", secs);
     if (a->report)
         printf("report       %s\n", a->report);
 }
 
-static tm_err write_outs(tm_ctx *ctx, const wl_args *a, const wl_inputs *in,
-                         const replay_run *rr, double secs)
+/* The result as printed: every policy's rows, then every policy's
+ * intervals. */
+static tm_err make_doc(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const replay_run *rr,
+                       tm__wl_doc *d)
 {
-    for (int i = 0; i < a->n_out; i++) {
-        tm_ofile of;
-        tm_err err = tm_ofile_open(ctx, a->out[i], &of);
-        if (err)
-            return err;
-        if (strstr(a->out[i], ".json"))
-            replay_json(of.fp, a, in, rr, secs);
-        else
-            replay_csv(of.fp, in, rr);
-        if ((err = tm_ofile_commit(ctx, &of)))
-            return err;
+    const char **names = tm__wl_doc_keep(d, calloc((size_t)rr->n + 1, sizeof *names));
+    int32_t nr = 0, ni = 0;
+    char t[64];
+    tm_err err = TM_EOK;
+    d->replay = d->has_head = true;
+    d->topology = a->in.topology;
+    d->input = a->jobs;
+    d->routing = tm_route_kind_name(tm_route_kind_of(in->route));
+    d->n_jobs = in->w.n_jobs;
+    wl_time_str(rr->res[0].start, t, sizeof t);
+    d->start = tm__wl_doc_str(d, t);
+    wl_time_str(rr->res[0].end, t, sizeof t);
+    d->end = tm__wl_doc_str(d, t);
+    d->duration_s = rr->res[0].end - rr->res[0].start;
+    for (int p = 0; p < rr->n; p++) {
+        nr += rr->res[p].n_rows;
+        ni += rr->res[p].n_intervals;
     }
-    return TM_EOK;
+    d->rows = tm__wl_doc_keep(d, calloc((size_t)nr + 1, sizeof *d->rows));
+    d->timeline = tm__wl_doc_keep(d, calloc((size_t)ni + 1, sizeof *d->timeline));
+    if (!names || !d->start || !d->end || !d->rows || !d->timeline)
+        return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    for (int p = 0; p < rr->n; p++)
+        names[p] = tm_replay_policy_name(rr->policy[p]);
+    d->policies = names;
+    d->n_policies = rr->n;
+    for (int p = 0; p < rr->n && !err; p++)
+        for (int32_t i = 0; i < rr->res[p].n_rows && !err; i++) {
+            const tm_replay_row *row = &rr->res[p].rows[i];
+            err = wl_doc_row(d, in->net, &in->w, &row->r, row->hosts, row, names[p],
+                             &d->rows[d->n_rows]);
+            d->n_rows += !err;
+        }
+    for (int p = 0; p < rr->n; p++)
+        for (int32_t i = 0; i < rr->res[p].n_intervals; i++) {
+            const tm_replay_interval *iv = &rr->res[p].intervals[i];
+            d->timeline[d->n_intervals++] = (tm__wl_interval){
+                names[p], iv->t0, iv->t1, iv->running, iv->busy_nodes, iv->max_congestion};
+        }
+    return err ? tm_ctx_fail(ctx, TM_ENOMEM, "out of memory") : TM_EOK;
 }
 
-/* The page: every policy's slowdowns and fabric load over time, the jobs
- * of every policy (tm_report_write_workload, docs/report.md). */
-static tm_err write_report(tm_ctx *ctx, const wl_args *a, const wl_inputs *in,
-                           const replay_run *rr)
+/* Shard K's rows (tm__wl_replay_owners), by index; their positions are
+ * their indices. */
+static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t **rows,
+                         int64_t **pos, int32_t *n_rows)
 {
-    tm_report_workload rep;
-    int32_t total = 0, k = 0;
-    tm_report_job *jobs;
-    tm_report_series cong[MAX_POLICIES], busy;
-    const char *names[MAX_POLICIES];
-    const double *slow[MAX_POLICIES];
-    int32_t n_slow[MAX_POLICIES];
-    double *buf[MAX_POLICIES] = {NULL}, *tb[2 * MAX_POLICIES + 2] = {NULL}, *busy_v = NULL;
-    char sub[1024];
+    int32_t n = in->w.n_jobs;
+    int32_t *owner = malloc(((size_t)n + 1) * sizeof *owner);
     tm_err err = TM_EOK;
-    for (int p = 0; p < rr->n; p++)
-        total += rr->res[p].n_rows;
-    jobs = calloc((size_t)total + 1, sizeof *jobs);
-    for (int p = 0; p < rr->n && jobs; p++) {
-        const tm_replay_result *r = &rr->res[p];
-        int32_t ns = 0;
-        names[p] = tm_replay_policy_name(rr->policy[p]);
-        buf[p] = malloc(((size_t)r->n_rows + 1) * sizeof *buf[p]);
-        tb[2 * p] = malloc(((size_t)r->n_intervals + 1) * sizeof *tb[0]);
-        tb[2 * p + 1] = malloc(((size_t)r->n_intervals + 1) * sizeof *tb[0]);
-        if (!buf[p] || !tb[2 * p] || !tb[2 * p + 1]) {
-            err = tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-            goto out;
-        }
-        for (int32_t i = 0; i < r->n_rows; i++) {
-            const tm_replay_row *row = &r->rows[i];
-            const tm_job *job = &in->w.job[row->r.job];
-            tm_report_job *x = &jobs[k++];
-            x->label = job->id;
-            x->policy = names[p];
-            x->hosts = row->hosts;
-            x->n_hosts = job->n_hosts;
-            x->n_tasks = job->n_tasks;
-            if (!row->placed)
-                continue;
-            x->alone_congestion = row->r.alone.max_congestion;
-            x->shared_congestion = row->r.shared.max_congestion;
-            x->alone_time_s = row->r.alone.est_time_s;
-            x->shared_time_s = row->r.shared.est_time_s;
-            x->slowdown = row->r.slowdown;
-            buf[p][ns++] = row->r.slowdown;
-        }
-        slow[p] = buf[p];
-        n_slow[p] = ns;
-        for (int32_t i = 0; i < r->n_intervals; i++) {
-            tb[2 * p][i] = r->intervals[i].t0;
-            tb[2 * p + 1][i] = r->intervals[i].max_congestion;
-        }
-        cong[p] = (tm_report_series){names[p], r->n_intervals, tb[2 * p], tb[2 * p + 1]};
-    }
-    if (!jobs || !(busy_v = malloc(((size_t)rr->res[0].n_intervals + 1) * sizeof *busy_v))) {
+    *rows = malloc(((size_t)n + 1) * sizeof **rows);
+    *pos = malloc(((size_t)n + 1) * sizeof **pos);
+    *n_rows = 0;
+    if (!owner || !*rows || !*pos)
         err = tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-        goto out;
-    }
-    for (int32_t i = 0; i < rr->res[0].n_intervals; i++)
-        busy_v[i] = rr->res[0].intervals[i].busy_nodes;
-    busy = (tm_report_series){"busy nodes", rr->res[0].n_intervals, tb[0], busy_v};
-    snprintf(sub, sizeof sub, "topology %s, trace %s (%d jobs), routing %s", a->in.topology,
-             a->jobs, in->w.n_jobs, tm_route_kind_name(tm_route_kind_of(in->route)));
-    memset(&rep, 0, sizeof rep);
-    rep.title = "topomap workload replay";
-    rep.subtitle = sub;
-    rep.jobs = jobs;
-    rep.n_jobs = total;
-    rep.n_policies = rr->n;
-    rep.policies = names;
-    rep.slowdowns = slow;
-    rep.n_slowdowns = n_slow;
-    rep.congestion = cong;
-    rep.busy = &busy;
-    rep.t_end = rr->res[0].end - rr->res[0].start;
-    err = tm_report_write_workload(ctx, &rep, a->report);
-out:
-    for (int p = 0; p < MAX_POLICIES; p++)
-        free(buf[p]);
-    for (int i = 0; i < 2 * MAX_POLICIES + 2; i++)
-        free(tb[i]);
-    free(busy_v);
-    free(jobs);
+    else if (n < a->shard.n)
+        err = tm_ctx_fail(ctx, TM_EUSAGE, "--shard %d/%d: the trace has %d job%s, so at most %d "
+                          "shards (each shard replays at least one)", (int)a->shard.k,
+                          (int)a->shard.n, (int)n, n == 1 ? "" : "s", (int)n);
+    else
+        err = tm__wl_replay_owners(ctx, &in->w, &in->topt, a->shard.n, owner);
+    for (int32_t j = 0; !err && j < n; j++)
+        if (owner[j] == a->shard.k) {
+            (*pos)[*n_rows] = j;
+            (*rows)[(*n_rows)++] = j;
+        }
+    free(owner);
     return err;
 }
 
-/* Runs every policy; the rows' figures also as a tm_workload_result for
- * the row writers, and each policy's slowdown statistics. */
-static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, replay_run *rr)
+/* Runs every policy (rows: as-recorded's rows of a shard, NULL: all). */
+static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, const int32_t *rows,
+                  int32_t n_rows, replay_run *rr)
 {
     tm_replay_opts o = TM_REPLAY_OPTS_INIT;
     tm_slurm_tree *tree = NULL;
@@ -324,29 +176,10 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, replay_run *rr)
     o.n_partition = part.n;
     o.tree = tree;
     o.seed = (uint64_t)a->seed;
-    for (int p = 0; p < rr->n && !err; p++) {
-        tm_replay_result *r = &rr->res[p];
-        double *v;
-        int32_t nv = 0;
-        err = tm_replay(ctx, in->route, &in->w, rr->policy[p], &o, r);
-        if (err)
-            break;
-        rr->rows[p].rows = calloc((size_t)r->n_rows + 1, sizeof *rr->rows[p].rows);
-        v = malloc(((size_t)r->n_rows + 1) * sizeof *v);
-        if (!rr->rows[p].rows || !v) {
-            free(v);
-            err = tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-            break;
-        }
-        rr->rows[p].n_rows = r->n_rows;
-        for (int32_t i = 0; i < r->n_rows; i++) {
-            rr->rows[p].rows[i] = r->rows[i].r;
-            if (r->rows[i].placed)
-                v[nv++] = r->rows[i].r.slowdown;
-        }
-        err = tm_slowdown_stats_compute(ctx, v, nv, &rr->st[p]);
-        free(v);
-    }
+    o.rows = rows;
+    o.n_rows = n_rows;
+    for (int p = 0; p < rr->n && !err; p++)
+        err = tm_replay(ctx, in->route, &in->w, rr->policy[p], &o, &rr->res[p]);
     tm_slurm_tree_free(tree);
     tm_alloc_release(&part);
     return err;
@@ -355,14 +188,19 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, replay_run *rr)
 int cmd_replay(int argc, char **argv, cli_warns *w)
 {
     const char *cmd = "topomap workload replay";
-    wl_args a = {0};
+    static wl_args a;
     wl_parse ps = {cmd, &a};
     replay_run rr;
     tm_ctx *ctx = NULL;
     wl_inputs in;
+    tm__wl_doc doc;
+    wl_shard_out sh;
+    int32_t *rows = NULL, n_rows = 0;
+    int64_t *pos = NULL;
     double t0 = cli_now();
     tm_err err;
     int rc;
+    memset(&a, 0, sizeof a);
     memset(&rr, 0, sizeof rr);
     a.seed = 1;
     rc = cli_parse_options(cmd, CLI_WREPLAY, argc, argv, wl_option, &ps, usage);
@@ -374,9 +212,18 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
         return cli_usage_error(cmd, "--trace is required");
     if ((rc = parse_policies(cmd, a.policy, &rr)) >= 0)
         return rc;
+    if (a.shard.n && (rr.n != 1 || rr.policy[0] != TM_REPLAY_RECORDED))
+        return cli_usage_error(cmd, "--shard needs --policy as-recorded: every other policy "
+                                    "places a job on the nodes its own earlier choices left "
+                                    "free, so each row depends on every job before it");
+    if (a.shard.n && a.report)
+        return cli_usage_error(cmd, "--report with --shard: a shard has only its rows; give "
+                                    "--report to 'topomap workload merge'");
     if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     wl_inputs_init(&in);
+    tm__wl_doc_init(&doc);
+    memset(&sh, 0, sizeof sh);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
         err = wl_inputs_load(ctx, &a, a.jobs, &in);
@@ -385,24 +232,37 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
                           "them (sacct -o ...,Start,End)", a.jobs);
     if (!err && in.w.n_jobs == 0)
         err = tm_ctx_fail(ctx, TM_EINPUT, "%s: no job that ran", a.jobs);
+    if (!err && a.shard.n) {
+        err = shard_rows(ctx, &a, &in, &rows, &pos, &n_rows);
+        if (!err)
+            err = wl_shard_id(ctx, "workload replay", &a, &in.w, sh.id);
+        sh.sh = a.shard;
+        sh.total = in.w.n_jobs;
+        sh.pos = pos;
+    }
     if (!err)
-        err = run(ctx, &a, &in, &rr);
+        err = run(ctx, &a, &in, rows, n_rows, &rr);
     if (!err)
-        err = write_outs(ctx, &a, &in, &rr, cli_now() - t0);
+        err = make_doc(ctx, &a, &in, &rr, &doc);
+    if (!err && !a.shard.n)
+        err = tm__wl_doc_summarize(ctx, &doc);
+    if (!err)
+        err = wl_write_outs(ctx, a.out, a.n_out, &doc, a.shard.n ? &sh : NULL);
     if (!err && a.report)
-        err = write_report(ctx, &a, &in, &rr);
+        err = wl_write_replay_report(ctx, &doc, a.report);
     rc = 0;
     if (err)
         rc = cli_report(ctx, w, "workload replay", err);
     else if (a.json)
-        replay_json(stdout, &a, &in, &rr, cli_now() - t0);
+        wl_write_json(stdout, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
     else
-        replay_text(&a, &in, &rr, cli_now() - t0);
-    for (int p = 0; p < MAX_POLICIES; p++) {
-        free(rr.rows[p].rows);
+        replay_text(&a, &in, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
+    tm__wl_doc_release(&doc);
+    for (int p = 0; p < MAX_POLICIES; p++)
         tm_replay_result_release(&rr.res[p]);
-    }
     wl_inputs_release(&in);
+    free(rows);
+    free(pos);
     tm_ctx_free(ctx);
     return rc;
 }

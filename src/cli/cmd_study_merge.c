@@ -29,40 +29,6 @@ static void merge_usage(FILE *out)
     cli_print_options(out, CLI_STUDY_MERGE);
 }
 
-typedef struct merge_args {
-    const char *outs[4];
-    int n_outs;
-    bool json_out;
-    const char *report;
-} merge_args;
-
-static bool ends_with(const char *s, const char *tail)
-{
-    size_t n = strlen(s), t = strlen(tail);
-    return n > t && strcmp(s + n - t, tail) == 0;
-}
-
-static int merge_option(void *ud, int c, const char *v)
-{
-    merge_args *a = ud;
-    switch (c) {
-    case OPT_OUT:
-        if (!ends_with(v, ".csv") && !ends_with(v, ".json"))
-            return cli_usage_error(CMD, "--out '%s': the name must end in .csv or .json", v), -1;
-        if (a->n_outs >= 4)
-            return cli_usage_error(CMD, "--out: at most 4 files"), -1;
-        a->outs[a->n_outs++] = v;
-        a->json_out = a->json_out || ends_with(v, ".json");
-        return 1;
-    case OPT_REPORT:
-        if (!ends_with(v, ".html"))
-            return cli_usage_error(CMD, "--report '%s': the name must end in .html", v), -1;
-        a->report = v;
-        return 1;
-    default: return 0;
-    }
-}
-
 /* Opens the n files; on failure the error names the file (exit 2). */
 static tm_err open_all(tm_ctx *ctx, char **paths, int n, FILE **fp)
 {
@@ -72,7 +38,7 @@ static tm_err open_all(tm_ctx *ctx, char **paths, int n, FILE **fp)
     return TM_EOK;
 }
 
-static tm_err run(tm_ctx *ctx, const merge_args *a, char **paths, int n, tm__study_merged *m)
+static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm__study_merged *m)
 {
     FILE **fp = calloc((size_t)n, sizeof *fp);
     study_outputs o;
@@ -101,14 +67,15 @@ static tm_err run(tm_ctx *ctx, const merge_args *a, char **paths, int n, tm__stu
 
 int cmd_study_merge(int argc, char **argv, cli_warns *w)
 {
-    merge_args a;
+    cli_merge_args a;
     tm__study_merged m;
     tm_ctx *ctx = NULL;
     int first = argc, rc;
     tm_err err;
     memset(&a, 0, sizeof a);
+    a.cmd = CMD;
     memset(&m, 0, sizeof m);
-    rc = cli_parse_options_args(CMD, CLI_STUDY_MERGE, argc, argv, merge_option, &a, merge_usage,
+    rc = cli_parse_options_args(CMD, CLI_STUDY_MERGE, argc, argv, cli_merge_option, &a, merge_usage,
                                 &first);
     if (rc >= 0)
         return rc;

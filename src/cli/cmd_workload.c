@@ -8,7 +8,7 @@
 
 static const char eval_head[] =
     "usage: topomap workload eval --topology T --jobs F [--routing R] [--at TIME] [--json]\n"
-    "                             [--out F.csv|F.json] [--report F.html]\n"
+    "                             [--out F.csv|F.json] [--report F.html] [--shard K/N]\n"
     "\n"
     "Evaluates every job of the jobs file F on the fabric T: alone (max congestion,\n"
     "average dilation, J and est_time_s, as 'topomap eval' of the job) and shared: its\n"
@@ -16,7 +16,9 @@ static const char eval_head[] =
     "est_time_s with the other jobs' flows in the same max-min simulation, and the\n"
     "slowdown (shared / alone); then the fabric's max congestion and the links\n"
     "where jobs collide, with which jobs.  Every job runs at once (or those running\n"
-    "at --at).  docs/workload.md.\n"
+    "at --at).  --shard K/N evaluates one shard of the jobs' rows (a Slurm job\n"
+    "array: docs/slurm.md); 'topomap workload merge' joins the shards' --out files\n"
+    "into exactly the unsharded files.  docs/workload.md.\n"
     "\n"
     "options:\n";
 
@@ -31,22 +33,27 @@ static void eval_usage(FILE *out)
 static void usage(FILE *out)
 {
     fputs("usage: topomap workload eval   --topology T --jobs F [--routing R] [--at TIME] [--json]\n"
-          "                               [--out F.csv|F.json] [--report F.html]\n"
+          "                               [--out F.csv|F.json] [--report F.html] [--shard K/N]\n"
           "       topomap workload replay --topology T --trace F [--json] [--out F.csv|F.json]\n"
           "                               [--policy all|as-recorded|slurm-tree|random|topomap[,..]]\n"
-          "                               [--report F.html]\n"
+          "                               [--report F.html] [--shard K/N]\n"
+          "       topomap workload merge  F1 F2 ... [--out F.csv|F.json] [--json] [--report F.html]\n"
           "\n"
           "Many jobs on one fabric (docs/workload.md).  'workload eval' evaluates every job\n"
           "of a jobs file alone and with the other jobs' traffic on the same links;\n"
           "'workload replay' replays a trace under node-choice policies and prints the\n"
-          "slowdowns of each.  'topomap workload eval --help' and 'topomap workload replay\n"
-          "--help' describe each.\n"
+          "slowdowns of each; 'workload merge' joins the --out files of the shards of one\n"
+          "eval or as-recorded replay (--shard K/N) into the unsharded result.  'topomap\n"
+          "workload eval --help', 'topomap workload replay --help' and 'topomap workload\n"
+          "merge --help' describe each.\n"
           "\n"
           "eval options:\n",
           out);
     cli_print_options(out, CLI_WEVAL);
     fputs("\nreplay options:\n", out);
     cli_print_options(out, CLI_WREPLAY);
+    fputs("\nmerge options:\n", out);
+    cli_print_options(out, CLI_WMERGE);
 }
 
 static int check_args(const char *cmd, const wl_args *a)
@@ -62,151 +69,141 @@ static int check_args(const char *cmd, const wl_args *a)
     return -1;
 }
 
-/* The whole answer as one JSON document (stdout --json, --out F.json). */
-static void eval_json(FILE *out, const wl_args *a, const wl_inputs *in, const wl_rows *x,
-                      const tm_slowdown_stats *st, int32_t n_set, double secs)
-{
-    json_w j;
-    json_begin(&j, out);
-    json_obj_begin(&j, NULL);
-    json_str(&j, "topology", a->in.topology);
-    json_str(&j, "jobs_file", a->jobs);
-    json_str(&j, "routing", tm_route_kind_name(tm_route_kind_of(in->route)));
-    if (a->at)
-        json_str(&j, "at", a->at);
-    else
-        json_null(&j, "at");
-    json_int(&j, "n_jobs", in->w.n_jobs);
-    json_int(&j, "n_running", n_set);
-    json_int(&j, "skipped_steps", in->w.skipped_steps);
-    json_int(&j, "skipped_not_started", in->w.skipped_not_started);
-    json_arr_begin(&j, "jobs");
-    for (int32_t i = 0; i < x->r->n_rows; i++)
-        wl_json_row(&j, x, i);
-    json_arr_end(&j);
-    wl_json_fabric(&j, x);
-    wl_json_stats(&j, "slowdown", st);
-    json_num(&j, "time_s", secs);
-    json_obj_end(&j);
-    json_end(&j);
-}
-
-static void eval_csv(FILE *out, const wl_rows *x)
-{
-    wl_csv_header(out, false);
-    for (int32_t i = 0; i < x->r->n_rows; i++)
-        wl_csv_row(out, x, i);
-}
-
-static tm_err write_outs(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const wl_rows *x,
-                         const tm_slowdown_stats *st, int32_t n_set, double secs)
-{
-    for (int i = 0; i < a->n_out; i++) {
-        tm_ofile of;
-        tm_err err = tm_ofile_open(ctx, a->out[i], &of);
-        if (err)
-            return err;
-        if (strstr(a->out[i], ".json"))
-            eval_json(of.fp, a, in, x, st, n_set, secs);
-        else
-            eval_csv(of.fp, x);
-        if ((err = tm_ofile_commit(ctx, &of)))
-            return err;
-    }
-    return TM_EOK;
-}
-
-static void eval_text(const wl_args *a, const wl_inputs *in, const wl_rows *x,
-                      const tm_slowdown_stats *st, int32_t n_set, double secs)
+static void eval_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d,
+                      const wl_shard_out *sh, double secs)
 {
     printf("topology     %s (%d hosts), routing %s\n", a->in.topology, tm_net_n_hosts(in->net),
            tm_route_kind_name(tm_route_kind_of(in->route)));
     printf("jobs         %s: %d jobs", a->jobs, in->w.n_jobs);
     if (a->at)
-        printf(", %d running at %s", n_set, a->at);
+        printf(", %lld running at %s", (long long)d->n_running, a->at);
     else
         printf(", all running at once");
     printf("\n\n");
-    wl_print_rows(stdout, x);
-    printf("\n");
-    wl_print_shared(stdout, x);
-    if (st->n)
-        printf("slowdown     mean %.3fx, median %.3fx, max %.3fx; %d of %d jobs slowed by more "
-               "than %.0f%%\n", st->mean, st->median, st->max, st->slowed, st->n,
-               100 * (TM_SLOWED - 1));
+    wl_print_eval(stdout, d);
+    if (sh)
+        printf("shard        %d/%d: %d of the %lld jobs' rows (their figures with every job "
+               "running); 'topomap workload merge' joins the shards' --out files\n",
+               (int)sh->sh.k, (int)sh->sh.n, d->n_rows, (long long)sh->total);
     printf("time         %.3f s\n", secs);
     if (a->report)
         printf("report       %s\n", a->report);
 }
 
-static tm_err stats_of(tm_ctx *ctx, const tm_workload_result *r, tm_slowdown_stats *st)
+/* Shard K's rows: the jobs of the set tm__shard_assign gives it, by their
+ * cost; their positions in the set. */
+static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
+                         int32_t n_set, int32_t **rows, int64_t **pos, int32_t *n_rows)
 {
-    double *v = malloc(((size_t)r->n_rows + 1) * sizeof *v);
-    tm_err err;
-    if (!v)
-        return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-    for (int32_t i = 0; i < r->n_rows; i++)
-        v[i] = r->rows[i].slowdown;
-    err = tm_slowdown_stats_compute(ctx, v, r->n_rows, st);
-    free(v);
+    int32_t *all = malloc(((size_t)n_set + 1) * sizeof *all);
+    int32_t *owner = malloc(((size_t)n_set + 1) * sizeof *owner);
+    int64_t *cost = malloc(((size_t)n_set + 1) * sizeof *cost);
+    tm_err err = TM_EOK;
+    *rows = malloc(((size_t)n_set + 1) * sizeof **rows);
+    *pos = malloc(((size_t)n_set + 1) * sizeof **pos);
+    *n_rows = 0;
+    if (!all || !owner || !cost || !*rows || !*pos) {
+        err = tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+        goto out;
+    }
+    if (n_set < a->shard.n) {
+        err = tm_ctx_fail(ctx, TM_EUSAGE, "--shard %d/%d: %d job%s %s, so at most %d shards "
+                          "(each shard evaluates at least one)", (int)a->shard.k,
+                          (int)a->shard.n, (int)n_set, n_set == 1 ? "" : "s",
+                          a->at ? "run at --at" : "in the jobs file", (int)n_set);
+        goto out;
+    }
+    for (int32_t i = 0; i < n_set; i++)
+        all[i] = set ? set[i] : i;
+    tm__wl_eval_costs(ctx, &in->w, &in->topt, all, n_set, cost);
+    if ((err = tm__shard_assign(ctx, cost, n_set, a->shard.n, owner)))
+        goto out;
+    for (int32_t i = 0; i < n_set; i++)
+        if (owner[i] == a->shard.k) {
+            (*pos)[*n_rows] = i;
+            (*rows)[(*n_rows)++] = all[i];
+        }
+out:
+    free(all);
+    free(owner);
+    free(cost);
     return err;
 }
 
 static int workload_eval(int argc, char **argv, cli_warns *w)
 {
     const char *cmd = "topomap workload eval";
-    wl_args a = {0};
+    static wl_args a;
     wl_parse p = {cmd, &a};
     tm_workload_eval_opts eo = TM_WORKLOAD_EVAL_OPTS_INIT;
     tm_workload_result res;
-    tm_slowdown_stats st;
     tm_ctx *ctx = NULL;
     wl_inputs in;
-    wl_rows x = {0};
-    int32_t *set = NULL, n_set = 0;
+    tm__wl_doc doc;
+    wl_shard_out sh;
+    int32_t *set = NULL, n_set = 0, *rows = NULL, n_rows = 0;
+    int64_t *pos = NULL;
     double t0 = cli_now();
     tm_err err;
-    int rc = cli_parse_options(cmd, CLI_WEVAL, argc, argv, wl_option, &p, eval_usage);
+    int rc;
+    memset(&a, 0, sizeof a);
+    rc = cli_parse_options(cmd, CLI_WEVAL, argc, argv, wl_option, &p, eval_usage);
     if (rc >= 0)
         return rc;
     if ((rc = check_args(cmd, &a)) >= 0)
         return rc;
+    if (a.shard.n && a.report)
+        return cli_usage_error(cmd, "--report with --shard: a shard has only its rows; the page "
+                                    "of every job: without --shard");
     if (cli_ctx_new(&ctx, w))
         return EXIT_INTERNAL_;
     wl_inputs_init(&in);
     tm_workload_result_init(&res);
+    tm__wl_doc_init(&doc);
+    memset(&sh, 0, sizeof sh);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
         err = wl_inputs_load(ctx, &a, a.jobs, &in);
     if (!err)
         err = wl_at_set(ctx, &a, &in.w, &set, &n_set);
+    if (!err && a.shard.n) {
+        err = shard_rows(ctx, &a, &in, set, n_set, &rows, &pos, &n_rows);
+        if (!err)
+            err = wl_shard_id(ctx, "workload eval", &a, &in.w, sh.id);
+        sh.sh = a.shard;
+        sh.total = n_set;
+        sh.pos = pos;
+    }
     if (!err) {
         eo.time = &in.topt;
         eo.set = set;
         eo.n_set = n_set;
+        eo.rows = rows;
+        eo.n_rows = n_rows;
         eo.keep_link_loads = a.report != NULL;
         err = tm_workload_eval(ctx, in.route, &in.w, &eo, &res);
     }
-    x.net = in.net;
-    x.w = &in.w;
-    x.r = &res;
     if (!err)
-        err = stats_of(ctx, &res, &st);
+        err = wl_doc_eval(ctx, &a, &in, n_set, &res, &doc);
+    if (!err && !a.shard.n)
+        err = tm__wl_doc_summarize(ctx, &doc);
     if (!err)
-        err = write_outs(ctx, &a, &in, &x, &st, n_set, cli_now() - t0);
+        err = wl_write_outs(ctx, a.out, a.n_out, &doc, a.shard.n ? &sh : NULL);
     if (!err && a.report)
-        err = wl_write_eval_report(ctx, &a, &in, &x);
+        err = wl_write_eval_report(ctx, &a, &in, &res);
     rc = 0;
-    if (err) {
+    if (err)
         rc = cli_report(ctx, w, "workload eval", err);
-    } else if (a.json) {
-        eval_json(stdout, &a, &in, &x, &st, n_set, cli_now() - t0);
-    } else {
-        eval_text(&a, &in, &x, &st, n_set, cli_now() - t0);
-    }
+    else if (a.json)
+        wl_write_json(stdout, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
+    else
+        eval_text(&a, &in, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
+    tm__wl_doc_release(&doc);
     tm_workload_result_release(&res);
     wl_inputs_release(&in);
     free(set);
+    free(rows);
+    free(pos);
     tm_ctx_free(ctx);
     return rc;
 }
@@ -225,5 +222,8 @@ int cmd_workload(int argc, char **argv, cli_warns *w)
         return workload_eval(argc - 1, argv + 1, w);
     if (strcmp(argv[1], "replay") == 0)
         return cmd_replay(argc - 1, argv + 1, w);
-    return cli_usage_error("topomap workload", "unknown subcommand '%s' (eval, replay)", argv[1]);
+    if (strcmp(argv[1], "merge") == 0)
+        return cmd_workload_merge(argc - 1, argv + 1, w);
+    return cli_usage_error("topomap workload", "unknown subcommand '%s' (eval, replay, merge)",
+                           argv[1]);
 }

@@ -18,6 +18,7 @@
 #define W CLI_WEVAL
 #define R CLI_WREPLAY
 #define A CLI_ALLOC
+#define WM CLI_WMERGE
 
 /* In --help order.  An option whose value or meaning differs between
  * subcommands has one entry per meaning (disjoint masks).  Help: the first
@@ -285,8 +286,24 @@ static const cli_opt table[] = {
     {"report", OPT_REPORT, "F.html", R,
      "one self-contained HTML page: the slowdowns of every policy and the\n"
      "fabric's load over time (docs/report.md)"},
+    {"shard", OPT_SHARD, "K/N", W,
+     "evaluate only shard K of N (K = 0..N-1, as SLURM_ARRAY_TASK_ID) of the\n"
+     "jobs' rows, balanced by estimated cost, each with every job's traffic;\n"
+     "--out then holds those rows for 'topomap workload merge'\n"
+     "(docs/workload.md \"Shards\", docs/slurm.md)"},
+    {"shard", OPT_SHARD, "K/N", R,
+     "with --policy as-recorded: replay only shard K of N (K = 0..N-1) of the\n"
+     "jobs' rows, a run of jobs in start order balanced by estimated cost;\n"
+     "--out then holds those rows for 'topomap workload merge'"},
     {"json", OPT_JSON, NULL, W | R | A, "one JSON object on stdout (keys in docs/workload.md)"},
-    {"help", OPT_HELP, NULL, W | R | A, "this text"},
+    {"out", OPT_OUT, "F", WM,
+     "write the merged rows to F.csv or F.json (atomically; may be repeated;\n"
+     "F.json needs JSON shards): the unsharded command's file, byte for byte"},
+    {"json", OPT_JSON, NULL, WM, "the merged result as one JSON object on stdout (JSON shards)"},
+    {"report", OPT_REPORT, "F.html", WM,
+     "a replay's HTML page, as 'workload replay --report' writes it (JSON\n"
+     "shards; an eval's page needs every link's load: not from shards)"},
+    {"help", OPT_HELP, NULL, W | R | A | WM, "this text"},
 };
 
 #undef T
@@ -297,6 +314,7 @@ static const cli_opt table[] = {
 #undef W
 #undef R
 #undef A
+#undef WM
 
 #define N_TABLE (sizeof table / sizeof *table)
 #define HELP_COL 24 /* column of the descriptions */
@@ -514,7 +532,7 @@ static int other_command(const char *cmd, unsigned mask, const char *given)
 {
     static const char *const names[] = {"topo",          "eval",          "map",
                                         "study",         "study merge",   "workload eval",
-                                        "workload replay", "alloc"};
+                                        "workload replay", "alloc",       "workload merge"};
     char list[160] = "";
     size_t len, n = 0;
     unsigned whose = 0;

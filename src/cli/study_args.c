@@ -168,16 +168,7 @@ static int study_option(study_args *a, int c, const char *v)
         return 0;
     }
     case OPT_QUIET: a->quiet = true; return 0;
-    case OPT_SHARD: {
-        tm_ctx *q = NULL;
-        tm_err err;
-        if (tm_ctx_new(&q) != TM_EOK)
-            return -1;
-        if ((err = tm__shard_parse(q, v, &a->shard)))
-            cli_usage_error(CMD, "%s", tm_ctx_errmsg(q));
-        tm_ctx_free(q);
-        return err ? -1 : 0;
-    }
+    case OPT_SHARD: return cli_shard_option(CMD, v, &a->shard) < 0 ? -1 : 0;
     case OPT_REPORT: {
         size_t n = strlen(v);
         if (n < 6 || strcmp(v + n - 5, ".html") != 0)

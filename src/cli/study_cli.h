@@ -6,15 +6,13 @@
 
 #include "../study/study.h"
 #include "cli.h"
+#include "shard_cli.h"
 
 #define STUDY_MAX_AXIS 64
 /* Options remembered for the shard identity (study_shard.c). */
 #define STUDY_MAX_OPTS 1024
 
-typedef struct study_opt {
-    int id;          /* OPT_* */
-    const char *val; /* NULL for a flag */
-} study_opt;
+typedef cli_optval study_opt; /* OPT_* and its value (NULL for a flag) */
 
 typedef struct study_args {
     cli_inputs in;  /* node-name map, HCAs, comm format, alloc, threads, time model */

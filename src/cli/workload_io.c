@@ -11,7 +11,11 @@ int wl_option(void *ud, int c, const char *v)
 {
     wl_parse *p = ud;
     wl_args *a = p->a;
+    if (a->n_opts >= WL_MAX_OPTS)
+        return cli_usage_error(p->cmd, "more than %d options", WL_MAX_OPTS), -1;
+    a->opts[a->n_opts++] = (cli_optval){c, v};
     switch (c) {
+    case OPT_SHARD: return cli_shard_option(p->cmd, v, &a->shard);
     case OPT_JOBS:
     case OPT_TRACE: a->jobs = v; return 1;
     case OPT_DEFAULT_COMM: a->default_comm = v; return 1;

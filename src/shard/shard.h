@@ -25,11 +25,11 @@
  *         columns shard ("K/N"), shard_id, shard_row (its position) and
  *         shard_rows_total (R): TM__SHARD_CSV_COLUMNS.
  *
- * Adding --shard and merge to another command (workload eval, replay):
- * the command lists its items and their estimated costs, keeps the items
- * tm__shard_assign gives shard K, hashes its options and inputs into a
- * tm__shard_id, and its writers add the "shard" object / the four CSV
- * columns (tm__shard_json_* helpers are in the CLI's writer, study_out.c).
+ * A command with --shard and merge (study; workload eval and replay:
+ * src/workload/wl_shard.h) lists its items and their estimated costs,
+ * keeps the items tm__shard_assign gives shard K (or deals them its own
+ * way: a replay's jobs go in runs, src/workload/shard_cost.c), hashes its options and inputs into a tm__shard_id, and its writers
+ * add the "shard" object / the four CSV columns (src/cli/shard_cli.h).
  * Its merge describes its output in a tm__shard_kind and walks the rows
  * of a finished tm__shard_set by position with the getters below.
  */
@@ -68,7 +68,6 @@ tm_err tm__shard_parse(tm_ctx *ctx, const char *s, tm__shard *out);
  * n) alone; every shard gets an item when n <= n_items. */
 tm_err tm__shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
                         int32_t *owner);
-
 /* ---- identity ------------------------------------------------------------
  * A 64-bit FNV-1a hash over what decides the rows: the command and its
  * version, every option that changes a row (not --shard, --out, --threads,
@@ -115,6 +114,12 @@ typedef struct tm__shard_row tm__shard_row;
 
 tm_err tm__shard_set_new(tm_ctx *ctx, const tm__shard_kind *kind, tm__shard_set **out);
 void tm__shard_set_free(tm__shard_set *s);
+/* Whether a shard's output (its first len bytes, or all of it) names key
+ * at its top: a member of the top-level JSON object, a column of the CSV
+ * header (by its first non-blank byte, as tm__shard_set_add).  For a
+ * command whose merge reads the outputs of several kinds (workload eval
+ * and replay): which kind the first file is. */
+bool tm__shard_sniff(const char *buf, size_t len, const char *key);
 /* Reads one shard's output from in (JSON when its first non-blank byte is
  * '{', else CSV); name is the file's name in messages ("name:line: what
  * is wrong", or "name: what is wrong" where JSON has no line).  Checks the
@@ -157,10 +162,23 @@ tm_err tm__shard_get_int(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_ro
                          tm__shard_field f, int64_t lo, int64_t hi, int64_t *out);
 tm_err tm__shard_get_num(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_row *r,
                          tm__shard_field f, double *out);
+/* Booleans: JSON true or false, a CSV cell "true" or "false". */
+tm_err tm__shard_get_bool(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_row *r,
+                          tm__shard_field f, bool *out);
+/* JSON only: a list of strings, *n of them, item i by tm__shard_row_item
+ * (the pointer lives as long as the set). */
+tm_err tm__shard_get_list(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_row *r,
+                          tm__shard_field f, int64_t *n);
+const char *tm__shard_row_item(const tm__shard_set *s, const tm__shard_row *r,
+                               tm__shard_field f, int64_t i);
 
 /* JSON only: a top-level member of the first file (all files hold the
- * same: checked by tm__shard_set_add), by a '.' path ("grid.seed").
- * Strings and integers as above; lists: their length and string items. */
+ * same: checked by tm__shard_set_add), by a '.' path of keys and list
+ * indices ("grid.seed", "fabric.shared_links.0.from").  Strings, integers
+ * and numbers as above; lists: their length and string items. */
+/* Whether it is there and not null. */
+bool tm__shard_meta_has(const tm__shard_set *s, const char *path);
+tm_err tm__shard_meta_num(tm_ctx *ctx, const tm__shard_set *s, const char *path, double *out);
 tm_err tm__shard_meta_str(tm_ctx *ctx, const tm__shard_set *s, const char *path,
                           const char **out);
 tm_err tm__shard_meta_int(tm_ctx *ctx, const tm__shard_set *s, const char *path, int64_t lo,

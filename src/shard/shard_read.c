@@ -187,16 +187,22 @@ static tm_err add_row(tm_ctx *ctx, tm__shard_set *s, json_t *obj, int32_t f, int
 
 /* ---- JSON ------------------------------------------------------------------- */
 
+/* The value at a '.' path: object members by key, list items by index. */
 static json_t *get_path(json_t *v, const char *path)
 {
     char key[128];
     while (v && *path) {
         size_t len = strcspn(path, ".");
-        if (len >= sizeof key || !json_is_object(v))
+        if (len >= sizeof key)
             return NULL;
         memcpy(key, path, len);
         key[len] = 0;
-        v = json_object_get(v, key);
+        if (json_is_array(v) && len > 0 && len < 10 && strspn(key, "0123456789") == len)
+            v = json_array_get(v, (size_t)strtoul(key, NULL, 10));
+        else if (json_is_object(v))
+            v = json_object_get(v, key);
+        else
+            return NULL;
         path += len + (path[len] == '.');
     }
     return v;
@@ -537,6 +543,32 @@ static tm_err read_csv(tm_ctx *ctx, tm__shard_set *s, int32_t f, const char *buf
     return err;
 }
 
+/* ---- which kind of output ------------------------------------------------------ */
+
+bool tm__shard_sniff(const char *buf, size_t len, const char *key)
+{
+    const char *p = buf, *end = buf + len;
+    size_t klen = strlen(key);
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+        p++;
+    if (p < end && *p == '{') {
+        json_t *doc = json_loadb(buf, len, 0, NULL);
+        bool has = json_is_object(doc) && json_object_get(doc, key);
+        json_decref(doc);
+        return has;
+    }
+    /* the header: columns up to the first line break (our headers quote nothing) */
+    while (p < end && *p != '\n' && *p != '\r') {
+        const char *q = p;
+        while (q < end && *q != ',' && *q != '\n' && *q != '\r')
+            q++;
+        if ((size_t)(q - p) == klen && memcmp(p, key, klen) == 0)
+            return true;
+        p = q < end && *q == ',' ? q + 1 : q;
+    }
+    return false;
+}
+
 /* ---- adding a file ------------------------------------------------------------ */
 
 tm_err tm__shard_set_add(tm_ctx *ctx, tm__shard_set *s, FILE *in, const char *name)
@@ -741,6 +773,53 @@ tm_err tm__shard_get_num(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_ro
     return TM_EOK;
 }
 
+tm_err tm__shard_get_bool(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_row *r,
+                          tm__shard_field f, bool *out)
+{
+    json_t *v = field_of(s, r, f);
+    const char *t;
+    if (!v)
+        return field_error(ctx, s, r, f, "is missing", NULL);
+    if (s->fmt == TM__SHARD_JSON) {
+        if (!json_is_boolean(v))
+            return field_error(ctx, s, r, f, "is not true or false", NULL);
+        *out = json_is_true(v);
+        return TM_EOK;
+    }
+    t = json_string_value(v);
+    if (strcmp(t, "true") != 0 && strcmp(t, "false") != 0)
+        return field_error(ctx, s, r, f, "is not true or false", t);
+    *out = t[0] == 't';
+    return TM_EOK;
+}
+
+tm_err tm__shard_get_list(tm_ctx *ctx, const tm__shard_set *s, const tm__shard_row *r,
+                          tm__shard_field f, int64_t *n)
+{
+    json_t *v = field_of(s, r, f);
+    if (s->fmt != TM__SHARD_JSON)
+        return tm__fail(ctx, TM_EUSAGE, "'%s' is a list only in JSON shards", f.json);
+    if (!v)
+        return field_error(ctx, s, r, f, "is missing", NULL);
+    if (!json_is_array(v))
+        return field_error(ctx, s, r, f, "is not a list", NULL);
+    for (size_t i = 0; i < json_array_size(v); i++)
+        if (!json_is_string(json_array_get(v, i))) {
+            char what[64];
+            snprintf(what, sizeof what, "item %zu is not a string", i);
+            return field_error(ctx, s, r, f, what, NULL);
+        }
+    *n = (int64_t)json_array_size(v);
+    return TM_EOK;
+}
+
+const char *tm__shard_row_item(const tm__shard_set *s, const tm__shard_row *r,
+                               tm__shard_field f, int64_t i)
+{
+    json_t *v = s->fmt == TM__SHARD_JSON ? json_array_get(field_of(s, r, f), (size_t)i) : NULL;
+    return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
 /* ---- the first file's members (JSON) ------------------------------------------- */
 
 static json_t *meta(const tm__shard_set *s, const char *path)
@@ -775,6 +854,24 @@ tm_err tm__shard_meta_int(tm_ctx *ctx, const tm__shard_set *s, const char *path,
     if (json_integer_value(v) < lo || json_integer_value(v) > hi)
         return meta_error(ctx, s, path, "is out of range");
     *out = (int64_t)json_integer_value(v);
+    return TM_EOK;
+}
+
+bool tm__shard_meta_has(const tm__shard_set *s, const char *path)
+{
+    json_t *v = meta(s, path);
+    return v && !json_is_null(v);
+}
+
+tm_err tm__shard_meta_num(tm_ctx *ctx, const tm__shard_set *s, const char *path, double *out)
+{
+    json_t *v = meta(s, path);
+    if (json_is_null(v))
+        *out = NAN;
+    else if (json_is_number(v))
+        *out = json_number_value(v);
+    else
+        return meta_error(ctx, s, path, v ? "is not a number" : "is missing");
     return TM_EOK;
 }
 

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# A study as a Slurm job array, really run (docs/slurm.md "A study as a job array"): a
-# one-node cluster of Debian's slurmctld and slurmd on this host (slurm_cluster.py: private
-# directory, free ports, no cgroups) runs examples/slurm/study-array.sh: `sbatch --array=0-2`
-# runs the three shards, and the job that depends on them (afterok) merges them into files
-# equal, byte for byte, to the unsharded study's.  A shard that fails leaves the merge job
-# cancelled (DependencyNeverSatisfied) and no result; a directory that holds shards already
-# is refused.  Skipped (77) when the daemons are not installed (tools/install-deps.sh
-# installs them) or the tests do not run as root (slurmd starts jobs as their users).
+# Shards as a Slurm job array, really run (docs/slurm.md "Shards as a job array"): a one-node
+# cluster of Debian's slurmctld and slurmd on this host (slurm_cluster.py: private directory,
+# free ports, no cgroups) runs examples/slurm/study-array.sh (topomap-array.sh under its
+# study name): `sbatch --array=0-2` runs the three shards of a study, and the job that
+# depends on them (afterok) merges them into files equal, byte for byte, to the unsharded
+# study's.  A shard that fails leaves the merge job cancelled (DependencyNeverSatisfied) and
+# no result; a directory that holds shards already is refused.  Then topomap-array.sh runs a
+# workload eval in three shards and an as-recorded replay of the X5 day in two, each merged
+# into the unsharded command's files (and the replay's page).  Skipped (77) when the daemons
+# are not installed (tools/install-deps.sh installs them) or the tests do not run as root
+# (slurmd starts jobs as their users).
 set -eu
 . "$(dirname "$0")/lib.sh"
 # Not under the sanitizers: the jobs run the plain build's topomap; the merge is t43's.
@@ -16,10 +19,19 @@ if sanitized; then
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 script=$(cd "$here/../../examples/slurm" && pwd)/study-array.sh
+generic=$(dirname "$script")/topomap-array.sh
 printf '0 2 8\n1 3 4\n' > two.edges
 STUDY=(--topology fattree:k=2,n=2,hostcap=100 --comm two.edges --fail-switch sw-l2-001
        --fail-links 50% --seeds 3 --strategy identity,greedy)
 expect_exit 0 "$TOPOMAP" study "${STUDY[@]}" --out full.json --out full.csv --report full.html
+# the X5 day (its matrix beside it), evaluated at once and replayed as recorded
+X=$TOPO_DIR/psmn-x5
+sed 's|\.\./comm/||' "$X/jobs-day.txt" > day.txt
+cp "$TOPO_DIR/comm/lulesh-64.graphStats.txt" .
+WL=(--topology "$X/X5.topofile" --node-name-map "$X/X5.map" --routing minhop)
+expect_exit 0 "$TOPOMAP" workload eval "${WL[@]}" --jobs day.txt --out efull.json --out efull.csv
+expect_exit 0 "$TOPOMAP" workload replay "${WL[@]}" --trace day.txt --policy as-recorded \
+    --out rfull.json --out rfull.csv --report rfull.html
 # a topomap that fails in array task 1 (the second submission)
 cat > failing-topomap.sh <<F
 #!/bin/sh
@@ -57,6 +69,15 @@ scontrol show job "\$2" | grep -q 'JobState=CANCELLED.*Reason=DependencyNeverSat
     { scontrol show job "\$2"; exit 1; }
 grep -q "task 1 fails on purpose" fail/shard-1.log
 [ ! -e fail/study.json ] && [ -s fail/shard-0.json ] && [ -s fail/shard-2.json ]
+# 4. a workload eval in three shards, an as-recorded replay in two
+set -- \$(TOPOMAP="$TOPOMAP" "$generic" 3 ev workload eval ${WL[*]} --jobs day.txt)
+e1=\$1 e2=\$2
+set -- \$(TOPOMAP="$TOPOMAP" "$generic" 2 rp workload replay ${WL[*]} --trace day.txt --policy as-recorded)
+wait_jobs "\$e1" "\$e2" "\$1" "\$2"
+for j in "\$e2" "\$2"; do
+    [ "\$(state "\$j")" = JobState=COMPLETED ] || { scontrol show job "\$j"; cat ev/merge.log rp/merge.log; exit 1; }
+done
+cat ev/merge.log rp/merge.log | grep merged
 F
 expect_exit 0 python3 "$here/slurm_cluster.py" . -- bash inside.sh
 echo "$OUT" | tail -3
@@ -64,3 +85,11 @@ cmp run/study.json full.json
 cmp run/study.csv full.csv
 cmp run/study.html full.html
 expect_in "runs, merged from 3 shards" "$(cat run/merge.log)"
+cmp ev/eval.json efull.json
+cmp ev/eval.csv efull.csv
+[ ! -e ev/eval.html ]
+cmp rp/replay.json rfull.json
+cmp rp/replay.csv rfull.csv
+cmp rp/replay.html rfull.html
+expect_in "35 rows of a workload eval from 3 shards" "$(cat ev/merge.log)"
+expect_in "35 rows of a workload replay from 2 shards" "$(cat rp/merge.log)"

@@ -57,6 +57,35 @@ static inline void fz_die(const char *what, tm_err err, const tm_ctx *ctx)
     abort();
 }
 
+/* The input cut into files at lines "--8<--" (at most max: the last takes
+ * the rest), each a stream (in[i]) named FZ_NAME "<i>" (names[i], 16 bytes
+ * each); returns how many.  For readers of several files (a merge). */
+static inline int fz_split(const uint8_t *data, size_t size, FILE **in, char (*names)[16],
+                           int max)
+{
+    static const char sep[] = "--8<--\n";
+    const size_t sl = sizeof sep - 1;
+    size_t start = 0;
+    int n = 0;
+    while (n < max) {
+        const uint8_t *cut = NULL;
+        size_t end;
+        for (size_t i = start; i + sl <= size; i++)
+            if (memcmp(data + i, sep, sl) == 0 && (i == 0 || data[i - 1] == '\n')) {
+                cut = data + i;
+                break;
+            }
+        end = cut && n < max - 1 ? (size_t)(cut - data) : size;
+        in[n] = fz_open(data + start, end - start);
+        snprintf(names[n], 16, FZ_NAME "%d", n);
+        n++;
+        if (end == size)
+            break;
+        start = end + sl;
+    }
+    return n;
+}
+
 /* Every failure carries a message; TM_EINPUT from a file reader starts
  * with the display name (docs/design.md: "file:line: what is wrong").  The
  * prefix check is skipped for string parsers (want_prefix = 0). */

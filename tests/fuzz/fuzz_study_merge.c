@@ -11,32 +11,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char sep[] = "--8<--\n";
-    const size_t sl = sizeof sep - 1;
     FILE *in[MAX_FILES];
     char names[MAX_FILES][16];
     const char *name_of[MAX_FILES];
-    size_t start = 0;
-    int n = 0;
     tm_ctx *ctx = fz_ctx();
     tm__study_merged m;
     tm_err err;
-    while (n < MAX_FILES) {
-        const uint8_t *cut = NULL;
-        for (size_t i = start; i + sl <= size; i++)
-            if (memcmp(data + i, sep, sl) == 0 && (i == 0 || data[i - 1] == '\n')) {
-                cut = data + i;
-                break;
-            }
-        size_t end = cut && n < MAX_FILES - 1 ? (size_t)(cut - data) : size;
-        in[n] = fz_open(data + start, end - start);
-        snprintf(names[n], sizeof names[n], FZ_NAME "%d", n);
-        name_of[n] = names[n];
-        n++;
-        if (end == size)
-            break;
-        start = end + sl;
-    }
+    int n = fz_split(data, size, in, names, MAX_FILES);
+    for (int i = 0; i < n; i++)
+        name_of[i] = names[i];
     err = tm__study_merge(ctx, in, name_of, n, &m);
     fz_check_err(ctx, err, 1);
     if (!err) {
