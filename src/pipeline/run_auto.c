@@ -108,7 +108,7 @@ typedef struct arow {
 } arow;
 
 typedef struct autorun {
-    runner *rn;
+    tm__runner *rn;
     tm_map_result *out;   /* its consecutive: the baseline */
     arow *rows;
     int nr;
@@ -130,7 +130,7 @@ typedef struct autorun {
 static int row_stop(void *ud)
 {
     const arow *r = ud;
-    const runner *rn = r->a->rn;
+    const tm__runner *rn = r->a->rn;
     return tm__stopped(rn->parent) || (rn->timed && tm__now() >= r->deadline);
 }
 
@@ -377,7 +377,7 @@ static tm_err refine_step(arow *r, const char *name, const char *arg, uint64_t s
 
 static tm_err task_construct(autorun *a, arow *r)
 {
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     tm_mapping m;
     tm_err err;
     tm_mapping_init(&m);
@@ -502,7 +502,7 @@ static tm_err task_level(autorun *a, arow *r, int level)
  * after a stop request or the time limit. */
 static bool may_start(const autorun *a, const arow *r)
 {
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     if ((a->task == TASK_CONSTRUCT || a->task == TASK_BUILD) && r - a->rows < 2)
         return true;
     return !tm__stopped(rn->parent) && !(rn->timed && tm__now() >= r->deadline);
@@ -512,7 +512,7 @@ static void stage_task(void *arg, int i, int member)
 {
     autorun *a = arg;
     arow *r = a->todo[i];
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     double t0 = tm__now();
     (void)member;
     /* under a time limit a task stops where its evaluation still fits */
@@ -829,7 +829,7 @@ static tm_err collect(tm_ctx *ctx, autorun *a, tm_mapping *best_m)
 
 static void fill_info(const autorun *a, tm_map_info *info)
 {
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     memset(info, 0, sizeof *info);
     info->pipeline = "auto";
     /* the level the default chose, or TM_EFFORT_AUTO: until converged */
@@ -849,7 +849,7 @@ static void fill_info(const autorun *a, tm_map_info *info)
     }
 }
 
-tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result *out,
+tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_result *out,
                     tm_mapping *best_m, tm_map_info *info)
 {
     autorun a;
