@@ -3,7 +3,7 @@
  * is on, records the call and its pattern (pmpi_rec_coll.c).  The sizes:
  * bytes = count x MPI_Type_size of the side that is defined on this
  * process (MPI_IN_PLACE, root or not).
- * TM_API: the MPI names must be visible (see pmpi_shim.c). */
+ * TM_API: the MPI names must be visible (see ../shim/pmpi_shim.c). */
 #include <stdlib.h>
 
 #include "topomap/export.h"
