@@ -234,13 +234,13 @@ void json_bool(json_w *j, const char *key, bool val);
 void json_null(json_w *j, const char *key);
 void json_end(json_w *j);
 
-/* ---- reporting metrics (report.c) --------------------------------------- */
+/* ---- printing metrics (metrics_print.c) ---------------------------------- */
 /* Writes the metric keys of docs/design.md into an open JSON object. */
 void cli_json_metrics(json_w *j, const tm_net *net, const tm_metrics *m, bool hierarchy);
 /* Human-readable block of the same figures. */
 void cli_print_metrics(FILE *out, const tm_net *net, const tm_metrics *m, bool hierarchy);
-/* Writes per-link loads: .graphml / .dot (network with loads) or .csv
- * (from,to,capacity,load,congestion per used directed link). */
+/* Writes per-link loads atomically: .graphml / .dot (the network with its
+ * loads) or .csv (tm_loads_csv_write: one line per used directed link). */
 tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, const char *path);
 /* Reads a mapping file for the problem (network mode when net != NULL). */
 tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char *path,
