@@ -1,7 +1,8 @@
 /*
  * cli.h - shared pieces of the command-line tool: the options every
  * subcommand understands, loading of the inputs they name, error
- * reporting with docs/design.md's exit codes, and a tiny JSON writer.
+ * reporting with the exit codes of topomap/error.h (tm_exit_code), and a
+ * tiny JSON writer.
  * Only cli/ prints.
  */
 #ifndef TM_CLI_H
@@ -11,9 +12,6 @@
 #include <stdio.h>
 
 #include "topomap/topomap.h"
-
-/* Exit codes (docs/design.md). */
-enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXIT_INTERNAL_ = 4 };
 
 /* The refinement chain of `--effort exhaustive` (network mode): every
  * construction refined by ils:10 then ta, the default pipeline until

@@ -375,7 +375,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
     if ((rc = parse_policies(cmd, a.policy, &rr)) >= 0)
         return rc;
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     wl_inputs_init(&in);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)

@@ -145,7 +145,7 @@ int cmd_study(int argc, char **argv, cli_warns *w)
         tm_comm_init(&comms[i]);
     tm__study_result_init(&res);
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err && a.effort >= 0)

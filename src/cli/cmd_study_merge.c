@@ -116,7 +116,7 @@ int cmd_study_merge(int argc, char **argv, cli_warns *w)
         return cli_usage_error(CMD, "give the shards' files (the --out files of 'topomap study "
                                     "--shard K/N', every K of one N)");
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     err = run(ctx, &a, argv + first, argc - first, &m);
     if (err) {
         rc = cli_report(ctx, w, "study merge", err);

@@ -172,7 +172,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
     if ((rc = check_args(cmd, &a)) >= 0)
         return rc;
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     wl_inputs_init(&in);
     tm_workload_result_init(&res);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
@@ -215,7 +215,7 @@ int cmd_workload(int argc, char **argv, cli_warns *w)
 {
     if (argc < 2) {
         usage(stderr);
-        return EXIT_USAGE_;
+        return TM_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);

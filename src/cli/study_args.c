@@ -294,5 +294,5 @@ int study_parse_args(int argc, char **argv, study_args *a)
     rc = cli_parse_options(CMD, CLI_STUDY, argc, argv, study_option_fn, a, study_usage);
     if (rc >= 0)
         return rc;
-    return finish(a) < 0 ? EXIT_USAGE_ : -1;
+    return finish(a) < 0 ? TM_EXIT_USAGE : -1;
 }
