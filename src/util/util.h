@@ -161,4 +161,10 @@ tm_err tm__read_all(tm_ctx *ctx, FILE *in, const char *name, size_t max, char **
 /* Monotonic wall-clock seconds. */
 double tm__now(void);
 
+/* ---- JSON (json.c) -----------------------------------------------------
+ * Writes s as a JSON string: quotes and backslashes escaped, \n \r \t as
+ * such, other control characters as \u00XX, every other byte (UTF-8) as
+ * it is.  The one escaper of every JSON topomap writes. */
+void tm__json_str(FILE *out, const char *s);
+
 #endif
