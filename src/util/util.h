@@ -132,6 +132,14 @@ int tm__str_to_i64(const char *s, int64_t *out);
 int tm__str_to_double(const char *s, double *out);
 const char *tm__skip_blank(const char *p);
 
+/* Runs write(arg, out) with the C numeric locale in this thread only (a '.'
+ * decimal point whatever LC_NUMERIC the process set, for an MPI
+ * application that embeds the library), then flushes out.  Returns
+ * write's error, TM_ENOMEM, or TM_EIO "write error" (" while writing
+ * <what>" when what is not NULL) when a write failed. */
+tm_err tm__write_c_locale(tm_ctx *ctx, FILE *out, const char *what,
+                          tm_err (*write)(void *arg, FILE *out), void *arg);
+
 /* ---- line lexer shared by all text readers -----------------------------
  * Reads a FILE* line by line, counts lines, strips "\n" and "\r\n",
  * rejects NUL bytes and lines longer than TM_LEX_MAX_LINE with a
