@@ -372,7 +372,8 @@ static void test_study_shards(void **state)
     tm_study_result_release(&full);
 }
 
-/* More shards than runs is a usage error (a shard would run nothing). */
+/* More shards than runs is a usage error (a shard would run nothing), and
+ * so is a shard that is not one of the count. */
 static void test_study_too_many(void **state)
 {
     tm_ctx *ctx;
@@ -389,6 +390,11 @@ static void test_study_too_many(void **state)
     spec_of(&s, &sc);
     s.shard_index = 0, s.shard_count = 33;
     assert_tm_error(ctx, tm_study_run(ctx, &s, &res), TM_EUSAGE, "the study has 32 runs");
+    /* a shard outside [0, count) is refused before anything runs */
+    s.shard_index = 2, s.shard_count = 2;
+    assert_tm_error(ctx, tm_study_run(ctx, &s, &res), TM_EUSAGE, "not a shard");
+    s.shard_index = -1, s.shard_count = 2;
+    assert_tm_error(ctx, tm_study_run(ctx, &s, &res), TM_EUSAGE, "not a shard");
     tm_comm_release(&comm);
     tm_ctx_free(ctx);
 }
