@@ -404,10 +404,11 @@ tm_err tm__ib_parse(tm__ib_dump *d, FILE *in)
     tm_err err = TM_EOK;
     int32_t cur = -1;
     uint64_t pending = 0;
-    int rc, type;
+    int type;
+    bool line;
 
     tm__lex_init(&lx, d->ctx, in, d->name);
-    while ((rc = tm__lex_next(&lx)) > 0) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *p = tm__skip_blank(lx.buf), *after;
         if (!*p || *p == '#')
             continue;
@@ -429,8 +430,6 @@ tm_err tm__ib_parse(tm__ib_dump *d, FILE *in)
         if (err)
             goto out;
     }
-    if (rc < 0)
-        err = (tm_err)-rc;
     d->last_line = lx.line;
 out:
     tm__lex_release(&lx);

@@ -126,7 +126,7 @@ tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out
     tm__lexer lx;
     tm_nodemap *m;
     tm_err err = TM_EOK;
-    int rc;
+    bool line;
     *out = NULL;
     m = calloc(1, sizeof *m);
     if (!m)
@@ -138,15 +138,13 @@ tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out
         return tm__nomem(ctx);
     }
     tm__lex_init(&lx, ctx, in, m->file);
-    while ((rc = tm__lex_next(&lx)) > 0) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *p = tm__skip_blank(lx.buf);
         if (!*p || *p == '#')
             continue;
         if ((err = entry(m, &lx, p)))
             break;
     }
-    if (!err && rc < 0)
-        err = (tm_err)-rc;
     tm__lex_release(&lx);
     if (err) {
         tm_nodemap_free(m);

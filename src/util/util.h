@@ -156,9 +156,10 @@ typedef struct tm__lexer {
 } tm__lexer;
 void tm__lex_init(tm__lexer *lx, tm_ctx *ctx, FILE *in, const char *name);
 void tm__lex_release(tm__lexer *lx);
-/* Next line into lx->buf (NUL-terminated, lx->len bytes).  Returns 1 on a
- * line, 0 at end of file, or -(tm_err) on error (message recorded). */
-int tm__lex_next(tm__lexer *lx);
+/* Next line into lx->buf (NUL-terminated, lx->len bytes); *line is false
+ * at the end of the file.  The error (recorded) on a NUL byte, a line over
+ * the limit, a read error or no memory. */
+tm_err tm__lex_next(tm__lexer *lx, bool *line);
 /* Records "name:line: <fmt>" as a TM_EINPUT error and returns TM_EINPUT. */
 tm_err tm__lex_error(const tm__lexer *lx, const char *fmt, ...) TM_PRINTF(2, 3);
 
