@@ -193,7 +193,7 @@ static tm_err header_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, in
     rc = tm__strmap_put(&d->keys, key, idx, &old);
     if (rc < 0)
         return tm__nomem(d->ctx);
-    if (rc == 0) {
+    if (old >= 0) {
         d->n_nodes--;
         if (guid_id)
             return tm__lex_error(lx, "duplicate node GUID 0x%016llx (first defined at line %ld)",

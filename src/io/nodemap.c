@@ -108,7 +108,7 @@ static tm_err entry(tm_nodemap *m, const tm__lexer *lx, const char *p)
     rc = tm__strmap_put(&m->index, key, (int32_t)m->n, &old);
     if (rc < 0)
         return tm__nomem(lx->ctx);
-    if (rc == 0)
+    if (old >= 0)
         return tm__lex_error(lx, "duplicate GUID 0x%016llx (first at line %ld)",
                              (unsigned long long)guid, m->lines[old]);
     if (tm__grow((void **)&m->names, &(size_t){m->cap}, m->n + 1, sizeof *m->names) < 0 ||

@@ -149,7 +149,6 @@ tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_k
                          int32_t slots, int32_t *id_out)
 {
     int32_t old;
-    int rc;
     if (!name || !*name)
         return tm__fail(ctx, TM_EINPUT, "empty vertex name");
     if (slots < 0)
@@ -158,10 +157,9 @@ tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_k
         return tm__fail(ctx, TM_EINPUT, "too many vertices");
     if (grow_vertices(net, (size_t)net->nv + 1) < 0)
         return tm__nomem(ctx);
-    rc = tm__strmap_put(&net->names, name, net->nv, &old);
-    if (rc < 0)
+    if (tm__strmap_put(&net->names, name, net->nv, &old) < 0)
         return tm__nomem(ctx);
-    if (rc == 0)
+    if (old >= 0)
         return tm__fail(ctx, TM_EINPUT, "duplicate vertex name '%s'", name);
     net->name[net->nv] = tm__strdup(name);
     if (!net->name[net->nv])

@@ -103,8 +103,9 @@ typedef struct tm__strmap {
 } tm__strmap;
 void tm__strmap_init(tm__strmap *m);
 void tm__strmap_release(tm__strmap *m);
-/* Inserts key -> val.  Returns 1 if inserted, 0 if the key existed (then
- * *old is set to its value if old != NULL and nothing changes), -1 on OOM. */
+/* Inserts key -> val (val >= 0: an absent key reads as -1) unless the key
+ * is there, which changes nothing.  *old (when old != NULL) is the value
+ * the key had, or -1 when it was inserted.  0, or -1 out of memory. */
 int tm__strmap_put(tm__strmap *m, const char *key, int32_t val, int32_t *old);
 /* Value of key, or -1 if absent. */
 int32_t tm__strmap_get(const tm__strmap *m, const char *key);
