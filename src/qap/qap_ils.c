@@ -135,18 +135,20 @@ void tm__ls_kick_undo(tm__ls *L, tm__ls_undo *ul, const tm__ls_kick_log *k)
     }
 }
 
-int tm__ls_kick_run(tm__ls *L, tm__ls_kick_log *k, tm__ls_undo *ul, int32_t u, int32_t v)
+int tm__ls_kick_run(tm__ls *L, tm__ls_kick_log *k, tm__ls_undo *ul, int32_t u, int32_t v,
+                    bool *kept)
 {
     double j0 = L->j;
     bool nomem;
+    *kept = false;
     ul->n = 0;
     L->ul = ul;
     nomem = tm__ls_kick(L, k, u, v) < 0 || ul->nomem;
     L->ul = NULL;
     if (nomem)
         return -1;
-    if (tm__ls_kick_keeps(k, j0))
-        return 1;
+    if ((*kept = tm__ls_kick_keeps(k, j0)))
+        return 0;
     tm__ls_kick_undo(L, ul, k);
     L->j = j0; /* exact value before the kick */
     return 0;
@@ -187,14 +189,11 @@ static tm_err seq_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
         if (!tm__ls_kick_draw(g, r, &u, &v) || v == u || L->pe[u] == L->pe[v] ||
             !load_ok(L, u, v))
             continue;
-        switch (tm__ls_kick_run(L, &k, &ul, u, v)) {
-        case -1:
+        bool this_kept;
+        if (tm__ls_kick_run(L, &k, &ul, u, v, &this_kept) < 0)
             err = tm__nomem(ctx);
-            break;
-        case 1:
+        else if (this_kept)
             kept = true;
-            break;
-        }
     }
     free(ul.at);
     free(ul.old);

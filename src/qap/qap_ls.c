@@ -180,15 +180,15 @@ bool tm__ls_gain(const tm__ls *L, int32_t u, int32_t v, double *dout)
     return true;
 }
 
-/* Tries to swap u and v; returns 1 if the swap improved J and was done. */
-int tm__ls_try_swap(tm__ls *L, int32_t u, int32_t v)
+/* Tries to swap u and v: whether the swap improved J and was done. */
+bool tm__ls_try_swap(tm__ls *L, int32_t u, int32_t v)
 {
     double d;
     if (!tm__ls_gain(L, u, v, &d))
-        return 0;
+        return false;
     tm__ls_apply_swap(L, u, v);
     L->j += d;
-    return 1;
+    return true;
 }
 
 /* Many-to-one only: moves single tasks to the PE of a neighbour when that

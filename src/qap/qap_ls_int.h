@@ -57,8 +57,8 @@ double tm__ls_swap_delta(const tm__ls *L, int32_t u, int32_t v);
 /* Whether exchanging u and v lowers J by more than -L->eps and keeps the
  * balance; *d is the change when it does.  Reads only. */
 bool tm__ls_gain(const tm__ls *L, int32_t u, int32_t v, double *d);
-/* Swaps u and v if that lowers J and keeps the balance; 1 if done. */
-int tm__ls_try_swap(tm__ls *L, int32_t u, int32_t v);
+/* Swaps u and v if that lowers J and keeps the balance: whether it did. */
+bool tm__ls_try_swap(tm__ls *L, int32_t u, int32_t v);
 /* Exchanges the PEs of u and v, updating loads and contributions (not J). */
 void tm__ls_apply_swap(tm__ls *L, int32_t u, int32_t v);
 /* Puts back what the undo log recorded (newest first) and empties it. */
@@ -104,10 +104,11 @@ bool tm__ls_kick_keeps(const tm__ls_kick_log *k, double j0);
 /* Undoes the kick logged in k exactly: the doubles from ul (L's undo log
  * during the kick), the PEs by swapping back. */
 void tm__ls_kick_undo(tm__ls *L, tm__ls_undo *ul, const tm__ls_kick_log *k);
-/* Runs the kick (u, v) on L and keeps it if J dropped, else restores the
- * state exactly; ul is L's undo log for it.  1 kept, 0 undone, -1 out of
+/* Runs the kick (u, v) on L and keeps it if J dropped (*kept), else
+ * restores the state exactly; ul is L's undo log for it.  0, or -1 out of
  * memory. */
-int tm__ls_kick_run(tm__ls *L, tm__ls_kick_log *k, tm__ls_undo *ul, int32_t u, int32_t v);
+int tm__ls_kick_run(tm__ls *L, tm__ls_kick_log *k, tm__ls_undo *ul, int32_t u, int32_t v,
+                    bool *kept);
 /* Draws a kick's pair from r as ils does: u, and unless u has no
  * neighbour (then false), a neighbour x of u and a neighbour v of x.  The
  * draws depend on the graph only, so a batch can be drawn ahead. */

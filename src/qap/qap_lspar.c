@@ -337,13 +337,15 @@ static int commit_swaps(committed *c, const int32_t *su, const int32_t *sv, size
 }
 
 /* Commits one kick on the master: replays the member's evaluation when
- * it is still valid, else runs the kick again.  -1: out of memory. */
+ * it is still valid, else runs the kick again; *kept when J dropped and
+ * the kick stays.  0, or -1 out of memory. */
 static int commit_kick(tm__ls *L, kbatch *b, const kentry *e, marks *mk, tm__ls_kick_log *k,
-                       tm__ls_undo *ul, committed *cm)
+                       tm__ls_undo *ul, committed *cm, bool *kept)
 {
     const member *m = &b->mem[e->m];
     bool valid = !m->nomem && e->nq > 0;
     size_t c0 = cm->n;
+    *kept = false;
     for (size_t i = 0; valid && i < e->nq; i++)
         valid = !marked(mk, m->q[e->q0 + i]);
     if (valid) {
@@ -358,15 +360,17 @@ static int commit_kick(tm__ls *L, kbatch *b, const kentry *e, marks *mk, tm__ls_
         if (commit_swaps(cm, view.su, view.sv, e->ns) < 0)
             return -1;
     } else {
-        int rc = tm__ls_kick_run(L, k, ul, e->u, e->v);
-        if (rc <= 0)
-            return rc;
+        if (tm__ls_kick_run(L, k, ul, e->u, e->v, kept) < 0)
+            return -1;
+        if (!*kept)
+            return 0;
         if (commit_swaps(cm, k->su, k->sv, k->ns) < 0)
             return -1;
     }
     marks_add(mk, L->g, cm->u + c0, cm->n - c0, 4);
     marks_add(mk, L->g, cm->v + c0, cm->n - c0, 4);
-    return 1;
+    *kept = true;
+    return 0;
 }
 
 static tm_err members_init(tm_ctx *ctx, const tm__ls *L, member *mem, int team)
@@ -427,7 +431,7 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
         marks_epoch(&mk, n);
         cm.n = 0;
         for (int32_t i = 0; i < b.ne; i++) {
-            int rc;
+            bool this_kept;
             if ((e[i].it & 63) == 0 && tm__ls_out_of_time(L)) {
                 end = true;
                 break;
@@ -438,12 +442,12 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
             }
             if (!e[i].valid)
                 continue;
-            if ((rc = commit_kick(L, &b, &e[i], &mk, &k, &ul, &cm)) < 0) {
+            if (commit_kick(L, &b, &e[i], &mk, &k, &ul, &cm, &this_kept) < 0) {
                 err = tm__nomem(ctx);
                 break;
             }
-            commits += rc;
-            kept = kept || rc > 0;
+            commits += this_kept;
+            kept = kept || this_kept;
         }
         if (!err && !end && cm.n > 0) {
             b.cu = cm.u;
