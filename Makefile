@@ -152,10 +152,12 @@ endif
 # PMPI shim (Spack's ~shim).
 MPI_SHIM ?= 1
 mpicc_of = $(or $(MPICC_$(1)),$(if $(filter default,$(1)),mpicc,mpicc.$(1)))
-MPI_LIB_SRC := $(sort $(filter-out src/mpi/pmpi_%.c,$(wildcard src/mpi/*.c)))
-# The shim's own files: the four topology calls, MPI_Init/Finalize and the
-# recorder (TOPOMAP_RECORD) with its point-to-point and collective wrappers.
-MPI_SHIM_SRC := $(sort $(wildcard src/mpi/pmpi_*.c))
+# src/mpi/ (docs/mpi.md): lib/ is libtopomap_mpi (tm_mpi_*); the shim
+# libtopomap_pmpi.so is lib/ plus shim/ (the four topology calls,
+# MPI_Init/Finalize) and record/ (the recorder, TOPOMAP_RECORD, with its
+# point-to-point and collective wrappers).
+MPI_LIB_SRC := $(sort $(wildcard src/mpi/lib/*.c))
+MPI_SHIM_SRC := $(sort $(wildcard src/mpi/shim/*.c src/mpi/record/*.c))
 MPI_DIRS    := $(MPI_FLAVORS:%=$(abspath $(BUILD))/mpi-%)
 MPI_OUT      = $(foreach f,$(MPI_FLAVORS),$(addprefix $(BUILD)/mpi-$(f)/,libtopomap_mpi.so \
                  $(if $(filter 1,$(MPI_SHIM)),libtopomap_pmpi.so record_pattern record_threads record_phases record_waits) \
@@ -174,12 +176,12 @@ define MPI_RULES
 $(BUILD)/mpi-$(1)/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
 	$(call mpicc_of,$(1)) $$(CFLAGS_ALL) -fvisibility=hidden -MMD -MP -c $$< -o $$@
-$(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_mpi.map
-	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/export_mpi.map -Wl,-soname,libtopomap_mpi.so -o $$@ \
+$(BUILD)/mpi-$(1)/libtopomap_mpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/lib/export_mpi.map
+	$(call mpicc_of,$(1)) -shared -Wl,--version-script=src/mpi/lib/export_mpi.map -Wl,-soname,libtopomap_mpi.so -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/libtopomap_pmpi.so: $(MPI_LIB_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) \
-    $(MPI_SHIM_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/export_pmpi.map
-	$(call mpicc_of,$(1)) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/export_pmpi.map -o $$@ \
+    $(MPI_SHIM_SRC:src/mpi/%.c=$(BUILD)/mpi-$(1)/obj/%.o) src/mpi/shim/export_pmpi.map
+	$(call mpicc_of,$(1)) -shared -Wl,-z,defs -Wl,--version-script=src/mpi/shim/export_pmpi.map -o $$@ \
 	  $$(filter %.o,$$^) $(BUILD)/libtopomap.a $$(LDFLAGS_ALL) $$(PKG_LIBS)
 $(BUILD)/mpi-$(1)/halo3d: examples/halo3d.c examples/commstat.h | $(DEPS_STAMP)
 	@mkdir -p $$(dir $$@)
@@ -529,4 +531,4 @@ clean:
 	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_BIN:=.d) $(BENCH_BIN:=.d) \
-         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*.d) $(wildcard $(BUILD)/sim/obj/*.d)
+         $(wildcard $(BUILD)/fuzz/*.d) $(wildcard $(BUILD)/mpi-*/obj/*/*.d) $(wildcard $(BUILD)/sim/obj/*/*.d)

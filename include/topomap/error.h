@@ -21,15 +21,26 @@
 extern "C" {
 #endif
 
+/* The exit codes of the command-line tool (docs/design.md "Exit codes and
+ * errors"), defined here once: the CLI exits with these, and every error
+ * code below has one of them (tm_err_exit_code). */
+typedef enum {
+    TM_EXIT_OK = 0,
+    TM_EXIT_USAGE = 1,      /* unknown option, missing or bad argument */
+    TM_EXIT_INPUT = 2,      /* bad input, or a file that cannot be read or written */
+    TM_EXIT_INFEASIBLE = 3, /* the request cannot be met (more tasks than slots, ...) */
+    TM_EXIT_INTERNAL = 4    /* out of memory, library failure */
+} tm_exit_code;
+
 /* X(name, exit code of the CLI, generic text) */
 #define TM_ERRORS(X)                                              \
-    X(OK, 0, "success")                                           \
-    X(USAGE, 1, "invalid argument")                               \
-    X(INPUT, 2, "malformed input")                                \
-    X(IO, 2, "cannot read or write a file")                       \
-    X(INFEASIBLE, 3, "request cannot be met")                     \
-    X(NOMEM, 4, "out of memory")                                  \
-    X(INTERNAL, 4, "internal error")
+    X(OK, TM_EXIT_OK, "success")                                  \
+    X(USAGE, TM_EXIT_USAGE, "invalid argument")                   \
+    X(INPUT, TM_EXIT_INPUT, "malformed input")                    \
+    X(IO, TM_EXIT_INPUT, "cannot read or write a file")           \
+    X(INFEASIBLE, TM_EXIT_INFEASIBLE, "request cannot be met")    \
+    X(NOMEM, TM_EXIT_INTERNAL, "out of memory")                   \
+    X(INTERNAL, TM_EXIT_INTERNAL, "internal error")
 
 typedef enum {
 #define TM_X_(name, code, text) TM_E##name,
@@ -40,7 +51,7 @@ typedef enum {
 
 /* Generic one-line text of an error code. */
 TM_API const char *tm_err_str(tm_err err);
-/* Exit code of the command-line tool for an error (docs/design.md: 0..4). */
+/* Exit code of the command-line tool for an error (a tm_exit_code). */
 TM_API int tm_err_exit_code(tm_err err);
 
 typedef struct tm_ctx tm_ctx;

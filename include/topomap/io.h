@@ -69,6 +69,15 @@ TM_API tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *lin
 /* topomap XML topology spec (schema in docs/xml-spec.md). */
 TM_API tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
 TM_API tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
+/* The loads of a mapping as CSV, for plotting: the header
+ * "from,to,capacity,load,congestion", then one line per directed link of
+ * the CSR snapshot with a load > 0, in link order: the names of its ends,
+ * its capacity, its load and load / capacity (%.17g, C locale; names as
+ * they are).  link_load: the n_links loads of tm_metrics (docs/metrics.md);
+ * the net must be finalized.  GraphML and DOT (above) draw the same loads
+ * on the whole network. */
+TM_API tm_err tm_loads_csv_write(tm_ctx *ctx, const tm_net *net, const double *link_load,
+                                 FILE *out);
 
 /* ---- Slurm topology -------------------------------------------------------- */
 

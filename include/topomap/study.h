@@ -17,11 +17,19 @@
  *
  * Networks are loaded and finalized in the calling thread (igraph is not
  * thread-safe): call tm_study_run from one thread at a time.
+ *
+ * A study can be split into shards (a Slurm job array: docs/study.md
+ * "Shards", docs/slurm.md): with shard_count = N, the call runs only the
+ * runs of shard shard_index, dealt by their estimated cost so that the N
+ * shards take about the same time; the result holds those run rows, each
+ * with its position in the whole study's rows.  `topomap study merge`
+ * joins the shards' files into the whole study's.
  */
 #ifndef TOPOMAP_STUDY_H
 #define TOPOMAP_STUDY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "topomap/comm.h"
@@ -48,6 +56,10 @@ typedef struct tm_study_failure {
     const char *names; /* LINKS, SWITCHES */
 } tm_study_failure;
 
+/* Called after every (scenario, strategy) run with the runs done so far
+ * and the runs of the call (from worker threads, one call at a time). */
+typedef void (*tm_study_progress_fn)(void *userdata, int done, int total);
+
 /* An axis given with n = 0 takes its single default value (noted).  The
  * CLI always puts the unchanged network first on the capacity and failure
  * axes (a NULL scale, a TM_STUDY_FAIL_NONE failure); callers decide. */
@@ -71,6 +83,11 @@ typedef struct tm_study_spec {
     /* the time model of the est_time_s figures (topomap/metrics.h,
      * docs/time.md); NULL: TM_TIME_OPTS_INIT */
     const struct tm_time_opts *time;
+    tm_study_progress_fn progress; /* NULL: none */
+    void *progress_userdata;
+    /* shard_count > 0: only the runs of shard shard_index (0-based) of
+     * shard_count; 0: the whole study (default) */
+    int shard_index, shard_count;
 } tm_study_spec;
 
 typedef enum {
@@ -99,12 +116,16 @@ typedef struct tm_study_row {
     /* (status OK) est_time_s (docs/time.md, with the spec's time options) of
      * the consecutive placement and of the mapping, s */
     double base_est_time_s, est_time_s;
+    int32_t position; /* index of the row in the whole (unsharded) study's rows */
 } tm_study_row;
 
 typedef struct tm_study_result {
     int n_rows;
     tm_study_row *rows; /* grid order; summary rows follow their samples (owned) */
     int n_runs;         /* rows with stat TM_STUDY_RUN */
+    /* the whole study's rows and runs; a shard's result holds only its run
+     * rows (n_rows == n_runs) and no mean or worst row */
+    int total_rows, total_runs;
 } tm_study_result;
 
 /* A result starts empty (init) and release frees its rows and leaves it empty
@@ -113,14 +134,18 @@ TM_API void tm_study_result_init(tm_study_result *r);
 TM_API void tm_study_result_release(tm_study_result *r);
 /* Runs the grid (docs/study.md).  A bad axis value (no topology or
  * application, a failure percentage outside (0, 100], an empty name list,
- * LFT routing, an unknown strategy) is TM_EUSAGE before anything runs; an
- * unreadable topology or any error other than a scenario's status ends
- * the study with that error and *out left empty. */
+ * LFT routing, an unknown strategy), a shard outside [0, shard_count) or
+ * more shards than runs is TM_EUSAGE before anything runs; an unreadable
+ * topology or any error other than a scenario's status ends the study with
+ * that error and *out left empty. */
 TM_API tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
 /* "ok", "disconnected", "unroutable", "infeasible"; "run", "mean", "worst"
  * ("?" for other values). */
 TM_API const char *tm_study_status_name(tm_study_status s);
 TM_API const char *tm_study_stat_name(tm_study_stat s);
+/* A failure as the study's outputs name it: "none", "links 5%",
+ * "link A:B[,C:D..]", "switch S[,S2..]" (truncated to size). */
+TM_API void tm_study_failure_label(const tm_study_failure *f, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

@@ -355,6 +355,7 @@ typedef struct tm_study_failure {
     double pct;
     const char *names;
 } tm_study_failure;
+typedef void (*tm_study_progress_fn)(void *userdata, int done, int total);
 typedef struct tm_study_spec {
     const char *const *topologies; int n_topologies;
     const char *node_name_map;
@@ -370,6 +371,9 @@ typedef struct tm_study_spec {
     const char *refine;
     tm_objective objective;
     const struct tm_time_opts *time;
+    tm_study_progress_fn progress;
+    void *progress_userdata;
+    int shard_index, shard_count;
 } tm_study_spec;
 typedef enum { TM_STUDY_OK = 0, TM_STUDY_DISCONNECTED, TM_STUDY_UNROUTABLE,
                TM_STUDY_INFEASIBLE } tm_study_status;
@@ -385,17 +389,20 @@ typedef struct tm_study_row {
     double max_congestion, avg_dilation, qap_J;
     int runs, not_ok;
     double base_est_time_s, est_time_s;
+    int32_t position;
 } tm_study_row;
 typedef struct tm_study_result {
     int n_rows;
     tm_study_row *rows;
     int n_runs;
+    int total_rows, total_runs;
 } tm_study_result;
 void tm_study_result_init(tm_study_result *r);
 void tm_study_result_release(tm_study_result *r);
 tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
 const char *tm_study_status_name(tm_study_status s);
 const char *tm_study_stat_name(tm_study_stat s);
+void tm_study_failure_label(const tm_study_failure *f, char *buf, size_t size);
 
 /* alloc.h (hostlists, for the workload rows) */
 tm_err tm_hostlist_compress(tm_ctx *ctx, const char *const *names, size_t count, char **out);

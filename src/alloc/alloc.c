@@ -334,7 +334,7 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
     tm__lexer lx;
     size_t cap_h = 0, cap_s = 0;
     int32_t *pos = NULL, nv = tm_net_n_vertices(net), v;
-    int r;
+    bool line;
     tm_err err = TM_EOK;
 
     tm_alloc_init(out);
@@ -344,7 +344,7 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
         err = tm__nomem(ctx);
         goto out;
     }
-    while ((r = tm__lex_next(&lx)) == 1) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         char host[1024];
         int64_t slots, max_slots;
         if ((err = hostfile_line(&lx, host, sizeof host, &slots, &max_slots)))
@@ -377,10 +377,8 @@ tm_err tm_alloc_read_hostfile(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
             goto out;
         }
     }
-    if (r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
     if (out->n == 0) {
         if (!lx.line)
             lx.line = 1;

@@ -1,7 +1,8 @@
 /*
  * cli.h - shared pieces of the command-line tool: the options every
  * subcommand understands, loading of the inputs they name, error
- * reporting with docs/design.md's exit codes, and a tiny JSON writer.
+ * reporting with the exit codes of topomap/error.h (tm_exit_code), and a
+ * tiny JSON writer.
  * Only cli/ prints.
  */
 #ifndef TM_CLI_H
@@ -11,9 +12,6 @@
 #include <stdio.h>
 
 #include "topomap/topomap.h"
-
-/* Exit codes (docs/design.md). */
-enum { EXIT_OK_ = 0, EXIT_USAGE_ = 1, EXIT_INPUT_ = 2, EXIT_INFEASIBLE_ = 3, EXIT_INTERNAL_ = 4 };
 
 /* The refinement chain of `--effort exhaustive` (network mode): every
  * construction refined by ils:10 then ta, the default pipeline until
@@ -234,13 +232,13 @@ void json_bool(json_w *j, const char *key, bool val);
 void json_null(json_w *j, const char *key);
 void json_end(json_w *j);
 
-/* ---- reporting metrics (report.c) --------------------------------------- */
+/* ---- printing metrics (metrics_print.c) ---------------------------------- */
 /* Writes the metric keys of docs/design.md into an open JSON object. */
 void cli_json_metrics(json_w *j, const tm_net *net, const tm_metrics *m, bool hierarchy);
 /* Human-readable block of the same figures. */
 void cli_print_metrics(FILE *out, const tm_net *net, const tm_metrics *m, bool hierarchy);
-/* Writes per-link loads: .graphml / .dot (network with loads) or .csv
- * (from,to,capacity,load,congestion per used directed link). */
+/* Writes per-link loads atomically: .graphml / .dot (the network with its
+ * loads) or .csv (tm_loads_csv_write: one line per used directed link). */
 tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, const char *path);
 /* Reads a mapping file for the problem (network mode when net != NULL). */
 tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char *path,

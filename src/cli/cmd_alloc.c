@@ -233,7 +233,7 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
     if (a.at && !a.jobs)
         return cli_usage_error(cmd, "--at needs --jobs");
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     memset(&pk, 0, sizeof pk);
     wl_inputs_init(&in);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);

@@ -58,7 +58,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         return rc;
     a->hmode = a->in.hierarchy != NULL;
     if (cli_check_inputs("topomap eval", &a->in) < 0)
-        return EXIT_USAGE_;
+        return TM_EXIT_USAGE;
     if (a->hmode && (a->loads_path || a->approx || a->compare || a->report_path))
         return cli_usage_error("topomap eval", "--export-loads, --report, --approx and "
                                                "--compare-routing need a network (--topology)");
@@ -380,7 +380,7 @@ int cmd_eval(int argc, char **argv, cli_warns *w)
     if (rc >= 0)
         return rc;
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     tm_comm_init(&comm);
     cli_network_init(&nw);
     tm_mapping_init(&map);

@@ -525,12 +525,12 @@ int cmd_map(int argc, char **argv, cli_warns *w)
 
     pr = parse_args(argc, argv, &a);
     if (pr != 0)
-        return pr > 0 ? 0 : EXIT_USAGE_;
+        return pr > 0 ? 0 : TM_EXIT_USAGE;
     tm_comm_init(&comm);
     cli_network_init(&nw);
     tm_map_result_init(&res);
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     /* before any thread exists: they all inherit the blocked signals */
     if (cli_anytime_start(&any, ctx, a.strategy, !a.quiet) < 0)
         fprintf(stderr, "topomap map: warning: cannot watch for signals; Ctrl-C ends at once\n");

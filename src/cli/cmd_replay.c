@@ -220,7 +220,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
         return cli_usage_error(cmd, "--report with --shard: a shard has only its rows; give "
                                     "--report to 'topomap workload merge'");
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     wl_inputs_init(&in);
     tm__wl_doc_init(&doc);
     memset(&sh, 0, sizeof sh);

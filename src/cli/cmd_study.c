@@ -1,6 +1,7 @@
 /* cmd_study.c - `topomap study`: a grid of what-if scenarios, each mapped
  * by every strategy given and compared with its consecutive placement
- * (engine: src/study/; options: study_args.c; CSV/JSON: study_out.c). */
+ * (run through the public tm_study_run, topomap/study.h; engine:
+ * src/study/; options: study_args.c; CSV/JSON: study_out.c). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,7 +67,7 @@ static void progress_lines(void *ud, int done, int total)
     fflush(stderr);
 }
 
-static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_comm *sc)
+static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, const tm_comm **sc)
 {
     for (int i = 0; i < a->n_comms; i++) {
         tm_err err;
@@ -74,26 +75,25 @@ static tm_err load_comms(tm_ctx *ctx, study_args *a, tm_comm *comms, tm__study_c
         err = cli_load_comm(ctx, &a->in, &comms[i]);
         if (err)
             return err;
-        sc[i].name = a->comm_paths[i];
-        sc[i].comm = &comms[i];
+        sc[i] = &comms[i];
     }
     return cli_load_phases(ctx, &a->in, &comms[0]); /* one --comm with --comm-phases */
 }
 
-static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s,
+static void make_spec(study_args *a, const tm_comm *const *sc, tm_study_spec *s,
                       const double *t0)
 {
     memset(s, 0, sizeof *s);
     s->topologies = a->topologies;
     s->n_topologies = a->n_topologies;
-    s->topo.node_name_map = a->in.node_name_map;
-    s->topo.keep_hcas_separate = a->in.separate_hcas;
+    s->node_name_map = a->in.node_name_map;
+    s->separate_hcas = a->in.separate_hcas;
     s->slots = a->slots;
     s->n_slots = a->n_slots;
     s->scales = a->scales;
     s->n_scales = a->n_scales;
-    s->fails = a->fails;
-    s->n_fails = a->n_fails;
+    s->failures = a->failures;
+    s->n_failures = a->n_failures;
     s->samples = (int)a->samples;
     s->routings = a->routings;
     s->n_routings = a->n_routings;
@@ -106,10 +106,11 @@ static void make_spec(study_args *a, const tm__study_comm *sc, tm__study_spec *s
     s->objective = (tm_objective)a->objective;
     a->topt = cli_time_opts(&a->in);
     s->time = &a->topt;
-    s->shard = a->shard;
+    s->shard_index = (int)a->shard.k;
+    s->shard_count = (int)a->shard.n;
     if (!a->quiet) {
         s->progress = isatty(STDERR_FILENO) ? progress_bar : progress_lines;
-        s->progress_ud = (void *)t0;
+        s->progress_userdata = (void *)t0;
     }
 }
 
@@ -127,9 +128,10 @@ int cmd_study(int argc, char **argv, cli_warns *w)
 {
     static study_args a;
     tm_comm comms[STUDY_MAX_AXIS];
-    tm__study_comm sc[STUDY_MAX_AXIS];
-    tm__study_spec spec;
-    tm__study_result res;
+    const tm_comm *sc[STUDY_MAX_AXIS];
+    tm_study_spec spec;
+    study_grid grid = {&spec, a.comm_paths};
+    tm_study_result res;
     study_outputs out;
     tm_ctx *ctx = NULL;
     tm_err err;
@@ -143,9 +145,9 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     rc = 0;
     for (int i = 0; i < STUDY_MAX_AXIS; i++)
         tm_comm_init(&comms[i]);
-    tm__study_result_init(&res);
+    tm_study_result_init(&res);
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err && a.effort >= 0)
@@ -158,22 +160,22 @@ int cmd_study(int argc, char **argv, cli_warns *w)
         err = load_comms(ctx, &a, comms, sc);
     if (!err) {
         make_spec(&a, sc, &spec, &t0);
-        err = tm__study_run(ctx, &spec, &res);
+        err = tm_study_run(ctx, &spec, &res);
     }
     /* the files first: a failing write prints no table */
     if (!err)
-        err = study_write_all(ctx, &out, &spec, &res);
+        err = study_write_all(ctx, &out, &grid, &res);
     if (err) {
         rc = cli_report_in(ctx, w, "study", err, &a.in);
     } else {
-        study_print_table(stdout, &spec, &res);
+        study_print_table(stdout, &grid, &res);
         if (a.shard.n)
             printf("shard %d/%d: %d of %d runs in %.2f s\n", (int)a.shard.k, (int)a.shard.n,
                    res.n_runs, res.total_runs, cli_now() - t0);
         else
             printf("%d runs in %.2f s\n", res.n_runs, cli_now() - t0);
     }
-    tm__study_result_release(&res);
+    tm_study_result_release(&res);
     for (int i = 0; i < STUDY_MAX_AXIS; i++)
         tm_comm_release(&comms[i]);
     cli_inputs_release(&a.in);

@@ -62,7 +62,7 @@ static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm_
     o.seed = (long)m->seed;
     m->spec.alloc = m->alloc; /* the grid's own labels ("all hosts", "none") */
     m->spec.refine = m->refine;
-    return study_write_all(ctx, &o, &m->spec, &m->res);
+    return study_write_all(ctx, &o, &(study_grid){&m->spec, m->comm_names}, &m->res);
 }
 
 int cmd_study_merge(int argc, char **argv, cli_warns *w)
@@ -83,13 +83,13 @@ int cmd_study_merge(int argc, char **argv, cli_warns *w)
         return cli_usage_error(CMD, "give the shards' files (the --out files of 'topomap study "
                                     "--shard K/N', every K of one N)");
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     err = run(ctx, &a, argv + first, argc - first, &m);
     if (err) {
         rc = cli_report(ctx, w, "study merge", err);
     } else {
         rc = 0;
-        study_print_table(stdout, &m.spec, &m.res);
+        study_print_table(stdout, &(study_grid){&m.spec, m.comm_names}, &m.res);
         printf("%d runs, merged from %d shards\n", m.res.n_runs, (int)m.n_shards);
     }
     tm__study_merged_release(&m);

@@ -400,7 +400,7 @@ int cmd_topo(int argc, char **argv, cli_warns *w)
 
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? EXIT_USAGE_ : 0;
+        return argc < 2 ? TM_EXIT_USAGE : 0;
     }
     sub = argv[1];
     if (strcmp(sub, "info") != 0 && strcmp(sub, "export") != 0)
@@ -408,7 +408,7 @@ int cmd_topo(int argc, char **argv, cli_warns *w)
     if ((rc = parse_args(argc - 1, argv + 1, sub, &a)) >= 0)
         return rc;
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     err = cli_load_topology(ctx, &a.in, &net);
     if (err)
         rc = cli_report(ctx, w, "topo", err);

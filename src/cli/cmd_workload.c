@@ -156,7 +156,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
         return cli_usage_error(cmd, "--report with --shard: a shard has only its rows; the page "
                                     "of every job: without --shard");
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     wl_inputs_init(&in);
     tm_workload_result_init(&res);
     tm__wl_doc_init(&doc);
@@ -212,7 +212,7 @@ int cmd_workload(int argc, char **argv, cli_warns *w)
 {
     if (argc < 2) {
         usage(stderr);
-        return EXIT_USAGE_;
+        return TM_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(stdout);

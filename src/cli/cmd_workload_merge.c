@@ -107,7 +107,7 @@ int cmd_workload_merge(int argc, char **argv, cli_warns *w)
         return cli_usage_error(CMD, "give the shards' files (the --out files of 'topomap "
                                     "workload eval --shard K/N', or of replay, every K of one N)");
     if (cli_ctx_new(&ctx, w))
-        return EXIT_INTERNAL_;
+        return TM_EXIT_INTERNAL;
     err = run(ctx, &a, argv + first, argc - first, &d, &n_shards);
     rc = err ? cli_report(ctx, w, "workload merge", err) : 0;
     if (!err && a.json)

@@ -63,7 +63,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     va_end(ap);
     /* One line, like every other error (docs/errors.md). */
     fprintf(stderr, " (see '%s --help')\n", cmd);
-    return EXIT_USAGE_;
+    return TM_EXIT_USAGE;
 }
 
 int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)

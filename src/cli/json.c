@@ -1,34 +1,16 @@
 /* json.c - a minimal streaming JSON writer for --json output (keys in
- * insertion order, strings escaped, non-finite numbers as null). */
+ * insertion order, strings escaped by tm__json_str, non-finite numbers as
+ * null). */
 #include <math.h>
 #include <stdio.h>
 
+#include "../util/util.h"
 #include "cli.h"
 
 static void indent(json_w *j)
 {
     for (int i = 0; i < j->depth; i++)
         fputs("  ", j->out);
-}
-
-static void put_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
 }
 
 static void item(json_w *j, const char *key)
@@ -41,7 +23,7 @@ static void item(json_w *j, const char *key)
     }
     j->first[j->depth] = false;
     if (key) {
-        put_string(j->out, key);
+        tm__json_str(j->out, key);
         fputs(": ", j->out);
     }
 }
@@ -82,7 +64,7 @@ void json_str(json_w *j, const char *key, const char *val)
 {
     item(j, key);
     if (val)
-        put_string(j->out, val);
+        tm__json_str(j->out, val);
     else
         fputs("null", j->out);
 }

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
     bool verbose = cli_warn_take_verbose(&argc, argv);
     if (argc < 2) {
         usage(stderr);
-        return EXIT_USAGE_;
+        return TM_EXIT_USAGE;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);

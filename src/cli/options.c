@@ -577,7 +577,7 @@ int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
         int r;
         if (c == '?' && optind > 0 && other_command(cmd, mask, argv[optind - 1]))
-            return EXIT_USAGE_;
+            return TM_EXIT_USAGE;
         if (c == '?' || c == ':')
             return cli_getopt_error(cmd, c, argv);
         if (c == OPT_HELP) {
@@ -586,7 +586,7 @@ int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv
         }
         r = fn(ud, c, optarg);
         if (r < 0)
-            return EXIT_USAGE_;
+            return TM_EXIT_USAGE;
         if (r == 0) /* an entry of the table the subcommand does not handle */
             return cli_usage_error(cmd, "option '%s' is not handled (internal error)",
                                    argv[optind - 1]);

@@ -81,24 +81,24 @@ static int add_pct(study_args *a, const char *v)
     if (end == v || (*end && strcmp(end, "%")) || !(p > 0 && p <= 100))
         return cli_usage_error(CMD, "--fail-links expects a percentage in (0, 100] like 5%%, "
                                     "got '%s'", v), -1;
-    if ((i = push("--fail-*", &a->n_fails, STUDY_MAX_AXIS)) < 0)
+    if ((i = push("--fail-*", &a->n_failures, STUDY_MAX_AXIS)) < 0)
         return -1;
-    a->fails[i].kind = TM__FAIL_RANDOM;
-    a->fails[i].pct = p;
+    a->failures[i].kind = TM_STUDY_FAIL_RANDOM;
+    a->failures[i].pct = p;
     return 0;
 }
 
-static int add_named(study_args *a, tm__fail_kind kind, const char *v)
+static int add_named(study_args *a, tm_study_fail_kind kind, const char *v)
 {
-    int i = push("--fail-*", &a->n_fails, STUDY_MAX_AXIS);
+    int i = push("--fail-*", &a->n_failures, STUDY_MAX_AXIS);
     if (i < 0)
         return -1;
     if (!*v || strstr(v, ",,") || *v == ',' || v[strlen(v) - 1] == ',')
         return cli_usage_error(CMD, "empty name in '%s'", v), -1;
-    if (kind == TM__FAIL_LINKS && !strchr(v, ':'))
+    if (kind == TM_STUDY_FAIL_LINKS && !strchr(v, ':'))
         return cli_usage_error(CMD, "--fail-link expects A:B[,C:D...], got '%s'", v), -1;
-    a->fails[i].kind = kind;
-    a->fails[i].names = v;
+    a->failures[i].kind = kind;
+    a->failures[i].names = v;
     return 0;
 }
 
@@ -140,8 +140,8 @@ static int study_option(study_args *a, int c, const char *v)
     case OPT_ROUTING: return each_item(v, a, add_routing);
     case OPT_STRATEGY: return each_item(v, a, add_strategy);
     case OPT_FAIL_LINKS: return each_item(v, a, add_pct);
-    case OPT_FAIL_LINK: return add_named(a, TM__FAIL_LINKS, v);
-    case OPT_FAIL_SWITCH: return add_named(a, TM__FAIL_SWITCHES, v);
+    case OPT_FAIL_LINK: return add_named(a, TM_STUDY_FAIL_LINKS, v);
+    case OPT_FAIL_SWITCH: return add_named(a, TM_STUDY_FAIL_SWITCHES, v);
     case OPT_SCALE_CAPACITY: return add_scale(a, v);
     case OPT_REFINE:
         a->refine = strcmp(v, "none") == 0 ? NULL : v;
@@ -196,7 +196,7 @@ static void defaults(study_args *a)
     memset(a, 0, sizeof *a);
     /* the unchanged network is always the first value of its axes */
     a->n_scales = 1;
-    a->n_fails = 1;
+    a->n_failures = 1;
     a->refine = "auto"; /* map's default pipeline (docs/mapping.md "Effort and time") */
     a->effort = TM_EFFORT_AUTO;
     a->objective = TM_OBJ_PARETO;
@@ -245,11 +245,11 @@ static int distinct_axes(const study_args *a)
         return twice("--routing", v[i]);
     if ((i = repeated(a->scales + 1, a->n_scales - 1)) >= 0) /* [0] is no change */
         return twice("--scale-capacity", a->scales[i + 1]);
-    for (i = 0; i < a->n_fails; i++) {
-        tm__fail_label(&a->fails[i], lab[i], sizeof lab[i]);
+    for (i = 0; i < a->n_failures; i++) {
+        tm_study_failure_label(&a->failures[i], lab[i], sizeof lab[i]);
         v[i] = lab[i];
     }
-    if ((i = repeated(v, a->n_fails)) >= 0)
+    if ((i = repeated(v, a->n_failures)) >= 0)
         return twice("failure", v[i]);
     return 0;
 }
@@ -285,5 +285,5 @@ int study_parse_args(int argc, char **argv, study_args *a)
     rc = cli_parse_options(CMD, CLI_STUDY, argc, argv, study_option_fn, a, study_usage);
     if (rc >= 0)
         return rc;
-    return finish(a) < 0 ? EXIT_USAGE_ : -1;
+    return finish(a) < 0 ? TM_EXIT_USAGE : -1;
 }

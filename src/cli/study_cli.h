@@ -1,4 +1,7 @@
-/* study_cli.h - `topomap study`: its parsed options and its writers. */
+/* study_cli.h - `topomap study`: its parsed options and its writers.  The
+ * study runs through the public API (tm_study_run, topomap/study.h); the
+ * engine's header gives the writers the figures by index, the CSV header
+ * and the merge of shards' files. */
 #ifndef TM_STUDY_CLI_H
 #define TM_STUDY_CLI_H
 
@@ -21,7 +24,7 @@ typedef struct study_args {
     const char *comm_paths[STUDY_MAX_AXIS]; int n_comms;
     int32_t slots[STUDY_MAX_AXIS]; int n_slots;
     const char *scales[STUDY_MAX_AXIS]; int n_scales;        /* [0] = NULL: no change */
-    tm__failure fails[STUDY_MAX_AXIS]; int n_fails;             /* [0] = none */
+    tm_study_failure failures[STUDY_MAX_AXIS]; int n_failures;  /* [0] = none */
     tm_route_kind routings[STUDY_MAX_AXIS]; int n_routings;
     const char *strategies[STUDY_MAX_AXIS]; int n_strategies;
     const char *outs[4]; int n_outs;
@@ -35,6 +38,13 @@ typedef struct study_args {
     tm__shard shard;   /* --shard K/N; n = 0: the whole study */
     study_opt opts[STUDY_MAX_OPTS]; int n_opts; /* every option, in order */
 } study_args;
+
+/* What the writers print: the study's spec (the values of its axes) and
+ * the applications' names as given (--comm), which the spec does not hold. */
+typedef struct study_grid {
+    const tm_study_spec *s;
+    const char *const *comm_names;
+} study_grid;
 
 /* Where the rows go and what the files say beside them. */
 typedef struct study_outputs {
@@ -50,20 +60,20 @@ void study_usage(FILE *out);
 int study_parse_args(int argc, char **argv, study_args *a);
 /* Writes the results to every --out file, CSV or JSON by its extension,
  * atomically (all or none), after the --report page. */
-tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const tm__study_spec *s,
-                       const tm__study_result *res);
+tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const study_grid *g,
+                       const tm_study_result *res);
 /* The shard identity of the parsed options (study_shard.c): every option
  * but those that do not change a row, and the input files' bytes. */
 tm_err study_shard_id(tm_ctx *ctx, const study_args *a, char *out);
 /* `topomap study merge F1 F2 ...` (cmd_study_merge.c). */
 int cmd_study_merge(int argc, char **argv, cli_warns *w);
 /* --report: the OK rows as one HTML page (study_report.c). */
-tm_err study_write_report(tm_ctx *ctx, const char *path, const tm__study_spec *s,
-                          const tm__study_result *res);
+tm_err study_write_report(tm_ctx *ctx, const char *path, const study_grid *g,
+                          const tm_study_result *res);
 /* The table on stdout. */
-void study_print_table(FILE *out, const tm__study_spec *s, const tm__study_result *res);
+void study_print_table(FILE *out, const study_grid *g, const tm_study_result *res);
 /* Axis labels shared by the writers. */
-const char *study_scale_label(const tm__study_spec *s, int i);
-void study_fail_label(const tm__study_spec *s, int i, char *buf, size_t size);
+const char *study_scale_label(const tm_study_spec *s, int i);
+void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size);
 
 #endif

@@ -9,50 +9,51 @@
 static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J",
                                            "est_time_s"};
 
-const char *study_scale_label(const tm__study_spec *s, int i)
+const char *study_scale_label(const tm_study_spec *s, int i)
 {
     return s->scales[i] ? s->scales[i] : "none";
 }
 
-void study_fail_label(const tm__study_spec *s, int i, char *buf, size_t size)
+void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size)
 {
-    tm__fail_label(&s->fails[i], buf, size);
+    tm_study_failure_label(&s->failures[i], buf, size);
 }
 
-static const char *routing_name(const tm__study_spec *s, int i)
+static const char *routing_name(const tm_study_spec *s, int i)
 {
     return tm_route_kind_name(s->routings[i]);
 }
 
 /* ---- table ----------------------------------------------------------- */
 
-static bool same_scenario(const tm__study_row *a, const tm__study_row *b)
+static bool same_scenario(const tm_study_row *a, const tm_study_row *b)
 {
     return a->stat == b->stat && a->topology == b->topology && a->slots == b->slots &&
-           a->scale == b->scale && a->fail == b->fail && a->routing == b->routing &&
-           a->comm == b->comm && (a->stat != TM__STAT_RUN || a->sample == b->sample);
+           a->scale == b->scale && a->failure == b->failure && a->routing == b->routing &&
+           a->comm == b->comm && (a->stat != TM_STUDY_RUN || a->sample == b->sample);
 }
 
-static void print_header(FILE *out, const tm__study_spec *s, const tm__study_row *r)
+static void print_header(FILE *out, const study_grid *g, const tm_study_row *r)
 {
+    const tm_study_spec *s = g->s;
     char fl[400];
-    study_fail_label(s, r->fail, fl, sizeof fl);
-    fprintf(out, "\n== %s | %s | %s | slots ", s->topologies[r->topology], s->comms[r->comm].name,
+    study_fail_label(s, r->failure, fl, sizeof fl);
+    fprintf(out, "\n== %s | %s | %s | slots ", s->topologies[r->topology], g->comm_names[r->comm],
             routing_name(s, r->routing));
     if (s->slots[r->slots])
         fprintf(out, "%d", (int)s->slots[r->slots]);
     else
         fputs("as topology", out);
     fprintf(out, " | capacity %s", study_scale_label(s, r->scale));
-    if (r->scaled_cables && r->stat == TM__STAT_RUN)
+    if (r->scaled_cables && r->stat == TM_STUDY_RUN)
         fprintf(out, " (%d cables)", (int)r->scaled_cables);
     fprintf(out, " | failure %s", fl);
-    if (r->stat == TM__STAT_RUN && r->sample)
+    if (r->stat == TM_STUDY_RUN && r->sample)
         fprintf(out, " sample %d/%d", r->sample, s->samples);
-    if (r->stat == TM__STAT_RUN && r->fail && s->fails[r->fail].kind != TM__FAIL_NONE)
+    if (r->stat == TM_STUDY_RUN && r->failure && s->failures[r->failure].kind != TM_STUDY_FAIL_NONE)
         fprintf(out, " (%d cable%s failed)", (int)r->failed_cables, r->failed_cables == 1 ? "" : "s");
-    if (r->stat != TM__STAT_RUN)
-        fprintf(out, " %s of %d samples (%d not ok)", tm__study_stat_name(r->stat), r->runs,
+    if (r->stat != TM_STUDY_RUN)
+        fprintf(out, " %s of %d samples (%d not ok)", tm_study_stat_name(r->stat), r->runs,
                 r->not_ok);
     fprintf(out, "\n%-12s %-12s %13s %13s %8s %9s %9s %8s %13s %13s %8s %13s %13s %8s  %s\n",
             "strategy", "status", "cong consec", "cong mapped", "change", "dil consec",
@@ -60,28 +61,28 @@ static void print_header(FILE *out, const tm__study_spec *s, const tm__study_row
             "time mapped", "change", "best");
 }
 
-static void print_row(FILE *out, const tm__study_spec *s, const tm__study_row *r)
+static void print_row(FILE *out, const tm_study_spec *s, const tm_study_row *r)
 {
-    fprintf(out, "%-12s %-12s", s->strategies[r->strategy], tm__study_status_name(r->status));
-    if (r->status != TM__ROW_OK) {
+    fprintf(out, "%-12s %-12s", s->strategies[r->strategy], tm_study_status_name(r->status));
+    if (r->status != TM_STUDY_OK) {
         fprintf(out, " %s\n", r->cause);
         return;
     }
     for (int k = 0; k < TM__N_FIG; k++) {
         int w = k == TM__FIG_DIL ? 9 : 13;
-        fprintf(out, k == TM__FIG_DIL ? " %*.4f %*.4f" : " %*.6g %*.6g", w, r->base[k], w,
-                r->val[k]);
-        fprintf(out, " %+7.1f%%", tm__study_change_pct(r->base[k], r->val[k]));
+        double b = tm__study_fig_of(r, true, k), v = tm__study_fig_of(r, false, k);
+        fprintf(out, k == TM__FIG_DIL ? " %*.4f %*.4f" : " %*.6g %*.6g", w, b, w, v);
+        fprintf(out, " %+7.1f%%", tm__study_change_pct(b, v));
     }
     fprintf(out, "  %s\n", r->best);
 }
 
-void study_print_table(FILE *out, const tm__study_spec *s, const tm__study_result *res)
+void study_print_table(FILE *out, const study_grid *g, const tm_study_result *res)
 {
     for (int i = 0; i < res->n_rows; i++) {
         if (i == 0 || !same_scenario(&res->rows[i - 1], &res->rows[i]))
-            print_header(out, s, &res->rows[i]);
-        print_row(out, s, &res->rows[i]);
+            print_header(out, g, &res->rows[i]);
+        print_row(out, g->s, &res->rows[i]);
     }
     fputc('\n', out);
 }
@@ -120,47 +121,49 @@ static void csv_num(FILE *f, bool ok, double v)
 
 static bool sharded(const study_outputs *o) { return o->shard.n > 0; }
 
-static void csv_row(FILE *f, const study_outputs *o, const tm__study_spec *s,
-                    const tm__study_result *res, const tm__study_row *r)
+static void csv_row(FILE *f, const study_outputs *o, const study_grid *g,
+                    const tm_study_result *res, const tm_study_row *r)
 {
+    const tm_study_spec *s = g->s;
     char fl[400];
-    bool ok = r->status == TM__ROW_OK, sum = r->stat != TM__STAT_RUN;
-    study_fail_label(s, r->fail, fl, sizeof fl);
-    csv_str(f, tm__study_stat_name(r->stat), false);
+    bool ok = r->status == TM_STUDY_OK, sum = r->stat != TM_STUDY_RUN;
+    study_fail_label(s, r->failure, fl, sizeof fl);
+    csv_str(f, tm_study_stat_name(r->stat), false);
     csv_str(f, s->topologies[r->topology], false);
-    csv_str(f, s->comms[r->comm].name, false);
+    csv_str(f, g->comm_names[r->comm], false);
     csv_str(f, routing_name(s, r->routing), false);
     fprintf(f, "%d,", (int)s->slots[r->slots]);
     csv_str(f, study_scale_label(s, r->scale), false);
     csv_str(f, fl, false);
     fprintf(f, "%d,%d,%d,", r->sample, (int)r->scaled_cables, (int)r->failed_cables);
     csv_str(f, s->strategies[r->strategy], false);
-    csv_str(f, tm__study_status_name(r->status), false);
+    csv_str(f, tm_study_status_name(r->status), false);
     if (sum)
         fprintf(f, "%d,%d,", r->runs, r->not_ok);
     else
         fputs(",,", f);
     for (int k = 0; k < TM__N_FIG; k++)
-        csv_num(f, ok, r->base[k]);
+        csv_num(f, ok, tm__study_fig_of(r, true, k));
     for (int k = 0; k < TM__N_FIG; k++)
-        csv_num(f, ok, r->val[k]);
+        csv_num(f, ok, tm__study_fig_of(r, false, k));
     for (int k = 0; k < TM__N_FIG; k++)
-        csv_num(f, ok, tm__study_change_pct(r->base[k], r->val[k]));
+        csv_num(f, ok,
+                tm__study_change_pct(tm__study_fig_of(r, true, k), tm__study_fig_of(r, false, k)));
     csv_str(f, r->best, false);
     csv_cell(f, ok ? "" : r->cause);
     /* a shard's row: the unsharded line, then where it belongs */
     if (sharded(o))
-        cli_shard_csv(f, &o->shard, o->shard_id, r->pos, res->total_rows);
+        cli_shard_csv(f, &o->shard, o->shard_id, r->position, res->total_rows);
     fputc('\n', f);
 }
 
-static void write_csv(FILE *f, const study_outputs *o, const tm__study_spec *s,
-                      const tm__study_result *res)
+static void write_csv(FILE *f, const study_outputs *o, const study_grid *g,
+                      const tm_study_result *res)
 {
     fputs(TM__STUDY_CSV_HEADER, f);
     fputs(sharded(o) ? "," TM__SHARD_CSV_COLUMNS "\n" : "\n", f);
     for (int i = 0; i < res->n_rows; i++)
-        csv_row(f, o, s, res, &res->rows[i]);
+        csv_row(f, o, g, res, &res->rows[i]);
 }
 
 /* ---- JSON --------------------------------------------------------------- */
@@ -173,15 +176,16 @@ static void json_figs(json_w *j, const char *key, const double *v)
     json_obj_end(j);
 }
 
-static void json_row(json_w *j, const tm__study_spec *s, const tm__study_row *r)
+static void json_row(json_w *j, const study_grid *g, const tm_study_row *r)
 {
+    const tm_study_spec *s = g->s;
     char fl[400];
-    double pct[TM__N_FIG];
-    study_fail_label(s, r->fail, fl, sizeof fl);
+    double base[TM__N_FIG], val[TM__N_FIG], pct[TM__N_FIG];
+    study_fail_label(s, r->failure, fl, sizeof fl);
     json_obj_begin(j, NULL);
-    json_str(j, "stat", tm__study_stat_name(r->stat));
+    json_str(j, "stat", tm_study_stat_name(r->stat));
     json_str(j, "topology", s->topologies[r->topology]);
-    json_str(j, "comm", s->comms[r->comm].name);
+    json_str(j, "comm", g->comm_names[r->comm]);
     json_str(j, "routing", routing_name(s, r->routing));
     json_int(j, "slots", s->slots[r->slots]);
     json_str(j, "capacity", study_scale_label(s, r->scale));
@@ -190,18 +194,21 @@ static void json_row(json_w *j, const tm__study_spec *s, const tm__study_row *r)
     json_int(j, "scaled_cables", r->scaled_cables);
     json_int(j, "failed_cables", r->failed_cables);
     json_str(j, "strategy", s->strategies[r->strategy]);
-    json_str(j, "status", tm__study_status_name(r->status));
-    if (r->stat != TM__STAT_RUN) {
+    json_str(j, "status", tm_study_status_name(r->status));
+    if (r->stat != TM_STUDY_RUN) {
         json_int(j, "runs", r->runs);
         json_int(j, "not_ok", r->not_ok);
     }
-    if (r->status != TM__ROW_OK) {
+    if (r->status != TM_STUDY_OK) {
         json_str(j, "cause", r->cause);
     } else {
-        for (int k = 0; k < TM__N_FIG; k++)
-            pct[k] = tm__study_change_pct(r->base[k], r->val[k]);
-        json_figs(j, "consecutive", r->base);
-        json_figs(j, "mapped", r->val);
+        for (int k = 0; k < TM__N_FIG; k++) {
+            base[k] = tm__study_fig_of(r, true, k);
+            val[k] = tm__study_fig_of(r, false, k);
+            pct[k] = tm__study_change_pct(base[k], val[k]);
+        }
+        json_figs(j, "consecutive", base);
+        json_figs(j, "mapped", val);
         json_figs(j, "change_pct", pct);
         json_str(j, "best", r->best);
     }
@@ -216,14 +223,15 @@ static void json_list(json_w *j, const char *key, const char *const *v, int n)
     json_arr_end(j);
 }
 
-static void json_grid(json_w *j, const study_outputs *o, const tm__study_spec *s)
+static void json_grid(json_w *j, const study_outputs *o, const study_grid *g)
 {
+    const tm_study_spec *s = g->s;
     char fl[400];
     json_obj_begin(j, "grid");
     json_list(j, "topologies", s->topologies, s->n_topologies);
     json_arr_begin(j, "comms");
     for (int i = 0; i < s->n_comms; i++)
-        json_str(j, NULL, s->comms[i].name);
+        json_str(j, NULL, g->comm_names[i]);
     json_arr_end(j);
     json_arr_begin(j, "routings");
     for (int i = 0; i < s->n_routings; i++)
@@ -238,7 +246,7 @@ static void json_grid(json_w *j, const study_outputs *o, const tm__study_spec *s
         json_str(j, NULL, study_scale_label(s, i));
     json_arr_end(j);
     json_arr_begin(j, "failures");
-    for (int i = 0; i < s->n_fails; i++)
+    for (int i = 0; i < s->n_failures; i++)
         study_fail_label(s, i, fl, sizeof fl), json_str(j, NULL, fl);
     json_arr_end(j);
     json_list(j, "strategies", s->strategies, s->n_strategies);
@@ -251,45 +259,45 @@ static void json_grid(json_w *j, const study_outputs *o, const tm__study_spec *s
 
 /* A shard's "shard" object: its rows' positions in the whole grid. */
 static tm_err json_shard(tm_ctx *ctx, json_w *j, const study_outputs *o,
-                         const tm__study_result *res)
+                         const tm_study_result *res)
 {
     int64_t *pos = calloc((size_t)res->n_rows + 1, sizeof *pos);
     if (!pos)
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
     for (int i = 0; i < res->n_rows; i++)
-        pos[i] = res->rows[i].pos;
+        pos[i] = res->rows[i].position;
     cli_shard_json(j, &o->shard, o->shard_id, res->total_rows, pos, res->n_rows);
     free(pos);
     return TM_EOK;
 }
 
-static tm_err write_json(tm_ctx *ctx, FILE *f, const study_outputs *o, const tm__study_spec *s,
-                         const tm__study_result *res)
+static tm_err write_json(tm_ctx *ctx, FILE *f, const study_outputs *o, const study_grid *g,
+                         const tm_study_result *res)
 {
     json_w j;
     tm_err err;
     json_begin(&j, f);
     json_obj_begin(&j, NULL);
-    json_grid(&j, o, s);
+    json_grid(&j, o, g);
     if (sharded(o) && (err = json_shard(ctx, &j, o, res)))
         return err;
     json_int(&j, "runs", res->n_runs);
     json_arr_begin(&j, "rows");
     for (int i = 0; i < res->n_rows; i++)
-        json_row(&j, s, &res->rows[i]);
+        json_row(&j, g, &res->rows[i]);
     json_arr_end(&j);
     json_obj_end(&j);
     json_end(&j);
     return TM_EOK;
 }
 
-tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const tm__study_spec *s,
-                       const tm__study_result *res)
+tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const study_grid *g,
+                       const tm_study_result *res)
 {
     tm_ofile of[4];
     int n = 0;
     /* the page first (itself atomic): if it fails, no other file is written */
-    tm_err err = o->report ? study_write_report(ctx, o->report, s, res) : TM_EOK;
+    tm_err err = o->report ? study_write_report(ctx, o->report, g, res) : TM_EOK;
     /* every file written to its temporary first, then all renamed: a
      * failing write leaves none of them */
     for (; !err && n < o->n_outs && n < 4; n++) {
@@ -299,9 +307,9 @@ tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const tm__study_spec
         if (err)
             break;
         if (len >= 4 && strcmp(p + len - 4, ".csv") == 0)
-            write_csv(of[n].fp, o, s, res);
+            write_csv(of[n].fp, o, g, res);
         else
-            err = write_json(ctx, of[n].fp, o, s, res);
+            err = write_json(ctx, of[n].fp, o, g, res);
         if (err) {
             n++;
             break;

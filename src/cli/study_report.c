@@ -20,15 +20,16 @@ static void add(char *buf, size_t *len, const char *fmt, const char *v)
 }
 
 /* "capacity 2=0.5 | topdown": the values of the axes with several values. */
-static void row_label(const tm__study_spec *s, const tm__study_row *r, char *buf)
+static void row_label(const study_grid *g, const tm_study_row *r, char *buf)
 {
+    const tm_study_spec *s = g->s;
     char tmp[400];
     size_t len = 0;
     buf[0] = 0;
     if (s->n_topologies > 1)
         add(buf, &len, "%s%s", s->topologies[r->topology]);
     if (s->n_comms > 1)
-        add(buf, &len, "%s%s", s->comms[r->comm].name);
+        add(buf, &len, "%s%s", g->comm_names[r->comm]);
     if (s->n_routings > 1)
         add(buf, &len, "%s%s", tm_route_kind_name(s->routings[r->routing]));
     if (s->n_slots > 1) {
@@ -37,11 +38,11 @@ static void row_label(const tm__study_spec *s, const tm__study_row *r, char *buf
     }
     if (s->n_scales > 1)
         add(buf, &len, "%scapacity %s", study_scale_label(s, r->scale));
-    if (s->n_fails > 1) {
-        study_fail_label(s, r->fail, tmp, sizeof tmp);
+    if (s->n_failures > 1) {
+        study_fail_label(s, r->failure, tmp, sizeof tmp);
         add(buf, &len, "%sfailure %s", tmp);
-        if (r->stat != TM__STAT_RUN)
-            add(buf, &len, "%s%s", tm__study_stat_name(r->stat));
+        if (r->stat != TM_STUDY_RUN)
+            add(buf, &len, "%s%s", tm_study_stat_name(r->stat));
         else if (r->sample) {
             snprintf(tmp, sizeof tmp, "sample %d", r->sample);
             add(buf, &len, "%s%s", tmp);
@@ -51,8 +52,8 @@ static void row_label(const tm__study_spec *s, const tm__study_row *r, char *buf
         add(buf, &len, "%s%s", s->strategies[r->strategy]);
 }
 
-tm_err study_write_report(tm_ctx *ctx, const char *path, const tm__study_spec *s,
-                          const tm__study_result *res)
+tm_err study_write_report(tm_ctx *ctx, const char *path, const study_grid *g,
+                          const tm_study_result *res)
 {
     tm_report rp;
     tm_report_row *rows = calloc((size_t)res->n_rows + 1, sizeof *rows);
@@ -65,21 +66,21 @@ tm_err study_write_report(tm_ctx *ctx, const char *path, const tm__study_spec *s
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
     }
     for (int i = 0; i < res->n_rows; i++) {
-        const tm__study_row *r = &res->rows[i];
-        if (r->status != TM__ROW_OK) {
+        const tm_study_row *r = &res->rows[i];
+        if (r->status != TM_STUDY_OK) {
             skipped++;
             continue;
         }
-        row_label(s, r, labels + (size_t)n * LABEL_MAX);
+        row_label(g, r, labels + (size_t)n * LABEL_MAX);
         rows[n].label = labels + (size_t)n * LABEL_MAX;
-        rows[n].base_congestion = r->base[TM__FIG_CONG];
-        rows[n].base_dilation = r->base[TM__FIG_DIL];
-        rows[n].base_J = r->base[TM__FIG_J];
-        rows[n].base_time_s = r->base[TM__FIG_TIME];
-        rows[n].est_time_s = r->val[TM__FIG_TIME];
-        rows[n].max_congestion = r->val[TM__FIG_CONG];
-        rows[n].avg_dilation = r->val[TM__FIG_DIL];
-        rows[n++].qap_J = r->val[TM__FIG_J];
+        rows[n].base_congestion = r->base_congestion;
+        rows[n].base_dilation = r->base_dilation;
+        rows[n].base_J = r->base_J;
+        rows[n].base_time_s = r->base_est_time_s;
+        rows[n].est_time_s = r->est_time_s;
+        rows[n].max_congestion = r->max_congestion;
+        rows[n].avg_dilation = r->avg_dilation;
+        rows[n++].qap_J = r->qap_J;
     }
     snprintf(sub, sizeof sub, "%d rows in grid order, each against the consecutive placement of "
              "its scenario; %d rows that did not run are not drawn (see the table or CSV)",

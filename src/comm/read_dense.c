@@ -44,13 +44,13 @@ tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     tm__lexer lx;
     tm__entries e;
     int64_t n = -1, row = 0, col;
-    int r;
+    bool line;
     tm_err err = TM_EOK;
 
     tm_comm_init(out);
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
-    while ((r = tm__lex_next(&lx)) == 1) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *p = tm__skip_blank(lx.buf), *tok;
         size_t len;
         bool csv = strchr(lx.buf, ',') != NULL, empty;
@@ -93,10 +93,8 @@ tm_err tm_comm_read_dense(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         }
         row++;
     }
-    if (r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
     if (n < 0) {
         if (!lx.line)
             lx.line = 1;

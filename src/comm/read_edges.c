@@ -14,13 +14,13 @@ tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     tm__entries e;
     int64_t n = 0, s, d;
     double w;
-    int r;
+    bool line;
     tm_err err = TM_EOK;
 
     tm_comm_init(out);
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
-    while ((r = tm__lex_next(&lx)) == 1) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         char *hash = strchr(lx.buf, '#');
         const char *p = lx.buf, *tok;
         size_t len;
@@ -47,10 +47,8 @@ tm_err tm_comm_read_edges(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         if ((err = tm__entries_add(ctx, &e, s, d, w, &n)))
             goto out;
     }
-    if (r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
     if (n == 0) {
         if (!lx.line)
             lx.line = 1;

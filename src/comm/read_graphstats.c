@@ -57,14 +57,13 @@ tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm 
     tm__entries e;
     int64_t n = 0, i, j;
     double w;
-    bool in_block = false, ended = false;
-    int r = 0;
+    bool in_block = false, ended = false, line;
     tm_err err = TM_EOK;
 
     tm_comm_init(out);
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
-    while (!ended && (r = tm__lex_next(&lx)) == 1) {
+    while (!ended && !(err = tm__lex_next(&lx, &line)) && line) {
         const char *s = tm__skip_blank(lx.buf);
         if (!in_block) {
             in_block = strstr(lx.buf, "Graph Information") != NULL;
@@ -85,10 +84,8 @@ tm_err tm_comm_read_graphstats(tm_ctx *ctx, FILE *in, const char *name, tm_comm 
             goto out;
         }
     }
-    if (!ended && r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
     if (!in_block) {
         if (!lx.line)
             lx.line = 1;

@@ -114,9 +114,9 @@ static tm_err read_vertices(tm__lexer *lx, const metis_hdr *h, tm__entries *e, l
 {
     size_t cap_l = 0, cap_w = 0;
     int32_t nv = 0;
-    int r = 0;
-    tm_err err;
-    while (nv < h->n && (r = tm__lex_next(lx)) == 1) {
+    bool line = true;
+    tm_err err = TM_EOK;
+    while (nv < h->n && !(err = tm__lex_next(lx, &line)) && line) {
         if (is_comment(lx->buf))
             continue;
         if (tm__grow((void **)lines, &cap_l, (size_t)nv + 1, sizeof **lines) < 0 ||
@@ -128,16 +128,16 @@ static tm_err read_vertices(tm__lexer *lx, const metis_hdr *h, tm__entries *e, l
             return err;
         nv++;
     }
-    if (r < 0)
-        return (tm_err)-r;
+    if (err)
+        return err;
     if (nv < h->n)
         return tm__lex_error(lx, "file ends after %d of %lld vertex lines", nv, (long long)h->n);
     /* after them: only comments and blank lines */
-    while ((r = tm__lex_next(lx)) == 1)
+    while (!(err = tm__lex_next(lx, &line)) && line)
         if (!is_comment(lx->buf) && *tm__skip_blank(lx->buf))
             return tm__lex_error(lx, "more lines than the %lld vertices of the header (line %ld)",
                                  (long long)h->n, h->line);
-    return r < 0 ? (tm_err)-r : TM_EOK;
+    return err;
 }
 
 tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
@@ -147,20 +147,19 @@ tm_err tm_comm_read_metis(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     metis_hdr h = {0};
     long *lines = NULL;
     double *vw = NULL;
-    int r;
+    bool line;
     tm_err err = TM_EOK;
 
     tm_comm_init(out);
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
     /* header: the first line that is neither a comment nor blank */
-    while ((r = tm__lex_next(&lx)) == 1 && (is_comment(lx.buf) || !*tm__skip_blank(lx.buf)))
+    while (!(err = tm__lex_next(&lx, &line)) && line &&
+           (is_comment(lx.buf) || !*tm__skip_blank(lx.buf)))
         ;
-    if (r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
-    if (r == 0) {
+    if (!line) {
         err = tm__lex_error(&lx, "empty file: no METIS header 'n m [fmt [ncon]]'");
         goto out;
     }

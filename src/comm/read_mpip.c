@@ -65,13 +65,13 @@ tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     long start = 0;
     double w;
     bool ended = false;
-    int r;
+    bool line;
     tm_err err = TM_EOK;
 
     tm_comm_init(out);
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
-    while ((r = tm__lex_next(&lx)) == 1) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *p = tm__skip_blank(lx.buf);
         if (!start) {
             if ((t = task_assignment(lx.buf)) >= 0 && t + 1 > n)
@@ -91,10 +91,8 @@ tm_err tm_comm_read_mpip(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
         if ((err = tm__entries_add(ctx, &e, s, d, w, &n)))
             goto out;
     }
-    if (r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
     if (!start) {
         if (!lx.line)
             lx.line = 1;

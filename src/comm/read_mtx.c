@@ -109,23 +109,22 @@ tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
     int64_t seen = 0, i, j;
     long lower_line = 0, upper_line = 0;
     double w;
-    int r;
-    bool have_size = false;
+    bool line, have_size = false;
     tm_err err = TM_EOK;
 
     tm_comm_init(out);
     tm__lex_init(&lx, ctx, in, name);
     tm__entries_init(&e);
-    r = tm__lex_next(&lx);
-    if (r == 0)
+    if ((err = tm__lex_next(&lx, &line)))
+        goto out;
+    if (!line) {
         lx.line = 1; /* "file:1:" rather than "file:0:" for an empty file */
-    if (r <= 0) {
-        err = r < 0 ? (tm_err)-r : tm__lex_error(&lx, "empty file: no '%%%%MatrixMarket' banner");
+        err = tm__lex_error(&lx, "empty file: no '%%%%MatrixMarket' banner");
         goto out;
     }
     if ((err = parse_banner(&lx, &h)))
         goto out;
-    while ((r = tm__lex_next(&lx)) == 1) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *s = tm__skip_blank(lx.buf);
         if (*s == '%' || !*s)
             continue;
@@ -162,10 +161,8 @@ tm_err tm_comm_read_mtx(tm_ctx *ctx, FILE *in, const char *name, tm_comm *out)
             goto out;
         }
     }
-    if (r < 0) {
-        err = (tm_err)-r;
+    if (err)
         goto out;
-    }
     if (!have_size) {
         err = tm__lex_error(&lx, "missing size line 'rows cols entries'");
         goto out;

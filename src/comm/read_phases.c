@@ -48,16 +48,16 @@ void tm_comm_phases_release(tm_comm_phases *p)
     tm_comm_phases_init(p);
 }
 
-/* Next line that is not a comment or blank: 1, 0 at the end, -(tm_err). */
-static int next_data(tm__lexer *lx)
+/* Next line that is not a comment or blank; *line is false at the end. */
+static tm_err next_data(tm__lexer *lx, bool *line)
 {
-    int r;
-    while ((r = tm__lex_next(lx)) == 1) {
+    tm_err err;
+    while (!(err = tm__lex_next(lx, line)) && *line) {
         const char *s = tm__skip_blank(lx->buf);
         if (*s && *s != '%')
-            return 1;
+            break;
     }
-    return r;
+    return err;
 }
 
 /* The words of a line must end here. */
@@ -159,7 +159,7 @@ static tm_err read_one(tm__lexer *lx, const char *name, int64_t n, tm_comm_phase
     tm__entries e;
     int64_t rep, m, i, j;
     double w;
-    int r;
+    bool line;
     tm_err err = parse_phase(lx, n, &rep, &m);
     if (err)
         return err;
@@ -169,10 +169,10 @@ static tm_err read_one(tm__lexer *lx, const char *name, int64_t n, tm_comm_phase
                              out->n_phases + 1, (long long)MAX_TASK_ROWS);
     tm__entries_init(&e);
     for (int64_t k = 0; k < m && !err; k++) {
-        if ((r = next_data(lx)) != 1) {
-            err = r < 0 ? (tm_err)-r
-                        : tm__lex_error(lx, "file ends after %lld of the %lld entries of phase %d",
-                                        (long long)k, (long long)m, out->n_phases + 1);
+        if ((err = next_data(lx, &line)) || !line) {
+            err = err ? err
+                      : tm__lex_error(lx, "file ends after %lld of the %lld entries of phase %d",
+                                      (long long)k, (long long)m, out->n_phases + 1);
         } else if ((err = parse_entry(lx, n, &i, &j, &w)) == TM_EOK && i != j &&
                    tm__entries_push(&e, (int32_t)(i - 1), (int32_t)(j - 1), w) < 0) {
             err = tm__nomem(lx->ctx);
@@ -196,38 +196,36 @@ tm_err tm_comm_phases_read(tm_ctx *ctx, FILE *in, const char *name, tm_comm_phas
     tm__lexer lx;
     int64_t n = 0, k = 0;
     int32_t cap = 0;
-    int r;
+    bool line;
     tm_err err;
     tm_comm_phases_init(out);
     tm__lex_init(&lx, ctx, in, name);
-    r = tm__lex_next(&lx);
-    if (r == 0)
+    if ((err = tm__lex_next(&lx, &line)))
+        goto out;
+    if (!line) {
         lx.line = 1;
-    if (r <= 0) {
-        err = r < 0 ? (tm_err)-r : tm__lex_error(&lx, "empty file: no '%%%%TopomapPhases 1' banner");
+        err = tm__lex_error(&lx, "empty file: no '%%%%TopomapPhases 1' banner");
         goto out;
     }
     if ((err = parse_banner(&lx)))
         goto out;
-    if ((r = next_data(&lx)) != 1) {
-        err = r < 0 ? (tm_err)-r : tm__lex_error(&lx, "missing size line 'tasks phases'");
+    if ((err = next_data(&lx, &line)) || !line) {
+        err = err ? err : tm__lex_error(&lx, "missing size line 'tasks phases'");
         goto out;
     }
     if ((err = parse_size(&lx, &n, &k)))
         goto out;
     out->n_tasks = (int32_t)n;
     for (int64_t p = 0; p < k && !err; p++) {
-        if ((r = next_data(&lx)) != 1)
-            err = r < 0 ? (tm_err)-r
-                        : tm__lex_error(&lx, "file ends after %lld of %lld phases", (long long)p,
-                                        (long long)k);
+        if ((err = next_data(&lx, &line)) || !line)
+            err = err ? err
+                      : tm__lex_error(&lx, "file ends after %lld of %lld phases", (long long)p,
+                                      (long long)k);
         else
             err = read_one(&lx, name, n, out, &cap);
     }
-    if (!err && (r = next_data(&lx)) != 0)
-        err = r < 0 ? (tm_err)-r
-                    : tm__lex_error(&lx, "more phases than the %lld of the size line",
-                                    (long long)k);
+    if (!err && !(err = next_data(&lx, &line)) && line)
+        err = tm__lex_error(&lx, "more phases than the %lld of the size line", (long long)k);
 out:
     if (err)
         tm_comm_phases_release(out);

@@ -21,22 +21,23 @@ typedef struct tokens {
     bool eof;
 } tokens;
 
-/* Next token; returns 0 at end of file, <0 (-(tm_err)) on a read error. */
-static int next_tok(tokens *t, const char **tok, size_t *len)
+/* Next token in *tok; *got is false at the end of the file. */
+static tm_err next_tok(tokens *t, const char **tok, size_t *len, bool *got)
 {
+    *got = false;
     while (!t->eof) {
-        if (t->p && tm__next_token(&t->p, tok, len))
-            return 1;
-        int r = tm__lex_next(&t->lx);
-        if (r < 0)
-            return r;
-        if (r == 0) {
-            t->eof = true;
+        bool line;
+        tm_err err;
+        if (t->p && tm__next_token(&t->p, tok, len)) {
+            *got = true;
             break;
         }
+        if ((err = tm__lex_next(&t->lx, &line)))
+            return err;
+        t->eof = !line;
         t->p = t->lx.buf;
     }
-    return 0;
+    return TM_EOK;
 }
 
 /* Reads an integer in [lo, hi] described by `what`. */
@@ -44,10 +45,11 @@ static tm_err read_int(tokens *t, const char *what, int64_t lo, int64_t hi, int6
 {
     const char *tok;
     size_t len;
-    int r = next_tok(t, &tok, &len);
-    if (r < 0)
-        return (tm_err)-r;
-    if (r == 0) {
+    bool got;
+    tm_err err = next_tok(t, &tok, &len, &got);
+    if (err)
+        return err;
+    if (!got) {
         if (!t->lx.line)
             t->lx.line = 1;
         return tm__lex_error(&t->lx, "file ends before the %s", what);
@@ -59,10 +61,11 @@ static tm_err read_num(tokens *t, const char *what, double *v)
 {
     const char *tok;
     size_t len;
-    int r = next_tok(t, &tok, &len);
-    if (r < 0)
-        return (tm_err)-r;
-    if (r == 0)
+    bool got;
+    tm_err err = next_tok(t, &tok, &len, &got);
+    if (err)
+        return err;
+    if (!got)
         return tm__lex_error(&t->lx, "file ends before the %s", what);
     return tm__token_volume(&t->lx, tok, len, what, v);
 }
@@ -209,10 +212,11 @@ static tm_err check_end(grf *g)
 {
     const char *tok;
     size_t len;
-    int r = next_tok(&g->t, &tok, &len);
-    if (r < 0)
-        return (tm_err)-r;
-    if (r > 0)
+    bool got;
+    tm_err err = next_tok(&g->t, &tok, &len, &got);
+    if (err)
+        return err;
+    if (got)
         return tm__lex_error(&g->t.lx, "unexpected '%.*s' after the last of the %lld vertices",
                              (int)len, tok, (long long)g->n);
     if ((int64_t)g->e.len != g->m) {

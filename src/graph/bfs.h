@@ -2,7 +2,7 @@
  * (not installed): a path may pass through a vertex only if it is transit
  * or a source (docs/design.md "Transit"), so a non-transit host ends paths but
  * never lies inside one.  Every hop-count search of the library over
- * tm_net_csr goes through here (net.c, levels.c, netdist.c, map_run.c,
+ * tm_net_csr goes through here (net.c, levels.c, netdist.c, run.c,
  * landmarks.c, greedy.c, qap_grow.c, ta_init.c); only the routing DAG
  * (src/route/dag.c) keeps its own, since it also counts shortest paths
  * through every predecessor and answers single vertices one level ahead

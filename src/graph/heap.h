@@ -1,7 +1,7 @@
 /* heap.h - the one binary heap of the library (not installed), for the
  * queues with lazy deletion of the mapping strategies: the greedy
  * strategy's task/edge queue and its (hops, load) shortest-path search
- * (src/map/greedy.c), the intra-host task order (src/map/netmap.c) and the
+ * (src/construct/greedy.c), the intra-host task order (src/construct/netmap.c) and the
  * task queue of `grow` (src/qap/qap_grow.c).  Stale entries are skipped by
  * the callers, which keeps each operation O(log n) without an index.
  *

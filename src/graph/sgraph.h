@@ -1,7 +1,7 @@
 /* sgraph.h - the symmetric weighted task graph every strategy works on
  * (not installed): the undirected view of a communication graph, its
  * induced subgraphs and its quotient graphs under a partition.  One type
- * for the network-mode strategies (src/map/) and the QAP strategies
+ * for the network-mode strategies (src/construct/) and the QAP strategies
  * (src/qap/).
  *
  * CSR with both directions stored, no self-loops, no duplicate entries;

@@ -9,7 +9,6 @@
  * Hand-written because igraph has no DOT writer that carries per-edge
  * styling; names are always quoted and escaped.
  */
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,8 +46,15 @@ static double cable_congestion(const tm_net *net, const double *load, int32_t c)
     return ab > ba ? ab : ba;
 }
 
-static void write_body(const tm_net *net, const double *load, FILE *out)
+typedef struct dot_args {
+    const tm_net *net;
+    const double *load;
+} dot_args;
+
+static tm_err write_body(void *arg, FILE *out)
 {
+    const tm_net *net = ((const dot_args *)arg)->net;
+    const double *load = ((const dot_args *)arg)->load;
     int32_t nv = tm_net_n_vertices(net), nc = tm_net_n_cables(net);
     double cmax = 0;
     char num[64];
@@ -98,18 +104,11 @@ static void write_body(const tm_net *net, const double *load, FILE *out)
         fputs("];\n", out);
     }
     fputs("}\n", out);
+    return TM_EOK;
 }
 
 tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out)
 {
-    locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), old;
-    if (!c_loc)
-        return tm__nomem(ctx);
-    old = uselocale(c_loc); /* per thread: numbers need a decimal point */
-    write_body(net, link_load, out);
-    uselocale(old);
-    freelocale(c_loc);
-    if (fflush(out) != 0 || ferror(out))
-        return tm__fail(ctx, TM_EIO, "write error");
-    return TM_EOK;
+    dot_args a = {net, link_load};
+    return tm__write_c_locale(ctx, out, NULL, write_body, &a);
 }

@@ -127,7 +127,7 @@ static tm_err check_node(struct tm__gml_checker *c, const xmlNode *n, tm__gml_do
         goto out;
     }
     r = tm__strmap_put(&c->node_ids, id, d->n_nodes, &prev);
-    if (r == 0) {
+    if (r == 0 && prev >= 0) {
         err = tm__xml_error(c->ctx, c->name, n, "duplicate node id '%.100s' (first at line %ld)",
                             id, d->nodes[prev].line);
         goto out;
@@ -158,7 +158,7 @@ static tm_err check_node(struct tm__gml_checker *c, const xmlNode *n, tm__gml_do
         goto out;
     }
     r = tm__strmap_put(&c->names, nm, d->n_nodes, &prev);
-    if (r == 0) {
+    if (r == 0 && prev >= 0) {
         err = tm__xml_error(c->ctx, c->name, n,
                             "duplicate node name '%.100s' (node '%.100s' at line %ld)", nm,
                             d->nodes[prev].id, d->nodes[prev].line);

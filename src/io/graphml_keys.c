@@ -171,14 +171,13 @@ static tm_err key_name_once(struct tm__gml_checker *c, const xmlNode *k, const c
                             const char *dom, const char *an, const struct tm__gml_key *key)
 {
     char dn[1200];
-    int r;
+    int32_t old;
     if (!an || !dom || key->type == TM_GML_NONE || !strcmp(dom, "all"))
         return TM_EOK;
     snprintf(dn, sizeof dn, "%.20s:%.1000s", dom, an);
-    r = tm__strmap_put(&c->attr_names, dn, (int32_t)c->n_keys, NULL);
-    if (r < 0)
+    if (tm__strmap_put(&c->attr_names, dn, (int32_t)c->n_keys, &old) < 0)
         return tm__nomem(c->ctx);
-    if (r == 0)
+    if (old >= 0)
         return tm__xml_error(c->ctx, c->name, k, "key '%.100s': attribute '%.100s' declared twice "
                              "for %.20s", id, an, dom);
     return TM_EOK;
@@ -244,6 +243,7 @@ tm_err tm__gml_check_key(struct tm__gml_checker *c, const xmlNode *k)
         an = prop(k, "id");
     struct tm__gml_key key = {k, 0, type_class(ty), -1, NULL, -1};
     tm_err err = TM_EOK;
+    int32_t old;
     int r;
 
     if (!id || !*id) {
@@ -259,8 +259,8 @@ tm_err tm__gml_check_key(struct tm__gml_checker *c, const xmlNode *k)
     if ((err = key_name_once(c, k, id, dom, an, &key)) ||
         (err = key_known_attr(c, k, id, an, ty, &key)) || (err = key_defaults(c, k, id, &key)))
         goto out;
-    r = tm__strmap_put(&c->key_ids, id, (int32_t)c->n_keys, NULL);
-    if (r == 0) {
+    r = tm__strmap_put(&c->key_ids, id, (int32_t)c->n_keys, &old);
+    if (r == 0 && old >= 0) {
         err = tm__xml_error(c->ctx, c->name, k, "duplicate key id '%.100s'", id);
         goto out;
     }

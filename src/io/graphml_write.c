@@ -11,7 +11,6 @@
  * that every file we write round-trips.  Numbers are written in the C
  * locale with the fewest digits that read back exactly.
  */
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +62,12 @@ static void put_num(FILE *out, const char *key, double d)
     fmt_num(buf, sizeof buf, d);
     fprintf(out, "<data key=\"%s\">%s</data>", key, buf);
 }
+
+typedef struct graphml_args {
+    tm_ctx *ctx;
+    const tm_net *net;
+    const double *load;
+} graphml_args;
 
 static tm_err write_body(tm_ctx *ctx, const tm_net *net, const double *load, FILE *out)
 {
@@ -147,17 +152,14 @@ static tm_err write_body(tm_ctx *ctx, const tm_net *net, const double *load, FIL
     return TM_EOK;
 }
 
+static tm_err write_args(void *arg, FILE *out)
+{
+    const graphml_args *a = arg;
+    return write_body(a->ctx, a->net, a->load, out);
+}
+
 tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out)
 {
-    locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), old;
-    tm_err err;
-    if (!c_loc)
-        return tm__nomem(ctx);
-    old = uselocale(c_loc); /* per thread: "%g" must write a decimal point */
-    err = write_body(ctx, net, link_load, out);
-    uselocale(old);
-    freelocale(c_loc);
-    if (!err && (fflush(out) != 0 || ferror(out)))
-        err = tm__fail(ctx, TM_EIO, "write error");
-    return err;
+    graphml_args a = {ctx, net, link_load};
+    return tm__write_c_locale(ctx, out, NULL, write_args, &a);
 }

@@ -239,7 +239,7 @@ tm_err tm__ib_name_hosts(tm__ib_builder *b)
             free(name);
             return tm__nomem(d->ctx);
         }
-        if (rc == 0 && b->opts->keep_hcas_separate && !generic) {
+        if (old >= 0 && b->opts->keep_hcas_separate && !generic) {
             /* two HCAs with the same description: fall back to the id */
             char *alt = malloc(strlen(name) + strlen(n->id) + 2);
             const char *slash = strchr(name, '/');
@@ -256,7 +256,7 @@ tm_err tm__ib_name_hosts(tm__ib_builder *b)
                 return tm__nomem(d->ctx);
             }
         }
-        if (rc == 0) {
+        if (old >= 0) {
             if (!b->v[old].host || b->opts->keep_hcas_separate) {
                 tm_err err = tm__ib_fail_at(d, n->line, "vertex name \"%s\" is not unique", name);
                 free(name);
@@ -296,7 +296,7 @@ tm_err tm__ib_name_switches(tm__ib_builder *b)
         rc = tm__strmap_put(&cand, names[i], (int32_t)i, &old);
         if (rc < 0)
             goto oom;
-        if (rc == 0)
+        if (old >= 0)
             dup[i] = dup[old] = 1;
         if (tm__strmap_get(&b->names, names[i]) >= 0)
             dup[i] = 1;
@@ -314,7 +314,7 @@ tm_err tm__ib_name_switches(tm__ib_builder *b)
         if (!name)
             goto oom;
         rc = tm__strmap_put(&b->names, name, (int32_t)b->nv, &old);
-        if (rc <= 0) {
+        if (rc < 0 || old >= 0) {
             err = rc < 0 ? tm__nomem(d->ctx)
                          : tm__ib_fail_at(d, d->nodes[i].line, "vertex name \"%s\" is not unique", name);
             free(name);

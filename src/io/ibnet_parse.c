@@ -193,7 +193,7 @@ static tm_err header_line(tm__ib_dump *d, const tm__lexer *lx, const char *p, in
     rc = tm__strmap_put(&d->keys, key, idx, &old);
     if (rc < 0)
         return tm__nomem(d->ctx);
-    if (rc == 0) {
+    if (old >= 0) {
         d->n_nodes--;
         if (guid_id)
             return tm__lex_error(lx, "duplicate node GUID 0x%016llx (first defined at line %ld)",
@@ -404,10 +404,11 @@ tm_err tm__ib_parse(tm__ib_dump *d, FILE *in)
     tm_err err = TM_EOK;
     int32_t cur = -1;
     uint64_t pending = 0;
-    int rc, type;
+    int type;
+    bool line;
 
     tm__lex_init(&lx, d->ctx, in, d->name);
-    while ((rc = tm__lex_next(&lx)) > 0) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *p = tm__skip_blank(lx.buf), *after;
         if (!*p || *p == '#')
             continue;
@@ -429,8 +430,6 @@ tm_err tm__ib_parse(tm__ib_dump *d, FILE *in)
         if (err)
             goto out;
     }
-    if (rc < 0)
-        err = (tm_err)-rc;
     d->last_line = lx.line;
 out:
     tm__lex_release(&lx);

@@ -113,23 +113,23 @@ static tm_err assign_guids(wr *w)
     tm__strmap_init(&used);
     for (int32_t v = 0; v < nv; v++) {
         uint64_t g = tm_net_guid(net, v);
-        int rc;
+        int32_t old;
         if (!g)
             continue;
         snprintf(key, sizeof key, "%016llx", (unsigned long long)g);
-        if ((rc = tm__strmap_put(&used, key, v, NULL)) < 0)
+        if (tm__strmap_put(&used, key, v, &old) < 0)
             goto oom;
-        if (rc == 1)
+        if (old < 0) /* inserted: the GUID is this vertex's */
             w->guid[v] = g;
     }
     for (int32_t v = 0; v < nv; v++) {
-        int rc = 0;
         while (!w->guid[v]) {
+            int32_t old;
             next += 256;
             snprintf(key, sizeof key, "%016llx", (unsigned long long)next);
-            if ((rc = tm__strmap_put(&used, key, v, NULL)) < 0)
+            if (tm__strmap_put(&used, key, v, &old) < 0)
                 goto oom;
-            if (rc == 1)
+            if (old < 0)
                 w->guid[v] = next;
         }
         if ((err = choose_desc(w, v)))

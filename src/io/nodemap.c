@@ -108,7 +108,7 @@ static tm_err entry(tm_nodemap *m, const tm__lexer *lx, const char *p)
     rc = tm__strmap_put(&m->index, key, (int32_t)m->n, &old);
     if (rc < 0)
         return tm__nomem(lx->ctx);
-    if (rc == 0)
+    if (old >= 0)
         return tm__lex_error(lx, "duplicate GUID 0x%016llx (first at line %ld)",
                              (unsigned long long)guid, m->lines[old]);
     if (tm__grow((void **)&m->names, &(size_t){m->cap}, m->n + 1, sizeof *m->names) < 0 ||
@@ -126,7 +126,7 @@ tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out
     tm__lexer lx;
     tm_nodemap *m;
     tm_err err = TM_EOK;
-    int rc;
+    bool line;
     *out = NULL;
     m = calloc(1, sizeof *m);
     if (!m)
@@ -138,15 +138,13 @@ tm_err tm_nodemap_read(tm_ctx *ctx, FILE *in, const char *name, tm_nodemap **out
         return tm__nomem(ctx);
     }
     tm__lex_init(&lx, ctx, in, m->file);
-    while ((rc = tm__lex_next(&lx)) > 0) {
+    while (!(err = tm__lex_next(&lx, &line)) && line) {
         const char *p = tm__skip_blank(lx.buf);
         if (!*p || *p == '#')
             continue;
         if ((err = entry(m, &lx, p)))
             break;
     }
-    if (!err && rc < 0)
-        err = (tm_err)-rc;
     tm__lex_release(&lx);
     if (err) {
         tm_nodemap_free(m);

@@ -291,11 +291,11 @@ static tm_err read_pe_list(tm__lexer *lx, int64_t n_pe, int32_t n_tasks, tm_mapp
     int32_t *pe = NULL;
     size_t n = 0, cap = 0;
     int64_t v;
-    int rc;
+    bool line;
     tm_err err = TM_EOK;
     if (n_pe <= 0 || n_pe > INT32_MAX)
         return tm__fail(lx->ctx, TM_EINTERNAL, "hierarchy has %lld PEs", (long long)n_pe);
-    while ((rc = tm__lex_next(lx)) == 1) {
+    while (!(err = tm__lex_next(lx, &line)) && line) {
         char *hash = strchr(lx->buf, '#');
         if (hash)
             *hash = '\0';
@@ -321,10 +321,8 @@ static tm_err read_pe_list(tm__lexer *lx, int64_t n_pe, int32_t n_tasks, tm_mapp
         }
         pe[n++] = (int32_t)v;
     }
-    if (rc < 0) {
-        err = (tm_err)-rc;
+    if (err)
         goto out;
-    }
     if (n_tasks >= 0 ? n < (size_t)n_tasks : n == 0) {
         if (!lx->line)
             lx->line = 1;
@@ -344,7 +342,7 @@ tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in, c
                        int32_t n_tasks, tm_mapping *out)
 {
     reader r;
-    int rc;
+    bool line;
     bool first = true;
     tm_err err = TM_EOK;
 
@@ -360,7 +358,7 @@ tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in, c
         err = read_pe_list(&r.lx, n_pe, n_tasks, out);
         goto out;
     }
-    while ((rc = tm__lex_next(&r.lx)) == 1) {
+    while (!(err = tm__lex_next(&r.lx, &line)) && line) {
         char *hash = strchr(r.lx.buf, '#');
         const char *p = tm__skip_blank(r.lx.buf);
         bool is_rank;
@@ -381,10 +379,8 @@ tm_err tm_mapping_read(tm_ctx *ctx, const tm_net *net, int64_t n_pe, FILE *in, c
         if (err)
             goto out;
     }
-    if (rc < 0) {
-        err = (tm_err)-rc;
+    if (err)
         goto out;
-    }
     if (r.n_recs == 0) {
         if (!r.lx.line)
             r.lx.line = 1;

@@ -87,7 +87,7 @@ static tm_err validate(tm_ctx *ctx, const tm_net *net, const tm_mapping *m, bool
             err = tm__nomem(ctx);
             goto out;
         }
-        if (put == 0 && old != h) {
+        if (old >= 0 && old != h) {
             err = tm__fail(ctx, TM_EUSAGE, "hosts '%s' and '%s' have the same short name '%.*s'; "
                            "write full host names", tm_net_name(net, old), name, (int)len, name);
             goto out;

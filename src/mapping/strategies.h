@@ -2,8 +2,8 @@
  * (internal).  One signature each (tm_strategy_fn, tm_refine_fn of
  * topomap/map.h); the registry (src/pipeline/registry.c) lists them with
  * their names and modes.  The definitions live one layer up, in the
- * strategy folders: src/map/ (constructions on the network), src/qap/
- * (QAP constructions and swap local searches), src/refine/ (threshold
+ * strategy folders: src/construct/ (constructions on the network), src/qap/
+ * (QAP constructions and swap local searches), src/ta/ (threshold
  * accepting).  The header sits here, below all three, so that each
  * strategy includes it without including another strategy's folder. */
 #ifndef TM_MAPPING_STRATEGIES_H
@@ -40,7 +40,7 @@ tm_err tm__refine_ils(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_
                       tm_mapping *m);
 tm_err tm__refine_n2(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m);
-/* src/refine/ */
+/* src/ta/ */
 tm_err tm__refine_ta(tm_ctx *ctx, const tm_problem *p, const char *arg, uint64_t seed,
                      tm_mapping *m);
 

@@ -355,7 +355,7 @@ out:
     return err;
 }
 
-/* The fat-trees of src/net/updown.h: each flow adds its volume to the
+/* The fat-trees of src/net/ftclass.h: each flow adds its volume to the
  * class totals of the levels it crosses (tm__route_classes_add), and every
  * link then gets its class's share; the stub hops are added as in
  * do_group.  One thread: it costs O(messages x levels + links), less than

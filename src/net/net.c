@@ -112,17 +112,22 @@ void tm_net_free(tm_net *net)
 tm__net_addr **tm__net_addr_slot(tm_net *net) { return &net->addr; }
 const tm__net_addr *tm__net_addr_get(const tm_net *net) { return net->addr; }
 
+/* GROW(arr, cap): tm__grow of net->arr from capacity cap to need elements,
+ * the new capacity in c (0, or -1 on overflow or out of memory).  Every
+ * per-vertex (per-cable) array grows from the same capacity to the same new
+ * one; after a failure the arrays grown so far keep their larger blocks and
+ * the recorded capacity stays the old one. */
+#define GROW(arr, cap) (c = (cap), tm__grow((void **)&net->arr, &c, need, sizeof *net->arr))
+
 static int grow_vertices(tm_net *net, size_t need)
 {
     size_t c;
     if (need <= net->vcap)
         return 0;
-#define G(arr)                                                             \
-    c = net->vcap;                                                         \
-    if (tm__grow((void **)&net->arr, &c, need, sizeof *net->arr) < 0)      \
+    if (GROW(name, net->vcap) < 0 || GROW(desc, net->vcap) < 0 || GROW(kind, net->vcap) < 0 ||
+        GROW(slots, net->vcap) < 0 || GROW(transit_pol, net->vcap) < 0 ||
+        GROW(guid, net->vcap) < 0)
         return -1;
-    G(name) G(desc) G(kind) G(slots) G(transit_pol) G(guid)
-#undef G
     net->vcap = c;
     return 0;
 }
@@ -132,21 +137,18 @@ static int grow_cables(tm_net *net, size_t need)
     size_t c;
     if (need <= net->ccap)
         return 0;
-#define G(arr)                                                             \
-    c = net->ccap;                                                         \
-    if (tm__grow((void **)&net->arr, &c, need, sizeof *net->arr) < 0)      \
+    if (GROW(ca, net->ccap) < 0 || GROW(cb, net->ccap) < 0 || GROW(capacity, net->ccap) < 0 ||
+        GROW(enabled, net->ccap) < 0)
         return -1;
-    G(ca) G(cb) G(capacity) G(enabled)
-#undef G
     net->ccap = c;
     return 0;
 }
+#undef GROW
 
 tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_kind kind,
                          int32_t slots, int32_t *id_out)
 {
     int32_t old;
-    int rc;
     if (!name || !*name)
         return tm__fail(ctx, TM_EINPUT, "empty vertex name");
     if (slots < 0)
@@ -155,10 +157,9 @@ tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_k
         return tm__fail(ctx, TM_EINPUT, "too many vertices");
     if (grow_vertices(net, (size_t)net->nv + 1) < 0)
         return tm__nomem(ctx);
-    rc = tm__strmap_put(&net->names, name, net->nv, &old);
-    if (rc < 0)
+    if (tm__strmap_put(&net->names, name, net->nv, &old) < 0)
         return tm__nomem(ctx);
-    if (rc == 0)
+    if (old >= 0)
         return tm__fail(ctx, TM_EINPUT, "duplicate vertex name '%s'", name);
     net->name[net->nv] = tm__strdup(name);
     if (!net->name[net->nv])
@@ -178,7 +179,7 @@ tm_err tm_net_add_vertex(tm_ctx *ctx, tm_net *net, const char *name, tm_vertex_k
 }
 
 /* Also false for NaN. */
-static bool tm__capacity_ok(double c)
+static bool capacity_ok(double c)
 {
     return c >= TM_NET_MIN_CAPACITY && c <= TM_NET_MAX_CAPACITY;
 }
@@ -190,7 +191,7 @@ tm_err tm_net_add_cable(tm_ctx *ctx, tm_net *net, int32_t a, int32_t b, double c
         return tm__fail(ctx, TM_EINPUT, "cable endpoint out of range");
     if (a == b)
         return tm__fail(ctx, TM_EINPUT, "cable from '%s' to itself", net->name[a]);
-    if (!tm__capacity_ok(capacity))
+    if (!capacity_ok(capacity))
         return tm__fail(ctx, TM_EINPUT, "cable '%s' - '%s': capacity %g is not a number in "
                         "[%g, %g] Gbit/s", net->name[a], net->name[b], capacity,
                         TM_NET_MIN_CAPACITY, TM_NET_MAX_CAPACITY);
@@ -264,7 +265,7 @@ tm_err tm_net_set_capacity(tm_ctx *ctx, tm_net *net, int32_t cable, double capac
 {
     if (cable < 0 || cable >= net->nc)
         return bad_cable(ctx, net, cable);
-    if (!tm__capacity_ok(capacity)) /* as tm_net_add_cable */
+    if (!capacity_ok(capacity)) /* as tm_net_add_cable */
         return tm__fail(ctx, TM_EUSAGE, "cable '%s' - '%s': capacity %g is not a number in "
                         "[%g, %g] Gbit/s", net->name[net->ca[cable]], net->name[net->cb[cable]],
                         capacity, TM_NET_MIN_CAPACITY, TM_NET_MAX_CAPACITY);

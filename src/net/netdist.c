@@ -16,12 +16,12 @@
  *    allocated hosts are grid vertices; hops are the sum over dimensions
  *    of the ring or line distance.  A 32x32x32 torus needs no 2 GiB table.
  *  - levels without a table: too many classes for the table, but the net
- *    is one of the fat-trees of net/updown.h (laminar and regular: every
+ *    is one of the fat-trees of net/ftclass.h (laminar and regular: every
  *    k-ary n-tree, XGFT and Clos the generators build, at any size).  There
  *    a path between leaves whose classes first meet at level L must climb
  *    to L (below it the classes are the connected parts), and the up-down
  *    paths through L exist, so D = 2 (L - 1) with no search at all
- *    (tm__updown_detect, O(links)).
+ *    (tm__ftclass_detect, O(links)).
  *  - rows: anything else too big for a table (> ~16k classes and no grid,
  *    e.g. a huge random network of transit hosts), or with a distance
  *    beyond int16 (a chain of 32,768 switches).  Rows of D (int32) are computed
@@ -46,7 +46,7 @@
 #include <string.h>
 
 #include "netdist_int.h"
-#include "updown.h"
+#include "ftclass.h"
 #include "../util/util.h"
 
 /* ---- classes ------------------------------------------------------------ */
@@ -369,17 +369,17 @@ static tm_err try_levels(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const in
     return TM_EOK;
 }
 
-/* The levels form from the fat-tree structure of net/updown.h, when the
+/* The levels form from the fat-tree structure of net/ftclass.h, when the
  * net has it, every class is a leaf switch and the form fits max_bytes.
  * Level l of the form groups the leaves by their class at tree level l + 1
  * (level 0: the leaf itself), so two classes first agree at l = L - 1 and
  * lvd[l] = 2 l. */
-static tm_err try_updown(tm_ctx *ctx, tm_netdist *d, const tm_net_csr *g, size_t max_bytes)
+static tm_err try_ftclass(tm_ctx *ctx, tm_netdist *d, const tm_net_csr *g, size_t max_bytes)
 {
-    tm__updown *u = NULL;
+    tm__ftclass *u = NULL;
     size_t nc = (size_t)d->n_cls;
     int nl;
-    tm_err err = tm__updown_detect(ctx, g, &u);
+    tm_err err = tm__ftclass_detect(ctx, g, &u);
     if (err || !u)
         return err;
     nl = u->n_lev - 1;
@@ -404,7 +404,7 @@ static tm_err try_updown(tm_ctx *ctx, tm_netdist *d, const tm_net_csr *g, size_t
     d->n_lev = nl;
     d->kind = TM__ND_TABLE;
 out:
-    tm__updown_free(u);
+    tm__ftclass_free(u);
     return err;
 }
 
@@ -625,7 +625,7 @@ tm_err tm__netdist_new_budget(tm_ctx *ctx, const tm_net *net, const int32_t *hos
             goto out;
         /* a distance beyond int16: the rows (int32) take over */
     }
-    if (!grid && (err = try_updown(ctx, d, g, max_bytes)) == TM_EOK && d->lev)
+    if (!grid && (err = try_ftclass(ctx, d, g, max_bytes)) == TM_EOK && d->lev)
         goto out;
     if (!err)
         err = grid ? make_grid(ctx, d, net, hosts) : make_rows(ctx, d, g, max_bytes);

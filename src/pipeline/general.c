@@ -14,7 +14,7 @@
  * every strategy, every refinement, the pick -- so `identity` keeps the
  * multisection's placement and the others may find better ones; each task
  * goes to its block's slot.  The figures of every row are those of the
- * expanded mapping evaluated on the original graph (map_run.c), never the
+ * expanded mapping evaluated on the original graph (run.c), never the
  * quotient's: the volume inside a block stays on one slot, so congestion
  * and J are the same, but it counts in the total volume and so in the
  * average dilation.

@@ -81,7 +81,7 @@
 static int row_stop(void *ud)
 {
     const arow *r = ud;
-    const runner *rn = r->a->rn;
+    const tm__runner *rn = r->a->rn;
     return tm__stopped(rn->parent) || (rn->timed && tm__now() >= r->deadline);
 }
 
@@ -215,7 +215,7 @@ static tm_err refine_step(arow *r, const char *name, const char *arg, uint64_t s
 
 static tm_err task_construct(autorun *a, arow *r)
 {
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     tm_mapping m;
     tm_err err;
     tm_mapping_init(&m);
@@ -344,7 +344,7 @@ static tm_err task_level(autorun *a, arow *r, int level)
  * after a stop request or the time limit. */
 static bool may_start(const autorun *a, const arow *r)
 {
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     if ((a->task == TASK_CONSTRUCT || a->task == TASK_BUILD) && r - a->rows < 2)
         return true;
     return !tm__stopped(rn->parent) && !(rn->timed && tm__now() >= r->deadline);
@@ -354,7 +354,7 @@ static void stage_task(void *arg, int i, int member)
 {
     autorun *a = arg;
     arow *r = a->todo[i];
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     double t0 = tm__now();
     (void)member;
     /* under a time limit a task stops where its evaluation still fits */
@@ -557,7 +557,7 @@ static tm_err schedule(tm_ctx *ctx, autorun *a)
     return TM_EOK;
 }
 
-tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result *out,
+tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_result *out,
                     tm_mapping *best_m, tm_map_info *info)
 {
     autorun a;

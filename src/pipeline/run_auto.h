@@ -49,7 +49,7 @@ typedef struct arow {
 } arow;
 
 typedef struct autorun {
-    runner *rn;
+    tm__runner *rn;
     tm_map_result *out;   /* its consecutive: the baseline */
     arow *rows;
     int nr;

@@ -261,7 +261,7 @@ tm_err tm__auto_collect(tm_ctx *ctx, autorun *a, tm_mapping *best_m)
 
 void tm__auto_info(const autorun *a, tm_map_info *info)
 {
-    const runner *rn = a->rn;
+    const tm__runner *rn = a->rn;
     memset(info, 0, sizeof *info);
     info->pipeline = "auto";
     /* the level the default chose, or TM_EFFORT_AUTO: until converged */

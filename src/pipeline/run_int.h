@@ -1,5 +1,5 @@
 /* run_int.h - the state tm_map_run shares between its stages (internal to
- * src/pipeline/): map_run.c checks the problem, sets up the network and
+ * src/pipeline/): run.c checks the problem, sets up the network and
  * collects the result; run_jobs.c constructs and refines the jobs on the
  * context's threads; run_pick.c compares rows, chooses the result and
  * evaluates the baseline. */
@@ -13,12 +13,12 @@
 #include "topomap/metrics.h"
 #include "general.h"
 
-struct runner;
+struct tm__runner;
 
 /* One row of a run: a strategy (one start of it) with its own context,
  * seed and mapping. */
-typedef struct job {
-    const struct runner *rn; /* its run: the parent's stop request and the deadlines */
+typedef struct tm__run_job {
+    const struct tm__runner *rn; /* its run: the parent's stop request and the deadlines */
     const tm_strategy *st;
     char name[48];
     uint64_t seed;
@@ -37,11 +37,11 @@ typedef struct job {
     double eval_s;        /* time limit: what one exact evaluation of it cost */
     tm_err err;
     char msg[512];
-} job;
+} tm__run_job;
 
 #define MAX_CHAIN 4
 
-typedef struct runner {
+typedef struct tm__runner {
     const tm_problem *p;
     tm_objective obj;
     const tm_refiner *rf[MAX_CHAIN]; /* refinement chain "nc:1+ta" */
@@ -65,34 +65,34 @@ typedef struct runner {
     const tm_comm *full;
     int phase;        /* PHASE_* */
     bool screen;      /* large `all` run: constructions evaluated, then screened */
-    job *jobs;
+    tm__run_job *jobs;
     int nj;
-} runner;
+} tm__runner;
 
 enum { PHASE_ALL, PHASE_CONSTRUCT, PHASE_REFINE };
 
 /* ---- run_jobs.c ---------------------------------------------------------- */
 /* The jobs of a run: the one strategy named, or the portfolio of "all". */
-tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy, job **out,
-                         int *nj);
+tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy,
+                         tm__run_job **out, int *nj);
 /* Constructs and refines every job of rn on the context's threads (in
  * phases with the screen or a time limit); a job's error stays in it. */
-tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj);
+tm_err tm__run_jobs(tm_ctx *ctx, tm__runner *rn, tm_objective obj);
 
 /* Exact figures of mapping m of a job (a general mapping: of its
  * expansion on the whole graph). */
-tm_err tm__run_eval(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met);
+tm_err tm__run_eval(tm_ctx *jc, const tm__runner *rn, const tm_mapping *m, tm_metrics *met);
 /* The same without the time model when with_time is false (est_time_s and
  * the time figures 0): the simulation is most of an evaluation's cost on
  * small jobs. */
-tm_err tm__run_eval_time(tm_ctx *jc, const runner *rn, const tm_mapping *m, bool with_time,
+tm_err tm__run_eval_time(tm_ctx *jc, const tm__runner *rn, const tm_mapping *m, bool with_time,
                          tm_metrics *met);
 
 /* ---- run_auto.c ---------------------------------------------------------- */
 /* The auto pipeline (refine "auto"): out gets its rows, best and
  * consecutive, *best_m the chosen row's mapping (of the quotient after a
  * general mapping), info (when not NULL) what ran. */
-tm_err tm__run_auto(tm_ctx *ctx, runner *rn, const char *strategy, tm_map_result *out,
+tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_result *out,
                     tm_mapping *best_m, tm_map_info *info);
 
 /* ---- run_pick.c ---------------------------------------------------------- */
@@ -112,6 +112,6 @@ int32_t tm__run_pick_ideal(tm_map_row *rows, int32_t n, tm_objective obj, double
 /* a and b place every task on the same host and slot (or PE). */
 bool tm__run_same_mapping(const tm_mapping *a, const tm_mapping *b);
 /* out->consecutive: the baseline every result is compared with. */
-tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_map_result *out);
+tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const tm__runner *rn, tm_map_result *out);
 
 #endif

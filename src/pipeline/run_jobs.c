@@ -1,4 +1,4 @@
-/* run_jobs.c - the jobs of tm_map_run (map_run.c says how they run and
+/* run_jobs.c - the jobs of tm_map_run (run.c says how they run and
  * why the result does not depend on the thread count): construction,
  * the refinement chain with its revert rule, the pool of threads, the
  * screen of large `all` runs and the side-by-side refinement under a time
@@ -32,7 +32,7 @@
  * for (seconds): thread joins, the mapping's copy, the result's check. */
 #define EVAL_MARGIN_S 0.002
 
-static void report(runner *rn, const job *j, const char *step, const tm_metrics *m)
+static void report(tm__runner *rn, const tm__run_job *j, const char *step, const tm_metrics *m)
 {
     char what[96];
     bool net = rn->p->net != NULL;
@@ -46,16 +46,16 @@ static void report(runner *rn, const job *j, const char *step, const tm_metrics 
  * window while it is constructed, of its refinement after). */
 static int job_stop(void *ud)
 {
-    const job *j = ud;
+    const tm__run_job *j = ud;
     return tm__stopped(j->rn->parent) || (j->rn->timed && tm__now() >= j->deadline);
 }
 
-tm_err tm__run_eval(tm_ctx *jc, const runner *rn, const tm_mapping *m, tm_metrics *met)
+tm_err tm__run_eval(tm_ctx *jc, const tm__runner *rn, const tm_mapping *m, tm_metrics *met)
 {
     return tm__run_eval_time(jc, rn, m, true, met);
 }
 
-tm_err tm__run_eval_time(tm_ctx *jc, const runner *rn, const tm_mapping *m, bool with_time,
+tm_err tm__run_eval_time(tm_ctx *jc, const tm__runner *rn, const tm_mapping *m, bool with_time,
                          tm_metrics *met)
 {
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;
@@ -86,7 +86,7 @@ tm_err tm__run_eval_time(tm_ctx *jc, const runner *rn, const tm_mapping *m, bool
  * refinements work on congestion and dilation (the terms of the time
  * that can be updated per move, docs/time.md "Mapping for time"), and
  * the full estimate judges their result. */
-static bool refined_worse(const runner *rn, const tm_metrics *m, const job *j)
+static bool refined_worse(const tm__runner *rn, const tm_metrics *m, const tm__run_job *j)
 {
     const tm_problem *p = rn->p;
     const double *start = j->start;
@@ -99,7 +99,7 @@ static bool refined_worse(const runner *rn, const tm_metrics *m, const job *j)
            m->avg_dilation > start[1] * (1 + tol) + tol;
 }
 
-static tm_err refine_job(tm_ctx *jc, runner *rn, job *j)
+static tm_err refine_job(tm_ctx *jc, tm__runner *rn, tm__run_job *j)
 {
     tm_metrics st;
     tm_mapping m0;
@@ -160,7 +160,7 @@ out:
 }
 
 /* The construction of job j (its context stays in j->jc). */
-static void construct_job(runner *rn, job *j)
+static void construct_job(tm__runner *rn, tm__run_job *j)
 {
     double t0 = tm__now();
     if (tm_ctx_new(&j->jc) != TM_EOK) {
@@ -195,7 +195,7 @@ static void construct_job(runner *rn, job *j)
 }
 
 /* Refinement (or evaluation) of a constructed job; frees its context. */
-static void refine_phase(runner *rn, job *j)
+static void refine_phase(tm__runner *rn, tm__run_job *j)
 {
     double t1 = tm__now();
     if (!j->err && rn->nrf > 0)
@@ -212,7 +212,7 @@ static void refine_phase(runner *rn, job *j)
     j->jc = NULL;
 }
 
-static void run_job(runner *rn, job *j)
+static void run_job(tm__runner *rn, tm__run_job *j)
 {
     if (rn->phase != PHASE_REFINE)
         construct_job(rn, j);
@@ -231,7 +231,7 @@ static void run_job(runner *rn, job *j)
 static const char *const budget_order[] = {"identity", "topdown", "recursive", "grow", "greedy",
                                            "rcm"};
 
-static int budget_rank(const job *j)
+static int budget_rank(const tm__run_job *j)
 {
     int n = (int)(sizeof budget_order / sizeof *budget_order);
     for (int k = 0; k < n; k++)
@@ -241,7 +241,7 @@ static int budget_rank(const job *j)
 }
 
 /* rn->order: the job each pool index starts (a stable sort by rank). */
-static void budget_sort(runner *rn)
+static void budget_sort(tm__runner *rn)
 {
     for (int i = 0; i < rn->nj; i++)
         rn->order[i] = i;
@@ -257,7 +257,7 @@ static void budget_sort(runner *rn)
 /* Job i of the pool (tm__parallel_for). */
 static void pool_job(void *arg, int i, int member)
 {
-    runner *rn = arg;
+    tm__runner *rn = arg;
     /* the first always runs; under a time limit the first two (in the
      * budget's order, consecutive and the first real construction) */
     bool first = i == 0 || (rn->order && i == 1);
@@ -277,20 +277,20 @@ static void pool_job(void *arg, int i, int member)
 /* Job i refined, if it was constructed (refine_side_by_side). */
 static void side_job(void *arg, int i, int member)
 {
-    runner *rn = arg;
+    tm__runner *rn = arg;
     if (rn->jobs[i].jc)
         run_job(rn, &rn->jobs[i]);
 }
 
 /* The jobs of a run: one, or the portfolio of "all". */
-tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy, job **out,
-                        int *nj)
+tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy,
+                         tm__run_job **out, int *nj)
 {
     unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
     uint64_t seed = tm_ctx_seed(ctx);
     const tm_strategy *one = NULL;
     int n = 0, cap = 0;
-    job *jobs;
+    tm__run_job *jobs;
     *out = NULL;
     *nj = 0;
     if (strcmp(strategy, "all") != 0) {
@@ -313,7 +313,7 @@ tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy,
         if (!one && strcmp(s->name, "greedy") == 0 && p->comm->n <= GREEDY_MULTI_MAX_TASKS)
             starts = GREEDY_STARTS;
         for (int k = 0; k < starts; k++) {
-            job *j = &jobs[n++];
+            tm__run_job *j = &jobs[n++];
             j->st = s;
             j->seed = seed + (uint64_t)k;
             tm_mapping_init(&j->m);
@@ -330,7 +330,7 @@ tm_err tm__run_make_jobs(tm_ctx *ctx, const tm_problem *p, const char *strategy,
 
 /* The jobs in order on nt threads (at most 64), each job on the first
  * free one. */
-static void run_pool(runner *rn, int nt)
+static void run_pool(tm__runner *rn, int nt)
 {
     tm__parallel_for(nt < 64 ? nt : 64, rn->nj, pool_job, rn);
 }
@@ -339,7 +339,7 @@ static void run_pool(runner *rn, int nt)
  * the whole time limit: as many members as jobs, so that every job is
  * taken as soon as the members start (when threads cannot start, fewer
  * members take the rest one after the other). */
-static tm_err refine_side_by_side(tm_ctx *ctx, runner *rn)
+static tm_err refine_side_by_side(tm_ctx *ctx, tm__runner *rn)
 {
     tm__parallel_for(rn->nj, rn->nj, side_job, rn);
     (void)ctx;
@@ -351,7 +351,7 @@ static tm_err refine_side_by_side(tm_ctx *ctx, runner *rn)
  * dominated, or beyond the first SCREEN_KEEP by the objective, keep their
  * construction as their result.  Depends only on the constructions, so
  * the answer stays independent of the thread count. */
-static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
+static tm_err screen(tm_ctx *ctx, tm__runner *rn, tm_objective obj)
 {
     for (int i = 0; i < rn->nj; i++) /* refine_phase has kept the message */
         if (rn->jobs[i].err)
@@ -365,7 +365,7 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
     for (int kept = 0; kept < rn->keep; kept++) {
         int b = -1; /* the best non-dominated construction not yet kept */
         for (int i = 0; i < rn->nj; i++) {
-            job *j = &rn->jobs[i];
+            tm__run_job *j = &rn->jobs[i];
             bool dom = false;
             if (!j->cmet || j->kept)
                 continue;
@@ -380,7 +380,7 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
         rn->jobs[b].kept = true;
     }
     for (int i = 0; i < rn->nj; i++) {
-        job *j = &rn->jobs[i];
+        tm__run_job *j = &rn->jobs[i];
         if (!j->cmet || j->kept)
             continue;
         j->screened = true;
@@ -401,7 +401,7 @@ static tm_err screen(tm_ctx *ctx, runner *rn, tm_objective obj)
 /* Before the refinement phase: the threads are shared out among the jobs
  * still to refine (one refined row after the screen gets them all).  The
  * refinements give the same result for any thread count. */
-static void share_threads(runner *rn, int nt)
+static void share_threads(tm__runner *rn, int nt)
 {
     int k = 0;
     for (int i = 0; i < rn->nj; i++)
@@ -411,7 +411,7 @@ static void share_threads(runner *rn, int nt)
             (void)tm_ctx_set_threads(rn->jobs[i].jc, k > 0 && nt / k > 1 ? nt / k : 1);
 }
 
-tm_err tm__run_jobs(tm_ctx *ctx, runner *rn, tm_objective obj)
+tm_err tm__run_jobs(tm_ctx *ctx, tm__runner *rn, tm_objective obj)
 {
     int nt = tm_ctx_threads(ctx);
     tm_err err;

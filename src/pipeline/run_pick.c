@@ -124,10 +124,10 @@ bool tm__run_same_mapping(const tm_mapping *a, const tm_mapping *b)
  * evaluating the same mapping again gives the same figures (evaluation is
  * deterministic), and on a big network it is most of what `identity`
  * costs. */
-static bool reuse_row(const runner *rn, const tm_mapping *m, tm_metrics *out)
+static bool reuse_row(const tm__runner *rn, const tm_mapping *m, tm_metrics *out)
 {
     for (int i = 0; i < rn->nj; i++) {
-        const job *j = &rn->jobs[i];
+        const tm__run_job *j = &rn->jobs[i];
         if (!j->skipped && !j->err && j->met && !j->met->link_load &&
             tm__run_same_mapping(&j->m, m)) {
             *out = *j->met;
@@ -140,7 +140,7 @@ static bool reuse_row(const runner *rn, const tm_mapping *m, tm_metrics *out)
 /* The consecutive placement (network mode) or identity PE mapping
  * (hierarchy mode, when it exists), evaluated like every row: the
  * baseline every result is compared with. */
-tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const runner *rn, tm_map_result *out)
+tm_err tm__run_baseline(tm_ctx *ctx, const tm_problem *p, const tm__runner *rn, tm_map_result *out)
 {
     tm_mapping m;
     tm_metrics_opts o = TM_METRICS_OPTS_INIT;

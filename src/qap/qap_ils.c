@@ -10,7 +10,7 @@
  * (swap a random task with a random task at most two hops away, even if
  * J grows) followed by a local repair (improving swaps of the touched
  * tasks with their neighbours, spreading while it finds some); keep the
- * result if J dropped, else restore the state exactly (ls_undo).
+ * result if J dropped, else restore the state exactly (tm__ls_undo).
  * n * TM__ILS_KICKS kicks, or until the time limit.  Without a time
  * limit the kicks end early when the first n * TM__ILS_PROBE of them keep
  * nothing: a local optimum that resists kicks at every task (four times on
@@ -23,7 +23,7 @@
  * refinement.  With a team the
  * kicks run in qap_lspar.c, with the same result. */
 
-tm_err tm__ls_kick_init(tm_ctx *ctx, ls_kick *k, int32_t n)
+tm_err tm__ls_kick_init(tm_ctx *ctx, tm__ls_kick_log *k, int32_t n)
 {
     memset(k, 0, sizeof *k);
     k->queue = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *k->queue);
@@ -35,7 +35,7 @@ tm_err tm__ls_kick_init(tm_ctx *ctx, ls_kick *k, int32_t n)
     return TM_EOK;
 }
 
-void tm__ls_kick_free(ls_kick *k)
+void tm__ls_kick_free(tm__ls_kick_log *k)
 {
     free(k->queue), free(k->inq), free(k->su), free(k->sv), free(k->sd);
     memset(k, 0, sizeof *k);
@@ -52,7 +52,7 @@ int tm__ls_swaps_reserve(int32_t **u, int32_t **v, double **d, size_t *cap, size
     return rc;
 }
 
-static int log_swap(ls_kick *k, int32_t u, int32_t v, double d)
+static int log_swap(tm__ls_kick_log *k, int32_t u, int32_t v, double d)
 {
     if (tm__ls_swaps_reserve(&k->su, &k->sv, &k->sd, &k->cap, k->ns + 1) < 0)
         return -1;
@@ -62,7 +62,7 @@ static int log_swap(ls_kick *k, int32_t u, int32_t v, double d)
     return 0;
 }
 
-static void enqueue(ls_kick *k, int32_t n, int32_t x)
+static void enqueue(tm__ls_kick_log *k, int32_t n, int32_t x)
 {
     if (k->inq[x] != k->stamp && k->qt < n) {
         k->inq[x] = k->stamp;
@@ -70,7 +70,7 @@ static void enqueue(ls_kick *k, int32_t n, int32_t x)
     }
 }
 
-int tm__ls_kick(ls *L, ls_kick *k, int32_t u, int32_t v)
+int tm__ls_kick(tm__ls *L, tm__ls_kick_log *k, int32_t u, int32_t v)
 {
     const tm__sgraph *g = L->g;
     int32_t n = g->n, qh = 0;
@@ -107,7 +107,7 @@ int tm__ls_kick(ls *L, ls_kick *k, int32_t u, int32_t v)
     return 0;
 }
 
-bool tm__ls_kick_keeps(const ls_kick *k, double j0)
+bool tm__ls_kick_keeps(const tm__ls_kick_log *k, double j0)
 {
     double j = j0;
     for (size_t i = 0; i < k->ns; i++)
@@ -115,7 +115,7 @@ bool tm__ls_kick_keeps(const ls_kick *k, double j0)
     return j < j0 - 1e-9 * (1.0 + fabs(j0) * 1e-6);
 }
 
-static bool load_ok(const ls *L, int32_t u, int32_t v)
+static bool load_ok(const tm__ls *L, int32_t u, int32_t v)
 {
     double du;
     if (!L->load)
@@ -125,7 +125,7 @@ static bool load_ok(const ls *L, int32_t u, int32_t v)
                        L->load[L->pe[v]] - du <= L->bound * (1 + 1e-12));
 }
 
-void tm__ls_kick_undo(ls *L, ls_undo *ul, const ls_kick *k)
+void tm__ls_kick_undo(tm__ls *L, tm__ls_undo *ul, const tm__ls_kick_log *k)
 {
     tm__ls_undo_apply(ul);
     for (size_t i = k->ns; i-- > 0;) { /* each swap is its own inverse */
@@ -135,18 +135,20 @@ void tm__ls_kick_undo(ls *L, ls_undo *ul, const ls_kick *k)
     }
 }
 
-int tm__ls_kick_run(ls *L, ls_kick *k, ls_undo *ul, int32_t u, int32_t v)
+int tm__ls_kick_run(tm__ls *L, tm__ls_kick_log *k, tm__ls_undo *ul, int32_t u, int32_t v,
+                    bool *kept)
 {
     double j0 = L->j;
     bool nomem;
+    *kept = false;
     ul->n = 0;
     L->ul = ul;
     nomem = tm__ls_kick(L, k, u, v) < 0 || ul->nomem;
     L->ul = NULL;
     if (nomem)
         return -1;
-    if (tm__ls_kick_keeps(k, j0))
-        return 1;
+    if ((*kept = tm__ls_kick_keeps(k, j0)))
+        return 0;
     tm__ls_kick_undo(L, ul, k);
     L->j = j0; /* exact value before the kick */
     return 0;
@@ -163,17 +165,17 @@ bool tm__ls_kick_draw(const tm__sgraph *g, tm__rng *r, int32_t *u, int32_t *v)
     return true;
 }
 
-bool tm__ls_kicks_futile(const ls *L, int64_t it, bool kept)
+bool tm__ls_kicks_futile(const tm__ls *L, int64_t it, bool kept)
 {
     return !kept && L->t_end < 0 && it >= (int64_t)L->g->n * TM__ILS_PROBE;
 }
 
 /* The kicks one after the other. */
-static tm_err seq_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
+static tm_err seq_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
 {
     const tm__sgraph *g = L->g;
-    ls_undo ul = {0};
-    ls_kick k;
+    tm__ls_undo ul = {0};
+    tm__ls_kick_log k;
     tm_err err = tm__ls_kick_init(ctx, &k, g->n);
     bool kept = false;
     for (int64_t it = 0; !err && (it < kicks || L->t_end >= 0); it++) {
@@ -187,14 +189,11 @@ static tm_err seq_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
         if (!tm__ls_kick_draw(g, r, &u, &v) || v == u || L->pe[u] == L->pe[v] ||
             !load_ok(L, u, v))
             continue;
-        switch (tm__ls_kick_run(L, &k, &ul, u, v)) {
-        case -1:
+        bool this_kept;
+        if (tm__ls_kick_run(L, &k, &ul, u, v, &this_kept) < 0)
             err = tm__nomem(ctx);
-            break;
-        case 1:
+        else if (this_kept)
             kept = true;
-            break;
-        }
     }
     free(ul.at);
     free(ul.old);
@@ -202,7 +201,7 @@ static tm_err seq_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
     return err;
 }
 
-tm_err tm__ls_run_ils(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
+tm_err tm__ls_run_ils(tm_ctx *ctx, tm__ls *L, int depth, tm__rng *r)
 {
     int32_t n = L->g->n;
     int64_t kicks;

@@ -20,7 +20,7 @@
 #include "qap_ls_int.h"
 
 
-static double contrib(const ls *L, int32_t u)
+static double contrib(const tm__ls *L, int32_t u)
 {
     const tm__sgraph *g = L->g;
     double c = 0.0;
@@ -29,9 +29,9 @@ static double contrib(const ls *L, int32_t u)
     return c;
 }
 
-static void save(ls *L, double *at)
+static void save(tm__ls *L, double *at)
 {
-    ls_undo *ul = L->ul;
+    tm__ls_undo *ul = L->ul;
     size_t cap = ul->cap;
     if (ul->nomem)
         return;
@@ -44,7 +44,7 @@ static void save(ls *L, double *at)
     ul->old[ul->n++] = *at;
 }
 
-void tm__ls_undo_apply(ls_undo *ul)
+void tm__ls_undo_apply(tm__ls_undo *ul)
 {
     while (ul->n > 0) {
         ul->n--;
@@ -54,7 +54,7 @@ void tm__ls_undo_apply(ls_undo *ul)
 
 /* Task u moves from PE `from` to pe[u] (already set): neighbours'
  * contributions follow in O(deg u). */
-static void moved(ls *L, int32_t u, int32_t from)
+static void moved(tm__ls *L, int32_t u, int32_t from)
 {
     const tm__sgraph *g = L->g;
     if (!L->c)
@@ -68,7 +68,7 @@ static void moved(ls *L, int32_t u, int32_t from)
 }
 
 /* Exchanges the PEs of u and v (J is updated by the caller). */
-void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
+void tm__ls_apply_swap(tm__ls *L, int32_t u, int32_t v)
 {
     int32_t pu = L->pe[u], pv = L->pe[v];
     L->pe[u] = pv;
@@ -96,7 +96,7 @@ void tm__ls_apply_swap(ls *L, int32_t u, int32_t v)
     }
 }
 
-double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v)
+double tm__ls_swap_delta(const tm__ls *L, int32_t u, int32_t v)
 {
     const tm__sgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
@@ -121,7 +121,7 @@ double tm__ls_swap_delta(const ls *L, int32_t u, int32_t v)
 double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t *pe, int32_t u,
                           int32_t v)
 {
-    ls L;
+    tm__ls L;
     memset(&L, 0, sizeof L);
     L.g = g;
     L.o = *o;
@@ -129,7 +129,7 @@ double tm__qap_swap_delta(const tm__sgraph *g, const tm__qdist *o, const int32_t
     return tm__ls_swap_delta(&L, u, v);
 }
 
-bool tm__ls_gain(const ls *L, int32_t u, int32_t v, double *dout)
+bool tm__ls_gain(const tm__ls *L, int32_t u, int32_t v, double *dout)
 {
     const tm__sgraph *g = L->g;
     int32_t pu = L->pe[u], pv = L->pe[v];
@@ -180,21 +180,21 @@ bool tm__ls_gain(const ls *L, int32_t u, int32_t v, double *dout)
     return true;
 }
 
-/* Tries to swap u and v; returns 1 if the swap improved J and was done. */
-int tm__ls_try_swap(ls *L, int32_t u, int32_t v)
+/* Tries to swap u and v: whether the swap improved J and was done. */
+bool tm__ls_try_swap(tm__ls *L, int32_t u, int32_t v)
 {
     double d;
     if (!tm__ls_gain(L, u, v, &d))
-        return 0;
+        return false;
     tm__ls_apply_swap(L, u, v);
     L->j += d;
-    return 1;
+    return true;
 }
 
 /* Many-to-one only: moves single tasks to the PE of a neighbour when that
  * lowers J and the PE has room (the slack of the epsilon-balance makes
  * such moves possible; swaps alone cannot use it). */
-static int move_pass(ls *L, const int32_t *order)
+static int move_pass(tm__ls *L, const int32_t *order)
 {
     const tm__sgraph *g = L->g;
     int nmoved = 0;
@@ -238,7 +238,7 @@ static void shuffle(int32_t *a, int32_t n, tm__rng *r)
     }
 }
 
-bool tm__ls_out_of_time(const ls *L)
+bool tm__ls_out_of_time(const tm__ls *L)
 {
     return (L->t_end >= 0 && tm__now() > L->t_end) || tm__stopped(L->ctx);
 }
@@ -250,7 +250,7 @@ static void mark(const tm__sgraph *g, uint8_t *dirty, int32_t u)
         dirty[g->adj[e]] = 1;
 }
 
-tm_err tm__ls_ws_init(tm_ctx *ctx, ls_ws *w, int32_t n)
+tm_err tm__ls_ws_init(tm_ctx *ctx, tm__ls_ws *w, int32_t n)
 {
     memset(w, 0, sizeof *w);
     w->queue = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *w->queue);
@@ -263,13 +263,13 @@ tm_err tm__ls_ws_init(tm_ctx *ctx, ls_ws *w, int32_t n)
     return TM_EOK;
 }
 
-void tm__ls_ws_free(ls_ws *w)
+void tm__ls_ws_free(tm__ls_ws *w)
 {
     free(w->queue), free(w->dist), free(w->stamp), free(w->moved);
     memset(w, 0, sizeof *w);
 }
 
-static uint32_t next_stamp(ls_ws *w, int32_t n)
+static uint32_t next_stamp(tm__ls_ws *w, int32_t n)
 {
     if (++w->cur == 0) {
         memset(w->stamp, 0, (size_t)n * sizeof *w->stamp);
@@ -280,7 +280,7 @@ static uint32_t next_stamp(ls_ws *w, int32_t n)
 
 /* The tasks within distance depth of u, in BFS order, into w->queue;
  * returns how many.  The ball depends on the graph only. */
-static int32_t ball(const tm__sgraph *g, ls_ws *w, int32_t u, int depth)
+static int32_t ball(const tm__sgraph *g, tm__ls_ws *w, int32_t u, int depth)
 {
     uint32_t cur = next_stamp(w, g->n);
     int32_t qh = 0, qt = 0;
@@ -305,12 +305,12 @@ static int32_t ball(const tm__sgraph *g, ls_ws *w, int32_t u, int depth)
 
 /* Partners worth a try: one-to-one, a swap inside a lowest-level group is
  * void. */
-static bool partner(const ls *L, int32_t u, int32_t x)
+static bool partner(const tm__ls *L, int32_t u, int32_t x)
 {
     return x != u && (L->load || !tm__qsame(&L->o, L->pe[u], L->pe[x]));
 }
 
-int tm__ls_nc_visit(ls *L, ls_ws *w, int32_t u, int depth, uint8_t *next)
+int tm__ls_nc_visit(tm__ls *L, tm__ls_ws *w, int32_t u, int depth, uint8_t *next)
 {
     int32_t nb = ball(L->g, w, u, depth);
     int improved = 0;
@@ -331,7 +331,7 @@ int tm__ls_nc_visit(ls *L, ls_ws *w, int32_t u, int depth, uint8_t *next)
     return improved;
 }
 
-bool tm__ls_nc_probe(const ls *L, ls_ws *w, int32_t u, int depth)
+bool tm__ls_nc_probe(const tm__ls *L, tm__ls_ws *w, int32_t u, int depth)
 {
     int32_t nb = ball(L->g, w, u, depth);
     double d;
@@ -346,13 +346,13 @@ bool tm__ls_nc_probe(const ls *L, ls_ws *w, int32_t u, int depth)
  * moved, and then u or v is dirty and the pair is met from its side (the
  * ball relation is symmetric), so no improving pair is missed.  With a
  * team (one-to-one only) each round runs in qap_lspar.c, same swaps. */
-tm_err tm__ls_run_nc(tm_ctx *ctx, ls *L, int depth, tm__rng *r)
+tm_err tm__ls_run_nc(tm_ctx *ctx, tm__ls *L, int depth, tm__rng *r)
 {
     const tm__sgraph *g = L->g;
     int32_t n = g->n > 0 ? g->n : 0;
     int32_t *order = tm__malloc_n((size_t)(n ? n : 1), sizeof *order);
     uint8_t *dirty = tm__malloc_n((size_t)(n ? n : 1), 1), *next = tm__calloc_n((size_t)(n ? n : 1), 1);
-    ls_ws w;
+    tm__ls_ws w;
     tm_err err = tm__ls_ws_init(ctx, &w, n);
     if (!err && (!order || !dirty || !next))
         err = tm__nomem(ctx);
@@ -399,7 +399,7 @@ out:
 
 /* np (block >= 1) and n2 (block = n): pairs inside blocks of the tasks
  * ordered by PE. */
-static tm_err run_blocks(tm_ctx *ctx, ls *L, int64_t block, tm__rng *r)
+static tm_err run_blocks(tm_ctx *ctx, tm__ls *L, int64_t block, tm__rng *r)
 {
     int32_t n = L->g->n;
     int64_t n_pe = L->o.n_pe;
@@ -501,7 +501,7 @@ tm_err tm__qap_local_search_k(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist 
                               const char *nbh, int depth, double kicks, uint64_t seed,
                               int32_t *pe, double *j_out)
 {
-    ls L;
+    tm__ls L;
     tm__rng r;
     tm_err err = TM_EOK;
     double tl = tm_ctx_time_limit(ctx), *wdeg = NULL;

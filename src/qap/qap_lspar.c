@@ -22,7 +22,7 @@
  * their neighbours.  So after a commit the tasks within depth + 2 (nc) or
  * 4 (ils) of the swapped ones are marked, and an evaluation touching a
  * marked task is redone.  Decisions compare gains with a fixed epsilon
- * (ls.eps) and rejected kicks are undone exactly (ls_undo), so a step's
+ * (ls.eps) and rejected kicks are undone exactly (tm__ls_undo), so a step's
  * outcome is a function of the state it reads: the thread that evaluated
  * it does not matter.
  */
@@ -121,8 +121,8 @@ static int32_t next_chunk(int32_t chunk, int commits, int team)
 /* ---- nc ------------------------------------------------------------------ */
 
 typedef struct nc_chunk {
-    const ls *L;
-    ls_ws **ws;
+    const tm__ls *L;
+    tm__ls_ws **ws;
     const int32_t *order;
     const uint8_t *dirty;
     uint8_t *found;
@@ -143,15 +143,15 @@ static void nc_probe_member(void *arg, int m)
     }
 }
 
-tm_err tm__ls_par_nc_round(tm_ctx *ctx, ls *L, ls_ws *w, const int32_t *order,
+tm_err tm__ls_par_nc_round(tm_ctx *ctx, tm__ls *L, tm__ls_ws *w, const int32_t *order,
                            const uint8_t *dirty, uint8_t *next, int depth, int *improved,
                            bool *stopped)
 {
     const tm__sgraph *g = L->g;
     int32_t n = g->n, team = tm__team_size(L->team), chunk = 16 * team;
     bool alone = false;
-    ls_ws *own = tm__calloc_n((size_t)team, sizeof *own);
-    ls_ws **ws = tm__calloc_n((size_t)team, sizeof *ws);
+    tm__ls_ws *own = tm__calloc_n((size_t)team, sizeof *own);
+    tm__ls_ws **ws = tm__calloc_n((size_t)team, sizeof *ws);
     uint8_t *found = tm__malloc_n(CHUNK_MAX, 1);
     marks mk;
     tm_err err = marks_init(ctx, &mk, n);
@@ -225,9 +225,9 @@ typedef struct kentry {
 
 /* One member's copy of the state, and its logs for the batch. */
 typedef struct member {
-    ls L;
-    ls_undo ul;
-    ls_kick k;
+    tm__ls L;
+    tm__ls_undo ul;
+    tm__ls_kick_log k;
     int32_t *q, *su, *sv;
     double *sd;
     size_t nq, capq, ns, caps;
@@ -244,7 +244,7 @@ typedef struct kbatch {
     size_t nc;
 } kbatch;
 
-static bool keep_log(member *m, const ls_kick *k)
+static bool keep_log(member *m, const tm__ls_kick_log *k)
 {
     if (tm__grow((void **)&m->q, &m->capq, m->nq + (size_t)k->qt, sizeof *m->q) < 0 ||
         tm__ls_swaps_reserve(&m->su, &m->sv, &m->sd, &m->caps, m->ns + k->ns) < 0)
@@ -303,7 +303,7 @@ static void replay_member(void *arg, int id)
 /* Draws the kicks of iterations it0 .. it0 + count as the sequential loop
  * does (qap_ils.c seq_kicks); returns how many entries, *end set when the
  * loop's end was reached. */
-static int32_t draw(const ls *L, tm__rng *r, int64_t it0, int32_t count, int64_t kicks,
+static int32_t draw(const tm__ls *L, tm__rng *r, int64_t it0, int32_t count, int64_t kicks,
                     kentry *e, bool *end)
 {
     const tm__sgraph *g = L->g;
@@ -337,17 +337,20 @@ static int commit_swaps(committed *c, const int32_t *su, const int32_t *sv, size
 }
 
 /* Commits one kick on the master: replays the member's evaluation when
- * it is still valid, else runs the kick again.  -1: out of memory. */
-static int commit_kick(ls *L, kbatch *b, const kentry *e, marks *mk, ls_kick *k, ls_undo *ul,
-                       committed *cm)
+ * it is still valid, else runs the kick again; *kept when J dropped and
+ * the kick stays.  0, or -1 out of memory. */
+static int commit_kick(tm__ls *L, kbatch *b, const kentry *e, marks *mk, tm__ls_kick_log *k,
+                       tm__ls_undo *ul, committed *cm, bool *kept)
 {
     const member *m = &b->mem[e->m];
     bool valid = !m->nomem && e->nq > 0;
     size_t c0 = cm->n;
+    *kept = false;
     for (size_t i = 0; valid && i < e->nq; i++)
         valid = !marked(mk, m->q[e->q0 + i]);
     if (valid) {
-        ls_kick view = {.su = m->su + e->s0, .sv = m->sv + e->s0, .sd = m->sd + e->s0, .ns = e->ns};
+        tm__ls_kick_log view = {.su = m->su + e->s0, .sv = m->sv + e->s0, .sd = m->sd + e->s0,
+                                .ns = e->ns};
         if (!tm__ls_kick_keeps(&view, L->j))
             return 0;
         for (size_t i = 0; i < e->ns; i++) {
@@ -357,18 +360,20 @@ static int commit_kick(ls *L, kbatch *b, const kentry *e, marks *mk, ls_kick *k,
         if (commit_swaps(cm, view.su, view.sv, e->ns) < 0)
             return -1;
     } else {
-        int rc = tm__ls_kick_run(L, k, ul, e->u, e->v);
-        if (rc <= 0)
-            return rc;
+        if (tm__ls_kick_run(L, k, ul, e->u, e->v, kept) < 0)
+            return -1;
+        if (!*kept)
+            return 0;
         if (commit_swaps(cm, k->su, k->sv, k->ns) < 0)
             return -1;
     }
     marks_add(mk, L->g, cm->u + c0, cm->n - c0, 4);
     marks_add(mk, L->g, cm->v + c0, cm->n - c0, 4);
-    return 1;
+    *kept = true;
+    return 0;
 }
 
-static tm_err members_init(tm_ctx *ctx, const ls *L, member *mem, int team)
+static tm_err members_init(tm_ctx *ctx, const tm__ls *L, member *mem, int team)
 {
     int32_t n = L->g->n;
     for (int i = 0; i < team; i++) {
@@ -400,15 +405,15 @@ static void members_free(member *mem, int team)
     free(mem);
 }
 
-tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
+tm_err tm__ls_par_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
 {
     int team = tm__team_size(L->team);
     int32_t n = L->g->n, batch = 16 * team;
     member *mem = tm__calloc_n((size_t)team, sizeof *mem);
     kentry *e = tm__malloc_n(CHUNK_MAX, sizeof *e);
     committed cm = {0};
-    ls_undo ul = {0};
-    ls_kick k;
+    tm__ls_undo ul = {0};
+    tm__ls_kick_log k;
     marks mk;
     bool end = false, kept = false;
     tm_err err = marks_init(ctx, &mk, n);
@@ -426,7 +431,7 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
         marks_epoch(&mk, n);
         cm.n = 0;
         for (int32_t i = 0; i < b.ne; i++) {
-            int rc;
+            bool this_kept;
             if ((e[i].it & 63) == 0 && tm__ls_out_of_time(L)) {
                 end = true;
                 break;
@@ -437,12 +442,12 @@ tm_err tm__ls_par_kicks(tm_ctx *ctx, ls *L, tm__rng *r, int64_t kicks)
             }
             if (!e[i].valid)
                 continue;
-            if ((rc = commit_kick(L, &b, &e[i], &mk, &k, &ul, &cm)) < 0) {
+            if (commit_kick(L, &b, &e[i], &mk, &k, &ul, &cm, &this_kept) < 0) {
                 err = tm__nomem(ctx);
                 break;
             }
-            commits += rc;
-            kept = kept || rc > 0;
+            commits += this_kept;
+            kept = kept || this_kept;
         }
         if (!err && !end && cm.n > 0) {
             b.cu = cm.u;

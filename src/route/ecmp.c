@@ -12,7 +12,7 @@
  * per message; a single message costs the DAG area between src and dst.
  *
  * Two structures found at init make it cheaper, with the same loads:
- * regular fat-trees (updown.h: the exact evaluation uses class totals and
+ * regular fat-trees (ftclass.h: the exact evaluation uses class totals and
  * no DAG at all) and healthy tori and meshes (gridbox.h: one box per
  * message, used when a source's boxes are smaller than its DAG would be).
  */
@@ -21,11 +21,11 @@
 #include "gridbox.h"
 #include "route_int.h"
 #include "route_eval.h"
-#include "../net/updown.h"
+#include "../net/ftclass.h"
 #include "../util/util.h"
 
 typedef struct ecmp_data {
-    tm__updown *ud;
+    tm__ftclass *fc;
     tm__gridbox *gb;
 } ecmp_data;
 
@@ -40,7 +40,7 @@ static void ecmp_fini(tm_route *r)
 {
     ecmp_data *e = r->priv;
     if (e) {
-        tm__updown_free(e->ud);
+        tm__ftclass_free(e->fc);
         tm__gridbox_free(e->gb);
     }
     free(e);
@@ -54,17 +54,17 @@ static tm_err ecmp_init(tm_ctx *ctx, tm_route *r)
     if (!e)
         return tm__nomem(ctx);
     r->priv = e;
-    err = tm__updown_detect(ctx, r->g, &e->ud);
-    if (!err && !e->ud)
+    err = tm__ftclass_detect(ctx, r->g, &e->fc);
+    if (!err && !e->fc)
         err = tm__gridbox_detect(ctx, r->net, &e->gb);
     if (err)
         ecmp_fini(r);
     return err;
 }
 
-const tm__updown *tm__route_updown(const tm_route *r)
+const tm__ftclass *tm__route_ftclass(const tm_route *r)
 {
-    return r->ops == &tm__route_ecmp_ops ? ((const ecmp_data *)r->priv)->ud : NULL;
+    return r->ops == &tm__route_ecmp_ops ? ((const ecmp_data *)r->priv)->fc : NULL;
 }
 
 const tm__gridbox *tm__route_gridbox(const tm_route *r)

@@ -240,13 +240,12 @@ tm_err tm__lft_read_file(tm_ctx *ctx, const tm_route *r, tm__fwd *f, FILE *in, c
 {
     tm__lexer lx;
     tm__lft_file lf = {r, f, &lx, TM__LFT_NONE, -1, false, 0, 0, -1, false, false, 0};
-    tm_err err = TM_EOK;
-    int rc;
+    tm_err err;
+    bool line;
     tm__lex_init(&lx, ctx, in, name);
-    while (!err && (rc = tm__lex_next(&lx)) > 0)
-        err = line_of(&lf, tm__skip_blank(lx.buf));
-    if (!err && rc < 0)
-        err = (tm_err)-rc;
+    while (!(err = tm__lex_next(&lx, &line)) && line)
+        if ((err = line_of(&lf, tm__skip_blank(lx.buf))))
+            break;
     if (!err && lf.sw == -1 && lf.diag_line)
         err = tm__fail(ctx, TM_EINPUT, "%s:%ld: the tool printed diagnostics but no table "
                        "('Unicast lids ... of switch' or 'dump_ucast_routes: Switch')", name,

@@ -1,26 +1,26 @@
 /* route_eval.c - the fat-tree class totals and the grid boxes of
  * route_eval.h: the evaluation's view of the structures an ECMP router
- * found at init (src/net/updown.h, gridbox.h). */
+ * found at init (src/net/ftclass.h, gridbox.h). */
 #include <stdlib.h>
 
 #include "gridbox.h"
 #include "route_eval.h"
 #include "route_int.h"
-#include "../net/updown.h"
+#include "../net/ftclass.h"
 #include "../util/util.h"
 
 struct tm__route_classes {
     const tm_route *r;
-    const tm__updown *u;
+    const tm__ftclass *u;
     double *up;   /* per class: the volume that leaves it upward */
     double *down; /* per class: the volume that enters it from above */
 };
 
-bool tm__route_has_classes(const tm_route *r) { return tm__route_updown(r) != NULL; }
+bool tm__route_has_classes(const tm_route *r) { return tm__route_ftclass(r) != NULL; }
 
 tm_err tm__route_classes_new(tm_ctx *ctx, const tm_route *r, tm__route_classes **out)
 {
-    const tm__updown *u = tm__route_updown(r);
+    const tm__ftclass *u = tm__route_ftclass(r);
     tm__route_classes *c;
     *out = NULL;
     if (!u)
@@ -44,9 +44,9 @@ tm_err tm__route_classes_new(tm_ctx *ctx, const tm_route *r, tm__route_classes *
  * destination's. */
 int32_t tm__route_classes_add(tm__route_classes *c, int32_t s, int32_t d, double w)
 {
-    const tm__updown *u = c->u;
+    const tm__ftclass *u = c->u;
     int32_t a = u->leaf_of[s], b = u->leaf_of[d];
-    int meet = tm__updown_meet(u, a, b);
+    int meet = tm__ftclass_meet(u, a, b);
     for (int l = 1; l < meet; l++) {
         c->up[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)a]] += w;
         c->down[u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)b]] += w;
@@ -57,7 +57,7 @@ int32_t tm__route_classes_add(tm__route_classes *c, int32_t s, int32_t d, double
 /* Every link up out of a class gets the same share of its totals. */
 void tm__route_classes_load(const tm__route_classes *c, double *load)
 {
-    const tm__updown *u = c->u;
+    const tm__ftclass *u = c->u;
     const tm_net_csr *g = c->r->g;
     for (int32_t v = 0; v < g->n; v++) {
         int32_t k = u->vcls[v];

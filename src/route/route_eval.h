@@ -4,7 +4,7 @@
  * folders include (docs/design.md "Layers").  The exact and approximate
  * metrics (src/metrics/) add flows through it, one call per kind of
  * routing shortcut; the structures behind each (shortest-path DAGs, the
- * fat-tree classes of src/net/updown.h, the grid boxes of gridbox.h) stay
+ * fat-tree classes of src/net/ftclass.h, the grid boxes of gridbox.h) stay
  * private to src/route/.
  */
 #ifndef TM_ROUTE_EVAL_H
@@ -73,7 +73,7 @@ tm_err tm__route_flows_from(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int
                             const int32_t *dst, const double *vol, double *load, int32_t *hops);
 
 /* ---- regular fat-trees under ECMP: class totals (route_eval.c) -----------
- * On the fat-trees of src/net/updown.h ECMP sends the same share of every
+ * On the fat-trees of src/net/ftclass.h ECMP sends the same share of every
  * flow that leaves a class of leaves upward over each up link of the
  * class, and of every flow that enters it over each link down into it, so
  * the loads of any set of flows follow from per-class totals in

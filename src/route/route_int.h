@@ -101,10 +101,10 @@ tm_err tm__valiant_via(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t 
  * is not a dragonfly of at least 3 groups. */
 tm_err tm__dragonfly_groups(tm_ctx *ctx, const tm_route *r, int32_t *grp, int32_t *n_groups);
 
-/* The fat-tree structure (src/net/updown.h) an ECMP router found in its
+/* The fat-tree structure (src/net/ftclass.h) an ECMP router found in its
  * net, or NULL (ecmp.c; the class totals of route_eval.c use it). */
-struct tm__updown;
-const struct tm__updown *tm__route_updown(const tm_route *r);
+struct tm__ftclass;
+const struct tm__ftclass *tm__route_ftclass(const tm_route *r);
 
 /* ---- fwd.c: forwarding tables (lft, ftree, minhop) ------------------------
  * One linear forwarding table per switch: out[s * n_lid + lid] is the

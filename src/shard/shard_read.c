@@ -363,15 +363,15 @@ static int fb_add(fbuf *b, const char *p, size_t n)
     return 0;
 }
 
-/* The next record (1) or end of file (0); a quoted field may go on over
- * the following lines. */
-static int next_record(tm__lexer *lx, csv_rec *r, fbuf *fb)
+/* The next record; *got is false at the end of the file.  A quoted field
+ * may go on over the following lines. */
+static tm_err next_record(tm__lexer *lx, csv_rec *r, fbuf *fb, bool *got)
 {
-    int got = tm__lex_next(lx);
+    tm_err err = tm__lex_next(lx, got);
     const char *p;
     rec_clear(r);
-    if (got <= 0)
-        return got;
+    if (err || !*got)
+        return err;
     r->line = lx->line;
     p = lx->buf;
     for (;;) {
@@ -382,20 +382,20 @@ static int next_record(tm__lexer *lx, csv_rec *r, fbuf *fb)
                 const char *q = strchr(p, '"');
                 if (!q) { /* a line break inside the quotes */
                     if (fb_add(fb, p, strlen(p)) || fb_add(fb, "\n", 1))
-                        return -TM_ENOMEM;
-                    if ((got = tm__lex_next(lx)) < 0)
-                        return got;
-                    if (!got)
-                        return -tm__lex_error(lx, "a quoted field opened on line %ld is not closed",
-                                              r->line);
+                        return tm__nomem(lx->ctx);
+                    if ((err = tm__lex_next(lx, got)))
+                        return err;
+                    if (!*got)
+                        return tm__lex_error(lx, "a quoted field opened on line %ld is not closed",
+                                             r->line);
                     p = lx->buf;
                     continue;
                 }
                 if (fb_add(fb, p, (size_t)(q - p)))
-                    return -TM_ENOMEM;
+                    return tm__nomem(lx->ctx);
                 if (q[1] == '"') {
                     if (fb_add(fb, "\"", 1))
-                        return -TM_ENOMEM;
+                        return tm__nomem(lx->ctx);
                     p = q + 2;
                     continue;
                 }
@@ -403,21 +403,21 @@ static int next_record(tm__lexer *lx, csv_rec *r, fbuf *fb)
                 break;
             }
             if (*p && *p != ',')
-                return -tm__lex_error(lx, "'%c' after the closing quote of field %d (a quoted "
-                                      "field ends at a comma or the line's end)", *p, r->n + 1);
+                return tm__lex_error(lx, "'%c' after the closing quote of field %d (a quoted "
+                                     "field ends at a comma or the line's end)", *p, r->n + 1);
         } else {
             size_t len = strcspn(p, ",\"");
             if (p[len] == '"')
-                return -tm__lex_error(lx, "a quote inside unquoted field %d (RFC 4180: quote "
-                                      "the field and double the quote)", r->n + 1);
+                return tm__lex_error(lx, "a quote inside unquoted field %d (RFC 4180: quote "
+                                     "the field and double the quote)", r->n + 1);
             if (fb_add(fb, p, len))
-                return -TM_ENOMEM;
+                return tm__nomem(lx->ctx);
             p += len;
         }
         if (rec_push(r, fb->n ? fb->p : "", fb->n))
-            return -TM_ENOMEM;
+            return tm__nomem(lx->ctx);
         if (!*p)
-            return 1;
+            return TM_EOK;
         p++; /* the comma */
     }
 }
@@ -504,7 +504,7 @@ static tm_err read_csv(tm_ctx *ctx, tm__shard_set *s, int32_t f, const char *buf
     tm__lexer lx;
     csv_rec r = {0};
     fbuf fb = {0};
-    int got;
+    bool got;
     tm_err err = TM_EOK;
     if (!len)
         return tm__fail(ctx, TM_EINPUT, "%s: empty file: not the output of a shard", name);
@@ -515,13 +515,10 @@ static tm_err read_csv(tm_ctx *ctx, tm__shard_set *s, int32_t f, const char *buf
         return tm__nomem(ctx);
     }
     tm__lex_init(&lx, ctx, in, name);
-    if ((got = next_record(&lx, &r, &fb)) < 0)
-        err = got == -TM_ENOMEM ? tm__nomem(ctx) : (tm_err)-got;
-    else if (got == 0)
-        err = tm__fail(ctx, TM_EINPUT, "%s: empty file: not the output of a shard", name);
-    else
-        err = csv_header(ctx, s, &lx, &r);
-    while (!err && (got = next_record(&lx, &r, &fb)) > 0) {
+    if (!(err = next_record(&lx, &r, &fb, &got)))
+        err = got ? csv_header(ctx, s, &lx, &r)
+                  : tm__fail(ctx, TM_EINPUT, "%s: empty file: not the output of a shard", name);
+    while (!err && !(err = next_record(&lx, &r, &fb, &got)) && got) {
         int64_t pos = 0;
         json_t *o = NULL;
         if (r.n != s->n_csv_cols + 4)
@@ -531,8 +528,6 @@ static tm_err read_csv(tm_ctx *ctx, tm__shard_set *s, int32_t f, const char *buf
                  !(err = csv_object(ctx, s, &r, s->files[f].doc, &o)))
             err = add_row(ctx, s, o, f, r.line, pos);
     }
-    if (!err && got < 0)
-        err = got == -TM_ENOMEM ? tm__nomem(ctx) : (tm_err)-got;
     if (!err && s->files[f].k < 0)
         err = tm__fail(ctx, TM_EINPUT, "%s: a header and no row: every shard writes at least one "
                        "row (N is at most the number of runs)", name);

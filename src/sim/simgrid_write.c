@@ -11,7 +11,6 @@
  * construction, cable for cable; where the router splits the pair, the
  * walk draws one branch in proportion to the split (pick_path).
  */
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,12 +356,24 @@ static tm_err write_with(sg_writer *s, const tm_route *r, const char *rname,
     return err;
 }
 
+typedef struct sg_args {
+    sg_writer *s;
+    const tm_route *r;
+    const tm_simgrid_opts *o;
+} sg_args;
+
+static tm_err write_args(void *arg, FILE *out)
+{
+    const sg_args *a = arg;
+    return write_with(a->s, a->r, tm_route_kind_name(tm_route_kind_of(a->r)), a->o, out);
+}
+
 tm_err tm_simgrid_write(tm_ctx *ctx, const tm_route *r, const tm_simgrid_opts *opts, FILE *out)
 {
     tm_simgrid_opts def = TM_SIMGRID_OPTS_INIT;
     const tm_simgrid_opts *o = opts ? opts : &def;
     sg_writer s;
-    locale_t c_loc, old;
+    sg_args a = {&s, r, o};
     tm_err err;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
@@ -378,16 +389,8 @@ tm_err tm_simgrid_write(tm_ctx *ctx, const tm_route *r, const tm_simgrid_opts *o
         return tm__fail(ctx, TM_EUSAGE, "simgrid: routing '%s' (non-minimal, through other "
                         "groups) is not exported; export with a minimal routing (ecmp, single, "
                         "dor, lft, ftree, minhop, updn)", tm_route_kind_name(tm_route_kind_of(r)));
-    c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    if (!c_loc)
-        return tm__nomem(ctx);
-    old = uselocale(c_loc); /* per thread: numbers with a decimal point */
-    err = write_with(&s, r, tm_route_kind_name(tm_route_kind_of(r)), o, out);
-    uselocale(old);
-    freelocale(c_loc);
+    err = tm__write_c_locale(ctx, out, "the SimGrid platform", write_args, &a);
     if (!err && o->split_pairs)
         *o->split_pairs = s.split;
-    if (!err && (fflush(out) != 0 || ferror(out)))
-        err = tm__fail(ctx, TM_EIO, "write error while writing the SimGrid platform");
     return err;
 }

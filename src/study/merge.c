@@ -64,9 +64,9 @@ typedef struct store {
     bool fixed;                /* the axes are the JSON grid's: no label is added */
     const char **topologies, **scales, **strategies;
     int32_t *slots;
-    tm__failure *fails;
+    tm_study_failure *failures;
     tm_route_kind *routings;
-    tm__study_comm *comms;
+    const char **comm_names;
     int *row_ax;               /* per shard row: N_AX axis indices, then its sample */
 } store;
 
@@ -83,13 +83,13 @@ static int intern(axis *a, const char *label)
 }
 
 /* "none", "links P%", "link A:B,..", "switch S,..": the failure that
- * tm__fail_label prints as label. */
-static bool parse_fail(const char *label, tm__failure *f)
+ * tm_study_failure_label prints as label. */
+static bool parse_fail(const char *label, tm_study_failure *f)
 {
     char back[400];
     memset(f, 0, sizeof *f);
     if (strcmp(label, "none") == 0) {
-        f->kind = TM__FAIL_NONE;
+        f->kind = TM_STUDY_FAIL_NONE;
     } else if (strncmp(label, "links ", 6) == 0) {
         const char *p = label + 6;
         size_t len = strlen(p);
@@ -100,17 +100,17 @@ static bool parse_fail(const char *label, tm__failure *f)
         num[len - 1] = 0;
         if (tm__str_to_double(num, &f->pct) || !(f->pct > 0 && f->pct <= 100))
             return false;
-        f->kind = TM__FAIL_RANDOM;
+        f->kind = TM_STUDY_FAIL_RANDOM;
     } else if (strncmp(label, "link ", 5) == 0 && label[5]) {
-        f->kind = TM__FAIL_LINKS;
+        f->kind = TM_STUDY_FAIL_LINKS;
         f->names = label + 5;
     } else if (strncmp(label, "switch ", 7) == 0 && label[7]) {
-        f->kind = TM__FAIL_SWITCHES;
+        f->kind = TM_STUDY_FAIL_SWITCHES;
         f->names = label + 7;
     } else {
         return false;
     }
-    tm__fail_label(f, back, sizeof back);
+    tm_study_failure_label(f, back, sizeof back);
     return strcmp(back, label) == 0;
 }
 
@@ -160,7 +160,7 @@ static tm_err row_labels(tm_ctx *ctx, store *st, const tm__shard_row *r, int *ax
     const char *v[N_AX], *stat;
     char slots_text[24];
     int64_t slots, sample;
-    tm__failure f;
+    tm_study_failure f;
     tm_err err;
     if ((err = tm__shard_get_str(ctx, set, r, F_STAT, &stat)))
         return err;
@@ -178,8 +178,8 @@ static tm_err row_labels(tm_ctx *ctx, store *st, const tm__shard_row *r, int *ax
     if (!parse_fail(v[AX_FAIL], &f))
         return bad_label(ctx, set, r, "failure", v[AX_FAIL], "a failure (none, links P%, link "
                          "A:B, switch S)");
-    if ((f.kind == TM__FAIL_RANDOM) != (sample > 0))
-        return bad_label(ctx, set, r, "sample", f.kind == TM__FAIL_RANDOM ? "0" : "> 0",
+    if ((f.kind == TM_STUDY_FAIL_RANDOM) != (sample > 0))
+        return bad_label(ctx, set, r, "sample", f.kind == TM_STUDY_FAIL_RANDOM ? "0" : "> 0",
                          "the sample of this failure (1..N for random failures, else 0)");
     if (tm_route_kind_parse(v[AX_ROUTING]) < 0 || tm_route_kind_parse(v[AX_ROUTING]) == TM_ROUTE_LFT)
         return bad_label(ctx, set, r, "routing", v[AX_ROUTING], "a study's routing model");
@@ -215,7 +215,7 @@ static tm_err grid_axes(tm_ctx *ctx, store *st, tm__study_merged *m)
             return err;
         for (int64_t i = 0; i < n; i++) {
             const char *g = tm__shard_meta_item(set, AX_GRID[k], i, buf, sizeof buf);
-            tm__failure f;
+            tm_study_failure f;
             bool valid = g && *g && (k != AX_FAIL || parse_fail(g, &f)) &&
                          (k != AX_ROUTING || (tm_route_kind_parse(g) >= 0 &&
                                               tm_route_kind_parse(g) != TM_ROUTE_LFT)) &&
@@ -244,45 +244,45 @@ static tm_err grid_axes(tm_ctx *ctx, store *st, tm__study_merged *m)
 }
 
 /* The spec of the rebuilt axes. */
-static tm_err make_spec(tm_ctx *ctx, store *st, int samples, tm__study_spec *s)
+static tm_err make_spec(tm_ctx *ctx, store *st, int samples, tm_study_spec *s)
 {
     axis *ax = st->ax;
     size_t nt = ax[AX_TOPO].n, nc = ax[AX_COMM].n;
     memset(s, 0, sizeof *s);
     st->topologies = tm__malloc_n(nt, sizeof *st->topologies);
-    st->comms = tm__calloc_n(nc, sizeof *st->comms);
+    st->comm_names = tm__calloc_n(nc, sizeof *st->comm_names);
     st->slots = tm__malloc_n(ax[AX_SLOTS].n, sizeof *st->slots);
     st->scales = tm__malloc_n(ax[AX_CAP].n, sizeof *st->scales);
-    st->fails = tm__malloc_n(ax[AX_FAIL].n, sizeof *st->fails);
+    st->failures = tm__malloc_n(ax[AX_FAIL].n, sizeof *st->failures);
     st->routings = tm__malloc_n(ax[AX_ROUTING].n, sizeof *st->routings);
     st->strategies = tm__malloc_n(ax[AX_STRATEGY].n, sizeof *st->strategies);
-    if (!st->topologies || !st->comms || !st->slots || !st->scales || !st->fails ||
+    if (!st->topologies || !st->comm_names || !st->slots || !st->scales || !st->failures ||
         !st->routings || !st->strategies)
         return tm__nomem(ctx);
     for (size_t i = 0; i < nt; i++)
         st->topologies[i] = ax[AX_TOPO].label[i];
     for (size_t i = 0; i < nc; i++)
-        st->comms[i].name = ax[AX_COMM].label[i];
+        st->comm_names[i] = ax[AX_COMM].label[i];
     for (size_t i = 0; i < ax[AX_SLOTS].n; i++)
         st->slots[i] = (int32_t)atol(ax[AX_SLOTS].label[i]);
     for (size_t i = 0; i < ax[AX_CAP].n; i++)
         st->scales[i] = strcmp(ax[AX_CAP].label[i], "none") == 0 ? NULL : ax[AX_CAP].label[i];
     for (size_t i = 0; i < ax[AX_FAIL].n; i++)
-        parse_fail(ax[AX_FAIL].label[i], &st->fails[i]); /* checked in row_labels */
+        parse_fail(ax[AX_FAIL].label[i], &st->failures[i]); /* checked in row_labels */
     for (size_t i = 0; i < ax[AX_ROUTING].n; i++)
         st->routings[i] = (tm_route_kind)tm_route_kind_parse(ax[AX_ROUTING].label[i]);
     for (size_t i = 0; i < ax[AX_STRATEGY].n; i++)
         st->strategies[i] = ax[AX_STRATEGY].label[i];
     s->topologies = st->topologies;
     s->n_topologies = (int)nt;
-    s->comms = st->comms;
+    s->comms = NULL; /* labels only: the names are the merged comm_names */
     s->n_comms = (int)nc;
     s->slots = st->slots;
     s->n_slots = (int)ax[AX_SLOTS].n;
     s->scales = st->scales;
     s->n_scales = (int)ax[AX_CAP].n;
-    s->fails = st->fails;
-    s->n_fails = (int)ax[AX_FAIL].n;
+    s->failures = st->failures;
+    s->n_failures = (int)ax[AX_FAIL].n;
     s->routings = st->routings;
     s->n_routings = (int)ax[AX_ROUTING].n;
     s->strategies = st->strategies;
@@ -293,11 +293,11 @@ static tm_err make_spec(tm_ctx *ctx, store *st, int samples, tm__study_spec *s)
 
 /* Rows (runs: only the run rows) of the grid of s, or -1 above INT32_MAX
  * (tm__grid_count_rows counts in int). */
-static int64_t grid_rows(const tm__study_spec *s, bool runs)
+static int64_t grid_rows(const tm_study_spec *s, bool runs)
 {
     int64_t per = 0, rows;
-    for (int f = 0; f < s->n_fails; f++) {
-        bool random = s->fails[f].kind == TM__FAIL_RANDOM;
+    for (int f = 0; f < s->n_failures; f++) {
+        bool random = s->failures[f].kind == TM_STUDY_FAIL_RANDOM;
         per += (int64_t)(random ? s->samples : 1) * s->n_strategies +
                (!runs && random && s->samples > 1 ? 2 * s->n_strategies : 0);
     }
@@ -312,15 +312,15 @@ static int64_t grid_rows(const tm__study_spec *s, bool runs)
 }
 
 static tm_err read_status(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_row *r,
-                          tm__row_status *out)
+                          tm_study_status *out)
 {
     const char *v;
     tm_err err = tm__shard_get_str(ctx, set, r, F_STATUS, &v);
     if (err)
         return err;
-    for (int k = TM__ROW_OK; k <= TM__ROW_INFEASIBLE; k++)
-        if (strcmp(v, tm__study_status_name((tm__row_status)k)) == 0) {
-            *out = (tm__row_status)k;
+    for (int k = TM_STUDY_OK; k <= TM_STUDY_INFEASIBLE; k++)
+        if (strcmp(v, tm_study_status_name((tm_study_status)k)) == 0) {
+            *out = (tm_study_status)k;
             return TM_EOK;
         }
     return bad_label(ctx, set, r, "status", v, "a status (ok, disconnected, unroutable, infeasible)");
@@ -341,7 +341,7 @@ static tm_err copy_text(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_r
 
 /* The figures and outcome of run row out from shard row r. */
 static tm_err read_run(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_row *r,
-                       tm__study_row *out)
+                       tm_study_row *out)
 {
     int64_t scaled, failed;
     tm_err err;
@@ -351,64 +351,65 @@ static tm_err read_run(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_ro
         return err;
     out->scaled_cables = (int32_t)scaled;
     out->failed_cables = (int32_t)failed;
-    if (out->status != TM__ROW_OK)
+    if (out->status != TM_STUDY_OK)
         return copy_text(ctx, set, r, F_CAUSE, out->cause, sizeof out->cause);
     for (int k = 0; k < TM__N_FIG; k++)
-        if ((err = tm__shard_get_num(ctx, set, r, F_BASE[k], &out->base[k])) ||
-            (err = tm__shard_get_num(ctx, set, r, F_VAL[k], &out->val[k])))
+        if ((err = tm__shard_get_num(ctx, set, r, F_BASE[k], tm__study_fig(out, true, k))) ||
+            (err = tm__shard_get_num(ctx, set, r, F_VAL[k], tm__study_fig(out, false, k))))
             return err;
     return copy_text(ctx, set, r, F_BEST, out->best, sizeof out->best);
 }
 
 /* A row's labels as text, for messages. */
-static void describe(const tm__study_spec *s, const tm__study_row *r, char *buf, size_t size)
+static void describe(const tm_study_spec *s, const char *const *comm_names, const tm_study_row *r,
+                     char *buf, size_t size)
 {
     char fl[400];
-    tm__fail_label(&s->fails[r->fail], fl, sizeof fl);
+    tm_study_failure_label(&s->failures[r->failure], fl, sizeof fl);
     snprintf(buf, size, "%.80s | %.80s | %s | slots %d | capacity %.40s | %.80s | sample %d | %.40s",
-             s->topologies[r->topology], s->comms[r->comm].name,
+             s->topologies[r->topology], comm_names[r->comm],
              tm_route_kind_name(s->routings[r->routing]), (int)s->slots[r->slots],
              s->scales[r->scale] ? s->scales[r->scale] : "none", fl, r->sample,
              s->strategies[r->strategy]);
 }
 
 /* Every run row of the grid from its shard row, which must bear its labels. */
-static tm_err fill_rows(tm_ctx *ctx, store *st, const tm__study_spec *s, tm__study_result *res)
+static tm_err fill_rows(tm_ctx *ctx, store *st, const tm_study_spec *s, tm_study_result *res)
 {
     const tm__shard_set *set = st->set;
     int64_t n_shard = tm__shard_set_n_rows(set), j = 0;
     char w[300], a[600], b[600];
     for (int i = 0; i < res->n_rows; i++) {
-        tm__study_row *g = &res->rows[i];
+        tm_study_row *g = &res->rows[i];
         const tm__shard_row *r = j < n_shard ? tm__shard_set_nth(set, j) : NULL;
         const int *ax;
         bool here = r && tm__shard_row_pos(r) == i;
         tm_err err;
-        g->pos = i;
-        if (g->stat != TM__STAT_RUN) {
+        g->position = i;
+        if (g->stat != TM_STUDY_RUN) {
             if (here) {
                 tm__shard_row_where(set, r, w, sizeof w);
                 return tm__fail(ctx, TM_EINPUT, "%s: row %d of the study is a %s row, which only "
-                                "the merge computes", w, i, tm__study_stat_name(g->stat));
+                                "the merge computes", w, i, tm_study_stat_name(g->stat));
             }
             continue;
         }
         if (!here) {
-            describe(s, g, a, sizeof a);
+            describe(s, st->comm_names, g, a, sizeof a);
             return tm__fail(ctx, TM_EINPUT, "%s: row %d of its study (%s) is in none of the "
                             "shards' files", tm__shard_set_name(set, 0), i, a);
         }
         ax = &st->row_ax[j * (N_AX + 1)];
         if (ax[AX_TOPO] != g->topology || ax[AX_SLOTS] != g->slots || ax[AX_CAP] != g->scale ||
-            ax[AX_FAIL] != g->fail || ax[AX_ROUTING] != g->routing || ax[AX_COMM] != g->comm ||
+            ax[AX_FAIL] != g->failure || ax[AX_ROUTING] != g->routing || ax[AX_COMM] != g->comm ||
             ax[AX_STRATEGY] != g->strategy || ax[N_AX] != g->sample) {
-            tm__study_row got = *g;
+            tm_study_row got = *g;
             got.topology = ax[AX_TOPO], got.slots = ax[AX_SLOTS], got.scale = ax[AX_CAP];
-            got.fail = ax[AX_FAIL], got.routing = ax[AX_ROUTING], got.comm = ax[AX_COMM];
+            got.failure = ax[AX_FAIL], got.routing = ax[AX_ROUTING], got.comm = ax[AX_COMM];
             got.strategy = ax[AX_STRATEGY], got.sample = ax[N_AX];
             tm__shard_row_where(set, r, w, sizeof w);
-            describe(s, &got, a, sizeof a);
-            describe(s, g, b, sizeof b);
+            describe(s, st->comm_names, &got, a, sizeof a);
+            describe(s, st->comm_names, g, b, sizeof b);
             return tm__fail(ctx, TM_EINPUT, "%s: row %d is %s, but the study's grid has %s "
                             "there", w, i, a, b);
         }
@@ -439,6 +440,7 @@ static tm_err merge(tm_ctx *ctx, store *st, tm__study_merged *m)
     samples = m->spec.samples;
     if ((err = make_spec(ctx, st, samples, &m->spec)))
         return err;
+    m->comm_names = st->comm_names;
     if (max_sample > samples)
         return tm__fail(ctx, TM_EINPUT, "%s: a row of sample %d, but 'grid.samples' is %d",
                         tm__shard_set_name(set, 0), max_sample, samples);
@@ -471,7 +473,7 @@ static tm_err merge(tm_ctx *ctx, store *st, tm__study_merged *m)
     if (err)
         return err;
     for (int i = 0; i < n_grid; i++)
-        m->res.n_runs += m->res.rows[i].stat == TM__STAT_RUN;
+        m->res.n_runs += m->res.rows[i].stat == TM_STUDY_RUN;
     m->res.total_runs = m->res.n_runs;
     tm__study_summarize(&m->res);
     m->n_shards = tm__shard_set_count(set);
@@ -493,9 +495,9 @@ static void store_free(store *st)
     free(st->scales);
     free(st->strategies);
     free(st->slots);
-    free(st->fails);
+    free(st->failures);
     free(st->routings);
-    free(st->comms);
+    free(st->comm_names);
     free(st->row_ax);
     tm__shard_set_free(st->set);
     free(st);
@@ -526,7 +528,7 @@ tm_err tm__study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, i
 
 void tm__study_merged_release(tm__study_merged *m)
 {
-    tm__study_result_release(&m->res);
+    tm_study_result_release(&m->res);
     store_free(m->store_);
     memset(m, 0, sizeof *m);
 }

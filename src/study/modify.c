@@ -191,14 +191,14 @@ static int resolve_link(const tm_net *net, const char *s, size_t len, int32_t *a
 }
 
 /* Disables the cables of one named item; 0 cables is an error. */
-static tm_err fail_item(tm_ctx *ctx, tm_net *net, const tm__failure *f, const char *it, size_t len,
-                        const char *what, int32_t *n_cables)
+static tm_err fail_item(tm_ctx *ctx, tm_net *net, const tm_study_failure *f, const char *it,
+                        size_t len, const char *what, int32_t *n_cables)
 {
     int32_t a = -1, b = -1, hit = 0, nc = tm_net_n_cables(net);
-    if (f->kind == TM__FAIL_LINKS && resolve_link(net, it, len, &a, &b) < 0)
+    if (f->kind == TM_STUDY_FAIL_LINKS && resolve_link(net, it, len, &a, &b) < 0)
         return tm__fail(ctx, TM_EINPUT, "%s: link '%.*s' is not A:B with A and B vertices of "
                         "the topology", what, (int)len, it);
-    if (f->kind == TM__FAIL_SWITCHES) {
+    if (f->kind == TM_STUDY_FAIL_SWITCHES) {
         char buf[1024];
         snprintf(buf, sizeof buf, "%.*s", (int)len, it);
         a = len < sizeof buf ? tm_net_find(net, buf) : -1;
@@ -209,7 +209,7 @@ static tm_err fail_item(tm_ctx *ctx, tm_net *net, const tm__failure *f, const ch
     for (int32_t c = 0; c < nc; c++) {
         int32_t x, y;
         tm_net_cable(net, c, &x, &y);
-        if (f->kind == TM__FAIL_SWITCHES ? (x == a || y == a)
+        if (f->kind == TM_STUDY_FAIL_SWITCHES ? (x == a || y == a)
                                          : ((x == a && y == b) || (x == b && y == a))) {
             hit += tm_net_cable_enabled(net, c);
             tm_net_set_cable_enabled(net, c, false);
@@ -217,20 +217,20 @@ static tm_err fail_item(tm_ctx *ctx, tm_net *net, const tm__failure *f, const ch
     }
     if (hit == 0)
         return tm__fail(ctx, TM_EINPUT, "%s: no working cable %s '%.*s'", what,
-                        f->kind == TM__FAIL_LINKS ? "joins" : "at", (int)len, it);
+                        f->kind == TM_STUDY_FAIL_LINKS ? "joins" : "at", (int)len, it);
     *n_cables += hit;
     return TM_EOK;
 }
 
-tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm__failure *f, uint64_t seed,
+tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm_study_failure *f, uint64_t seed,
                       uint64_t sample, const char *what, int32_t *n_cables)
 {
     const char *p = f->names;
     tm_err err = TM_EOK;
     *n_cables = 0;
-    if (f->kind == TM__FAIL_NONE)
+    if (f->kind == TM_STUDY_FAIL_NONE)
         return TM_EOK;
-    if (f->kind == TM__FAIL_RANDOM) {
+    if (f->kind == TM_STUDY_FAIL_RANDOM) {
         int32_t *cab = NULL, n = 0;
         err = tm__fail_sample(ctx, net, f->pct, seed, sample, &cab, &n);
         for (int32_t i = 0; !err && i < n; i++)
@@ -250,12 +250,12 @@ tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm__failure *f, uint64_t s
     return err;
 }
 
-void tm__fail_label(const tm__failure *f, char *buf, size_t size)
+void tm_study_failure_label(const tm_study_failure *f, char *buf, size_t size)
 {
     switch (f->kind) {
-    case TM__FAIL_RANDOM: snprintf(buf, size, "links %g%%", f->pct); break;
-    case TM__FAIL_LINKS: snprintf(buf, size, "link %s", f->names); break;
-    case TM__FAIL_SWITCHES: snprintf(buf, size, "switch %s", f->names); break;
+    case TM_STUDY_FAIL_RANDOM: snprintf(buf, size, "links %g%%", f->pct); break;
+    case TM_STUDY_FAIL_LINKS: snprintf(buf, size, "link %s", f->names); break;
+    case TM_STUDY_FAIL_SWITCHES: snprintf(buf, size, "switch %s", f->names); break;
     default: snprintf(buf, size, "none"); break;
     }
 }

@@ -12,11 +12,13 @@
 
 /* Loads the topology; a quiet load reports errors but drops warnings, so
  * a study prints each topology's warnings once, not once per scenario. */
-static tm_err load(tm_ctx *ctx, const tm__study_spec *s, bool quiet, tm__netcase *nc)
+static tm_err load(tm_ctx *ctx, const tm_study_spec *s, bool quiet, tm__netcase *nc)
 {
-    tm_topo_opts o = s->topo;
+    tm_topo_opts o = TM_TOPO_OPTS_INIT;
     tm_ctx *q = NULL;
     tm_err err;
+    o.node_name_map = s->node_name_map;
+    o.keep_hcas_separate = s->separate_hcas;
     o.slots = s->slots[nc->key.slots];
     if (!quiet)
         return tm_topology_load(ctx, s->topologies[nc->key.topology], &o, &nc->net);
@@ -30,13 +32,13 @@ static tm_err load(tm_ctx *ctx, const tm__study_spec *s, bool quiet, tm__netcase
 }
 
 /* Capacity change and failure, then a new finalize. */
-static tm_err modify(tm_ctx *ctx, const tm__study_spec *s, tm__netcase *nc)
+static tm_err modify(tm_ctx *ctx, const tm_study_spec *s, tm__netcase *nc)
 {
     const char *topo = s->topologies[nc->key.topology], *scale = s->scales[nc->key.scale];
-    const tm__failure *f = &s->fails[nc->key.fail];
+    const tm_study_failure *f = &s->failures[nc->key.failure];
     char what[600];
     tm_err err;
-    if (!scale && f->kind == TM__FAIL_NONE)
+    if (!scale && f->kind == TM_STUDY_FAIL_NONE)
         return TM_EOK;
     if (scale) {
         tm__scale sc;
@@ -56,15 +58,15 @@ static tm_err modify(tm_ctx *ctx, const tm__study_spec *s, tm__netcase *nc)
 
 /* A failure may split the network: the allocation must stay in one part
  * (tm_map_run refuses it otherwise).  Names two hosts that are apart. */
-static void check_parts(const tm__study_spec *s, tm__netcase *nc)
+static void check_parts(const tm_study_spec *s, tm__netcase *nc)
 {
     const tm_alloc *a = &nc->alloc;
     int32_t p0 = a->n ? tm_net_part(nc->net, a->host[0]) : 0;
     for (int32_t i = 1; i < a->n; i++)
         if (tm_net_part(nc->net, a->host[i]) != p0) {
             char lab[400];
-            tm__fail_label(&s->fails[nc->key.fail], lab, sizeof lab);
-            nc->status = TM__ROW_DISCONNECTED;
+            tm_study_failure_label(&s->failures[nc->key.failure], lab, sizeof lab);
+            nc->status = TM_STUDY_DISCONNECTED;
             snprintf(nc->cause, sizeof nc->cause, "disconnected allocation: hosts %.60s and "
                      "%.60s are in different connected parts (%d parts) after failing %d cables "
                      "(%.60s)",
@@ -74,7 +76,7 @@ static void check_parts(const tm__study_spec *s, tm__netcase *nc)
         }
 }
 
-tm_err tm__netcase_build(tm_ctx *ctx, const tm__study_spec *s, bool quiet, tm__netcase *nc)
+tm_err tm__netcase_build(tm_ctx *ctx, const tm_study_spec *s, bool quiet, tm__netcase *nc)
 {
     tm_err err = load(ctx, s, quiet, nc);
     if (!err)
@@ -84,7 +86,7 @@ tm_err tm__netcase_build(tm_ctx *ctx, const tm__study_spec *s, bool quiet, tm__n
     if (err)
         return err;
     check_parts(s, nc);
-    if (nc->status != TM__ROW_OK)
+    if (nc->status != TM_STUDY_OK)
         return TM_EOK;
     nc->routes = tm__calloc_n((size_t)s->n_routings, sizeof *nc->routes);
     if (!nc->routes)
@@ -94,7 +96,7 @@ tm_err tm__netcase_build(tm_ctx *ctx, const tm__study_spec *s, bool quiet, tm__n
     return err;
 }
 
-void tm__netcase_release(const tm__study_spec *s, tm__netcase *nc)
+void tm__netcase_release(const tm_study_spec *s, tm__netcase *nc)
 {
     if (nc->routes)
         for (int i = 0; i < s->n_routings; i++)

@@ -17,8 +17,8 @@
 
 typedef struct runner {
     tm_ctx *parent;
-    const tm__study_spec *s;
-    tm__study_row *rows;
+    const tm_study_spec *s;
+    tm_study_row *rows;
     tm__netcase *nc;
     int n_nc;
     int *items;      /* row indices of the current wave */
@@ -30,17 +30,17 @@ typedef struct runner {
     int done, total; /* progress: runs finished (or skipped) of all runs */
 } runner;
 
-static void set_figures(tm__study_row *r, const tm_map_result *res)
+static void set_figures(tm_study_row *r, const tm_map_result *res)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
-    r->base[TM__FIG_CONG] = c->max_congestion;
-    r->base[TM__FIG_DIL] = c->avg_dilation;
-    r->base[TM__FIG_J] = c->qap_J;
-    r->val[TM__FIG_CONG] = m->max_congestion;
-    r->val[TM__FIG_DIL] = m->avg_dilation;
-    r->val[TM__FIG_J] = m->qap_J;
-    r->base[TM__FIG_TIME] = c->est_time_s;
-    r->val[TM__FIG_TIME] = m->est_time_s;
+    r->base_congestion = c->max_congestion;
+    r->base_dilation = c->avg_dilation;
+    r->base_J = c->qap_J;
+    r->max_congestion = m->max_congestion;
+    r->avg_dilation = m->avg_dilation;
+    r->qap_J = m->qap_J;
+    r->base_est_time_s = c->est_time_s;
+    r->est_time_s = m->est_time_s;
     snprintf(r->best, sizeof r->best, "%s", res->rows[res->best].name);
 }
 
@@ -48,7 +48,7 @@ static void set_figures(tm__study_row *r, const tm_map_result *res)
  * the scenario's status; anything else is kept in rn->err for the caller. */
 static void run_one(runner *rn, int ri)
 {
-    tm__study_row *r = &rn->rows[ri];
+    tm_study_row *r = &rn->rows[ri];
     const tm__netcase *nc = &rn->nc[tm__grid_netcase_of(rn->nc, rn->n_nc, r)];
     tm_problem p = {0};
     tm_map_result res;
@@ -66,7 +66,7 @@ static void run_one(runner *rn, int ri)
     p.net = nc->net;
     p.route = nc->routes[r->routing];
     p.alloc = &nc->alloc;
-    p.comm = rn->s->comms[r->comm].comm;
+    p.comm = rn->s->comms[r->comm];
     p.imbalance = -1; /* one task per slot: more tasks is an infeasible scenario */
     p.time = rn->s->time;
     err = tm_map_run(jc, &p, rn->s->strategies[r->strategy], rn->s->refine, rn->s->objective,
@@ -76,7 +76,7 @@ static void run_one(runner *rn, int ri)
     if (!err)
         set_figures(r, &res);
     else if (err == TM_EINPUT || err == TM_EINFEASIBLE)
-        r->status = err == TM_EINPUT ? TM__ROW_UNROUTABLE : TM__ROW_INFEASIBLE;
+        r->status = err == TM_EINPUT ? TM_STUDY_UNROUTABLE : TM_STUDY_INFEASIBLE;
     else
         rn->err[ri] = err;
     if (err) {
@@ -98,7 +98,7 @@ static void run_item(void *arg, int i, int member)
     pthread_mutex_lock(&rn->mu);
     rn->done++;
     if (rn->s->progress)
-        rn->s->progress(rn->s->progress_ud, rn->done, rn->total);
+        rn->s->progress(rn->s->progress_userdata, rn->done, rn->total);
     pthread_mutex_unlock(&rn->mu);
 }
 
@@ -112,8 +112,8 @@ static void run_wave(runner *rn, int nt)
 /* Whether row i is a run of this shard (every run when not sharded). */
 static bool ours(const runner *rn, int i)
 {
-    return rn->rows[i].stat == TM__STAT_RUN &&
-           (!rn->owner || rn->owner[i] == rn->s->shard.k);
+    return rn->rows[i].stat == TM_STUDY_RUN &&
+           (!rn->owner || rn->owner[i] == rn->s->shard_index);
 }
 
 /* Builds the netcases of [a, b) that runs of ours need and lists those
@@ -121,7 +121,7 @@ static bool ours(const runner *rn, int i)
  * them. */
 static tm_err build_wave(runner *rn, int a, int b, bool *loaded)
 {
-    const tm__study_spec *s = rn->s;
+    const tm_study_spec *s = rn->s;
     rn->n_items = 0;
     for (int i = 0; i < rn->n_rows; i++) {
         int k;
@@ -137,16 +137,16 @@ static tm_err build_wave(runner *rn, int a, int b, bool *loaded)
         *l = *l || nc->needed;
     }
     for (int i = 0; i < rn->n_rows; i++) {
-        tm__study_row *r = &rn->rows[i];
+        tm_study_row *r = &rn->rows[i];
         int k;
         if (!ours(rn, i) || (k = tm__grid_netcase_of(rn->nc, rn->n_nc, r)) < a || k >= b)
             continue;
-        if (rn->nc[k].status != TM__ROW_OK) {
+        if (rn->nc[k].status != TM_STUDY_OK) {
             r->status = rn->nc[k].status;
             snprintf(r->cause, sizeof r->cause, "%s", rn->nc[k].cause);
             /* no worker runs yet: the callback is called from here */
             if (s->progress)
-                s->progress(s->progress_ud, ++rn->done, rn->total);
+                s->progress(s->progress_userdata, ++rn->done, rn->total);
         } else {
             rn->items[rn->n_items++] = i;
         }
@@ -198,9 +198,9 @@ static tm_err run_waves(runner *rn)
  * costs 2-3x what it costs on 16 (--slots 4); single strategies differ up
  * to 4x between each other, which the hashed order of equal costs spreads.
  * Integers only: every shard, on any machine, computes the same costs. */
-static int64_t run_cost(const tm__study_spec *s, const tm__study_row *r)
+static int64_t run_cost(const tm_study_spec *s, const tm_study_row *r)
 {
-    const tm_comm *c = s->comms[r->comm].comm;
+    const tm_comm *c = s->comms ? s->comms[r->comm] : NULL;
     int64_t n = c ? c->n : 1, size = c ? (int64_t)c->n + c->nnz : 1, w = 1, hosts, bits = 0;
     int32_t slots = s->slots[r->slots];
     if (strcmp(s->strategies[r->strategy], "all") == 0) {
@@ -214,10 +214,10 @@ static int64_t run_cost(const tm__study_spec *s, const tm__study_row *r)
     return (w > 0 ? w : 1) * (size > 0 ? size : 1) * (bits > 0 ? bits : 1);
 }
 
-tm_err tm__study_shard_owners(tm_ctx *ctx, const tm__study_spec *s, int32_t **owner)
+tm_err tm__study_shard_owners(tm_ctx *ctx, const tm_study_spec *s, int32_t **owner)
 {
     int n_rows = tm__grid_count_rows(s), n_nc = tm__grid_count_netcases(s), n_runs = 0;
-    tm__study_row *rows = tm__calloc_n((size_t)n_rows + 1, sizeof *rows);
+    tm_study_row *rows = tm__calloc_n((size_t)n_rows + 1, sizeof *rows);
     tm__netcase *nc = tm__calloc_n((size_t)n_nc + 1, sizeof *nc);
     int64_t *cost = tm__malloc_n((size_t)n_rows + 1, sizeof *cost);
     int32_t *run_owner = tm__malloc_n((size_t)n_rows + 1, sizeof *run_owner);
@@ -229,18 +229,18 @@ tm_err tm__study_shard_owners(tm_ctx *ctx, const tm__study_spec *s, int32_t **ow
     }
     tm__grid_fill(s, rows, nc);
     for (int i = 0; i < n_rows; i++)
-        if (rows[i].stat == TM__STAT_RUN)
+        if (rows[i].stat == TM_STUDY_RUN)
             cost[n_runs++] = run_cost(s, &rows[i]);
-    if (s->shard.n > n_runs) {
+    if (s->shard_count > n_runs) {
         err = tm__fail(ctx, TM_EUSAGE, "--shard %d/%d: the study has %d run%s, so at most %d "
-                       "shards (each shard runs at least one)", (int)s->shard.k, (int)s->shard.n,
+                       "shards (each shard runs at least one)", s->shard_index, s->shard_count,
                        n_runs, n_runs == 1 ? "" : "s", n_runs);
         goto out;
     }
-    if ((err = tm__shard_assign(ctx, cost, n_runs, s->shard.n, run_owner)))
+    if ((err = tm__shard_assign(ctx, cost, n_runs, s->shard_count, run_owner)))
         goto out;
     for (int i = 0, j = 0; i < n_rows; i++)
-        (*owner)[i] = rows[i].stat == TM__STAT_RUN ? run_owner[j++] : -1;
+        (*owner)[i] = rows[i].stat == TM_STUDY_RUN ? run_owner[j++] : -1;
 out:
     if (err) {
         free(*owner);
@@ -254,7 +254,7 @@ out:
 }
 
 /* A shard's result: its run rows only, in grid order. */
-static void keep_ours(const runner *rn, tm__study_result *out)
+static void keep_ours(const runner *rn, tm_study_result *out)
 {
     int n = 0;
     for (int i = 0; i < out->n_rows; i++)
@@ -263,13 +263,13 @@ static void keep_ours(const runner *rn, tm__study_result *out)
     out->n_rows = out->n_runs = n;
 }
 
-tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out)
+tm_err tm__study_run(tm_ctx *ctx, const tm_study_spec *s, tm_study_result *out)
 {
     runner rn;
     int32_t *owner = NULL;
     tm_err err;
     memset(&rn, 0, sizeof rn);
-    tm__study_result_init(out);
+    tm_study_result_init(out);
     rn.parent = ctx;
     rn.s = s;
     out->n_rows = tm__grid_count_rows(s);
@@ -287,11 +287,11 @@ tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out
         tm_alloc_init(&rn.nc[i].alloc);
     rn.n_rows = out->n_rows;
     for (int i = 0; i < out->n_rows; i++) {
-        rn.rows[i].pos = i;
-        out->total_runs += rn.rows[i].stat == TM__STAT_RUN;
+        rn.rows[i].position = i;
+        out->total_runs += rn.rows[i].stat == TM_STUDY_RUN;
     }
     out->total_rows = out->n_rows;
-    if (s->shard.n > 0 && (err = tm__study_shard_owners(ctx, s, &owner)))
+    if (s->shard_count > 0 && (err = tm__study_shard_owners(ctx, s, &owner)))
         goto out;
     rn.owner = owner;
     for (int i = 0; i < out->n_rows; i++)
@@ -299,7 +299,7 @@ tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *s, tm__study_result *out
     rn.total = out->n_runs;
     pthread_mutex_init(&rn.mu, NULL);
     if (s->progress)
-        s->progress(s->progress_ud, 0, rn.total);
+        s->progress(s->progress_userdata, 0, rn.total);
     err = run_waves(&rn);
     pthread_mutex_destroy(&rn.mu);
     /* a shard has only some samples of a failure: the merge summarises */
@@ -313,28 +313,8 @@ out:
     free(rn.items);
     free(rn.err);
     if (err)
-        tm__study_result_release(out);
+        tm_study_result_release(out);
     return err;
-}
-
-void tm__study_result_init(tm__study_result *r) { memset(r, 0, sizeof *r); }
-
-void tm__study_result_release(tm__study_result *r)
-{
-    free(r->rows);
-    tm__study_result_init(r);
-}
-
-const char *tm__study_status_name(tm__row_status s)
-{
-    static const char *const n[] = {"ok", "disconnected", "unroutable", "infeasible"};
-    return (unsigned)s < 4 ? n[s] : "?";
-}
-
-const char *tm__study_stat_name(tm__row_stat s)
-{
-    static const char *const n[] = {"run", "mean", "worst"};
-    return (unsigned)s < 3 ? n[s] : "?";
 }
 
 double tm__study_change_pct(double base, double v)

@@ -1,9 +1,10 @@
-/* study.h - what-if studies (not installed): one grid of scenarios
- * (topologies x slots x capacity changes x failures x failure samples x
- * routing models x applications), every scenario mapped by every strategy
- * with tm_map_run and compared with its consecutive placement.
+/* study.h - the engine of what-if studies (not installed; the API is
+ * topomap/study.h): one grid of scenarios (topologies x slots x capacity
+ * changes x failures x failure samples x routing models x applications),
+ * every scenario mapped by every strategy with tm_map_run and compared
+ * with its consecutive placement.
  *
- * The result is a flat table (tm__study_result) that the CLI prints as a
+ * The result is a flat table (tm_study_result) that the CLI prints as a
  * table, CSV or JSON and a report writer can render: one row per
  * (scenario, strategy), plus a mean and a worst row per strategy for every
  * group of random-failure samples.  docs/study.md, docs/design.md.
@@ -18,6 +19,7 @@
 #include <stdint.h>
 
 #include "../shard/shard.h"
+#include "topomap/study.h"
 #include "topomap/topomap.h"
 
 /* ---- scenario modifications (modify.c) --------------------------------- */
@@ -43,18 +45,6 @@ tm_err tm__cable_levels(tm_ctx *ctx, const tm_net *net, int32_t **out);
 tm_err tm__scale_apply(tm_ctx *ctx, tm_net *net, const tm__scale *s, const char *what,
                        int32_t *n_cables);
 
-typedef enum {
-    TM__FAIL_NONE = 0,
-    TM__FAIL_RANDOM,   /* pct % of the eligible cables, one sample per seed */
-    TM__FAIL_LINKS,    /* named cables "A:B,C:D" */
-    TM__FAIL_SWITCHES  /* named switches "S1,S2": all their cables */
-} tm__fail_kind;
-typedef struct tm__failure {
-    tm__fail_kind kind;
-    double pct;        /* RANDOM: 0 < pct <= 100 */
-    const char *names; /* LINKS, SWITCHES: the list as given */
-} tm__failure;
-
 /* RANDOM: the cables that may fail are the enabled cables between two
  * transit vertices (switch-switch on indirect networks, every cable of a
  * direct one): a host's own cable failing only removes the host.  The
@@ -67,88 +57,28 @@ tm_err tm__fail_sample(tm_ctx *ctx, const tm_net *net, double pct, uint64_t seed
  * and B; every cable of a switch) and counts them in *n_cables.  Unknown
  * names, a link between vertices that share no cable and a switch name
  * that is a host are TM_EINPUT naming them and the topology `what`. */
-tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm__failure *f, uint64_t seed,
+tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm_study_failure *f, uint64_t seed,
                       uint64_t sample, const char *what, int32_t *n_cables);
 
-/* ---- the grid (study.c) -------------------------------------------------- */
+/* ---- the grid (study.c) --------------------------------------------------
+ * The engine works on the public types of topomap/study.h: tm_study_run
+ * checks the caller's spec and fills in the defaults of the axes given
+ * with n = 0 (samples >= 1 too), then runs tm__study_run on that copy. */
 
-typedef struct tm__study_comm {
-    const char *name;     /* as given */
-    const tm_comm *comm;  /* loaded by the caller, read-only */
-} tm__study_comm;
-
-/* Called from worker threads (one at a time: the engine serialises the
- * calls) after every (scenario, strategy) run. */
-typedef void (*tm__study_progress_fn)(void *ud, int done, int total);
-
-typedef struct tm__study_spec {
-    const char *const *topologies; int n_topologies;
-    tm_topo_opts topo;            /* node-name map, HCAs (slots from `slots`) */
-    const int32_t *slots; int n_slots;       /* 0 = as the topology says */
-    const char *const *scales; int n_scales; /* NULL entry = no change */
-    const tm__failure *fails; int n_fails;
-    int samples;                  /* random-failure samples (>= 1) */
-    const tm_route_kind *routings; int n_routings;
-    const tm__study_comm *comms; int n_comms;
-    const char *const *strategies; int n_strategies;
-    const char *alloc;            /* NULL: every host */
-    const char *refine;           /* NULL: none */
-    tm_objective objective;
-    const tm_time_opts *time;     /* est_time_s of the rows; NULL: TM_TIME_OPTS_INIT */
-    tm__study_progress_fn progress;
-    void *progress_ud;
-    /* shard.n > 0: run only the runs tm__study_shard_owners gives shard
-     * shard.k (docs/study.md "Shards") */
-    tm__shard shard;
-} tm__study_spec;
-
-typedef enum {
-    TM__ROW_OK = 0,
-    TM__ROW_DISCONNECTED, /* the allocation spans connected parts */
-    TM__ROW_UNROUTABLE,   /* the routing model cannot reach a host (DOR around a failure) */
-    TM__ROW_INFEASIBLE    /* more tasks than slots */
-} tm__row_status;
-typedef enum { TM__STAT_RUN = 0, TM__STAT_MEAN, TM__STAT_WORST } tm__row_stat;
-
+/* The four figures of a row by index, for the code that treats them alike
+ * (summaries, writers, the merge): the consecutive placement's (base) or
+ * the mapping's. */
 enum { TM__FIG_CONG = 0, TM__FIG_DIL, TM__FIG_J, TM__FIG_TIME, TM__N_FIG };
+double *tm__study_fig(tm_study_row *r, bool base, int k);
+double tm__study_fig_of(const tm_study_row *r, bool base, int k);
 
-typedef struct tm__study_row {
-    tm__row_stat stat;
-    /* the scenario: indices into the spec (sample: 1..samples for random
-     * failures, 0 otherwise) */
-    int topology, slots, scale, fail, sample, routing, comm, strategy;
-    int32_t scaled_cables, failed_cables;
-    tm__row_status status;
-    char cause[320];           /* why the status is not OK */
-    char best[48];             /* the chosen tm_map_run row ("all": which strategy) */
-    double base[TM__N_FIG];    /* consecutive placement */
-    double val[TM__N_FIG];     /* the strategy's mapping */
-    int runs, not_ok;          /* summary rows: samples, samples whose status is not OK */
-    int32_t pos;               /* position in the unsharded grid's rows */
-} tm__study_row;
-
-typedef struct tm__study_result {
-    int n_rows;
-    tm__study_row *rows; /* grid order; summary rows follow their samples */
-    int n_runs;          /* rows with stat RUN */
-    /* the whole grid: its rows and runs (a shard's result holds only the
-     * run rows of its runs, and no summary row: n_rows == n_runs) */
-    int total_rows, total_runs;
-} tm__study_result;
-
-void tm__study_result_init(tm__study_result *r);
-void tm__study_result_release(tm__study_result *r);
-/* Runs the grid.  Errors that concern one scenario (disconnection,
- * unreachable hosts, too few slots) become the status of its rows; any
- * other error ends the study.  Scenarios run in tm_ctx_threads(ctx) worker
- * threads, each mapping with one thread and the seed of ctx; the result
- * does not depend on the thread count. */
-tm_err tm__study_run(tm_ctx *ctx, const tm__study_spec *spec, tm__study_result *out);
-/* "ok", "disconnected", "unroutable", "infeasible"; "run", "mean", "worst". */
-const char *tm__study_status_name(tm__row_status s);
-const char *tm__study_stat_name(tm__row_stat s);
-/* Label of a failure ("none", "links 5%", "link A:B", "switch S"). */
-void tm__fail_label(const tm__failure *f, char *buf, size_t size);
+/* Runs the grid of a checked spec whose axes all have values.  Errors that
+ * concern one scenario (disconnection, unreachable hosts, too few slots)
+ * become the status of its rows; any other error ends the study.
+ * Scenarios run in tm_ctx_threads(ctx) worker threads, each mapping with
+ * one thread and the seed of ctx; the result does not depend on the thread
+ * count. */
+tm_err tm__study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
 /* 100 * (v - base) / base, 0 when base is 0. */
 double tm__study_change_pct(double base, double v);
 
@@ -158,17 +88,19 @@ double tm__study_change_pct(double base, double v);
  * plus messages.  The same for every shard of a study (the spec and its
  * graphs alone); *owner malloc'ed.  N above the number of runs is
  * TM_EUSAGE (a shard with nothing to run). */
-tm_err tm__study_shard_owners(tm_ctx *ctx, const tm__study_spec *s, int32_t **owner);
+tm_err tm__study_shard_owners(tm_ctx *ctx, const tm_study_spec *s, int32_t **owner);
 
 /* ---- merging the outputs of shards (merge.c) ------------------------------
  * The shards' JSON or CSV files read back into the spec's labels and the
  * whole result, mean and worst rows computed as the unsharded study does:
  * the writers of the unsharded study then print exactly its files.  The
- * spec holds labels only (comms[i].comm is NULL); JSON shards also give the
- * grid's alloc, refine and seed (has_grid). */
+ * spec holds labels only (comms is NULL; the applications' names are
+ * comm_names); JSON shards also give the grid's alloc, refine and seed
+ * (has_grid). */
 typedef struct tm__study_merged {
-    tm__study_spec spec;
-    tm__study_result res;
+    tm_study_spec spec;
+    const char *const *comm_names; /* spec.n_comms names */
+    tm_study_result res;
     int32_t n_shards;
     bool has_grid;           /* JSON: the members below are set */
     const char *alloc;       /* as the grid prints them ("all hosts", "none") */
@@ -192,6 +124,6 @@ void tm__study_merged_release(tm__study_merged *m);
 
 /* ---- internal to src/study ----------------------------------------------- */
 /* Mean and worst rows of the random-failure groups (summary.c). */
-void tm__study_summarize(tm__study_result *res);
+void tm__study_summarize(tm_study_result *res);
 
 #endif

@@ -1,24 +1,18 @@
 /* study_api.c - the public what-if study (include/topomap/study.h): checks
- * the caller's axes, fills in the defaults, runs the internal engine
- * (study.c) and copies its rows into the public row type.  The engine and
- * its CLI keep their own types; this file is the only bridge. */
+ * the caller's spec, gives every axis given with n = 0 its default value
+ * (in a copy: the caller's spec is not touched) and runs the engine
+ * (study.c), whose rows are the public rows.  The CLI's `topomap study`
+ * and the Python module run studies through here. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../util/util.h"
 #include "study.h"
-#include "topomap/study.h"
 
 /* One default value per axis given with n = 0 (static: read-only). */
 static const int32_t default_slots[1] = {0};
 static const char *const default_scales[1] = {NULL};
-static const tm__failure default_fail[1] = {{TM__FAIL_NONE, 0, NULL}};
-/* The public enums mirror the engine's (casts below rely on it). */
-_Static_assert((int)TM_STUDY_FAIL_SWITCHES == (int)TM__FAIL_SWITCHES &&
-               (int)TM_STUDY_FAIL_RANDOM == (int)TM__FAIL_RANDOM, "failure kinds");
-_Static_assert((int)TM_STUDY_INFEASIBLE == (int)TM__ROW_INFEASIBLE &&
-               (int)TM_STUDY_WORST == (int)TM__STAT_WORST, "row status and stat");
-
+static const tm_study_failure default_fail[1] = {{TM_STUDY_FAIL_NONE, 0, NULL}};
 static const tm_route_kind default_routing[1] = {TM_ROUTE_ECMP};
 static const char *const default_strategy[1] = {"all"};
 
@@ -43,6 +37,13 @@ static tm_err check_failure(tm_ctx *ctx, const tm_study_failure *f, int i)
     return tm__fail(ctx, TM_EUSAGE, "study failure %d: unknown kind %d", i, (int)f->kind);
 }
 
+/* A computed routing model: any but forwarding tables (a study changes
+ * the network, which the dumped tables do not follow). */
+static bool study_routing(tm_route_kind k)
+{
+    return (int)k >= 0 && (int)k <= TM_ROUTE_UGAL && k != TM_ROUTE_LFT;
+}
+
 static tm_err check_axes(tm_ctx *ctx, const tm_study_spec *s)
 {
     tm_err err = TM_EOK;
@@ -51,13 +52,17 @@ static tm_err check_axes(tm_ctx *ctx, const tm_study_spec *s)
     if (s->n_slots < 0 || s->n_scales < 0 || s->n_failures < 0 || s->n_routings < 0 ||
         s->n_strategies < 0 || s->samples < 0)
         return tm__fail(ctx, TM_EUSAGE, "negative axis length in a study");
+    if (s->shard_count < 0 || s->shard_count > TM__SHARD_MAX ||
+        (s->shard_count > 0 && (s->shard_index < 0 || s->shard_index >= s->shard_count)))
+        return tm__fail(ctx, TM_EUSAGE, "study shard %d of %d: not a shard (0 <= index < count "
+                        "<= %d, or count 0)", s->shard_index, s->shard_count, TM__SHARD_MAX);
     for (int i = 0; i < s->n_failures && !err; i++)
         err = check_failure(ctx, &s->failures[i], i);
     for (int i = 0; i < s->n_routings && !err; i++)
-        if ((int)s->routings[i] < 0 || (int)s->routings[i] > TM_ROUTE_UPDN ||
-            s->routings[i] == TM_ROUTE_LFT)
+        if (!study_routing(s->routings[i]))
             err = tm__fail(ctx, TM_EUSAGE, "study routing %d: not a computed routing model "
-                                           "(ecmp, single, dor, ftree, minhop, updn)", i);
+                                           "(ecmp, single, dor, ftree, minhop, updn, valiant, "
+                                           "ugal)", i);
     for (int i = 0; i < s->n_strategies && !err; i++) {
         const char *n = s->strategies[i];
         const tm_strategy *st = n ? tm_strategy_find(n) : NULL;
@@ -70,91 +75,34 @@ static tm_err check_axes(tm_ctx *ctx, const tm_study_spec *s)
     return err;
 }
 
-/* The engine's spec from the public one; *fails and *comms are malloc'ed. */
-static tm_err to_internal(tm_ctx *ctx, const tm_study_spec *s, tm__study_spec *in,
-                          tm__failure **fails, tm__study_comm **comms)
+/* The spec the engine runs: the caller's, every empty axis its default. */
+static void with_defaults(const tm_study_spec *s, tm_study_spec *out)
 {
-    memset(in, 0, sizeof *in);
-    *fails = s->n_failures ? tm__calloc_n((size_t)s->n_failures, sizeof **fails) : NULL;
-    *comms = tm__calloc_n((size_t)s->n_comms, sizeof **comms);
-    if ((s->n_failures && !*fails) || !*comms)
-        return tm__nomem(ctx);
-    for (int i = 0; i < s->n_failures; i++) {
-        (*fails)[i].kind = (tm__fail_kind)s->failures[i].kind; /* same order by construction */
-        (*fails)[i].pct = s->failures[i].pct;
-        (*fails)[i].names = s->failures[i].names;
-    }
-    for (int i = 0; i < s->n_comms; i++)
-        (*comms)[i].comm = s->comms[i], (*comms)[i].name = "";
-    in->topologies = s->topologies, in->n_topologies = s->n_topologies;
-    in->topo.node_name_map = s->node_name_map;
-    in->topo.keep_hcas_separate = s->separate_hcas;
-    in->slots = s->n_slots ? s->slots : default_slots, in->n_slots = s->n_slots ? s->n_slots : 1;
-    in->scales = s->n_scales ? s->scales : default_scales;
-    in->n_scales = s->n_scales ? s->n_scales : 1;
-    in->fails = s->n_failures ? *fails : default_fail;
-    in->n_fails = s->n_failures ? s->n_failures : 1;
-    in->samples = s->samples > 0 ? s->samples : 1;
-    in->routings = s->n_routings ? s->routings : default_routing;
-    in->n_routings = s->n_routings ? s->n_routings : 1;
-    in->comms = *comms, in->n_comms = s->n_comms;
-    in->strategies = s->n_strategies ? s->strategies : default_strategy;
-    in->n_strategies = s->n_strategies ? s->n_strategies : 1;
-    in->alloc = s->alloc;
-    in->refine = s->refine;
-    in->objective = s->objective;
-    in->time = s->time;
-    return TM_EOK;
-}
-
-static void copy_row(tm_study_row *o, const tm__study_row *r)
-{
-    memset(o, 0, sizeof *o);
-    o->stat = (tm_study_stat)r->stat;
-    o->topology = r->topology, o->slots = r->slots, o->scale = r->scale, o->failure = r->fail;
-    o->sample = r->sample, o->routing = r->routing, o->comm = r->comm;
-    o->strategy = r->strategy;
-    o->scaled_cables = r->scaled_cables, o->failed_cables = r->failed_cables;
-    o->status = (tm_study_status)r->status;
-    snprintf(o->cause, sizeof o->cause, "%s", r->cause);
-    snprintf(o->best, sizeof o->best, "%s", r->best);
-    o->base_congestion = r->base[TM__FIG_CONG];
-    o->base_dilation = r->base[TM__FIG_DIL];
-    o->base_J = r->base[TM__FIG_J];
-    o->max_congestion = r->val[TM__FIG_CONG];
-    o->avg_dilation = r->val[TM__FIG_DIL];
-    o->qap_J = r->val[TM__FIG_J];
-    o->base_est_time_s = r->base[TM__FIG_TIME];
-    o->est_time_s = r->val[TM__FIG_TIME];
-    o->runs = r->runs, o->not_ok = r->not_ok;
+    *out = *s;
+    if (!s->n_slots)
+        out->slots = default_slots, out->n_slots = 1;
+    if (!s->n_scales)
+        out->scales = default_scales, out->n_scales = 1;
+    if (!s->n_failures)
+        out->failures = default_fail, out->n_failures = 1;
+    if (s->samples < 1)
+        out->samples = 1;
+    if (!s->n_routings)
+        out->routings = default_routing, out->n_routings = 1;
+    if (!s->n_strategies)
+        out->strategies = default_strategy, out->n_strategies = 1;
 }
 
 tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *s, tm_study_result *out)
 {
-    tm__study_spec in;
-    tm__study_result res;
-    tm__failure *fails = NULL;
-    tm__study_comm *comms = NULL;
+    tm_study_spec full;
     tm_err err;
     tm_study_result_init(out);
-    tm__study_result_init(&res);
     err = s ? check_axes(ctx, s) : tm__fail(ctx, TM_EUSAGE, "no study spec");
-    if (!err)
-        err = to_internal(ctx, s, &in, &fails, &comms);
-    if (!err)
-        err = tm__study_run(ctx, &in, &res);
-    if (!err && !(out->rows = tm__calloc_n((size_t)res.n_rows, sizeof *out->rows)))
-        err = tm__nomem(ctx);
-    if (!err) {
-        for (int i = 0; i < res.n_rows; i++)
-            copy_row(&out->rows[i], &res.rows[i]);
-        out->n_rows = res.n_rows;
-        out->n_runs = res.n_runs;
-    }
-    tm__study_result_release(&res);
-    free(fails);
-    free(comms);
-    return err;
+    if (err)
+        return err;
+    with_defaults(s, &full);
+    return tm__study_run(ctx, &full, out);
 }
 
 void tm_study_result_init(tm_study_result *r) { memset(r, 0, sizeof *r); }
@@ -169,7 +117,27 @@ void tm_study_result_release(tm_study_result *r)
 
 const char *tm_study_status_name(tm_study_status s)
 {
-    return tm__study_status_name((tm__row_status)s);
+    static const char *const n[] = {"ok", "disconnected", "unroutable", "infeasible"};
+    return (unsigned)s < 4 ? n[s] : "?";
 }
 
-const char *tm_study_stat_name(tm_study_stat s) { return tm__study_stat_name((tm__row_stat)s); }
+const char *tm_study_stat_name(tm_study_stat s)
+{
+    static const char *const n[] = {"run", "mean", "worst"};
+    return (unsigned)s < 3 ? n[s] : "?";
+}
+
+double *tm__study_fig(tm_study_row *r, bool base, int k)
+{
+    switch (k) {
+    case TM__FIG_CONG: return base ? &r->base_congestion : &r->max_congestion;
+    case TM__FIG_DIL: return base ? &r->base_dilation : &r->avg_dilation;
+    case TM__FIG_J: return base ? &r->base_J : &r->qap_J;
+    default: return base ? &r->base_est_time_s : &r->est_time_s;
+    }
+}
+
+double tm__study_fig_of(const tm_study_row *r, bool base, int k)
+{
+    return *tm__study_fig((tm_study_row *)r, base, k);
+}

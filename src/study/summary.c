@@ -13,38 +13,38 @@
 #include "../util/util.h"
 #include "study_int.h"
 
-static bool same_group(const tm__study_row *a, const tm__study_row *b)
+static bool same_group(const tm_study_row *a, const tm_study_row *b)
 {
     return a->topology == b->topology && a->slots == b->slots && a->scale == b->scale &&
-           a->fail == b->fail && a->routing == b->routing && a->comm == b->comm &&
+           a->failure == b->failure && a->routing == b->routing && a->comm == b->comm &&
            a->strategy == b->strategy;
 }
 
 /* Fills summary row *sr from the run rows before it (rows[0..end)). */
-static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
+static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
 {
-    const tm__study_row *first = NULL;
+    const tm_study_row *first = NULL;
     double sum[2][TM__N_FIG] = {{0}}, max[2][TM__N_FIG] = {{0}};
     int ok = 0;
     sr->runs = sr->not_ok = 0;
     for (int j = 0; j < end; j++) {
-        const tm__study_row *r = &rows[j];
-        if (r->stat != TM__STAT_RUN || !same_group(r, sr))
+        const tm_study_row *r = &rows[j];
+        if (r->stat != TM_STUDY_RUN || !same_group(r, sr))
             continue;
         if (!first)
             first = r;
         sr->runs++;
-        if (r->status != TM__ROW_OK) {
+        if (r->status != TM_STUDY_OK) {
             sr->not_ok++;
             continue;
         }
         ok++;
-        for (int k = 0; k < TM__N_FIG; k++) {
-            sum[0][k] += r->base[k];
-            sum[1][k] += r->val[k];
-            max[0][k] = ok == 1 || r->base[k] > max[0][k] ? r->base[k] : max[0][k];
-            max[1][k] = ok == 1 || r->val[k] > max[1][k] ? r->val[k] : max[1][k];
-        }
+        for (int b = 0; b < 2; b++)
+            for (int k = 0; k < TM__N_FIG; k++) {
+                double v = tm__study_fig_of(r, b == 0, k);
+                sum[b][k] += v;
+                max[b][k] = ok == 1 || v > max[b][k] ? v : max[b][k];
+            }
     }
     if (!first)
         return;
@@ -56,18 +56,16 @@ static void summarize_one(const tm__study_row *rows, int end, tm__study_row *sr)
         memcpy(sr->cause, first->cause, sizeof sr->cause);
         return;
     }
-    for (int k = 0; k < TM__N_FIG; k++) {
-        bool mean = sr->stat == TM__STAT_MEAN;
-        sr->base[k] = mean ? sum[0][k] / ok : max[0][k];
-        sr->val[k] = mean ? sum[1][k] / ok : max[1][k];
-    }
+    for (int b = 0; b < 2; b++)
+        for (int k = 0; k < TM__N_FIG; k++)
+            *tm__study_fig(sr, b == 0, k) = sr->stat == TM_STUDY_MEAN ? sum[b][k] / ok : max[b][k];
     /* no single chosen row: "all" may pick a different one per sample */
     sr->best[0] = 0;
 }
 
-void tm__study_summarize(tm__study_result *res)
+void tm__study_summarize(tm_study_result *res)
 {
     for (int i = 0; i < res->n_rows; i++)
-        if (res->rows[i].stat != TM__STAT_RUN)
+        if (res->rows[i].stat != TM_STUDY_RUN)
             summarize_one(res->rows, i, &res->rows[i]);
 }

@@ -35,40 +35,41 @@ tm_err tm__lex_error(const tm__lexer *lx, const char *fmt, ...)
     return tm__fail(lx->ctx, TM_EINPUT, "%s:%ld: %s", lx->name, lx->line > 0 ? lx->line : 1, msg);
 }
 
-int tm__lex_next(tm__lexer *lx)
+tm_err tm__lex_next(tm__lexer *lx, bool *line)
 {
     size_t len = 0;
     int c;
+    *line = false;
     if (!lx->in)
-        return 0;
+        return TM_EOK;
     while ((c = getc(lx->in)) != EOF) {
         if (c == '\n')
             break;
         if (c == '\0') {
             lx->line++;
-            return -(int)tm__lex_error(lx, "NUL byte in text input");
+            return tm__lex_error(lx, "NUL byte in text input");
         }
         if (len + 2 > lx->cap && tm__grow((void **)&lx->buf, &lx->cap, len + 2, 1) < 0)
-            return -(int)tm__nomem(lx->ctx);
+            return tm__nomem(lx->ctx);
         if (len >= TM_LEX_MAX_LINE) {
             lx->line++;
-            return -(int)tm__lex_error(lx, "line longer than %u bytes", TM_LEX_MAX_LINE);
+            return tm__lex_error(lx, "line longer than %u bytes", TM_LEX_MAX_LINE);
         }
         lx->buf[len++] = (char)c;
     }
-    if (ferror(lx->in)) {
-        return -(int)tm__fail(lx->ctx, TM_EIO, "%s:%ld: read error", lx->name, lx->line + 1);
-    }
+    if (ferror(lx->in))
+        return tm__fail(lx->ctx, TM_EIO, "%s:%ld: read error", lx->name, lx->line + 1);
     if (c == EOF && len == 0)
-        return 0;
+        return TM_EOK;
     if (!lx->buf && tm__grow((void **)&lx->buf, &lx->cap, 1, 1) < 0)
-        return -(int)tm__nomem(lx->ctx);
+        return tm__nomem(lx->ctx);
     if (len && lx->buf[len - 1] == '\r')
         len--;
     lx->buf[len] = '\0';
     lx->len = len;
     lx->line++;
-    return 1;
+    *line = true;
+    return TM_EOK;
 }
 
 tm_err tm__read_all(tm_ctx *ctx, FILE *in, const char *name, size_t max, char **out, size_t *olen)

@@ -1,7 +1,7 @@
 /*
- * num.c - number parsing that ignores the process locale: an MPI
- * application embedding the library may have set LC_NUMERIC to a locale
- * with a decimal comma, and input files always use '.'.
+ * num.c - number parsing and writing that ignore the process locale: an
+ * MPI application embedding the library may have set LC_NUMERIC to a
+ * locale with a decimal comma, and files always use '.'.
  */
 #include <errno.h>
 #include <locale.h>
@@ -86,4 +86,21 @@ int tm__str_to_double(const char *s, double *out)
     if (tm__parse_double(&p, out) < 0)
         return -1;
     return *tm__skip_blank(p) ? -1 : 0;
+}
+
+tm_err tm__write_c_locale(tm_ctx *ctx, FILE *out, const char *what,
+                          tm_err (*write)(void *arg, FILE *out), void *arg)
+{
+    locale_t c_loc = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), old;
+    tm_err err;
+    if (!c_loc)
+        return tm__nomem(ctx);
+    old = uselocale(c_loc);
+    err = write(arg, out);
+    uselocale(old);
+    freelocale(c_loc);
+    if (!err && (fflush(out) != 0 || ferror(out)))
+        err = what ? tm__fail(ctx, TM_EIO, "write error while writing %s", what)
+                   : tm__fail(ctx, TM_EIO, "write error");
+    return err;
 }

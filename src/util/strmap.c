@@ -62,6 +62,8 @@ static int rehash(tm__strmap *m, size_t ncap)
 int tm__strmap_put(tm__strmap *m, const char *key, int32_t val, int32_t *old)
 {
     size_t len = strlen(key), i;
+    if (old)
+        *old = -1;
     if ((m->count + 1) * 2 > m->cap && rehash(m, m->cap ? m->cap * 2 : 64) < 0)
         return -1;
     i = probe(m, key, len);
@@ -75,7 +77,7 @@ int tm__strmap_put(tm__strmap *m, const char *key, int32_t val, int32_t *old)
         return -1;
     m->vals[i] = val;
     m->count++;
-    return 1;
+    return 0;
 }
 
 int32_t tm__strmap_getn(const tm__strmap *m, const char *key, size_t len)

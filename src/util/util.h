@@ -117,8 +117,9 @@ typedef struct tm__strmap {
 } tm__strmap;
 void tm__strmap_init(tm__strmap *m);
 void tm__strmap_release(tm__strmap *m);
-/* Inserts key -> val.  Returns 1 if inserted, 0 if the key existed (then
- * *old is set to its value if old != NULL and nothing changes), -1 on OOM. */
+/* Inserts key -> val (val >= 0: an absent key reads as -1) unless the key
+ * is there, which changes nothing.  *old (when old != NULL) is the value
+ * the key had, or -1 when it was inserted.  0, or -1 out of memory. */
 int tm__strmap_put(tm__strmap *m, const char *key, int32_t val, int32_t *old);
 /* Value of key, or -1 if absent. */
 int32_t tm__strmap_get(const tm__strmap *m, const char *key);
@@ -146,6 +147,14 @@ int tm__str_to_i64(const char *s, int64_t *out);
 int tm__str_to_double(const char *s, double *out);
 const char *tm__skip_blank(const char *p);
 
+/* Runs write(arg, out) with the C numeric locale in this thread only (a '.'
+ * decimal point whatever LC_NUMERIC the process set, for an MPI
+ * application that embeds the library), then flushes out.  Returns
+ * write's error, TM_ENOMEM, or TM_EIO "write error" (" while writing
+ * <what>" when what is not NULL) when a write failed. */
+tm_err tm__write_c_locale(tm_ctx *ctx, FILE *out, const char *what,
+                          tm_err (*write)(void *arg, FILE *out), void *arg);
+
 /* ---- line lexer shared by all text readers -----------------------------
  * Reads a FILE* line by line, counts lines, strips "\n" and "\r\n",
  * rejects NUL bytes and lines longer than TM_LEX_MAX_LINE with a
@@ -162,9 +171,10 @@ typedef struct tm__lexer {
 } tm__lexer;
 void tm__lex_init(tm__lexer *lx, tm_ctx *ctx, FILE *in, const char *name);
 void tm__lex_release(tm__lexer *lx);
-/* Next line into lx->buf (NUL-terminated, lx->len bytes).  Returns 1 on a
- * line, 0 at end of file, or -(tm_err) on error (message recorded). */
-int tm__lex_next(tm__lexer *lx);
+/* Next line into lx->buf (NUL-terminated, lx->len bytes); *line is false
+ * at the end of the file.  The error (recorded) on a NUL byte, a line over
+ * the limit, a read error or no memory. */
+tm_err tm__lex_next(tm__lexer *lx, bool *line);
 /* Records "name:line: <fmt>" as a TM_EINPUT error and returns TM_EINPUT. */
 tm_err tm__lex_error(const tm__lexer *lx, const char *fmt, ...) TM_PRINTF(2, 3);
 
@@ -174,5 +184,11 @@ tm_err tm__read_all(tm_ctx *ctx, FILE *in, const char *name, size_t max, char **
 
 /* Monotonic wall-clock seconds. */
 double tm__now(void);
+
+/* ---- JSON (json.c) -----------------------------------------------------
+ * Writes s as a JSON string: quotes and backslashes escaped, \n \r \t as
+ * such, other control characters as \u00XX, every other byte (UTF-8) as
+ * it is.  The one escaper of every JSON topomap writes. */
+void tm__json_str(FILE *out, const char *s);
 
 #endif

@@ -456,10 +456,10 @@ static bool tool_line(reader *r)
 
 static tm_err read_lines(reader *r, const char *dir)
 {
-    int got, n;
-    bool have_header = false;
+    int n;
+    bool line, have_header = false;
     tm_err err = TM_EOK;
-    while ((got = tm__lex_next(&r->lx)) == 1) {
+    while (!(err = tm__lex_next(&r->lx, &line)) && line) {
         const char *p = tm__skip_blank(r->lx.buf);
         if (!*p || *p == '#' || tool_line(r))
             continue;
@@ -478,8 +478,8 @@ static tm_err read_lines(reader *r, const char *dir)
         if ((err = job_line(r, dir)))
             return err;
     }
-    if (got < 0)
-        return (tm_err)-got;
+    if (err)
+        return err;
     if (!have_header)
         return tm__lex_error(&r->lx, "no header line (JobID|NodeList|...)");
     return TM_EOK;

@@ -214,10 +214,10 @@ static tm_err read_lines(rd *r, FILE *in)
     tm__lexer lx;
     size_t len = 0;
     long first = 0;
-    int got;
+    bool line;
     tm_err err = TM_EOK;
     tm__lex_init(&lx, r->ctx, in, r->name);
-    while (!err && (got = tm__lex_next(&lx)) == 1) {
+    while (!err && !(err = tm__lex_next(&lx, &line)) && line) {
         char *hash = strchr(lx.buf, '#');
         size_t n;
         bool more;
@@ -242,8 +242,6 @@ static tm_err read_lines(rd *r, FILE *in)
             err = parse_line(r, r->text, first);
         len = 0;
     }
-    if (!err && got < 0)
-        err = (tm_err)-got;
     if (!err && len && *tm__skip_blank(r->text))
         err = parse_line(r, r->text, first);
     tm__lex_release(&lx);

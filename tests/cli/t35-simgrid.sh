@@ -184,8 +184,8 @@ c, m = float('$tc'), float('$tm')
 print('consecutive %.6g s, mapped %.6g s, %.2fx' % (c, m, c / m))
 assert m < c * 0.9, 'mapped is not faster in simulation'"
 
-# 4b. TOPOMAP_RECORD under SMPI: the shim's files built with smpicc and linked into halo3d
-# (docs/mpi.md "Recording under SimGrid's SMPI") record what halo3d itself counts
+# 4b. TOPOMAP_RECORD under SMPI: the shim's files (src/mpi/lib/, record/, shim/) built with
+# smpicc and linked into halo3d (docs/mpi.md "Recording under SimGrid's SMPI") record what halo3d itself counts
 # (collectives skipped): the same matrix, and its phases are halo3d's own (one exchange
 # per iteration, cut by MPI_Waitall, repeat 2).
 # Not under the sanitizers: their libtopomap.a needs their runtime, which SMPI's programs
@@ -193,7 +193,7 @@ assert m < c * 0.9, 'mapped is not faster in simulation'"
 src="$examples/../src"
 if [ -f "$(dirname "$TOPOMAP")/libtopomap.a" ] && ! sanitized; then
     mkdir -p recobj
-    for f in "$src"/mpi/*.c; do
+    for f in "$src"/mpi/lib/*.c "$src"/mpi/record/*.c "$src"/mpi/shim/*.c; do
         smpicc -std=c11 -D_GNU_SOURCE -O1 -w -I"$src/../include" $(pkg-config --cflags igraph libxml-2.0) \
             -c "$f" -o recobj/$(basename "${f%.c}").o 2>>smpicc.err || { cat smpicc.err; exit 1; }
     done

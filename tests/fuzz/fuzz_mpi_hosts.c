@@ -1,10 +1,10 @@
 /* fuzz_mpi_hosts.c - the TOPOMAP_HOSTS reader of libtopomap_mpi
- * (src/mpi/mpi_hosts.c, built here without MPI).  The first byte picks
+ * (src/mpi/lib/mpi_hosts.c, built here without MPI).  The first byte picks
  * the line asked for; the rest is the file. */
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "mpi/mpi_hosts.c"
+#include "mpi/lib/mpi_hosts.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

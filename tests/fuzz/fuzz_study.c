@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tm_topo_opts o = TM_TOPO_OPTS_INIT;
     tm_ctx *ctx;
     tm_net *net = NULL;
-    tm__failure f = {TM__FAIL_NONE, 0, NULL};
+    tm_study_failure f = {TM_STUDY_FAIL_NONE, 0, NULL};
     tm__scale sc;
     int32_t n = 0;
     char *s;
@@ -27,10 +27,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!err)
             err = tm__scale_apply(ctx, net, &sc, FZ_NAME, &n);
         break;
-    case 1: f.kind = TM__FAIL_LINKS; f.names = s; err = tm__fail_apply(ctx, net, &f, 1, 1, FZ_NAME, &n); break;
-    case 2: f.kind = TM__FAIL_SWITCHES; f.names = s; err = tm__fail_apply(ctx, net, &f, 1, 1, FZ_NAME, &n); break;
+    case 1:
+        f.kind = TM_STUDY_FAIL_LINKS, f.names = s;
+        err = tm__fail_apply(ctx, net, &f, 1, 1, FZ_NAME, &n);
+        break;
+    case 2:
+        f.kind = TM_STUDY_FAIL_SWITCHES, f.names = s;
+        err = tm__fail_apply(ctx, net, &f, 1, 1, FZ_NAME, &n);
+        break;
     default:
-        f.kind = TM__FAIL_RANDOM;
+        f.kind = TM_STUDY_FAIL_RANDOM;
         f.pct = size > 1 ? data[1] : 0;
         err = tm__fail_apply(ctx, net, &f, size, size, FZ_NAME, &n);
         break;

@@ -28,12 +28,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             m.n_shards > n)
             fz_die("merged counts", err, ctx);
         for (int i = 0; i < m.res.n_rows; i++) {
-            const tm__study_row *r = &m.res.rows[i];
-            runs += r->stat == TM__STAT_RUN;
-            if (r->pos != i || r->topology >= m.spec.n_topologies || r->comm >= m.spec.n_comms ||
-                r->strategy >= m.spec.n_strategies || r->fail >= m.spec.n_fails)
+            const tm_study_row *r = &m.res.rows[i];
+            runs += r->stat == TM_STUDY_RUN;
+            if (r->position != i || r->topology >= m.spec.n_topologies ||
+                r->comm >= m.spec.n_comms ||
+                r->strategy >= m.spec.n_strategies || r->failure >= m.spec.n_failures)
                 fz_die("a merged row out of its grid", err, ctx);
-            if (r->stat != TM__STAT_RUN && (r->runs != m.spec.samples || i == 0))
+            if (r->stat != TM_STUDY_RUN && (r->runs != m.spec.samples || i == 0))
                 fz_die("a summary row without its samples", err, ctx);
         }
         if (runs != m.res.n_runs)

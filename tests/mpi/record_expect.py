@@ -12,7 +12,7 @@ differences otherwise.
 
 The patterns are written here from the documentation, whole communicator at a
 time (trees built and walked, block sets tracked), not translated from the C
-(src/mpi/pmpi_rec_coll.c works per process from closed forms).
+(src/mpi/record/pmpi_rec_coll.c works per process from closed forms).
 """
 import collections
 import json

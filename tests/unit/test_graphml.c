@@ -1,5 +1,6 @@
 /* test_graphml.c - GraphML reader (validation + igraph), writer round
- * trips, DOT output; malformed inputs with their exact messages. */
+ * trips, DOT output, the link loads as CSV; malformed inputs with their
+ * exact messages. */
 #include <igraph.h>
 #include <locale.h>
 
@@ -320,6 +321,48 @@ static char *write_mem(tm_net *net, const double *load, bool dot)
     return buf;
 }
 
+/* tm_loads_csv_write: the used directed links in CSR order with the names
+ * of their ends, capacity, load and congestion; nothing for unused or
+ * disabled links; a network that is not finalized is a usage error. */
+static void test_loads_csv(void **state)
+{
+    tm_net *net = sample_net();
+    const tm_net_csr *g;
+    double *load;
+    char *buf = NULL, want[256];
+    size_t len = 0;
+    FILE *f;
+    (void)state;
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_tm_error(ctx, tm_loads_csv_write(ctx, net, (double[6]){0}, f), TM_EUSAGE,
+                    "not finalized");
+    fclose(f);
+    free(buf);
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    g = tm_net_csr_get(net);
+    load = calloc((size_t)g->n_links, sizeof *load);
+    assert_non_null(load);
+    /* sw -> h0 carries 3, the first link h1 -> sw (of the 100 Gbit/s cable) 25 */
+    for (int32_t l = 0, done = 0; l < g->n_links; l++)
+        if (g->tail_of[l] == 0 && g->head_of[l] == 1)
+            load[l] = 3;
+        else if (g->tail_of[l] == 2 && g->head_of[l] == 0 && !done++)
+            load[l] = 25;
+    snprintf(want, sizeof want, "from,to,capacity,load,congestion\n"
+             "core <1> & \"q\" 'x',h\xc3\xb6st0,%.17g,3,%.17g\n"
+             "h1,core <1> & \"q\" 'x',100,25,0.25\n", 13.64, 3 / 13.64);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_tm_ok(ctx, tm_loads_csv_write(ctx, net, load, f));
+    fclose(f);
+    assert_string_equal(buf, want);
+    free(buf);
+    free(load);
+    tm_net_free(net);
+}
+
 static void test_round_trip(void **state)
 {
     tm_net *net = sample_net(), *back;
@@ -454,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_attribute_table_restored),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_loads_csv),
         cmocka_unit_test(test_ibnet_round_trip),
         cmocka_unit_test(test_locale),
         cmocka_unit_test(test_write_rejects_bad_names),

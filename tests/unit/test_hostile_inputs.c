@@ -87,12 +87,15 @@ static void test_lexer_nul_byte(void **state)
 {
     static const char text[] = "a\nb\nc\0d\n";
     tm__lexer lx;
+    bool line;
     FILE *f = mem(text, sizeof text - 1);
     (void)state;
     tm__lex_init(&lx, ctx, f, "in.txt");
-    assert_int_equal(tm__lex_next(&lx), 1);
-    assert_int_equal(tm__lex_next(&lx), 1);
-    assert_int_equal(tm__lex_next(&lx), -(int)TM_EINPUT);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_true(line);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_true(line);
+    assert_int_equal(tm__lex_next(&lx, &line), TM_EINPUT);
     assert_string_equal(tm_ctx_errmsg(ctx), "in.txt:3: NUL byte in text input");
     tm__lex_release(&lx);
     fclose(f);
@@ -102,18 +105,23 @@ static void test_lexer_crlf_and_utf8(void **state)
 {
     static const char text[] = "n\xc5\x93ud-\xc3\xa9t\xc3\xa9\r\n\r\nlast\r";
     tm__lexer lx;
+    bool line;
     FILE *f = mem(text, sizeof text - 1);
     (void)state;
     tm__lex_init(&lx, ctx, f, "in.txt");
-    assert_int_equal(tm__lex_next(&lx), 1);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_true(line);
     assert_string_equal(lx.buf, "n\xc5\x93ud-\xc3\xa9t\xc3\xa9");
-    assert_int_equal(tm__lex_next(&lx), 1);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_true(line);
     assert_int_equal(lx.len, 0);
     /* a final line without "\n" still counts; its "\r" is stripped */
-    assert_int_equal(tm__lex_next(&lx), 1);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_true(line);
     assert_string_equal(lx.buf, "last");
     assert_int_equal(lx.line, 3);
-    assert_int_equal(tm__lex_next(&lx), 0);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_false(line);
     tm__lex_release(&lx);
     fclose(f);
 }
@@ -123,11 +131,13 @@ static void test_lexer_long_line(void **state)
     size_t len;
     char *s = repeat("ok\n", 'x', TM_LEX_MAX_LINE + 1, "\n", &len);
     tm__lexer lx;
+    bool line;
     FILE *f = mem(s, len);
     (void)state;
     tm__lex_init(&lx, ctx, f, "in.txt");
-    assert_int_equal(tm__lex_next(&lx), 1);
-    assert_int_equal(tm__lex_next(&lx), -(int)TM_EINPUT);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_true(line);
+    assert_int_equal(tm__lex_next(&lx, &line), TM_EINPUT);
     assert_string_equal(tm_ctx_errmsg(ctx), "in.txt:2: line longer than 16777216 bytes");
     tm__lex_release(&lx);
     fclose(f);
@@ -137,15 +147,17 @@ static void test_lexer_long_line(void **state)
 static void test_lexer_empty_and_directory(void **state)
 {
     tm__lexer lx;
+    bool line;
     FILE *f = mem("", 0);
     (void)state;
     tm__lex_init(&lx, ctx, f, "empty.txt");
-    assert_int_equal(tm__lex_next(&lx), 0);
+    assert_tm_ok(ctx, tm__lex_next(&lx, &line));
+    assert_false(line);
     tm__lex_release(&lx);
     fclose(f);
     f = dir_stream();
     tm__lex_init(&lx, ctx, f, "somedir");
-    assert_int_equal(tm__lex_next(&lx), -(int)TM_EIO);
+    assert_int_equal(tm__lex_next(&lx, &line), TM_EIO);
     assert_string_equal(tm_ctx_errmsg(ctx), "somedir:1: read error");
     tm__lex_release(&lx);
     fclose(f);

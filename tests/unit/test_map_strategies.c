@@ -7,7 +7,7 @@
 
 #include "map_fixtures.h"
 #include "test_fixtures.h"
-#include "map/netmap.h"
+#include "construct/netmap.h"
 #include "pipeline/run_int.h"
 
 static const char *const names[] = {"greedy", "recursive", "rcm"};

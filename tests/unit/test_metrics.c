@@ -721,7 +721,7 @@ static void test_grid_vs_per_message(void **state)
     }
 }
 
-/* ---- fat-trees evaluated from class totals (net/updown.h) ----------------- */
+/* ---- fat-trees evaluated from class totals (net/ftclass.h) ----------------- */
 
 /* Generated fat-trees and Clos networks (parallel cables, tapering, three
  * levels, planes) qualify, and the class-total evaluation must give every
@@ -774,7 +774,7 @@ static void skewed_clos(tm_net *net)
                                                1, NULL));
 }
 
-static void check_updown(const char *spec, int damage, tm__rng *rng)
+static void check_ftclass(const char *spec, int damage, tm__rng *rng)
 {
     tm_net *net;
     tm_route *r;
@@ -835,7 +835,7 @@ static void check_updown(const char *spec, int damage, tm__rng *rng)
     free(w);
 }
 
-static void test_updown_vs_per_message(void **state)
+static void test_ftclass_vs_per_message(void **state)
 {
     static const char *const specs[] = {
         "fattree:k=4,n=3",
@@ -851,9 +851,9 @@ static void test_updown_vs_per_message(void **state)
     tm__rng_seed(&rng, 77, 1);
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++)
         for (int damage = 0; damage <= 2; damage++)
-            check_updown(specs[i], damage, &rng);
-    check_updown("ring", 0, &rng);
-    check_updown("skewed", 0, &rng);
+            check_ftclass(specs[i], damage, &rng);
+    check_ftclass("ring", 0, &rng);
+    check_ftclass("skewed", 0, &rng);
 }
 
 /* ---- approximate congestion (Algorithm 3) ------------------------------------ */
@@ -1183,7 +1183,7 @@ int main(void)
         cmocka_unit_test(test_threads_bit_identical),
         cmocka_unit_test(test_vs_per_message),
         cmocka_unit_test(test_grid_vs_per_message),
-        cmocka_unit_test(test_updown_vs_per_message),
+        cmocka_unit_test(test_ftclass_vs_per_message),
         cmocka_unit_test(test_approximate),
         cmocka_unit_test(test_approximate_cube),
         cmocka_unit_test(test_maplib_torus_dor),

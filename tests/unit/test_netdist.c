@@ -13,7 +13,7 @@
 #include "map_fixtures.h"
 #include "test_fixtures.h"
 #include "net/netdist_int.h"
-#include "net/updown.h"
+#include "net/ftclass.h"
 
 /* ---- reference and helpers ------------------------------------------------- */
 
@@ -109,16 +109,16 @@ static void check_kind(const tm_net *net, const int32_t *hosts, int32_t n, size_
     tm_netdist_free(d);
 }
 
-/* Levels of the form netdist takes from a fat-tree of net/updown.h when
+/* Levels of the form netdist takes from a fat-tree of net/ftclass.h when
  * the table does not fit (tree levels - 1), or a large number if the net
  * is not one. */
-static int updown_levels(const tm_net *net)
+static int ftclass_levels(const tm_net *net)
 {
-    tm__updown *u;
+    tm__ftclass *u;
     int nl;
-    assert_tm_ok(ctx, tm__updown_detect(ctx, tm_net_csr_get(net), &u));
+    assert_tm_ok(ctx, tm__ftclass_detect(ctx, tm_net_csr_get(net), &u));
     nl = u ? u->n_lev - 1 : 1 << 20;
-    tm__updown_free(u);
+    tm__ftclass_free(u);
     return nl;
 }
 
@@ -139,7 +139,7 @@ static void check_backends(const tm_net *net, const int32_t *hosts, int32_t n, b
     check_kind(net, hosts, n, 0, grid ? "grid" : "rows");
     three_rows = 3 * n_cls * sizeof(int32_t);
     if (!grid && three_rows < n_cls * n_cls * sizeof(int16_t))
-        check_kind(net, hosts, n, three_rows, updown_levels(net) <= 3 ? "levels" : "rows");
+        check_kind(net, hosts, n, three_rows, ftclass_levels(net) <= 3 ? "levels" : "rows");
 }
 
 /* All hosts, and two sub-allocations (every 3rd host, every 7th from the 2nd). */
@@ -244,7 +244,7 @@ static void test_fattree_classes(void **state)
 
 /* Too many classes for the table (here: a budget one byte short of it):
  * a fat-tree still gets the levels form, from its structure alone
- * (net/updown.h), with the same levels and distances as the form the
+ * (net/ftclass.h), with the same levels and distances as the form the
  * table check finds; one extra cable between two leaves and it is rows. */
 static void test_fattree_levels_without_table(void **state)
 {

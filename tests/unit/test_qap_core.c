@@ -100,7 +100,7 @@ static void test_far_pair_bound(void **state)
     tm__qdist o;
     tm_ctx *ctx;
     tm__rng r;
-    ls L;
+    tm__ls L;
     int32_t n = (int32_t)h.n_pe, far = 0;
     int32_t *pe = malloc((size_t)n * sizeof *pe);
     double *cu = calloc((size_t)n, sizeof *cu), *wd = calloc((size_t)n, sizeof *wd);

@@ -301,19 +301,20 @@ static void test_read_csv(void **state)
 /* Two topologies x two capacities x (no failure + 3 samples of a random
  * failure of half the cables, some of them disconnected) x two strategies:
  * 32 runs. */
-static void spec_of(tm__study_spec *s, tm__study_comm *sc)
+static void spec_of(tm_study_spec *s, const tm_comm *const *sc)
 {
     static const char *const topo[] = {"fattree:k=2,n=2,hostcap=100", "torus:2x2"};
     static const char *const strat[] = {"identity", "greedy"};
     static const char *const scales[] = {NULL, "all=0.5"};
     static const int32_t slots[] = {0};
     static const tm_route_kind routing[] = {TM_ROUTE_ECMP};
-    static const tm__failure fails[] = {{TM__FAIL_NONE, 0, NULL}, {TM__FAIL_RANDOM, 50, NULL}};
+    static const tm_study_failure fails[] = {{TM_STUDY_FAIL_NONE, 0, NULL},
+                                             {TM_STUDY_FAIL_RANDOM, 50, NULL}};
     memset(s, 0, sizeof *s);
     s->topologies = topo, s->n_topologies = 2;
     s->slots = slots, s->n_slots = 1;
     s->scales = scales, s->n_scales = 2;
-    s->fails = fails, s->n_fails = 2;
+    s->failures = fails, s->n_failures = 2;
     s->samples = 3;
     s->routings = routing, s->n_routings = 1;
     s->comms = sc, s->n_comms = 1;
@@ -321,21 +322,21 @@ static void spec_of(tm__study_spec *s, tm__study_comm *sc)
     s->objective = TM_OBJ_PARETO;
 }
 
-static void run_sharded(int threads, int32_t k, int32_t n, tm__study_result *res)
+static void run_sharded(int threads, int32_t k, int32_t n, tm_study_result *res)
 {
     tm_ctx *ctx;
     tm_comm comm;
-    tm__study_comm sc = {"one", &comm};
-    tm__study_spec s;
+    const tm_comm *sc = &comm;
+    tm_study_spec s;
     FILE *f = tm_test_memfile("0 2 8\n1 3 4\n");
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
     tm_comm_init(&comm);
     assert_tm_ok(ctx, tm_comm_read(ctx, f, "one", TM_COMM_EDGES, &comm));
     fclose(f);
     spec_of(&s, &sc);
-    s.shard.k = k, s.shard.n = n;
+    s.shard_index = k, s.shard_count = n;
     assert_tm_ok(ctx, tm_ctx_set_threads(ctx, threads));
-    assert_tm_ok(ctx, tm__study_run(ctx, &s, res));
+    assert_tm_ok(ctx, tm_study_run(ctx, &s, res));
     tm_comm_release(&comm);
     tm_ctx_free(ctx);
 }
@@ -344,7 +345,7 @@ static void run_sharded(int threads, int32_t k, int32_t n, tm__study_result *res
  * bit; each run once; no summary row in a shard. */
 static void test_study_shards(void **state)
 {
-    tm__study_result full, part;
+    tm_study_result full, part;
     (void)state;
     run_sharded(1, 0, 0, &full);
     assert_int_equal(full.total_runs, 2 * 2 * (1 + 3) * 2);
@@ -357,28 +358,29 @@ static void test_study_shards(void **state)
             assert_int_equal(part.n_rows, part.n_runs);
             assert_true(part.n_rows > 0);
             for (int i = 0; i < part.n_rows; i++) {
-                const tm__study_row *r = &part.rows[i];
-                assert_int_equal(r->stat, TM__STAT_RUN);
-                assert_true(i == 0 || r->pos > part.rows[i - 1].pos);
-                assert_memory_equal(r, &full.rows[r->pos], sizeof *r);
-                seen[r->pos]++;
+                const tm_study_row *r = &part.rows[i];
+                assert_int_equal(r->stat, TM_STUDY_RUN);
+                assert_true(i == 0 || r->position > part.rows[i - 1].position);
+                assert_memory_equal(r, &full.rows[r->position], sizeof *r);
+                seen[r->position]++;
             }
-            tm__study_result_release(&part);
+            tm_study_result_release(&part);
         }
         for (int i = 0; i < full.n_rows; i++)
-            assert_int_equal(seen[i], full.rows[i].stat == TM__STAT_RUN);
+            assert_int_equal(seen[i], full.rows[i].stat == TM_STUDY_RUN);
     }
-    tm__study_result_release(&full);
+    tm_study_result_release(&full);
 }
 
-/* More shards than runs is a usage error (a shard would run nothing). */
+/* More shards than runs is a usage error (a shard would run nothing), and
+ * so is a shard that is not one of the count. */
 static void test_study_too_many(void **state)
 {
     tm_ctx *ctx;
     tm_comm comm;
-    tm__study_comm sc = {"one", &comm};
-    tm__study_spec s;
-    tm__study_result res;
+    const tm_comm *sc = &comm;
+    tm_study_spec s;
+    tm_study_result res;
     FILE *f = tm_test_memfile("0 2 8\n");
     (void)state;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
@@ -386,8 +388,13 @@ static void test_study_too_many(void **state)
     assert_tm_ok(ctx, tm_comm_read(ctx, f, "one", TM_COMM_EDGES, &comm));
     fclose(f);
     spec_of(&s, &sc);
-    s.shard.k = 0, s.shard.n = 33;
-    assert_tm_error(ctx, tm__study_run(ctx, &s, &res), TM_EUSAGE, "the study has 32 runs");
+    s.shard_index = 0, s.shard_count = 33;
+    assert_tm_error(ctx, tm_study_run(ctx, &s, &res), TM_EUSAGE, "the study has 32 runs");
+    /* a shard outside [0, count) is refused before anything runs */
+    s.shard_index = 2, s.shard_count = 2;
+    assert_tm_error(ctx, tm_study_run(ctx, &s, &res), TM_EUSAGE, "not a shard");
+    s.shard_index = -1, s.shard_count = 2;
+    assert_tm_error(ctx, tm_study_run(ctx, &s, &res), TM_EUSAGE, "not a shard");
     tm_comm_release(&comm);
     tm_ctx_free(ctx);
 }

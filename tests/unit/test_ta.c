@@ -8,7 +8,7 @@
 
 #include "map_fixtures.h"
 #include "test_fixtures.h"
-#include "refine/refine_int.h"
+#include "ta/ta.h"
 
 typedef struct {
     const tm_problem *p;

@@ -17,7 +17,7 @@
 #include <time.h>
 
 #include "topomap/topomap.h"
-#include "../../src/refine/refine_int.h"
+#include "../../src/ta/ta.h"
 #include "../../src/util/util.h"
 
 static int cmpd(const void *a, const void *b)

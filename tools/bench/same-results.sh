@@ -22,6 +22,16 @@
 # graphs are METIS files written by the deterministic generator below.
 # Threads are fixed (THREADS, default 2) and so is the seed.  A few minutes
 # on 2 cores.
+#
+# Besides the mappings, the files other commands write from the same
+# library calls are compared byte for byte (cases "out-*": every file the
+# command writes, and its stdout without the time it took): a study
+# (two topologies, capacity change, random failures with two samples, two
+# routing models, three strategies; CSV and JSON), the same study as two
+# shards and their `study merge`, `eval --json` with the link loads as CSV,
+# GraphML and DOT, and `topo export` of the PSMN X5 fabric in every format.  They run in the
+# output folder with relative paths (a shard's identity hashes the paths
+# as given).
 set -eu
 
 MODE=${1:?usage: same-results.sh record|check DIR [BUILD]}
@@ -84,6 +94,7 @@ stencil("st27-512", (8, 8, 8), 27, False)
 stencil("st7-512", (8, 8, 8), 7, False)
 stencil("st27r-256", (8, 8, 4), 27, True)
 stencil("st7r-2048", (16, 16, 8), 7, True)
+stencil("st7r-64", (4, 4, 4), 7, True)
 PY
 
 N=0
@@ -154,6 +165,60 @@ for s in topdown topdown-c random; do
         # shellcheck disable=SC2086
         run "general-$s-$r" $H --imbalance 0.03 --comm "$I/st7r-2048.graph" --strategy "$s" --refine "$r"
     done
+done
+
+# out NAME FILES -- ARGS: `topomap ARGS` run in $OUT (relative paths), then its
+# stdout (without the "... in N s" timing line) and each of FILES compared.
+out() {
+    name=$1
+    shift
+    files=
+    while [ "$1" != -- ]; do files="$files $1"; shift; done
+    shift
+    N=$((N + 1))
+    rc=0
+    (cd "$OUT" && rm -f $files && "$TOPOMAP" "$@") >"$OUT/$name.stdout" 2>"$OUT/$name.err" || rc=$?
+    sed -i -e 's/ in [0-9.]* s$/ in (time) s/' -e 's/"time_s": [0-9.e+-]*/"time_s": (time)/' "$OUT/$name.stdout"
+    echo "exit $rc" >>"$OUT/$name.stdout"
+    for f in $files; do
+        if [ -f "$OUT/$f" ]; then mv "$OUT/$f" "$OUT/$name.$f"; else : >"$OUT/$name.$f"; fi
+    done
+    if [ "$MODE" = check ]; then
+        same=yes
+        for f in stdout $files; do
+            cmp -s "$OUT/$name.$f" "$DIR/$name.$f" || same=no
+        done
+        if [ $same = yes ]; then
+            echo "same       $name"
+        else
+            echo "DIFFERENT  $name"
+            BAD=$((BAD + 1))
+        fi
+    else
+        echo "recorded   $name (exit $rc)"
+    fi
+}
+S="study --threads $THREADS --quiet --topology fattree:k=4,n=3 --topology torus:4x4x4
+   --comm inst/st7r-64.graph --fail-links 10% --seeds 2 --scale-capacity all=0.5
+   --strategy identity,greedy,all --routing ecmp,single"
+# shellcheck disable=SC2086
+out out-study s.csv s.json -- $S --out s.csv --out s.json
+# shellcheck disable=SC2086
+out out-study-shard0 s0.csv s0.json -- $S --shard 0/2 --out s0.csv --out s0.json
+# shellcheck disable=SC2086
+out out-study-shard1 s1.csv s1.json -- $S --shard 1/2 --out s1.csv --out s1.json
+out out-study-merge m.csv m.json -- study merge out-study-shard0.s0.json out-study-shard1.s1.json \
+    --out m.csv --out m.json
+out out-study-merge-csv m.csv -- study merge out-study-shard1.s1.csv out-study-shard0.s0.csv --out m.csv
+E="eval --threads $THREADS --topology torus:4x4x4 --comm inst/st7r-64.graph --json"
+for f in csv graphml dot; do
+    # shellcheck disable=SC2086
+    out "out-eval-loads-$f" "loads.$f" -- $E --export-loads "loads.$f"
+done
+R=$(pwd)
+for f in graphml dot ibnetdiscover slurm slurm-yaml simgrid; do
+    out "out-topo-$f" "x5.$f" -- topo export --topology "$R/topologies/psmn-x5/X5.topofile" \
+        --node-name-map "$R/topologies/psmn-x5/X5.map" --format "$f" --out "x5.$f"
 done
 
 if [ "$MODE" = check ]; then

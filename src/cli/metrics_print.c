@@ -1,4 +1,5 @@
-/* report.c - printing metrics (human and JSON), exporting link loads and
+/* metrics_print.c - printing metrics (human and JSON), exporting link loads
+ * (the library's GraphML, DOT and CSV writers, by the file's extension) and
  * reading mapping files for eval/map. */
 #include <string.h>
 
@@ -89,7 +90,6 @@ static bool ends_with(const char *s, const char *suf)
 
 tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, const char *path)
 {
-    const tm_net_csr *g = tm_net_csr_get(net);
     tm_ofile of;
     tm_err err = tm_ofile_open(ctx, path, &of);
     if (err)
@@ -99,14 +99,7 @@ tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, con
     } else if (ends_with(path, ".dot")) {
         err = tm_dot_write(ctx, net, m->link_load, of.fp);
     } else {
-        fprintf(of.fp, "from,to,capacity,load,congestion\n");
-        for (int32_t l = 0; l < g->n_links; l++) {
-            if (m->link_load[l] <= 0)
-                continue;
-            fprintf(of.fp, "%s,%s,%.17g,%.17g,%.17g\n", tm_net_name(net, g->tail_of[l]),
-                    tm_net_name(net, g->head_of[l]), g->cap[l], m->link_load[l],
-                    m->link_load[l] / g->cap[l]);
-        }
+        err = tm_loads_csv_write(ctx, net, m->link_load, of.fp);
     }
     if (err) {
         tm_ofile_abort(&of);

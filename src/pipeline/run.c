@@ -1,4 +1,4 @@
-/* map_run.c - tm_map_run: one strategy or the whole portfolio ("all", Hoefler
+/* run.c - tm_map_run: one strategy or the whole portfolio ("all", Hoefler
  * & Snir Sec. 4.2 / Fig. 4: every strategy, greedy from several starts, each
  * refined, the best by the chosen objective is kept).
  *
@@ -102,7 +102,7 @@ void tm_map_result_release(tm_map_result *r)
 }
 
 /* "nc:1+ta" -> the refiners in order, each with its argument. */
-static tm_err parse_chain(tm_ctx *ctx, const tm_problem *p, const char *refine, runner *rn)
+static tm_err parse_chain(tm_ctx *ctx, const tm_problem *p, const char *refine, tm__runner *rn)
 {
     unsigned mode = p->net ? TM_MODE_NETWORK : TM_MODE_HIERARCHY;
     const char *s = refine;
@@ -189,7 +189,7 @@ static tm_err check_args(tm_ctx *ctx, const tm_problem *p, tm_objective obj)
 /* The first job error fails the run; else the baseline, then one row per
  * job that ran (a skipped one has none), in job order, each taking its
  * job's figures; row_job[r] is the job of row r. */
-static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_result *out,
+static tm_err collect_rows(tm_ctx *ctx, tm__runner *rn, const char *refine, tm_map_result *out,
                            int *row_job)
 {
     tm_err err;
@@ -200,7 +200,7 @@ static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_r
     if ((err = tm__run_baseline(ctx, rn->p, rn, out)) != TM_EOK)
         return err;
     for (int i = 0; i < rn->nj; i++) {
-        job *j = &rn->jobs[i];
+        tm__run_job *j = &rn->jobs[i];
         tm_map_row *r;
         if (j->skipped)
             continue;
@@ -231,7 +231,7 @@ static tm_err collect_rows(tm_ctx *ctx, runner *rn, const char *refine, tm_map_r
  *   short for anything better still returns the baseline, never less.
  *   Without a limit every row had its full refinement and the rule is not
  *   needed (results stay those of before). */
-static bool needs_fallback(const runner *rn, tm_objective obj, const tm_map_result *out)
+static bool needs_fallback(const tm__runner *rn, tm_objective obj, const tm_map_result *out)
 {
     const tm_metrics *c = out->consecutive, *m = out->rows[out->best].metrics;
     if (!c)
@@ -242,7 +242,7 @@ static bool needs_fallback(const runner *rn, tm_objective obj, const tm_map_resu
            (obj == TM_OBJ_PARETO ? tm__run_dominates(c, m, obj) : tm__run_better(c, m, obj));
 }
 
-static tm_err fall_back(tm_ctx *ctx, const runner *rn, tm_map_result *out)
+static tm_err fall_back(tm_ctx *ctx, const tm__runner *rn, tm_map_result *out)
 {
     tm_map_row *r = &out->rows[out->n_rows];
     const tm_problem *p = rn->p;
@@ -272,7 +272,7 @@ static tm_err fall_back(tm_ctx *ctx, const runner *rn, tm_map_result *out)
 /* The chosen row (out->best) and its mapping *bm become the result:
  * expanded to every task after a general mapping, else taken over; or the
  * consecutive placement when it must be (needs_fallback). */
-static tm_err take_mapping(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
+static tm_err take_mapping(tm_ctx *ctx, tm__runner *rn, const tm__general *gen, tm_objective obj,
                            tm_mapping *bm, tm_map_result *out)
 {
     if (rn->gen) {
@@ -295,7 +295,7 @@ static tm_err take_mapping(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_o
 }
 
 /* A refinement chain's result: the best row by obj, its job's mapping. */
-static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_objective obj,
+static tm_err take_best(tm_ctx *ctx, tm__runner *rn, const tm__general *gen, tm_objective obj,
                         const int *row_job, tm_map_result *out)
 {
     out->best = tm__run_pick(out->rows, out->n_rows, obj);
@@ -303,7 +303,7 @@ static tm_err take_best(tm_ctx *ctx, runner *rn, const tm__general *gen, tm_obje
 }
 
 /* The chain's rows and result (run_jobs.c), after the network's setup. */
-static tm_err run_chain(tm_ctx *ctx, runner *rn, const tm__general *gen, const char *refine,
+static tm_err run_chain(tm_ctx *ctx, tm__runner *rn, const tm__general *gen, const char *refine,
                         tm_objective obj, tm_map_result *out)
 {
     int *row_job = NULL;
@@ -324,7 +324,7 @@ static tm_err run_chain(tm_ctx *ctx, runner *rn, const tm__general *gen, const c
 }
 
 /* The auto pipeline's rows and result (run_auto.c). */
-static tm_err run_auto(tm_ctx *ctx, runner *rn, const tm__general *gen, const char *strategy,
+static tm_err run_auto(tm_ctx *ctx, tm__runner *rn, const tm__general *gen, const char *strategy,
                        tm_objective obj, tm_map_result *out, tm_map_info *info)
 {
     tm_mapping bm;
@@ -338,7 +338,7 @@ static tm_err run_auto(tm_ctx *ctx, runner *rn, const tm__general *gen, const ch
     return err;
 }
 
-static void release_jobs(runner *rn)
+static void release_jobs(tm__runner *rn)
 {
     for (int i = 0; i < rn->nj; i++) {
         tm_ctx_free(rn->jobs[i].jc);
@@ -363,7 +363,7 @@ tm_err tm_map_run(tm_ctx *ctx, const tm_problem *p, const char *strategy, const 
 tm_err tm_map_run_ex(tm_ctx *ctx, const tm_problem *p, const char *strategy, const char *refine,
                      tm_objective obj, tm_map_result *out, tm_map_info *info)
 {
-    runner rn = {0};
+    tm__runner rn = {0};
     tm_route *own = NULL;
     tm_netdist *own_dist = NULL;
     tm__general gen = {0};

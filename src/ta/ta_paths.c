@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ta_int.h"
+#include "ta_state.h"
 #include "../util/util.h"
 
 static uint64_t pair_key(int32_t src, int32_t dst)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ta_int.h"
+#include "ta_state.h"
 #include "../util/util.h"
 
 /* A fresh visit stamp for one traversal (vstamp[v] == gen: v visited);

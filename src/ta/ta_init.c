@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ta_int.h"
+#include "ta_state.h"
 #include "topomap/metrics.h"
 #include "../graph/bfs.h"
 #include "../util/util.h"

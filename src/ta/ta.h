@@ -1,7 +1,7 @@
-/* refine_int.h - internals of the refinement modules shared with tests and
+/* ta.h - threshold accepting (tm__ta_run) with its options, shared with tests and
  * benchmarks (never installed). */
-#ifndef TM_REFINE_INT_H
-#define TM_REFINE_INT_H
+#ifndef TM_TA_H
+#define TM_TA_H
 
 #include <stdint.h>
 

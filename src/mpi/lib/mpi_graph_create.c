@@ -1,4 +1,4 @@
-/* mpi_graph_old.c - tm_mpi_graph_create: MPI_Graph_create, the old
+/* mpi_graph_create.c - tm_mpi_graph_create: MPI_Graph_create, the old
  * non-distributed graph topology, reordered like the other calls.
  *
  * Every process passes the whole graph (MPI requires the same arguments

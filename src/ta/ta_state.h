@@ -1,7 +1,7 @@
-/* ta_int.h - the incremental congestion state of threshold accepting
+/* ta_state.h - the incremental congestion state of threshold accepting
  * (ta_state.c) used by the search loop (ta.c). */
-#ifndef TM_TA_INT_H
-#define TM_TA_INT_H
+#ifndef TM_TA_STATE_H
+#define TM_TA_STATE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -5,21 +5,7 @@
 
 #include "topomap/topomap.h"
 #include "mpi_map_int.h"
-
-void tm__mpi_jstr(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
-    fputc('"', f);
-}
+#include "../../util/util.h"
 
 static void jmetrics(FILE *f, const char *key, const tm_metrics *m)
 {
@@ -30,24 +16,24 @@ static void jmetrics(FILE *f, const char *key, const tm_metrics *m)
 static void jhead(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_job *job)
 {
     fprintf(f, "{\n  \"call\": ");
-    tm__mpi_jstr(f, job->call);
+    tm__json_str(f, job->call);
     fprintf(f, ",\n  \"ranks\": %d,\n  \"vertices\": %d,\n  \"topology\": ", job->P, job->nnodes);
-    tm__mpi_jstr(f, cfg->topology);
+    tm__json_str(f, cfg->topology);
     fprintf(f, ",\n  \"strategy\": ");
-    tm__mpi_jstr(f, cfg->strategy);
+    tm__json_str(f, cfg->strategy);
     fprintf(f, ",\n  \"refine\": ");
-    tm__mpi_jstr(f, cfg->refine ? cfg->refine : "none");
+    tm__json_str(f, cfg->refine ? cfg->refine : "none");
     fprintf(f, ",\n  \"effort\": %d", cfg->effort); /* -1: the default */
     fprintf(f, ",\n  \"seed\": %ld,\n", cfg->seed);
     if (cfg->node_hierarchy) {
         fprintf(f, "  \"node_hierarchy\": ");
-        tm__mpi_jstr(f, cfg->node_hierarchy);
+        tm__json_str(f, cfg->node_hierarchy);
         fprintf(f, ",\n  \"node_distances\": ");
-        tm__mpi_jstr(f, cfg->node_distances ? cfg->node_distances : "");
+        tm__json_str(f, cfg->node_distances ? cfg->node_distances : "");
         fprintf(f, ",\n");
     } else if (cfg->hwloc) {
         fprintf(f, "  \"hwloc\": ");
-        tm__mpi_jstr(f, cfg->hwloc);
+        tm__json_str(f, cfg->hwloc);
         fprintf(f, ",\n");
     }
 }
@@ -75,7 +61,7 @@ static void jbody(FILE *f, const tm__mpi_job *job, const tm__mpi_state *s, const
     for (int v = 0; v < job->nnodes; v++) {
         host_slot(s, owner[v], &h, &sl);
         fputs(v ? ", " : "", f);
-        tm__mpi_jstr(f, tm_net_name(s->net, h));
+        tm__json_str(f, tm_net_name(s->net, h));
     }
     fprintf(f, "],\n  \"slots\": [");
     for (int v = 0; v < job->nnodes; v++) {
@@ -98,9 +84,9 @@ static void jsearch(FILE *f, const tm__mpi_cfg *cfg, const tm__mpi_pick *pick)
         tm__mpi_run run;
         tm__mpi_schedule(cfg, i, pick->searchers, &run);
         fprintf(f, "%s{\"strategy\": ", i ? ", " : "");
-        tm__mpi_jstr(f, run.strategy);
+        tm__json_str(f, run.strategy);
         fprintf(f, ", \"refine\": ");
-        tm__mpi_jstr(f, run.refine[0] ? run.refine : "none");
+        tm__json_str(f, run.refine[0] ? run.refine : "none");
         fprintf(f, ", \"seed\": %ld, ", run.seed);
         if (a[3] != 0)
             fprintf(f, "\"max_congestion\": %.17g, \"avg_dilation\": %.17g, \"qap_J\": %.17g}",
@@ -141,7 +127,7 @@ void tm__mpi_report(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const tm__mp
     }
     jhead(of.fp, cfg, job);
     fprintf(of.fp, "  \"best\": ");
-    tm__mpi_jstr(of.fp, pick->best);
+    tm__json_str(of.fp, pick->best);
     fprintf(of.fp, ",\n  \"applied\": %s,\n  \"identity\": %s,\n  \"core_level\": %s,\n",
             pick->applied && !identity ? "true" : "false", identity ? "true" : "false",
             s->core_level ? "true" : "false");
@@ -164,7 +150,7 @@ void tm__mpi_report_error(const tm__mpi_cfg *cfg, const tm__mpi_job *job, const 
     if (tm_ofile_open(ctx, cfg->report, &of) == TM_EOK) {
         jhead(of.fp, cfg, job);
         fprintf(of.fp, "  \"applied\": false,\n  \"error\": ");
-        tm__mpi_jstr(of.fp, msg);
+        tm__json_str(of.fp, msg);
         fprintf(of.fp, "\n}\n");
         commit(ctx, &of, cfg->report);
     }

@@ -1,4 +1,4 @@
-/* qap_graph.c - the distance oracle of the QAP algorithms (their task
+/* qap_dist.c - the distance oracle of the QAP algorithms (their task
  * graph is src/graph/sgraph.h). */
 
 #include <math.h>

@@ -1,8 +1,9 @@
 /*
- * updown.h - fat-trees in which ECMP is a per-level even split (internal).
+ * ftclass.h - the classes of regular fat-trees, in which ECMP is a per-level
+ * even split (internal; OpenSM's Up/Down routing is src/route/updn.c).
  *
  * The structure is the network's (src/net/: netdist takes its levels from
- * it); the ECMP router detects it once per router (tm__route_updown,
+ * it); the ECMP router detects it once per router (tm__route_ftclass,
  * src/route/) and the exact evaluation sums class totals over it.
  *
  * Under ECMP (traffic split evenly over all minimum-hop paths) the exact
@@ -35,14 +36,14 @@
  * capacities too (loads do not depend on capacities); a fabric with a
  * missing or extra cable usually does not, and keeps the DAG evaluation.
  */
-#ifndef TM_NET_UPDOWN_H
-#define TM_NET_UPDOWN_H
+#ifndef TM_NET_FTCLASS_H
+#define TM_NET_FTCLASS_H
 
 #include <stdint.h>
 
 #include "topomap/net.h"
 
-typedef struct tm__updown {
+typedef struct tm__ftclass {
     int n_lev;          /* switch levels 1 .. n_lev */
     int32_t n_leaf;
     int32_t *level;     /* per vertex: 0 host, 1.. switch */
@@ -52,13 +53,13 @@ typedef struct tm__updown {
     int32_t *vcls;      /* per switch vertex: its class at its own level, else -1 */
     int32_t n_cls;
     double *den;        /* per class: |A(c)| u(c), the links up out of A(c) (0 at the top) */
-} tm__updown;
+} tm__ftclass;
 
 /* The structure of g if it qualifies (*out NULL if not); TM_ENOMEM only. */
-tm_err tm__updown_detect(tm_ctx *ctx, const tm_net_csr *g, tm__updown **out);
-void tm__updown_free(tm__updown *u);
+tm_err tm__ftclass_detect(tm_ctx *ctx, const tm_net_csr *g, tm__ftclass **out);
+void tm__ftclass_free(tm__ftclass *u);
 /* Level at which the classes of leaves a and b first meet (1 when a == b). */
-static inline int tm__updown_meet(const tm__updown *u, int32_t a, int32_t b)
+static inline int tm__ftclass_meet(const tm__ftclass *u, int32_t a, int32_t b)
 {
     int l = 1;
     while (l < u->n_lev && u->cls[(size_t)(l - 1) * (size_t)u->n_leaf + (size_t)a] !=

@@ -29,7 +29,7 @@
 
 #include "topomap/topomap.h"
 #include "pmpi_rec.h"
-#include "mpi_int.h"
+#include "../lib/mpi_int.h"
 
 typedef struct prow {
     uint64_t hash;

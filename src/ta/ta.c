@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "refine_int.h"
-#include "ta_int.h"
+#include "ta.h"
+#include "ta_state.h"
 #include "../net/netdist_int.h"
 #include "../util/util.h"
 

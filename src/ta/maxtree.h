@@ -1,4 +1,4 @@
-/* maxtree.h - a tournament tree over link congestions (refine/): O(log L)
+/* maxtree.h - a tournament tree over link congestions (src/ta/): O(log L)
  * update of one leaf and O(1) maximum, so threshold accepting never scans
  * all links per move. */
 #ifndef TM_MAXTREE_H

@@ -12,7 +12,8 @@
 
 #include "topomap/topomap.h"
 #include "pmpi_rec.h"
-#include "mpi_int.h"
+#include "../lib/mpi_int.h"
+#include "../../util/util.h"
 
 typedef struct gathered {
     int P;
@@ -265,7 +266,7 @@ static void json_hosts(FILE *f, const gathered *g)
         memcpy(h, g->hosts + (size_t)i * TM__MPI_HOSTLEN, TM__MPI_HOSTLEN);
         h[TM__MPI_HOSTLEN] = '\0';
         fprintf(f, "%s", i ? ", " : "");
-        tm__mpi_jstr(f, h);
+        tm__json_str(f, h);
     }
     fprintf(f, "],\n");
 }
@@ -297,7 +298,7 @@ static void json_phases(FILE *f, const char *path, const tm_comm_phases *ph, int
 {
     int64_t runs = 0;
     fprintf(f, "  \"phases\": ");
-    tm__mpi_jstr(f, path);
+    tm__json_str(f, path);
     for (int32_t k = 0; k < ph->n_phases; k++)
         runs += ph->repeat[k];
     fprintf(f, ",\n  \"phases_distinct\": %d,\n  \"phase_runs\": %lld,\n", ph->n_phases,
@@ -322,7 +323,7 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
     }
     fprintf(of.fp, "{\n  \"tool\": \"topomap libtopomap_pmpi.so (TOPOMAP_RECORD)\",\n"
                    "  \"mpi\": ");
-    tm__mpi_jstr(of.fp, g->mpi);
+    tm__json_str(of.fp, g->mpi);
     fprintf(of.fp, ",\n  \"thread_level\": \"%s\",\n  \"ranks\": %d,\n  \"numbering\": \"%s\",\n",
             thread_level(o->provided), g->P, o->task ? "task" : "MPI_COMM_WORLD");
     if (o->task) {
@@ -332,9 +333,9 @@ static int write_json(tm_ctx *ctx, const char *path, const char *msgs_path, cons
         fprintf(of.fp, "],\n");
     }
     fprintf(of.fp, "  \"reorderings\": %d,\n  \"matrix\": ", o->reorderings);
-    tm__mpi_jstr(of.fp, o->path);
+    tm__json_str(of.fp, o->path);
     fprintf(of.fp, ",\n  \"messages_matrix\": ");
-    tm__mpi_jstr(of.fp, msgs_path);
+    tm__json_str(of.fp, msgs_path);
     fprintf(of.fp, ",\n  \"pairs\": %lld,\n  \"message_pairs\": %lld,\n"
                    "  \"messages\": %llu,\n  \"bytes\": %llu,\n"
                    "  \"wall_time_s\": %.6f,\n  \"wall_time_max_s\": %.6f,\n"

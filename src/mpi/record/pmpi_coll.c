@@ -3,7 +3,7 @@
  * is on, records the call and its pattern (pmpi_rec_coll.c).  The sizes:
  * bytes = count x MPI_Type_size of the side that is defined on this
  * process (MPI_IN_PLACE, root or not).
- * TM_API: the MPI names must be visible (see pmpi_shim.c). */
+ * TM_API: the MPI names must be visible (see ../shim/pmpi_shim.c). */
 #include <stdlib.h>
 
 #include "topomap/export.h"
@@ -47,43 +47,41 @@ static uint64_t sum_bytes(const int *counts, int n, uint64_t tsize)
     return s;
 }
 
-/* Records when rc is MPI_SUCCESS; returns rc. */
-#define REC(KIND, COMM, ...)                                                                    \
-    do {                                                                                        \
-        if (rc == MPI_SUCCESS && tm__rec_on()) {                                                \
-            cargs a_ = {__VA_ARGS__};                                                           \
-            tm__rec_coll(KIND, COMM, &a_);                                                      \
-        }                                                                                       \
-        return rc;                                                                              \
-    } while (0)
+/* An expression worth rc: records the call first when rc is MPI_SUCCESS and
+ * recording is on (the arguments are evaluated only then: a shim that is
+ * not recording tests one flag per call). */
+#define REC(rc, KIND, COMM, ...)                                                                \
+    ((rc) == MPI_SUCCESS && tm__rec_on()                                                        \
+         ? (tm__rec_coll(KIND, COMM, &(cargs){__VA_ARGS__}), (rc))                              \
+         : (rc))
 
 /* ---- rooted ------------------------------------------------------------------ */
 
 TM_API int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     int rc = PMPI_Bcast(buf, count, type, root, comm);
-    REC(TM__REC_BCAST, comm, .root = root, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_BCAST, comm, .root = root, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Ibcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
                       MPI_Request *req)
 {
     int rc = PMPI_Ibcast(buf, count, type, root, comm, req);
-    REC(TM__REC_IBCAST, comm, .root = root, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_IBCAST, comm, .root = root, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                       int root, MPI_Comm comm)
 {
     int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-    REC(TM__REC_REDUCE, comm, .root = root, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_REDUCE, comm, .root = root, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                        int root, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Ireduce(sbuf, rbuf, count, type, op, root, comm, req);
-    REC(TM__REC_IREDUCE, comm, .root = root, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_IREDUCE, comm, .root = root, .n = tm__rec_bytes(count, type));
 }
 
 /* Gather: the block every process contributes. */
@@ -97,7 +95,7 @@ TM_API int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rb
                       MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    REC(TM__REC_GATHER, comm, .root = root,
+    return REC(rc, TM__REC_GATHER, comm, .root = root,
         .n = gather_block(comm, root, sbuf, scount, stype, rcount, rtype));
 }
 
@@ -105,7 +103,7 @@ TM_API int MPI_Igather(const void *sbuf, int scount, MPI_Datatype stype, void *r
                        MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Igather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
-    REC(TM__REC_IGATHER, comm, .root = root,
+    return REC(rc, TM__REC_IGATHER, comm, .root = root,
         .n = gather_block(comm, root, sbuf, scount, stype, rcount, rtype));
 }
 
@@ -124,7 +122,7 @@ TM_API int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *r
                        MPI_Comm comm)
 {
     int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-    REC(TM__REC_GATHERV, comm, .root = root,
+    return REC(rc, TM__REC_GATHERV, comm, .root = root,
         .n = gatherv_block(comm, root, sbuf, scount, stype, rcounts, rtype));
 }
 
@@ -133,7 +131,7 @@ TM_API int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype stype, void *
                         MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Igatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm, req);
-    REC(TM__REC_IGATHERV, comm, .root = root,
+    return REC(rc, TM__REC_IGATHERV, comm, .root = root,
         .n = gatherv_block(comm, root, sbuf, scount, stype, rcounts, rtype));
 }
 
@@ -141,7 +139,7 @@ TM_API int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *r
                        MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    REC(TM__REC_SCATTER, comm, .root = root,
+    return REC(rc, TM__REC_SCATTER, comm, .root = root,
         .n = gather_block(comm, root, rbuf, rcount, rtype, scount, stype));
 }
 
@@ -149,7 +147,7 @@ TM_API int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype stype, void *
                         MPI_Datatype rtype, int root, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iscatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm, req);
-    REC(TM__REC_ISCATTER, comm, .root = root,
+    return REC(rc, TM__REC_ISCATTER, comm, .root = root,
         .n = gather_block(comm, root, rbuf, rcount, rtype, scount, stype));
 }
 
@@ -163,7 +161,7 @@ TM_API int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[
                         MPI_Comm comm)
 {
     int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-    REC(TM__REC_SCATTERV, comm, SCATTERV_ARGS);
+    return REC(rc, TM__REC_SCATTERV, comm, SCATTERV_ARGS);
 }
 
 TM_API int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[],
@@ -171,7 +169,7 @@ TM_API int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs
                          MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iscatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm, req);
-    REC(TM__REC_ISCATTERV, comm, SCATTERV_ARGS);
+    return REC(rc, TM__REC_ISCATTERV, comm, SCATTERV_ARGS);
 }
 
 /* ---- all to all ---------------------------------------------------------------- */
@@ -180,14 +178,15 @@ TM_API int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype t
                          MPI_Comm comm)
 {
     int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-    REC(TM__REC_ALLREDUCE, comm, .n = tm__rec_bytes(count, type), .tsize = tm__rec_bytes(1, type));
+    return REC(rc, TM__REC_ALLREDUCE, comm, .n = tm__rec_bytes(count, type),
+               .tsize = tm__rec_bytes(1, type));
 }
 
 TM_API int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                           MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iallreduce(sbuf, rbuf, count, type, op, comm, req);
-    REC(TM__REC_IALLREDUCE, comm, .n = tm__rec_bytes(count, type),
+    return REC(rc, TM__REC_IALLREDUCE, comm, .n = tm__rec_bytes(count, type),
         .tsize = tm__rec_bytes(1, type));
 }
 
@@ -195,14 +194,14 @@ TM_API int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void 
                          MPI_Datatype rtype, MPI_Comm comm)
 {
     int rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    REC(TM__REC_ALLGATHER, comm, .n = tm__rec_bytes(rcount, rtype));
+    return REC(rc, TM__REC_ALLGATHER, comm, .n = tm__rec_bytes(rcount, rtype));
 }
 
 TM_API int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                           int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-    REC(TM__REC_IALLGATHER, comm, .n = tm__rec_bytes(rcount, rtype));
+    return REC(rc, TM__REC_IALLGATHER, comm, .n = tm__rec_bytes(rcount, rtype));
 }
 
 TM_API int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -210,7 +209,7 @@ TM_API int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void
                           MPI_Comm comm)
 {
     int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-    REC(TM__REC_ALLGATHERV, comm, .counts = rcounts, .tsize = tm__rec_bytes(1, rtype),
+    return REC(rc, TM__REC_ALLGATHERV, comm, .counts = rcounts, .tsize = tm__rec_bytes(1, rtype),
         .n = tm__rec_bytes(rcounts[0], rtype));
 }
 
@@ -219,7 +218,7 @@ TM_API int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype stype, voi
                            MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iallgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm, req);
-    REC(TM__REC_IALLGATHERV, comm, .counts = rcounts, .tsize = tm__rec_bytes(1, rtype),
+    return REC(rc, TM__REC_IALLGATHERV, comm, .counts = rcounts, .tsize = tm__rec_bytes(1, rtype),
         .n = tm__rec_bytes(rcounts[0], rtype));
 }
 
@@ -230,14 +229,14 @@ TM_API int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *
                         MPI_Datatype rtype, MPI_Comm comm)
 {
     int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    REC(TM__REC_ALLTOALL, comm, .n = A2A_N);
+    return REC(rc, TM__REC_ALLTOALL, comm, .n = A2A_N);
 }
 
 TM_API int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
                          MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-    REC(TM__REC_IALLTOALL, comm, .n = A2A_N);
+    return REC(rc, TM__REC_IALLTOALL, comm, .n = A2A_N);
 }
 
 static void a2av(tm__rec_kind kind, MPI_Comm comm, const void *sbuf, const int *scounts,
@@ -323,84 +322,83 @@ TM_API int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                               MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
     int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
-    REC(TM__REC_REDUCE_SCATTER, comm, RS_ARGS);
+    return REC(rc, TM__REC_REDUCE_SCATTER, comm, RS_ARGS);
 }
 
 TM_API int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[],
                                MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Ireduce_scatter(sbuf, rbuf, rcounts, type, op, comm, req);
-    REC(TM__REC_IREDUCE_SCATTER, comm, RS_ARGS);
+    return REC(rc, TM__REC_IREDUCE_SCATTER, comm, RS_ARGS);
 }
 
 TM_API int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
                                     MPI_Op op, MPI_Comm comm)
 {
     int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
-    REC(TM__REC_REDUCE_SCATTER_BLOCK, comm, .n = tm__rec_bytes(rcount, type));
+    return REC(rc, TM__REC_REDUCE_SCATTER_BLOCK, comm, .n = tm__rec_bytes(rcount, type));
 }
 
 TM_API int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type,
                                      MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, comm, req);
-    REC(TM__REC_IREDUCE_SCATTER_BLOCK, comm, .n = tm__rec_bytes(rcount, type));
+    return REC(rc, TM__REC_IREDUCE_SCATTER_BLOCK, comm, .n = tm__rec_bytes(rcount, type));
 }
 
 TM_API int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                     MPI_Comm comm)
 {
     int rc = PMPI_Scan(sbuf, rbuf, count, type, op, comm);
-    REC(TM__REC_SCAN, comm, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_SCAN, comm, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                      MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iscan(sbuf, rbuf, count, type, op, comm, req);
-    REC(TM__REC_ISCAN, comm, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_ISCAN, comm, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                       MPI_Comm comm)
 {
     int rc = PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-    REC(TM__REC_EXSCAN, comm, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_EXSCAN, comm, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Iexscan(sbuf, rbuf, count, type, op, comm, req);
-    REC(TM__REC_IEXSCAN, comm, .n = tm__rec_bytes(count, type));
+    return REC(rc, TM__REC_IEXSCAN, comm, .n = tm__rec_bytes(count, type));
 }
 
 TM_API int MPI_Barrier(MPI_Comm comm)
 {
     int rc = PMPI_Barrier(comm);
-    REC(TM__REC_BARRIER, comm, .n = 0);
+    return REC(rc, TM__REC_BARRIER, comm, .n = 0);
 }
 
 TM_API int MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Ibarrier(comm, req);
-    REC(TM__REC_IBARRIER, comm, .n = 0);
+    return REC(rc, TM__REC_IBARRIER, comm, .n = 0);
 }
 
 /* ---- neighbourhood collectives: what goes to each out-neighbour ----------------- */
 
-#define NB(KIND, N, COUNTS, TYPES, TYPE)                                                        \
-    do {                                                                                        \
-        if (rc == MPI_SUCCESS && tm__rec_on())                                                  \
-            tm__rec_neighbor(KIND, comm, N, COUNTS, TYPES, TYPE);                               \
-        return rc;                                                                              \
-    } while (0)
+/* An expression worth rc, as REC. */
+#define NB(rc, KIND, N, COUNTS, TYPES, TYPE)                                                    \
+    ((rc) == MPI_SUCCESS && tm__rec_on()                                                        \
+         ? (tm__rec_neighbor(KIND, comm, N, COUNTS, TYPES, TYPE), (rc))                         \
+         : (rc))
 
 TM_API int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                   int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     int rc = PMPI_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    NB(TM__REC_NB_ALLGATHER, tm__rec_bytes(scount, stype), NULL, NULL, stype);
+    return NB(rc, TM__REC_NB_ALLGATHER, tm__rec_bytes(scount, stype), NULL, NULL, stype);
 }
 
 TM_API int MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -408,7 +406,7 @@ TM_API int MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st
                                    MPI_Request *req)
 {
     int rc = PMPI_Ineighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-    NB(TM__REC_INB_ALLGATHER, tm__rec_bytes(scount, stype), NULL, NULL, stype);
+    return NB(rc, TM__REC_INB_ALLGATHER, tm__rec_bytes(scount, stype), NULL, NULL, stype);
 }
 
 TM_API int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -416,7 +414,7 @@ TM_API int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st
                                    MPI_Comm comm)
 {
     int rc = PMPI_Neighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-    NB(TM__REC_NB_ALLGATHERV, tm__rec_bytes(scount, stype), NULL, NULL, stype);
+    return NB(rc, TM__REC_NB_ALLGATHERV, tm__rec_bytes(scount, stype), NULL, NULL, stype);
 }
 
 TM_API int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
@@ -425,21 +423,21 @@ TM_API int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype s
 {
     int rc = PMPI_Ineighbor_allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm,
                                        req);
-    NB(TM__REC_INB_ALLGATHERV, tm__rec_bytes(scount, stype), NULL, NULL, stype);
+    return NB(rc, TM__REC_INB_ALLGATHERV, tm__rec_bytes(scount, stype), NULL, NULL, stype);
 }
 
 TM_API int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                  int rcount, MPI_Datatype rtype, MPI_Comm comm)
 {
     int rc = PMPI_Neighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    NB(TM__REC_NB_ALLTOALL, tm__rec_bytes(scount, stype), NULL, NULL, stype);
+    return NB(rc, TM__REC_NB_ALLTOALL, tm__rec_bytes(scount, stype), NULL, NULL, stype);
 }
 
 TM_API int MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
                                   int rcount, MPI_Datatype rtype, MPI_Comm comm, MPI_Request *req)
 {
     int rc = PMPI_Ineighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-    NB(TM__REC_INB_ALLTOALL, tm__rec_bytes(scount, stype), NULL, NULL, stype);
+    return NB(rc, TM__REC_INB_ALLTOALL, tm__rec_bytes(scount, stype), NULL, NULL, stype);
 }
 
 TM_API int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
@@ -448,7 +446,7 @@ TM_API int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const i
 {
     int rc = PMPI_Neighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype,
                                      comm);
-    NB(TM__REC_NB_ALLTOALLV, 0, scounts, NULL, stype);
+    return NB(rc, TM__REC_NB_ALLTOALLV, 0, scounts, NULL, stype);
 }
 
 TM_API int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
@@ -458,7 +456,7 @@ TM_API int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const 
 {
     int rc = PMPI_Ineighbor_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls,
                                       rtype, comm, req);
-    NB(TM__REC_INB_ALLTOALLV, 0, scounts, NULL, stype);
+    return NB(rc, TM__REC_INB_ALLTOALLV, 0, scounts, NULL, stype);
 }
 
 TM_API int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
@@ -468,7 +466,7 @@ TM_API int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const M
 {
     int rc = PMPI_Neighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls,
                                      rtypes, comm);
-    NB(TM__REC_NB_ALLTOALLW, 0, scounts, stypes, MPI_DATATYPE_NULL);
+    return NB(rc, TM__REC_NB_ALLTOALLW, 0, scounts, stypes, MPI_DATATYPE_NULL);
 }
 
 TM_API int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[],
@@ -478,5 +476,5 @@ TM_API int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[],
 {
     int rc = PMPI_Ineighbor_alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls,
                                       rtypes, comm, req);
-    NB(TM__REC_INB_ALLTOALLW, 0, scounts, stypes, MPI_DATATYPE_NULL);
+    return NB(rc, TM__REC_INB_ALLTOALLW, 0, scounts, stypes, MPI_DATATYPE_NULL);
 }

@@ -1,8 +1,10 @@
-/* mpi_graph.c - tm_mpi_dist_graph_create_adjacent, tm_mpi_dist_graph_create
- * and tm_mpi_cart_create (include/topomap/mpi.h).
+/* mpi_dist_graph.c - tm_mpi_dist_graph_create_adjacent and
+ * tm_mpi_dist_graph_create (include/topomap/mpi.h; tm_mpi_cart_create is
+ * mpi_cart.c, tm_mpi_graph_create mpi_graph_create.c).
  *
  * The MPI calls themselves go through their PMPI_ names, so that the PMPI
- * shim (pmpi_shim.c), which defines the MPI_ names, does not call itself. */
+ * shim (src/mpi/shim/pmpi_shim.c), which defines the MPI_ names, does not
+ * call itself. */
 #include <stdlib.h>
 #include <string.h>
 

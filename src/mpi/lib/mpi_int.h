@@ -116,8 +116,5 @@ typedef int (*tm__mpi_create_fn)(MPI_Comm comm, void *arg);
 int tm__mpi_finish(MPI_Comm comm_old, const tm__mpi_cfg *cfg, tm__mpi_edges *mine, int nnodes,
                    const char *call, tm__mpi_create_fn create, void *arg);
 
-/* Writes s as a JSON string (quotes, backslashes and control characters
- * escaped): the shim's report and the recorder's FILE.json (mpi_report.c). */
-void tm__mpi_jstr(FILE *f, const char *s);
 
 #endif

@@ -3,7 +3,7 @@
  * and recording is on, counts the send (pmpi_rec.c).  Receives are not
  * intercepted: every message is counted once, by its sender.  MPI_Waitall
  * and the MPI_Sendrecv calls also close the current phase.
- * TM_API: the MPI names must be visible (see pmpi_shim.c). */
+ * TM_API: the MPI names must be visible (see ../shim/pmpi_shim.c). */
 #include "topomap/export.h"
 #include "pmpi_rec.h"
 

@@ -1,10 +1,10 @@
-/* updown.c - recognising the fat-trees of updown.h.  Everything is checked
+/* ftclass.c - recognising the fat-trees of ftclass.h.  Everything is checked
  * on the CSR snapshot in O(vertices + links x levels); a net that fails any
  * check simply has no structure (the exact evaluation then sweeps DAGs). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "updown.h"
+#include "ftclass.h"
 #include "../util/util.h"
 
 typedef struct scratch {
@@ -33,8 +33,8 @@ static int32_t host_switch(const tm_net_csr *g, int32_t h)
 }
 
 /* Levels by BFS from the switches with hosts; false if the net is not
- * levelled (see updown.h). */
-static bool make_levels(const tm_net_csr *g, tm__updown *u, int32_t *queue)
+ * levelled (see ftclass.h). */
+static bool make_levels(const tm_net_csr *g, tm__ftclass *u, int32_t *queue)
 {
     int32_t qh = 0, qt = 0;
     for (int32_t v = 0; v < g->n; v++)
@@ -82,7 +82,7 @@ static bool make_levels(const tm_net_csr *g, tm__updown *u, int32_t *queue)
  * class (s->newc: old class -> new id, s->ncount: old classes per new
  * one); the per-class scratch of next_level's checks starts empty.
  * Returns the number of new classes. */
-static int32_t merge_classes(const tm_net_csr *g, const tm__updown *u, scratch *s, int l,
+static int32_t merge_classes(const tm_net_csr *g, const tm__ftclass *u, scratch *s, int l,
                              int32_t base, int32_t nc)
 {
     int32_t ncomp = 0, nb = base + nc;
@@ -118,9 +118,9 @@ static int32_t merge_classes(const tm_net_csr *g, const tm__updown *u, scratch *
 }
 
 /* Classes of level l + 1 from those of level l (global ids base .. base +
- * nc - 1); the laminar and regular checks of updown.h.  Returns the number
+ * nc - 1); the laminar and regular checks of ftclass.h.  Returns the number
  * of new classes, or -1 when the tree does not qualify. */
-static int32_t next_level(const tm_net_csr *g, tm__updown *u, scratch *s, int l, int32_t base,
+static int32_t next_level(const tm_net_csr *g, tm__ftclass *u, scratch *s, int l, int32_t base,
                           int32_t nc)
 {
     int32_t ncomp = merge_classes(g, u, s, l, base, nc), nb = base + nc;
@@ -176,7 +176,7 @@ static int32_t next_level(const tm_net_csr *g, tm__updown *u, scratch *s, int l,
     return ncomp;
 }
 
-static tm_err build(tm_ctx *ctx, const tm_net_csr *g, tm__updown *u, scratch *s, bool *ok)
+static tm_err build(tm_ctx *ctx, const tm_net_csr *g, tm__ftclass *u, scratch *s, bool *ok)
 {
     size_t n = (size_t)g->n + 1;
     int32_t base = 0, nc;
@@ -209,10 +209,10 @@ static tm_err build(tm_ctx *ctx, const tm_net_csr *g, tm__updown *u, scratch *s,
     return TM_EOK;
 }
 
-tm_err tm__updown_detect(tm_ctx *ctx, const tm_net_csr *g, tm__updown **out)
+tm_err tm__ftclass_detect(tm_ctx *ctx, const tm_net_csr *g, tm__ftclass **out)
 {
     size_t n = (size_t)g->n + 1;
-    tm__updown *u = calloc(1, sizeof *u);
+    tm__ftclass *u = calloc(1, sizeof *u);
     scratch s;
     bool ok = false;
     tm_err err;
@@ -243,13 +243,13 @@ cleanup:
     free(s.queue), free(s.parent), free(s.stamp), free(s.mref), free(s.uref), free(s.size);
     free(s.newc), free(s.ncount);
     if (err || !ok)
-        tm__updown_free(u);
+        tm__ftclass_free(u);
     else
         *out = u;
     return err;
 }
 
-void tm__updown_free(tm__updown *u)
+void tm__ftclass_free(tm__ftclass *u)
 {
     if (!u)
         return;

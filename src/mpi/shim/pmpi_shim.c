@@ -2,12 +2,12 @@
  * application's MPI_Dist_graph_create_adjacent, MPI_Dist_graph_create,
  * MPI_Cart_create and MPI_Graph_create go through libtopomap_mpi
  * (docs/mpi.md); with TOPOMAP_RECORD its sends and collectives are also
- * counted (pmpi_p2p.c, pmpi_coll.c).  Only the C bindings are intercepted.
+ * counted (src/mpi/record/pmpi_p2p.c, pmpi_coll.c).  Only the C bindings are intercepted.
  * Everything else is the MPI library's.
  * TM_API: MPICH's mpi.h, unlike Open MPI's, does not mark the MPI_
  * names visible, and the objects are built with -fvisibility=hidden. */
 #include "topomap/mpi.h"
-#include "pmpi_rec.h"
+#include "../record/pmpi_rec.h"
 
 TM_API int MPI_Init(int *argc, char ***argv)
 {

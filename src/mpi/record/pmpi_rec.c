@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "pmpi_rec.h"
-#include "mpi_int.h"
+#include "../lib/mpi_int.h"
 
 #define TM__REC_NAME(e, name) name,
 const char *const tm__rec_kind_name[TM__REC_NKINDS] = {TM__REC_KINDS(TM__REC_NAME)};
