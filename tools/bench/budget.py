@@ -173,11 +173,15 @@ class Bench:
                                           else "does NOT beat Scotch"),
                      dflt["wall"] / s_default["wall"], target,
                      "met" if dflt["wall"] <= target else "MISSED"))
-        for e in inst.get("efforts", (0, 2, 3)):
+        # exhaustive: every construction refined by ils:10+ta (the old default), what the
+        # highest effort buys over the default (docs/performance.md "Effort and time")
+        for e in inst.get("efforts", (0, 2, 3, "exhaustive")):
             p = self.topomap(inst, ["--effort", str(e)])
-            self.say("| --effort %d | %.4g / %.4g | %.4g | %.3f | %.2f, %.2f | %d levels |" % (
-                e, p["C"], p["D"], p["J"], p["wall"], p["C"] / best_c, p["D"] / best_d,
-                p["levels"]))
+            self.say("| --effort %s | %.4g / %.4g | %.4g | %.3f | %.2f, %.2f | %s; %.1fx the "
+                     "default's time |" % (
+                         e, p["C"], p["D"], p["J"], p["wall"], p["C"] / best_c, p["D"] / best_d,
+                         "every row ils:10+ta" if e == "exhaustive" else "%d levels" % p["levels"],
+                         p["wall"] / dflt["wall"]))
         curve, smallest, worse = [], None, []
         for f in inst.get("budgets", (0.1, 0.2, 0.35, 0.5, 0.75, 1, 1.5, 2, 4, 8)):
             t = max(0.01, round(f * dflt["wall"], 3))
