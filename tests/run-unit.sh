@@ -4,6 +4,7 @@
 # TM_TEST_FAILURES set (make test, tests/run-stages.sh), each failed case
 # is appended there as "unit test_x: case: file:line (message)", or the
 # case that was running when the binary died (a crash, a sanitizer report).
+# Two binaries run at a time (TM_TEST_JOBS, tests/lanes.sh).
 set -u
 
 # The failed cases of a binary's output ($1: output, $2: exit code).
@@ -21,11 +22,16 @@ failed_cases() {
 }
 build=$1; shift
 export TM_TEST_DATA=$(cd "$(dirname "$0")" && pwd)/data
+. "$(dirname "$0")/lanes.sh"
 pass=0; fail=0; failed_bins=()
+lane_one() { "$1"; }
+# two binaries at a time (TM_TEST_JOBS, tests/lanes.sh), the results in order
+res=$(mktemp -d)
+lanes_run "$(tm_test_jobs)" "$res" "$@"
+i=0
 for t in "$@"; do
-    t0=$(date +%s.%N)
-    out=$("$t" 2>&1); rc=$?
-    secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
+    out=$(cat "$res/$i.out"); rc=$(cat "$res/$i.rc"); secs=$(cat "$res/$i.secs")
+    i=$((i + 1))
     p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
     f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
     pass=$((pass + p)); fail=$((fail + f))
@@ -39,6 +45,7 @@ for t in "$@"; do
         printf '%-40s %4d passed %6.1f s\n' "$(basename "$t")" "$p" "$secs"
     fi
 done
+rm -rf "$res"
 echo "unit: $pass passed, $fail failed"
 [ -n "${TM_TEST_TALLY:-}" ] && echo "$pass $fail" >> "$TM_TEST_TALLY"
 [ ${#failed_bins[@]} -eq 0 ] || { echo "failing: ${failed_bins[*]}"; exit 1; }

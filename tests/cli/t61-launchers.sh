@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tm-test: serial (it starts MPI jobs)
 # Launcher placement on this machine (loopback only): every rank reports its
 # host, MPI_COMM_TYPE_SHARED group and CPU affinity (tests/mpi/placement.c).
 # - Open MPI: a rankfile written by topomap (--format openmpi) and the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tm-test: serial (it starts MPI jobs)
 # make install as users, packagers and Spack run it (docs/install.md):
 # 1. the make lines the Spack recipe issues (tests/install/spack_check.py
 #    records them from packaging/spack/package.py) are run as they are,

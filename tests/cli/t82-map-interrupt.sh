@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tm-test: serial (it times signals against a running map)
 # Anytime map (docs/errors.md "Interrupted runs"): SIGINT, SIGTERM or SIGUSR1
 # during a long `map` stop the refinements; the best mapping so far is
 # written atomically and reported, exit 0, well before the time limit; the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# tm-test: serial (it measures wall time against --time-limit)
 # `map --effort` and `--time-limit` (docs/mapping.md "Effort and time"):
 # the effort is work, not seconds (the same answer on every machine); a
 # time limit is a cap on the default pipeline's levels, which end early

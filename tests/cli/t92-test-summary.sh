@@ -17,6 +17,7 @@ unset TM_TEST_TALLY TM_TEST_FAILURES TM_TEST_STAGE
 step "the CLI runner: a failing step is named by its line, its label and its command"
 mkdir -p cli
 cp "$src/tests/cli/run.sh" "$src/tests/cli/lib.sh" cli/
+cp "$src/tests/lanes.sh" .
 cat > cli/t01-pass.sh <<'EOF'
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -56,10 +57,23 @@ set -eu
 step "the error names the option"
 expect_exit 0 false
 EOF
+# two at a time, a serial one alone: the one marked serial sees no other test running
+cat > cli/t07-serial.sh <<'EOF'
+# tm-test: serial (a planted one)
+ls "$(dirname "$0")"/../running.* 2>/dev/null && exit 1
+echo alone
+EOF
+for k in 1 2 3; do
+    printf 'touch "$(dirname "$0")/../running.$$"; sleep 0.5; rm "$(dirname "$0")/../running.$$"\n' \
+        > cli/t0${k}x-slow.sh
+done
 : > failures
 expect_exit 1 env TOPOMAP=/bin/true TM_TEST_FAILURES="$PWD/failures" TM_TEST_STAGE=asan TM_TEST_TALLY="$PWD/tally" bash cli/run.sh
-[ "$(cat tally)" = "1 4" ]
-expect_in "cli: 1 passed, 4 failed, 1 skipped (failed: t02-labelled.sh t03-commented.sh t05-nolib.sh t06-expect.sh)" "$OUT"
+[ "$(cat tally)" = "5 4" ]
+expect_in "cli: 5 passed, 4 failed, 1 skipped (failed: t02-labelled.sh t03-commented.sh t05-nolib.sh t06-expect.sh)" "$OUT"
+# the results in the order of the files, whichever finished first
+[ "$(printf '%s\n' "$OUT" | sed -n 's/^\(ok\|FAIL\|skip\) *\(t[0-9a-z]*\)-.*/\2/p' | tr '\n' ' ')" = \
+  "t01 t01x t02 t02x t03 t03x t04 t05 t06 t07 " ]
 expect_in "step failed: t02-labelled.sh:7 [the figures match]: [ \"\$x\" = 2 ] (exit 1)" "$OUT"
 cat > want <<'EOF'
 asan cli t02-labelled.sh:7 [the figures match]: [ "$x" = 2 ] (exit 1)
