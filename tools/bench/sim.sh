@@ -2,7 +2,7 @@
 # sim.sh - `make bench-sim`: topomap's mappings run as real MPI programs in
 # SimGrid's SMPI (docs/time.md "Simulated proof").
 #
-#   SIM_SETS="512 64" LULESH_SRC=DIR COMD_SRC=DIR tools/bench/sim.sh [BUILD]
+#   SIM_SETS="512 64" SIM_JOBS=2 LULESH_SRC=DIR COMD_SRC=DIR tools/bench/sim.sh [BUILD]
 #
 # BUILD defaults to build; the programs are in BUILD/sim/ (make bench-sim
 # builds them).  For each fabric x program: the platform is `topomap topo
@@ -50,6 +50,7 @@ BUILD=$(cd "$BUILD" && pwd) OUT=$(cd "$OUT" && pwd) # absolute: simrun runs in O
 TM=$BUILD/topomap
 SIMDIR=$BUILD/sim
 SETS=${SIM_SETS:-512}
+JOBS=${SIM_JOBS:-2}   # simulations at a time (512 set): one core each
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPORT=$HERE/sim_report.py
 rm -f "$OUT/topomap.log" # topomap's warnings (X5's unnamed CAs) go there
@@ -193,14 +194,30 @@ P
             "$TM" map $topo --alloc "$alloc" --comm "$mtx" --comm-phases "$mtx.phases" \
                 --routing "$routing" --objective time --format smpi --out "$OUT/$tag.mapped" \
                 --json --quiet > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
-            local t=() other=()
+            local t=() other=() running=0 failed=0
+            # the six simulations of the row, SIM_JOBS at a time (each is one process on one
+            # core; the simulated times do not depend on what else runs)
             for model in SMPI IB CM02; do
                 for pl in consecutive mapped; do
                     hf=$OUT/$name.consecutive
                     [ $pl = consecutive ] || hf=$OUT/$tag.mapped
                     # shellcheck disable=SC2086
                     simrun "$OUT/$name.xml" "$hf" $NP "$OUT/$tag.$pl.$model.out" \
-                        --cfg=network/model:$model -- "$bin" $args
+                        --cfg=network/model:$model -- "$bin" $args &
+                    running=$((running + 1))
+                    if [ $running -ge "$JOBS" ]; then
+                        wait -n || failed=1
+                        running=$((running - 1))
+                    fi
+                done
+            done
+            while [ $running -gt 0 ]; do
+                wait -n || failed=1
+                running=$((running - 1))
+            done
+            [ $failed -eq 0 ] || exit 1
+            for model in SMPI IB CM02; do
+                for pl in consecutive mapped; do
                     t+=("$(run_time "$OUT/$tag.$pl.$model.out")")
                 done
             done
