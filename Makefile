@@ -339,7 +339,7 @@ test-build:
 	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN) || rc=1; \
 	exit $$rc
 
-# The layer rule of docs/design.md "Layers" (also tests/cli/t91-layers.sh):
+# The layer rule of docs/design.md "Layers" (also tests/cli/t93-layers.sh):
 # seconds, so `make test` stops on a misplaced include before compiling.
 check-layers:
 	@tools/check-layers.sh && echo "check-layers: every include points down"
