@@ -270,7 +270,7 @@ test-oom: $(BUILD)/tests/test_oom
 # ThreadSanitizer run of the unit tests that start threads (the METIS
 # stress test, the threaded multisection / portfolio / metrics / oracle
 # tests).  Any report fails the run (halt_on_error, exitcode 66).
-TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_map_auto test_metrics test_netdist test_study test_shard
+TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_map_auto test_metrics test_netdist test_study test_shard test_util
 TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
 test-tsan:
 	@$(MAKE) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
