@@ -21,9 +21,17 @@
 #                   (tools/bench/sim.sh, docs/time.md)
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
 #
-# Dependencies (igraph, libxml2, jansson, cmocka via pkg-config; METIS via -lmetis;
-# clang and chromium for the tests) are installed by tools/install-deps.sh
-# when missing.
+#   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root)
+#
+# Dependencies: a plain `make` (and install, test-unit, ...) installs nothing:
+# it checks the build dependencies (a C compiler, pkg-config's igraph,
+# libxml-2.0 and jansson, METIS's header: tools/check-build-deps.sh) and, when
+# one is missing, names it with its Debian package and stops before building.
+# The README's two commands, `make demo` and `make test`, and `make deps` run
+# tools/install-deps.sh (the build and test dependencies: CMocka, clang, MPI,
+# Chromium, Slurm, SimGrid, ...); INSTALL_DEPS=no never does.  The bench
+# targets that need a peer install it too (Scotch, SimGrid), `make deb` its
+# packaging tools.
 
 PREFIX  ?= /usr/local
 # The version is TOPOMAP_VERSION in include/topomap/topomap.h (what
@@ -36,6 +44,8 @@ SAN     ?=
 OPT     ?= -O2 -g
 
 DEPS_STAMP := $(BUILD)/.deps-ok
+TEST_DEPS_STAMP := $(BUILD)/.test-deps-ok
+DEPS_INSTALLED := $(BUILD)/.deps-installed
 # jansson: `study merge` reads the shards' JSON (src/shard/)
 PKGS       := igraph libxml-2.0 jansson cmocka
 # Recursively expanded on purpose: evaluated after the deps step ran.
@@ -90,26 +100,46 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
-# INSTALL_DEPS=no (package builds: debian/rules, the Spack recipe): never
-# run apt; only check the build dependencies and stop if one is missing.
-# A fresh machine has no pkg-config yet: it is looked for before it is run
-# (no "/bin/sh: pkg-config: not found" as the first line of `make demo`).
-# The stamp depends on install-deps.sh: a package added there is installed
-# by the next make.
-INSTALL_DEPS ?= yes
-$(DEPS_STAMP): tools/install-deps.sh
+# ---- dependencies --------------------------------------------------------------
+# The build dependencies, checked, never installed: every object waits for
+# DEPS_STAMP (order-only), so a missing one stops `make` before anything is
+# compiled, with what is missing and how to get it.  The unit tests also
+# need CMocka (TEST_DEPS_STAMP).  The stamps are made only when the check
+# passes: after `make deps` the next make checks again.
+$(DEPS_STAMP): tools/check-build-deps.sh
 	@mkdir -p $(BUILD)
-	@have_pc() { command -v pkg-config >/dev/null && pkg-config --exists "$$@"; }; \
-	if [ "$(INSTALL_DEPS)" = no ]; then \
-	  have_pc igraph libxml-2.0 jansson || { echo "make: igraph, libxml-2.0 or jansson not found by pkg-config"; exit 1; }; \
-	elif ! have_pc $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
-	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
-	  tools/install-deps.sh; \
-	else \
-	  tools/install-deps.sh || echo "make: some test tools (MPI, slurmctld, ...) not installed: the tests that need them skip"; fi
+	@tools/check-build-deps.sh '$(CC)' $(CFLAGS)
+	@touch $@
+$(TEST_DEPS_STAMP): tools/check-build-deps.sh | $(DEPS_STAMP)
+	@tools/check-build-deps.sh --tests '$(CC)' $(CFLAGS)
 	@touch $@
 
-deps: $(DEPS_STAMP)
+# Installing: `make deps` always, `make demo` and `make test` through
+# DEPS_INSTALLED, which depends on install-deps.sh (a package added there is
+# installed by the next make demo or make test).  When everything the build
+# and the test stages need is there (the build dependencies, CMocka, clang,
+# Chromium, CMake, man) a failing install-deps.sh (no sudo, no apt) only
+# means some tests skip; otherwise it is an error.  A fresh machine has no
+# pkg-config yet: it is looked for before it is run.  INSTALL_DEPS=no
+# (package builds: debian/rules, the Spack recipe): never apt, only the
+# check.
+INSTALL_DEPS ?= yes
+define RUN_INSTALL_DEPS
+@mkdir -p $(BUILD)
+@have_pc() { command -v pkg-config >/dev/null && pkg-config --exists "$$@"; }; \
+if [ "$(INSTALL_DEPS)" = no ]; then \
+  echo "make: INSTALL_DEPS=no: nothing installed (tools/install-deps.sh lists the test tools)"; \
+elif ! have_pc $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
+  tools/install-deps.sh && touch $(DEPS_INSTALLED); \
+else \
+  { tools/install-deps.sh || echo "make: some test tools (MPI, slurmctld, ...) not installed: the tests that need them skip"; } \
+  && touch $(DEPS_INSTALLED); fi
+endef
+$(DEPS_INSTALLED): tools/install-deps.sh
+	$(RUN_INSTALL_DEPS)
+deps:
+	$(RUN_INSTALL_DEPS)
 
 # Library objects hide every symbol but the TM_API functions of
 # include/topomap/ (export.h): libtopomap.so exports the public API only
@@ -209,7 +239,7 @@ $(foreach f,$(MPI_FLAVORS),$(eval $(call MPI_RULES,$(f))))
 
 # -MMD -MP: every header a test includes (src/ internals too) is a
 # dependency (BUILD/tests/test_x.d, included at the end).
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtopomap.a | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -MF $@.d -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(TEST_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
@@ -347,7 +377,8 @@ check-layers:
 # Every stage runs, also after one failed (tests/run-stages.sh): check-layers,
 # test-build, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one
 # summary names each failed test and the step inside it that failed.
-test:
+# `make test` first installs what is missing (the README's second command).
+test: $(DEPS_INSTALLED)
 	@MAKE="$(MAKE)" TM_STAGES_DIR=build tests/run-stages.sh
 
 # ---- demo, bench, install ---------------------------------------------------------
@@ -361,7 +392,10 @@ DEMO_ARGS := --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12 --co
 # six leaf switches of a real InfiniBand fabric.  One run: every strategy, the
 # consecutive (batch-system) placement beside the result, the rankfile, the
 # HTML report (docs/report.md) and the mpirun line that uses the rankfile.
-demo: all
+# The README's first command: installs what is missing, then builds (a make
+# of its own, which finds the MPI compilers just installed) and runs.
+demo: $(DEPS_INSTALLED)
+	@$(MAKE) --no-print-directory all
 	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --out $(BUILD)/demo.rankfile \
 	  --report $(BUILD)/demo-report.html
 	@echo "run it (Open MPI 4):  mpirun --hostfile $(DEMO_JOB) --rankfile $(BUILD)/demo.rankfile -np 64 ./lulesh2.0 -s 35"
