@@ -476,7 +476,7 @@ bench-workload: all
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one
 # (staged installs, packaging).  Debian's multiarch LIBDIR is set by
-# debian/rules.  The .pc and CMake files name the final (non-DESTDIR) paths.
+# debian/rules.  The .pc and CMake files never name DESTDIR (see PKG_SUBST).
 BINDIR       ?= $(PREFIX)/bin
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
@@ -504,8 +504,29 @@ completion: $(BUILD)/topomap.bash
 # The pkg-config and CMake files with this install's paths (packaging/).
 # topomap-mpi-<mpi>.pc requires that MPI's own module (ompi-c, mpich; mpi for
 # a plain mpicc) and the CMake target carries its flags.
+# Relocatable (issue 37): a tree staged with DESTDIR, moved or unpacked
+# elsewhere (module trees, containers) still works.  topomapConfig.cmake
+# computes the prefix from its own directory (CM_UP levels up, as CMake's
+# generated packages do); the .pc files say prefix=${pcfiledir}/PC_UP, except
+# for PREFIX=/usr (distribution packages, never moved), whose absolute paths
+# keep pkg-config's system-directory filtering (it drops -I/usr/include by
+# string, not a ${pcfiledir}/../../include).  LIBDIR or INCLUDEDIR outside
+# PREFIX stay absolute.  docs/install.md "Relocating an install".
+norm_dir = $(shell realpath -m -s '$(1)')
+rel_dir = $(shell realpath -m -s --relative-to='$(2)' '$(1)')
+# $(call under,DIR,VAR): DIR as VAR/<its path below PREFIX>, or absolute outside PREFIX
+under = $(if $(filter $(call norm_dir,$(PREFIX)),$(call norm_dir,$(1))),$(2),$(if \
+  $(filter $(call norm_dir,$(PREFIX))/%,$(call norm_dir,$(1))),$(2)/$(patsubst \
+  $(call norm_dir,$(PREFIX))/%,%,$(call norm_dir,$(1))),$(call norm_dir,$(1))))
+PC_ABSOLUTE = $(filter /usr,$(call norm_dir,$(PREFIX)))
+pc_dir = $(if $(PC_ABSOLUTE),$(call norm_dir,$(1)),$(call under,$(1),$${prefix}))
 PKG_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' \
-  -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g'
+  -e 's|@PREFIX@|$(call norm_dir,$(PREFIX))|g' -e 's|@CMAKEDIR@|$(call norm_dir,$(CMAKEDIR))|g' \
+  -e 's|@PC_PREFIX@|$(if $(PC_ABSOLUTE),/usr,$${pcfiledir}/$(call rel_dir,$(PREFIX),$(PKGCONFIGDIR)))|g' \
+  -e 's|@PC_LIBDIR@|$(call pc_dir,$(LIBDIR))|g' -e 's|@PC_INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|g' \
+  -e 's|@CM_UP@|$(call rel_dir,$(PREFIX),$(CMAKEDIR))|g' \
+  -e 's|@CM_LIBDIR@|$(call under,$(LIBDIR),$${_topomap_prefix})|g' \
+  -e 's|@CM_INCLUDEDIR@|$(call under,$(INCLUDEDIR),$${_topomap_prefix})|g'
 install-files: all man completion
 	@rm -rf $(BUILD)/install && mkdir -p $(BUILD)/install
 	$(PKG_SUBST) packaging/pkgconfig/topomap.pc.in > $(BUILD)/install/topomap.pc
