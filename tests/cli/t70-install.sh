@@ -313,6 +313,11 @@ for f in $flavors; do
     [ "$(loaded "mpi-moved-$f" libtopomap_mpi.so)" = "$M/lib/topomap-mpi-$f/libtopomap_mpi.so" ] ||
         { ldd "mpi-moved-$f"; echo "pkg-config topomap-mpi-$f: not from the moved tree"; exit 1; }
 done
+# found through a symbolic link that crosses prefixes (as /lib -> usr/lib on a merged /usr:
+# lnk/lib/cmake/topomap is $P's, lnk/include does not exist): the install's own prefix
+mkdir lnk && ln -s "$P/lib" lnk/lib
+P=$tmp/lnk CM=cm-lnk cmake_consumer || { cat cm.log; echo "config found through a symlinked lib/: failed"; exit 1; }
+same_figures cm-lnk/consumer "CMake through a symlinked lib/"
 # a distribution layout (PREFIX=/usr, multiarch LIBDIR) unpacked elsewhere: CMake finds it
 # (its .pc files keep the absolute /usr paths, section 3)
 mk install DESTDIR="$tmp/stage3" PREFIX=/usr LIBDIR=$ma
