@@ -1,9 +1,11 @@
 # topomap - build, test, demo, bench, install.
 #
-#   make            build build/libtopomap.{a,so} and build/topomap
-#   make demo       map a shipped job against its consecutive placement; write the rankfile
-#                   and the HTML report build/demo-report.html
-#   make test       the layer check (tools/check-layers.sh), unit + CLI tests, then the
+#   make            build build/libtopomap.{a,so} and build/topomap (installs nothing)
+#   make demo       install what is missing (as make deps), build, map a shipped job
+#                   against its consecutive placement; write the rankfile and the HTML
+#                   report build/demo-report.html
+#   make test       install what is missing (as make deps), then
+#                   the layer check (tools/check-layers.sh), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
 #                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
 #                   failed, then one summary of each failed test and step (tests/run-stages.sh)
@@ -20,7 +22,6 @@
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
-#
 #   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root)
 #
 # Dependencies: a plain `make` (and install, test-unit, ...) installs nothing:
