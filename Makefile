@@ -1,9 +1,11 @@
 # topomap - build, test, demo, bench, install.
 #
-#   make            build build/libtopomap.{a,so} and build/topomap
-#   make demo       map a shipped job against its consecutive placement; write the rankfile
-#                   and the HTML report build/demo-report.html
-#   make test       the layer check (tools/check-layers.sh), unit + CLI tests, then the
+#   make            build build/libtopomap.{a,so} and build/topomap (installs nothing)
+#   make demo       install what is missing (as make deps), build, map a shipped job
+#                   against its consecutive placement; write the rankfile and the HTML
+#                   report build/demo-report.html
+#   make test       install what is missing (as make deps), then
+#                   the layer check (tools/check-layers.sh), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
 #                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
 #                   failed, then one summary of each failed test and step (tests/run-stages.sh)
@@ -20,10 +22,17 @@
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
+#   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root)
 #
-# Dependencies (igraph, libxml2, jansson, cmocka via pkg-config; METIS via -lmetis;
-# clang and chromium for the tests) are installed by tools/install-deps.sh
-# when missing.
+# Dependencies: a plain `make` (and install, test-unit, ...) installs nothing:
+# it checks the build dependencies (a C compiler, pkg-config's igraph,
+# libxml-2.0 and jansson, METIS's header: tools/check-build-deps.sh) and, when
+# one is missing, names it with its Debian package and stops before building.
+# The README's two commands, `make demo` and `make test`, and `make deps` run
+# tools/install-deps.sh (the build and test dependencies: CMocka, clang, MPI,
+# Chromium, Slurm, SimGrid, ...); INSTALL_DEPS=no never does.  The bench
+# targets that need a peer install it too (Scotch, SimGrid), `make deb` its
+# packaging tools.
 
 PREFIX  ?= /usr/local
 # The version is TOPOMAP_VERSION in include/topomap/topomap.h (what
@@ -36,6 +45,8 @@ SAN     ?=
 OPT     ?= -O2 -g
 
 DEPS_STAMP := $(BUILD)/.deps-ok
+TEST_DEPS_STAMP := $(BUILD)/.test-deps-ok
+DEPS_INSTALLED := $(BUILD)/.deps-installed
 # jansson: `study merge` reads the shards' JSON (src/shard/)
 PKGS       := igraph libxml-2.0 jansson cmocka
 # Recursively expanded on purpose: evaluated after the deps step ran.
@@ -90,26 +101,46 @@ TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 all: $(BUILD)/libtopomap.a $(BUILD)/libtopomap.so $(BUILD)/topomap mpi
 
-# INSTALL_DEPS=no (package builds: debian/rules, the Spack recipe): never
-# run apt; only check the build dependencies and stop if one is missing.
-# A fresh machine has no pkg-config yet: it is looked for before it is run
-# (no "/bin/sh: pkg-config: not found" as the first line of `make demo`).
-# The stamp depends on install-deps.sh: a package added there is installed
-# by the next make.
-INSTALL_DEPS ?= yes
-$(DEPS_STAMP): tools/install-deps.sh
+# ---- dependencies --------------------------------------------------------------
+# The build dependencies, checked, never installed: every object waits for
+# DEPS_STAMP (order-only), so a missing one stops `make` before anything is
+# compiled, with what is missing and how to get it.  The unit tests also
+# need CMocka (TEST_DEPS_STAMP).  The stamps are made only when the check
+# passes: after `make deps` the next make checks again.
+$(DEPS_STAMP): tools/check-build-deps.sh
 	@mkdir -p $(BUILD)
-	@have_pc() { command -v pkg-config >/dev/null && pkg-config --exists "$$@"; }; \
-	if [ "$(INSTALL_DEPS)" = no ]; then \
-	  have_pc igraph libxml-2.0 jansson || { echo "make: igraph, libxml-2.0 or jansson not found by pkg-config"; exit 1; }; \
-	elif ! have_pc $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
-	  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
-	  tools/install-deps.sh; \
-	else \
-	  tools/install-deps.sh || echo "make: some test tools (MPI, slurmctld, ...) not installed: the tests that need them skip"; fi
+	@tools/check-build-deps.sh '$(CC)' $(CFLAGS)
+	@touch $@
+$(TEST_DEPS_STAMP): tools/check-build-deps.sh | $(DEPS_STAMP)
+	@tools/check-build-deps.sh --tests '$(CC)' $(CFLAGS)
 	@touch $@
 
-deps: $(DEPS_STAMP)
+# Installing: `make deps` always, `make demo` and `make test` through
+# DEPS_INSTALLED, which depends on install-deps.sh (a package added there is
+# installed by the next make demo or make test).  When everything the build
+# and the test stages need is there (the build dependencies, CMocka, clang,
+# Chromium, CMake, man) a failing install-deps.sh (no sudo, no apt) only
+# means some tests skip; otherwise it is an error.  A fresh machine has no
+# pkg-config yet: it is looked for before it is run.  INSTALL_DEPS=no
+# (package builds: debian/rules, the Spack recipe): never apt, only the
+# check.
+INSTALL_DEPS ?= yes
+define RUN_INSTALL_DEPS
+@mkdir -p $(BUILD)
+@have_pc() { command -v pkg-config >/dev/null && pkg-config --exists "$$@"; }; \
+if [ "$(INSTALL_DEPS)" = no ]; then \
+  echo "make: INSTALL_DEPS=no: nothing installed (tools/install-deps.sh lists the test tools)"; \
+elif ! have_pc $(PKGS) || [ ! -f /usr/include/metis.h ] || ! command -v clang >/dev/null \
+  || ! command -v chromium >/dev/null || ! command -v cmake >/dev/null || ! command -v man >/dev/null; then \
+  tools/install-deps.sh && touch $(DEPS_INSTALLED); \
+else \
+  { tools/install-deps.sh || echo "make: some test tools (MPI, slurmctld, ...) not installed: the tests that need them skip"; } \
+  && touch $(DEPS_INSTALLED); fi
+endef
+$(DEPS_INSTALLED): tools/install-deps.sh
+	$(RUN_INSTALL_DEPS)
+deps:
+	$(RUN_INSTALL_DEPS)
 
 # Library objects hide every symbol but the TM_API functions of
 # include/topomap/ (export.h): libtopomap.so exports the public API only
@@ -209,7 +240,7 @@ $(foreach f,$(MPI_FLAVORS),$(eval $(call MPI_RULES,$(f))))
 
 # -MMD -MP: every header a test includes (src/ internals too) is a
 # dependency (BUILD/tests/test_x.d, included at the end).
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtopomap.a | $(DEPS_STAMP)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libtopomap.a | $(TEST_DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -Isrc -MMD -MP -MF $@.d -o $@ $< $(BUILD)/libtopomap.a $(LDFLAGS_ALL) $(TEST_LDFLAGS) $(PKG_LIBS) $(CMOCKA_LIBS)
 
@@ -270,7 +301,7 @@ test-oom: $(BUILD)/tests/test_oom
 # ThreadSanitizer run of the unit tests that start threads (the METIS
 # stress test, the threaded multisection / portfolio / metrics / oracle
 # tests).  Any report fails the run (halt_on_error, exitcode 66).
-TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_map_auto test_metrics test_netdist test_study test_shard
+TSAN_TESTS := test_metis_pool test_qap_parallel test_map_strategies test_map_auto test_metrics test_netdist test_study test_shard test_util
 TSAN_ENV = TSAN_OPTIONS=halt_on_error=1:exitcode=66:second_deadlock_stack=1
 test-tsan:
 	@$(MAKE) BUILD=build-tsan SAN=tsan $(addprefix build-tsan/tests/,$(TSAN_TESTS))
@@ -339,7 +370,7 @@ test-build:
 	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN) || rc=1; \
 	exit $$rc
 
-# The layer rule of docs/design.md "Layers" (also tests/cli/t91-layers.sh):
+# The layer rule of docs/design.md "Layers" (also tests/cli/t93-layers.sh):
 # seconds, so `make test` stops on a misplaced include before compiling.
 check-layers:
 	@tools/check-layers.sh && echo "check-layers: every include points down"
@@ -347,7 +378,8 @@ check-layers:
 # Every stage runs, also after one failed (tests/run-stages.sh): check-layers,
 # test-build, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one
 # summary names each failed test and the step inside it that failed.
-test:
+# `make test` first installs what is missing (the README's second command).
+test: $(DEPS_INSTALLED)
 	@MAKE="$(MAKE)" TM_STAGES_DIR=build tests/run-stages.sh
 
 # ---- demo, bench, install ---------------------------------------------------------
@@ -361,7 +393,10 @@ DEMO_ARGS := --topology $(DEMO_TOPO) --node-name-map $(DEMO_MAP) --slots 12 --co
 # six leaf switches of a real InfiniBand fabric.  One run: every strategy, the
 # consecutive (batch-system) placement beside the result, the rankfile, the
 # HTML report (docs/report.md) and the mpirun line that uses the rankfile.
-demo: all
+# The README's first command: installs what is missing, then builds (a make
+# of its own, which finds the MPI compilers just installed) and runs.
+demo: $(DEPS_INSTALLED)
+	@$(MAKE) --no-print-directory all
 	$(BUILD)/topomap map $(DEMO_ARGS) --alloc $(DEMO_JOB) --out $(BUILD)/demo.rankfile \
 	  --report $(BUILD)/demo-report.html
 	@echo "run it (Open MPI 4):  mpirun --hostfile $(DEMO_JOB) --rankfile $(BUILD)/demo.rankfile -np 64 ./lulesh2.0 -s 35"
@@ -442,7 +477,7 @@ bench-workload: all
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one
 # (staged installs, packaging).  Debian's multiarch LIBDIR is set by
-# debian/rules.  The .pc and CMake files name the final (non-DESTDIR) paths.
+# debian/rules.  The .pc and CMake files never name DESTDIR (see PKG_SUBST).
 BINDIR       ?= $(PREFIX)/bin
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
@@ -470,8 +505,29 @@ completion: $(BUILD)/topomap.bash
 # The pkg-config and CMake files with this install's paths (packaging/).
 # topomap-mpi-<mpi>.pc requires that MPI's own module (ompi-c, mpich; mpi for
 # a plain mpicc) and the CMake target carries its flags.
+# Relocatable (issue 37): a tree staged with DESTDIR, moved or unpacked
+# elsewhere (module trees, containers) still works.  topomapConfig.cmake
+# computes the prefix from its own directory (CM_UP levels up, as CMake's
+# generated packages do); the .pc files say prefix=${pcfiledir}/PC_UP, except
+# for PREFIX=/usr (distribution packages, never moved), whose absolute paths
+# keep pkg-config's system-directory filtering (it drops -I/usr/include by
+# string, not a ${pcfiledir}/../../include).  LIBDIR or INCLUDEDIR outside
+# PREFIX stay absolute.  docs/install.md "Relocating an install".
+norm_dir = $(shell realpath -m -s '$(1)')
+rel_dir = $(shell realpath -m -s --relative-to='$(2)' '$(1)')
+# $(call under,DIR,VAR): DIR as VAR/<its path below PREFIX>, or absolute outside PREFIX
+under = $(if $(filter $(call norm_dir,$(PREFIX)),$(call norm_dir,$(1))),$(2),$(if \
+  $(filter $(call norm_dir,$(PREFIX))/%,$(call norm_dir,$(1))),$(2)/$(patsubst \
+  $(call norm_dir,$(PREFIX))/%,%,$(call norm_dir,$(1))),$(call norm_dir,$(1))))
+PC_ABSOLUTE = $(filter /usr,$(call norm_dir,$(PREFIX)))
+pc_dir = $(if $(PC_ABSOLUTE),$(call norm_dir,$(1)),$(call under,$(1),$${prefix}))
 PKG_SUBST = sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@SOVERSION@|$(SOVERSION)|g' \
-  -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g'
+  -e 's|@PREFIX@|$(call norm_dir,$(PREFIX))|g' -e 's|@CMAKEDIR@|$(call norm_dir,$(CMAKEDIR))|g' \
+  -e 's|@PC_PREFIX@|$(if $(PC_ABSOLUTE),/usr,$${pcfiledir}/$(call rel_dir,$(PREFIX),$(PKGCONFIGDIR)))|g' \
+  -e 's|@PC_LIBDIR@|$(call pc_dir,$(LIBDIR))|g' -e 's|@PC_INCLUDEDIR@|$(call pc_dir,$(INCLUDEDIR))|g' \
+  -e 's|@CM_UP@|$(call rel_dir,$(PREFIX),$(CMAKEDIR))|g' \
+  -e 's|@CM_LIBDIR@|$(call under,$(LIBDIR),$${_topomap_prefix})|g' \
+  -e 's|@CM_INCLUDEDIR@|$(call under,$(INCLUDEDIR),$${_topomap_prefix})|g'
 install-files: all man completion
 	@rm -rf $(BUILD)/install && mkdir -p $(BUILD)/install
 	$(PKG_SUBST) packaging/pkgconfig/topomap.pc.in > $(BUILD)/install/topomap.pc

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs the build and test dependencies of topomap on Debian 12 with apt
 # (Open MPI and MPICH side by side: libtopomap_mpi is built for each, docs/mpi.md).
-# Idempotent: does nothing when everything is already there.  Called by the
-# Makefile when pkg-config (or the METIS header) cannot find a dependency.
+# Idempotent: does nothing when everything is already there.  Run by `make
+# deps`, `make demo` and `make test` (never by a plain `make`, which only
+# checks the build dependencies: tools/check-build-deps.sh).
 set -euo pipefail
 
 pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjansson-dev libcmocka-dev

@@ -132,7 +132,7 @@ def test_more_tasks_than_slots(tmp_path):
 
 
 def test_objective_time_fallback(tmp_path):
-    """objective="time" on the hand-computed chain of t16-time: greedy is
+    """objective="time" on the hand-computed chain of t18-time: greedy is
     predicted slower (1.5 s against 1.25 s), so the result is the
     consecutive placement, as in `map --objective time`."""
     comm = tmp_path / "chain.mtx"

@@ -18,7 +18,12 @@
 #    and file names;
 # 3. `make install DESTDIR= PREFIX=/usr LIBDIR=<multiarch>` stages under
 #    DESTDIR only, with the final paths in the .pc files, and `make
-#    uninstall` with the same variables removes every file.
+#    uninstall` with the same variables removes every file;
+# 4. relocated (issue 37): a tree installed with DESTDIR under a prefix that
+#    does not exist, then moved elsewhere, serves CMake consumers (plain
+#    and MPI, which run and load the moved libraries) and pkg-config ones
+#    (${pcfiledir}); a PREFIX=/usr multiarch tree unpacked elsewhere serves
+#    CMake consumers.
 # The build under test is the one of $TOPOMAP (its directory is BUILD); a
 # sanitizer build is skipped (its libraries need the sanitizer runtime: the
 # plain run covers installing).
@@ -132,9 +137,10 @@ same_figures ./consumer-static "pkg-config --static"
 
 # cmake_consumer ARGS: (re)configures tests/install against $P in cm/ and
 # builds it (one build tree: CMake detects the compiler once).
+# CM (default cm) names another build tree (a new one finds the package afresh).
 cmake_consumer() {
-    cmake -S "$src/tests/install" -B cm -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release "$@" \
-        > cm.log 2>&1 && cmake --build cm >> cm.log 2>&1
+    cmake -S "$src/tests/install" -B "${CM:-cm}" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release "$@" \
+        > cm.log 2>&1 && cmake --build "${CM:-cm}" >> cm.log 2>&1
 }
 cmake_consumer || { cat cm.log; echo "CMake consumer failed"; exit 1; }
 same_figures cm/consumer "CMake topomap::topomap"
@@ -145,6 +151,9 @@ mpirun_of() {
     *) echo "mpirun.$1" ;;
     esac
 }
+# loaded BIN LIB: the file LIB resolves to for BIN, without ".." (the relocatable .pc's run
+# paths are ${pcfiledir}/../../lib/...)
+loaded() { realpath -s "$(ldd "$1" | awk -v l="$2" '$1 == l {print $3}')"; }
 mpilib_of() { case $1 in openmpi) echo libmpi.so.40 ;; mpich) echo libmpich.so ;; esac; }
 last=
 for f in $flavors; do
@@ -153,7 +162,7 @@ for f in $flavors; do
     # shellcheck disable=SC2046
     cc -std=c11 -Wall -Werror -o "mpi-pc-$f" "$src/tests/install/mpi_consumer.c" \
         $(pkg-config --cflags --libs "topomap-mpi-$f")
-    ldd "mpi-pc-$f" | grep -q "libtopomap_mpi.so => $P/lib/topomap-mpi-$f/libtopomap_mpi.so" ||
+    [ "$(loaded "mpi-pc-$f" libtopomap_mpi.so)" = "$P/lib/topomap-mpi-$f/libtopomap_mpi.so" ] ||
         { echo "mpi-pc-$f: libtopomap_mpi not from $P/lib/topomap-mpi-$f"; ldd "mpi-pc-$f"; exit 1; }
     ldd "mpi-pc-$f" | grep -q "$(mpilib_of "$f")" || { echo "mpi-pc-$f: not linked with $f"; ldd "mpi-pc-$f"; exit 1; }
     # shellcheck disable=SC2046
@@ -259,4 +268,60 @@ done
 mk uninstall DESTDIR="$tmp/stage" PREFIX=/usr LIBDIR=$ma
 left=$(cd stage && find . ! -type d)
 [ -z "$left" ] || { echo "make uninstall left: $left"; exit 1; }
+
+# ---- 4. relocated: staged with DESTDIR, moved elsewhere, then used -------------
+# The CMake package finds everything from its own place (and the .pc files
+# from ${pcfiledir}, but for PREFIX=/usr): consumers built against the moved
+# tree give the CLI's figures and load the moved libraries (issue 37).
+# moved_consumers TREE LABEL: CMake (and the MPI component) against TREE
+moved_consumers() {
+    local tree=$1 label=$2 cmdir
+    cmdir=cm-$(basename "$tree")
+    P=$tree CM=$cmdir cmake_consumer || { cat cm.log; echo "$label: CMake consumer failed"; exit 1; }
+    grep -q "topomap_DIR:PATH=$tree/" "$cmdir/CMakeCache.txt" || { grep topomap_DIR "$cmdir/CMakeCache.txt"; echo "$label: package not found in the moved tree"; exit 1; }
+    ldd "$cmdir/consumer" | grep -q "libtopomap.so.0 => $tree/" || { ldd "$cmdir/consumer"; echo "$label: libtopomap not from the moved tree"; exit 1; }
+    same_figures "$cmdir/consumer" "$label: CMake topomap::topomap"
+    if [ -n "$first" ]; then
+        P=$tree CM=$cmdir cmake_consumer "-DTOPOMAP_TEST_MPI=$first" || { cat cm.log; echo "$label: CMake MPI consumer failed"; exit 1; }
+        ldd "$cmdir/mpi_consumer" | grep -q "libtopomap_mpi.so => $tree/" ||
+            { ldd "$cmdir/mpi_consumer"; echo "$label: libtopomap_mpi not from the moved tree"; exit 1; }
+        # shellcheck disable=SC2046
+        expect_exit 0 timeout 60 $(mpirun_of "$first") -np 2 "$cmdir/mpi_consumer"
+        expect_in "ring of 2: ok" "$OUT"
+    fi
+}
+first=$(echo "$flavors" | head -1)
+away=/nonexistent-topomap-prefix-$$   # never there: the files cannot fall back on it
+mk install DESTDIR="$tmp/stage2" PREFIX="$away"
+mkdir -p moved && mv "stage2$away" moved/tm && rm -rf stage2
+M=$tmp/moved/tm
+moved_consumers "$M" "moved PREFIX tree"
+# pkg-config, shared and static, from ${pcfiledir}
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Werror -o consumer-moved "$src/tests/install/consumer.c" \
+    $(PKG_CONFIG_PATH="$M/lib/pkgconfig" pkg-config --cflags --libs topomap) -Wl,-rpath,"$M/lib"
+ldd consumer-moved | grep -q "libtopomap.so.0 => $M/lib/" || { ldd consumer-moved; echo "pkg-config: libtopomap not from the moved tree"; exit 1; }
+same_figures ./consumer-moved "moved tree: pkg-config"
+static=$(PKG_CONFIG_PATH="$M/lib/pkgconfig" pkg-config --static --libs topomap | sed 's/-ltopomap\b/-Wl,-Bstatic -ltopomap -Wl,-Bdynamic/')
+# shellcheck disable=SC2046,SC2086
+cc -std=c11 -Wall -Werror -o consumer-moved-static "$src/tests/install/consumer.c" \
+    $(PKG_CONFIG_PATH="$M/lib/pkgconfig" pkg-config --cflags topomap) $static
+same_figures ./consumer-moved-static "moved tree: pkg-config --static"
+for f in $flavors; do
+    # shellcheck disable=SC2046
+    cc -std=c11 -Wall -Werror -o "mpi-moved-$f" "$src/tests/install/mpi_consumer.c" \
+        $(PKG_CONFIG_PATH="$M/lib/pkgconfig" pkg-config --cflags --libs "topomap-mpi-$f")
+    [ "$(loaded "mpi-moved-$f" libtopomap_mpi.so)" = "$M/lib/topomap-mpi-$f/libtopomap_mpi.so" ] ||
+        { ldd "mpi-moved-$f"; echo "pkg-config topomap-mpi-$f: not from the moved tree"; exit 1; }
+done
+# found through a symbolic link that crosses prefixes (as /lib -> usr/lib on a merged /usr:
+# lnk/lib/cmake/topomap is $P's, lnk/include does not exist): the install's own prefix
+mkdir lnk && ln -s "$P/lib" lnk/lib
+P=$tmp/lnk CM=cm-lnk cmake_consumer || { cat cm.log; echo "config found through a symlinked lib/: failed"; exit 1; }
+same_figures cm-lnk/consumer "CMake through a symlinked lib/"
+# a distribution layout (PREFIX=/usr, multiarch LIBDIR) unpacked elsewhere: CMake finds it
+# (its .pc files keep the absolute /usr paths, section 3)
+mk install DESTDIR="$tmp/stage3" PREFIX=/usr LIBDIR=$ma
+mv stage3/usr moved/usr && rm -rf stage3
+moved_consumers "$tmp/moved/usr" "moved /usr tree"
 echo "install: $(cd "$P" && find . ! -type d | wc -l) files; pkg-config, static, CMake consumers and MPI ($(echo $flavors)) ok; $(echo $want_pages | wc -w) man pages; completion ok"

@@ -1,50 +1,88 @@
 #!/usr/bin/env bash
-# The deps step of the Makefile on a machine without pkg-config (a fresh Debian 12, issue 36):
-# the first line of `make demo` was "/bin/sh: 3: pkg-config: not found".  The step must look
-# for pkg-config before running it and call tools/install-deps.sh; and the stamp depends on
-# install-deps.sh, so that a package added there is installed by the next make.  Run on a copy
-# of the Makefile whose install-deps.sh is a stand-in, with a PATH without pkg-config.
+# The Makefile's dependency steps (issue 37: a quiet `make`).  A plain `make` installs nothing:
+# it checks the build dependencies (tools/check-build-deps.sh) and, when one is missing, names
+# it with its Debian package and how to get it, exits non-zero and builds nothing.  Only the
+# README's two commands (`make demo`, `make test`) and `make deps` run tools/install-deps.sh;
+# INSTALL_DEPS=no (package builds) never does.  The install step looks for pkg-config before
+# running it (a fresh Debian 12 has none: the first line of `make demo` was "/bin/sh: 3:
+# pkg-config: not found", issue 36), and its stamp depends on install-deps.sh, so that a package
+# added there is installed by the next make demo / make test.  Run on a copy of the Makefile
+# whose install-deps.sh and tests/run-stages.sh are stand-ins, with a PATH without pkg-config
+# or a C compiler (then with stand-ins that lack jansson and METIS).
 set -eu
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 make=$(command -v make) || { echo "make missing"; exit 77; }
 if sanitized; then
-    echo "sanitizer build: the Makefile's deps step does not depend on the build (plain build)"
+    echo "sanitizer build: the Makefile's deps steps do not depend on the build (plain build)"
     exit 77
 fi
 # a make of its own (env -i below: not a job of the make that runs the tests, and without
 # the BUILD=build-asan SAN=1 that make exports under test-asan)
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
-mkdir -p tree/tools tree/include/topomap bin
+mkdir -p tree/tools tree/tests tree/include/topomap tree/src/x bin fake
 cp "$src/Makefile" tree/
 cp "$src/include/topomap/topomap.h" tree/include/topomap/
-cat > tree/tools/install-deps.sh <<'EOF'
-#!/bin/sh
-echo "install-deps stand-in ran" >> "$(dirname "$0")/../ran.txt"
-EOF
-chmod +x tree/tools/install-deps.sh
-# only what the recipe needs besides the tools it looks for (no pkg-config, clang, chromium,
-# cmake, man, mpicc)
+cp "$src/tools/check-build-deps.sh" tree/tools/
+echo 'int x(void);' > tree/src/x/x.c   # one library object: what `make` would compile first
+printf '#!/bin/sh\necho "install-deps stand-in ran" >> "$(dirname "$0")/../ran.txt"\n' > tree/tools/install-deps.sh
+printf '#!/bin/sh\necho "test stages ran"\n' > tree/tests/run-stages.sh
+chmod +x tree/tools/install-deps.sh tree/tests/run-stages.sh
+# only what the recipes need besides the tools they look for (no pkg-config, cc, clang,
+# chromium, cmake, man, mpicc)
 for c in sh mkdir touch sed cat dirname; do ln -s "$(command -v $c)" bin/$c; done
+# stand-ins: a pkg-config that knows igraph and libxml-2.0 only, a cc that finds no header
+printf '#!/bin/sh\n[ "$1" = --exists ] || exit 1\nshift\nfor m; do case $m in igraph|libxml-2.0) ;; *) exit 1;; esac; done\n' > fake/pkg-config
+printf '#!/bin/sh\nexit 1\n' > fake/cc
+chmod +x fake/pkg-config fake/cc
+ran() { if [ -f tree/ran.txt ]; then wc -l < tree/ran.txt; else echo 0; fi; }
+m() { env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory "$@"; }
 
-step "no pkg-config: the deps step says nothing about it and installs"
-expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
-case "$OUT$ERR" in *"not found"*) echo "the deps step printed 'not found': $OUT$ERR"; exit 1;; esac
+step "plain make, nothing there: installs nothing, says what is missing and how to get it"
+expect_exit 2 m
+expect_in "make: missing build dependencies:" "$ERR"
+expect_in "the C compiler 'cc' (Debian: build-essential)" "$ERR"
+expect_in "pkg-config (without it the modules igraph libxml-2.0 jansson cannot be looked for) (Debian: pkg-config)" "$ERR"
+expect_in "make deps" "$ERR"
+expect_in "sudo apt-get install build-essential pkg-config libigraph-dev libxml2-dev libjansson-dev" "$ERR"
+case "$OUT$ERR" in *"not found"*) echo "make printed 'not found': $OUT$ERR"; exit 1;; esac
+[ "$(ran)" = 0 ] || { echo "plain make ran install-deps.sh"; exit 1; }
+[ ! -e tree/build/obj ] && [ ! -e tree/build/.deps-ok ] || { echo "plain make built something"; ls -aR tree/build; exit 1; }
+
+step "plain make, jansson and METIS missing: exactly those, with their packages"
+expect_exit 2 env -i PATH="$PWD/fake:$PWD/bin" "$make" -C tree --no-print-directory all
+expect_in "pkg-config module jansson (Debian: libjansson-dev)" "$ERR"
+expect_in "METIS (metis.h) (Debian: libmetis-dev)" "$ERR"
+expect_in "sudo apt-get install libjansson-dev libmetis-dev" "$ERR"
+case "$ERR" in *igraph*|*libxml*|*"C compiler"*) echo "names what is there: $ERR"; exit 1;; esac
+[ "$(ran)" = 0 ] && [ ! -e tree/build/obj ]
+
+step "make test installs (no pkg-config: nothing said about it), then runs the stages"
+expect_exit 0 m test
+case "$OUT$ERR" in *"not found"*) echo "the install step printed 'not found': $OUT$ERR"; exit 1;; esac
 [ "$(cat tree/ran.txt)" = "install-deps stand-in ran" ]
-[ -f tree/build/.deps-ok ]
-step "up to date: nothing runs; install-deps.sh changed: it runs again"
-expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
-[ "$(wc -l < tree/ran.txt)" = 1 ]
+expect_in "test stages ran" "$OUT"
+step "up to date: make test installs nothing; install-deps.sh changed: make demo installs, then checks"
+expect_exit 0 m test
+[ "$(ran)" = 1 ]
 touch -d '+1 minute' tree/tools/install-deps.sh
-expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory build/.deps-ok
-[ "$(wc -l < tree/ran.txt)" = 2 ]
-step "INSTALL_DEPS=no (package builds) without pkg-config: a clear error, not 'not found'"
-rm -f tree/build/.deps-ok
-expect_exit 2 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory INSTALL_DEPS=no build/.deps-ok
-expect_in "make: igraph, libxml-2.0 or jansson not found by pkg-config" "$OUT"
+expect_exit 2 m demo    # installs, then its build stops at the check (the stand-in installed nothing)
+[ "$(ran)" = 2 ]
+expect_in "make: missing build dependencies:" "$ERR"
+step "make deps always runs install-deps.sh (it installs only what is missing)"
+expect_exit 0 m deps
+[ "$(ran)" = 3 ]
+
+step "INSTALL_DEPS=no (package builds): make test and make deps install nothing, make names what is missing"
+rm -f tree/build/.deps-installed
+expect_exit 0 m INSTALL_DEPS=no test
+expect_in "INSTALL_DEPS=no: nothing installed" "$OUT"
+expect_exit 0 m INSTALL_DEPS=no deps
+[ "$(ran)" = 3 ]
+expect_exit 2 m INSTALL_DEPS=no all
+expect_in "make: missing build dependencies:" "$ERR"
 case "$ERR" in *"pkg-config: not found"*) echo "$ERR"; exit 1;; esac
-[ "$(wc -l < tree/ran.txt)" = 2 ]
 
 step "no mpicc: make says so (with no MPI the flavour list was ' ', taken for one, and mpi was silent)"
 expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory mpi

@@ -153,4 +153,4 @@ expect_in "unknown --time-model 'tcp'" "$ERR"
 expect_exit 1 "$TOPOMAP" eval --topology $d/star.graphml --comm $d/three.edges --host-bandwidth 0
 expect_exit 1 "$TOPOMAP" eval --hierarchy 2:2 --distances 1:10 --comm $d/hier.edges --time-model fluid
 expect_in "need a network" "$ERR"
-echo "t16-time ok"
+echo "t18-time ok"

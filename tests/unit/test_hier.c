@@ -1,4 +1,4 @@
-/* test_qap_hier.c - tm_hier_parse: valid hierarchies, group sizes, and the
+/* test_hier.c - tm_hier_parse: valid hierarchies, group sizes, and the
  * bad inputs of the issue (zero/negative level, distance count mismatch,
  * too many PEs, garbage) plus the non-increasing-distances warning. */
 #include "test_util.h"
