@@ -22,7 +22,8 @@
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
-#   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root)
+#   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root);
+#                   FOR=bench|sim|deb: the tools of bench-map/bench-budget, bench-sim, deb
 #
 # Dependencies: a plain `make` (and install, test-unit, ...) installs nothing:
 # it checks the build dependencies (a C compiler, pkg-config's igraph,
@@ -31,8 +32,8 @@
 # The README's two commands, `make demo` and `make test`, and `make deps` run
 # tools/install-deps.sh (the build and test dependencies: CMocka, clang, MPI,
 # Chromium, Slurm, SimGrid, ...); INSTALL_DEPS=no never does.  The bench
-# targets that need a peer install it too (Scotch, SimGrid), `make deb` its
-# packaging tools.
+# targets that need a peer (Scotch, SimGrid) and `make deb` (its packaging
+# tools) check them and say `make deps FOR=bench|sim|deb` installs them.
 
 PREFIX  ?= /usr/local
 # The version is TOPOMAP_VERSION in include/topomap/topomap.h (what
@@ -140,7 +141,21 @@ endef
 $(DEPS_INSTALLED): tools/install-deps.sh
 	$(RUN_INSTALL_DEPS)
 deps:
+ifeq ($(FOR),)
 	$(RUN_INSTALL_DEPS)
+else
+	@case "$(FOR)" in bench|sim|deb) ;; *) echo "make deps: FOR=$(FOR): bench, sim or deb"; exit 1;; esac; \
+	if [ "$(INSTALL_DEPS)" = no ]; then echo "make: INSTALL_DEPS=no: nothing installed"; \
+	else tools/install-deps.sh --$(FOR); fi
+endif
+
+# The tools of one target beyond the tests' (Scotch for bench-map and
+# bench-budget, SimGrid's smpicc for bench-sim, the packaging tools for
+# deb) are checked, never installed: NEED_TOOL,PROGRAM,WHAT,FOR says what
+# is missing and that `make deps FOR=...` installs it (tools/install-deps.sh
+# --FOR), and stops.
+NEED_TOOL = command -v $(1) >/dev/null || { echo "make $@: $(2) ($(1)) is not installed: \
+'make deps FOR=$(3)' installs it (tools/install-deps.sh --$(3))"; exit 2; }
 
 # Library objects hide every symbol but the TM_API functions of
 # include/topomap/ (export.h): libtopomap.so exports the public API only
@@ -413,14 +428,14 @@ bench: all $(BENCH_BIN)
 # The one-engine table of docs/mapping.md with Scotch side by side
 # (tools/install-deps.sh --bench installs Scotch).
 bench-map: all
-	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
+	@$(call NEED_TOOL,scotch_gmap,Scotch,bench)
 	tools/bench/map-scotch.sh $(BUILD)
 
 # Quality against wall time: the default, --effort and the --time-limit
 # curve beside Scotch's three strategies on seven instances up to 131,072
 # tasks (docs/performance.md "Effort and time"); BIG=0 skips the largest.
 bench-budget: all
-	@command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
+	@$(call NEED_TOOL,scotch_gmap,Scotch,bench)
 	tools/bench/budget.sh $(BUILD)
 
 # Time and peak RSS against size (docs/performance.md); SIZES and LIMIT
@@ -433,7 +448,7 @@ bench-scale: all
 # on platforms from `topo export --format simgrid` (docs/time.md).
 SIM_PROGS := halo3d spmv fft3d
 $(BUILD)/sim/%: examples/%.c examples/commstat.h
-	@command -v smpicc >/dev/null || tools/install-deps.sh --sim
+	@$(call NEED_TOOL,smpicc,SimGrid,sim)
 	@mkdir -p $(dir $@)
 	smpicc -std=c11 -D_GNU_SOURCE -O2 $(WARN) -DHALO3D_NO_DIST_GRAPH -o $@ $< -lm
 
@@ -446,7 +461,7 @@ $(BUILD)/sim/%: examples/%.c examples/commstat.h
 #     -Wl,--no-whole-archive BUILD/libtopomap.a -ligraph -lxml2 -lmetis -lm
 SMPI_REC_OBJ := $(patsubst src/mpi/%.c,$(BUILD)/sim/obj/%.o,$(MPI_LIB_SRC) $(MPI_SHIM_SRC))
 $(BUILD)/sim/obj/%.o: src/mpi/%.c $(BUILD)/libtopomap.a
-	@command -v smpicc >/dev/null || tools/install-deps.sh --sim
+	@$(call NEED_TOOL,smpicc,SimGrid,sim)
 	@mkdir -p $(dir $@)
 	smpicc $(CFLAGS_ALL) -Wno-unused-parameter -MMD -MP -c $< -o $@
 $(BUILD)/sim/libtopomap_smpi.a: $(SMPI_REC_OBJ)

@@ -5,8 +5,8 @@
 # dpkg -x into the clean directory build/deb/root and checks it there: the
 # unpacked topomap prints the version of include/topomap/topomap.h, and a
 # program built with the unpacked topomap.pc against the unpacked
-# libtopomap.so.0 runs.  Build dependencies: tools/install-deps.sh --deb
-# (and the ordinary ones).  The .debs are left in build/deb/.
+# libtopomap.so.0 runs.  Build dependencies: `make deps FOR=deb`
+# (tools/install-deps.sh --deb) and the ordinary ones.  The .debs are left in build/deb/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 src=$PWD
@@ -14,9 +14,13 @@ out=$src/build/deb
 ver=$(sed -n 's/^#define TOPOMAP_VERSION "\(.*\)"/\1/p' include/topomap/topomap.h)
 deb_ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
 [ "$deb_ver" = "$ver" ] || { echo "deb: debian/changelog is $deb_ver, TOPOMAP_VERSION is $ver"; exit 1; }
-command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null ||
-    tools/install-deps.sh --deb
-tools/install-deps.sh
+# checked, never installed (issue 37: only make deps, demo and test install)
+command -v dpkg-buildpackage >/dev/null && command -v dh >/dev/null && command -v lintian >/dev/null &&
+    command -v fakeroot >/dev/null || {
+    echo "deb: the packaging tools (dpkg-buildpackage, debhelper, lintian, fakeroot) are not all" \
+        "installed: 'make deps FOR=deb' installs them (tools/install-deps.sh --deb)"
+    exit 2
+}
 
 rm -rf "$out" && mkdir -p "$out/src/topomap-$ver"
 # The files of the checkout (tracked, and new ones not ignored): no build trees.

@@ -84,6 +84,21 @@ expect_exit 2 m INSTALL_DEPS=no all
 expect_in "make: missing build dependencies:" "$ERR"
 case "$ERR" in *"pkg-config: not found"*) echo "$ERR"; exit 1;; esac
 
+step "make deps FOR=bench|sim|deb installs a target's own tools; those targets only check"
+printf '#!/bin/sh\necho "install-deps stand-in ran $*" >> "$(dirname "$0")/../ran.txt"\n' > tree/tools/install-deps.sh
+expect_exit 0 m deps FOR=bench
+[ "$(tail -n 1 tree/ran.txt)" = "install-deps stand-in ran --bench" ]
+expect_exit 2 m deps FOR=scotch
+expect_in "make deps: FOR=scotch: bench, sim or deb" "$OUT"
+expect_exit 0 m INSTALL_DEPS=no deps FOR=sim
+[ "$(ran)" = 4 ]
+# bench-sim's first program: SimGrid missing is said, nothing installed (the recipe checks
+# smpicc before it compiles)
+mkdir -p tree/examples && : > tree/examples/halo3d.c && : > tree/examples/commstat.h
+expect_exit 2 m build/sim/halo3d
+expect_in "SimGrid (smpicc) is not installed: 'make deps FOR=sim' installs it" "$OUT"
+[ "$(ran)" = 4 ]
+
 step "no mpicc: make says so (with no MPI the flavour list was ' ', taken for one, and mpi was silent)"
 expect_exit 0 env -i PATH="$PWD/bin" "$make" -C tree --no-print-directory mpi
 expect_in "make: no mpicc found: libtopomap_mpi not built" "$OUT"

@@ -10,6 +10,7 @@
 set -eu
 BUILD=${1:-build}
 THREADS=${2:-2}
-command -v scotch_gmap >/dev/null || tools/install-deps.sh --bench
+command -v scotch_gmap >/dev/null || {
+    echo "budget.sh: Scotch (scotch_gmap) is not installed: 'make deps FOR=bench' installs it"; exit 2; }
 exec python3 tools/bench/budget.py "$BUILD" --threads "$THREADS" --reps "${REPS:-3}" \
     $([ "${BIG:-1}" = 0 ] && echo --no-big)

@@ -54,11 +54,12 @@ tools/bench/scale.sh "$B" "${SCALE_SIZES:-4096 16384}" || status=1
 echo "== mapping (tools/bench/map.sh) =="
 tools/bench/map.sh "$B" || status=1
 # Hierarchical QAP (tools/bench/qap/run.sh, docs/qap.md): Scotch and gpmetis
-# come from tools/install-deps.sh --bench (bench only, not needed by tests).
+# come from `make deps FOR=bench` (bench only, not needed by tests).
 echo "== hierarchical QAP (tools/bench/qap/run.sh) =="
-if { command -v scotch_gmap && command -v gpmetis; } >/dev/null || tools/install-deps.sh --bench; then
+if { command -v scotch_gmap && command -v gpmetis; } >/dev/null; then
     tools/bench/qap/run.sh "$B" || status=1
 else
+    echo "Scotch (scotch_gmap) or gpmetis is not installed: 'make deps FOR=bench' installs them"
     status=1
 fi
 exit $status
