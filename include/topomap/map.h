@@ -227,7 +227,9 @@ TM_API void tm_map_result_release(tm_map_result *r);
  * refinement `refine` (NULL or "none": none; "ta", "nc:10", ...) and keeps
  * the best mapping by `obj` (ties broken by the other two figures, then
  * by row order).  Seed, threads and time limit come from ctx; "all" runs
- * the strategies in tm_ctx_threads() threads.  A time limit T (>= 0) is a
+ * the strategies in tm_ctx_threads() threads; with more than one thread
+ * the call forks METIS worker processes first (tm_ctx_set_threads says why
+ * and what that means for the caller).  A time limit T (>= 0) is a
  * budget for this call (docs/mapping.md "Time budget"): jobs and topdown's
  * trials start only in its first third, at most min(2, threads) of the
  * constructions (the lowest J first, none dominated) are refined, side by
