@@ -132,7 +132,7 @@ typedef enum {
     TM_OBJ_CONGESTION = 0,
     TM_OBJ_DILATION,
     TM_OBJ_QAP,
-    TM_OBJ_PARETO, /* non-dominated rows only, nearest the ideal point (map_run.c) */
+    TM_OBJ_PARETO, /* non-dominated rows only, nearest the ideal point (run_pick.c) */
     /* the estimated time est_time_s (docs/time.md) first, then congestion,
      * dilation; never a result predicted slower than the consecutive
      * placement (network mode only; docs/mapping.md "Objectives") */
@@ -172,7 +172,7 @@ TM_API const tm_strategy *tm_strategy_find(const char *name);
 /* Finds "nc:10" by its prefix before ':'. */
 TM_API const tm_refiner *tm_refiner_find(const char *spec);
 
-/* ---- running strategies (map_run.c) -------------------------------------- */
+/* ---- running strategies (src/pipeline/run.c) ----------------------------- */
 
 /* metrics.h includes this header, so rows refer to their metrics by
  * pointer (include "topomap/metrics.h" to read them). */
