@@ -5,7 +5,7 @@
 #                   against its consecutive placement; write the rankfile and the HTML
 #                   report build/demo-report.html
 #   make test       install what is missing (as make deps), then
-#                   the layer check (tools/check-layers.sh), unit + CLI tests, then the
+#                   the layer check (tools/check-layers.py), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
 #                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
 #                   failed, then one summary of each failed test and step (tests/run-stages.sh)
@@ -385,10 +385,10 @@ test-build:
 	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN) || rc=1; \
 	exit $$rc
 
-# The layer rule of docs/design.md "Layers" (also tests/cli/t93-layers.sh):
+# The layer rule of src/README.md (also tests/cli/t93-layers.sh):
 # seconds, so `make test` stops on a misplaced include before compiling.
 check-layers:
-	@tools/check-layers.sh && echo "check-layers: every include points down"
+	@tools/check-layers.py && echo "check-layers: every include points down"
 
 # Every stage runs, also after one failed (tests/run-stages.sh): check-layers,
 # test-build, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one

@@ -63,7 +63,8 @@ typedef void (*tm_log_fn)(void *userdata, tm_log_level level, const char *msg);
 /* Creates a context with seed 1, one thread, no log callback.  Returns
  * TM_ENOMEM on allocation failure (then *out is NULL). */
 TM_API tm_err tm_ctx_new(tm_ctx **out);
-/* Frees the context; NULL does nothing. */
+/* Frees the context and ends its METIS worker processes, if any (see
+ * tm_ctx_set_threads), waiting for them; NULL does nothing. */
 TM_API void tm_ctx_free(tm_ctx *ctx);
 
 /* The message of the last failure recorded in ctx ("" if none). */
@@ -84,7 +85,34 @@ TM_API uint64_t tm_ctx_seed(const tm_ctx *ctx);
 /* Setters that can reject a value return TM_EUSAGE with a message in ctx
  * and leave the context unchanged. */
 /* Threads in [0, TM_CTX_MAX_THREADS]; 0 means "number of online cores"
- * (at most TM_CTX_MAX_THREADS).  Negative or larger counts: TM_EUSAGE. */
+ * (at most TM_CTX_MAX_THREADS).  Negative or larger counts: TM_EUSAGE.
+ *
+ * More than one thread forks METIS worker processes.  METIS (libmetis 5.1)
+ * is not thread-safe: every call re-seeds and draws from the process-wide
+ * rand() and swaps the process's SIGABRT/SIGTERM handlers, so two calls at
+ * once change each other's partitions (docs/parallel.md).  The library
+ * therefore runs at most one METIS call in this process at a time and hands
+ * the calls made meanwhile to worker processes (or waits for one), so every
+ * partition is the one a serial call returns.  With threads > 1, tm_map_run and
+ * tm_study_run (and libtopomap_mpi's calls, with TOPOMAP_THREADS > 1) fork
+ * up to threads - 1 workers (at most 64 per context) from the calling
+ * thread, before they start any thread of their own; with one thread
+ * nothing is forked.  What that means for the caller:
+ * - the workers are child processes of the caller; they live until
+ *   tm_ctx_free, which closes their sockets and waits for them (they also
+ *   end when the parent dies), and a SIGCHLD handler sees them end;
+ * - a worker is a copy of the calling thread only: it closes every file
+ *   descriptor but stdin, stdout, stderr and its own two, blocks SIGINT,
+ *   SIGTERM, SIGUSR1, SIGHUP and SIGQUIT (stopping is the parent's
+ *   decision: tm_ctx_set_stop) and runs nothing but METIS; a worker that
+ *   does not answer (e.g. forked while another thread of the caller held an
+ *   allocator lock that has no fork handler) is killed and its call runs in
+ *   the calling process instead, with the same result;
+ * - inside an MPI job, fork() is restricted by some transports (memory
+ *   registered for RDMA); libtopomap_mpi uses one thread unless
+ *   TOPOMAP_THREADS says otherwise (docs/mpi.md).
+ * A METIS call that runs in the calling process installs METIS's own
+ * SIGABRT/SIGTERM handlers for its duration, whatever the thread count. */
 #define TM_CTX_MAX_THREADS 1024
 TM_API tm_err tm_ctx_set_threads(tm_ctx *ctx, int threads);
 TM_API int tm_ctx_threads(const tm_ctx *ctx);

@@ -132,7 +132,7 @@ typedef enum {
     TM_OBJ_CONGESTION = 0,
     TM_OBJ_DILATION,
     TM_OBJ_QAP,
-    TM_OBJ_PARETO, /* non-dominated rows only, nearest the ideal point (map_run.c) */
+    TM_OBJ_PARETO, /* non-dominated rows only, nearest the ideal point (run_pick.c) */
     /* the estimated time est_time_s (docs/time.md) first, then congestion,
      * dilation; never a result predicted slower than the consecutive
      * placement (network mode only; docs/mapping.md "Objectives") */
@@ -172,7 +172,7 @@ TM_API const tm_strategy *tm_strategy_find(const char *name);
 /* Finds "nc:10" by its prefix before ':'. */
 TM_API const tm_refiner *tm_refiner_find(const char *spec);
 
-/* ---- running strategies (map_run.c) -------------------------------------- */
+/* ---- running strategies (src/pipeline/run.c) ----------------------------- */
 
 /* metrics.h includes this header, so rows refer to their metrics by
  * pointer (include "topomap/metrics.h" to read them). */
@@ -227,7 +227,9 @@ TM_API void tm_map_result_release(tm_map_result *r);
  * refinement `refine` (NULL or "none": none; "ta", "nc:10", ...) and keeps
  * the best mapping by `obj` (ties broken by the other two figures, then
  * by row order).  Seed, threads and time limit come from ctx; "all" runs
- * the strategies in tm_ctx_threads() threads.  A time limit T (>= 0) is a
+ * the strategies in tm_ctx_threads() threads; with more than one thread
+ * the call forks METIS worker processes first (tm_ctx_set_threads says why
+ * and what that means for the caller).  A time limit T (>= 0) is a
  * budget for this call (docs/mapping.md "Time budget"): jobs and topdown's
  * trials start only in its first third, at most min(2, threads) of the
  * constructions (the lowest J first, none dominated) are refined, side by

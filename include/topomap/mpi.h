@@ -14,6 +14,9 @@
  * They never abort the job: on any topomap error the call behaves as with
  * reorder == 0 and rank 0 prints one warning on stderr.  The environment
  * variables (TOPOMAP_TOPOLOGY, TOPOMAP_STRATEGY, ...) are in docs/mpi.md.
+ * Rank 0 maps with one thread by default; TOPOMAP_THREADS > 1 makes it fork
+ * METIS worker processes inside the MPI process (topomap/error.h,
+ * tm_ctx_set_threads: what they are, and why some transports mind).
  *
  * This header is separate from libtopomap.so: include it only when
  * compiling with an MPI compiler wrapper.

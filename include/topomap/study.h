@@ -9,7 +9,8 @@
  * (scenario, strategy) is mapped with tm_map_run (seed of ctx, one thread
  * per run, the runs spread over tm_ctx_threads(ctx) threads) and compared
  * with the scenario's consecutive placement; the rows do not depend on the
- * thread count.  A scenario that cannot run (the failures cut the
+ * thread count; with more than one thread the call forks METIS worker
+ * processes first (tm_ctx_set_threads).  A scenario that cannot run (the failures cut the
  * allocation apart, the routing model cannot reach a host, too few slots)
  * is a row with that status, not an error.  With samples > 1, each group
  * of random-failure samples is followed by a mean and a worst row per

@@ -94,7 +94,7 @@ static void *watch(void *arg)
     }
 }
 
-int cli_anytime_start(cli_anytime *a, tm_ctx *ctx, const char *strategy, bool progress)
+tm_err cli_anytime_start(cli_anytime *a, tm_ctx *ctx, const char *strategy, bool progress)
 {
     memset(a, 0, sizeof *a);
     atomic_init(&a->sig, 0);
@@ -113,15 +113,15 @@ int cli_anytime_start(cli_anytime *a, tm_ctx *ctx, const char *strategy, bool pr
         sigaddset(&a->set, sigs[i]);
     }
     if (pthread_sigmask(SIG_BLOCK, &a->set, NULL) != 0)
-        return -1;
+        return TM_EINTERNAL;
     if (pthread_create(&a->th, NULL, watch, a) != 0) {
         pthread_sigmask(SIG_UNBLOCK, &a->set, NULL);
-        return -1;
+        return TM_EINTERNAL;
     }
     a->running = true;
     tm_ctx_set_stop(ctx, stop_pred, a);
     tm_ctx_set_progress(ctx, progress_cb, a);
-    return 0;
+    return TM_EOK;
 }
 
 void cli_anytime_stop(cli_anytime *a, tm_ctx *ctx)

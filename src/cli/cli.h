@@ -4,6 +4,13 @@
  * reporting with the exit codes of topomap/error.h (tm_exit_code), and a
  * tiny JSON writer.
  * Only cli/ prints.
+ *
+ * One return convention (docs/contributing.md "A subcommand"): an option
+ * handler (cli_option_fn) and every helper that can fail return a tm_err
+ * (TM_EUSAGE after printing a usage error); cli_parse_options returns true
+ * when the command goes on, false when it ends with the exit code in *rc;
+ * only what ends a command returns an exit code (cmd_*, cli_usage_error,
+ * cli_getopt_error, cli_report and the steps that end in it).
  */
 #ifndef TM_CLI_H
 #define TM_CLI_H
@@ -102,26 +109,29 @@ typedef struct cli_opt {
 const cli_opt *cli_options(size_t *n);
 /* The options of subcommand `cmd` (one CLI_*), one per line or more. */
 void cli_print_options(FILE *out, unsigned cmd);
-/* Handles option id with value arg (NULL for flags): 1 if handled, 0 if
- * not, -1 on a bad value (message printed). */
-typedef int (*cli_option_fn)(void *ud, int id, const char *arg);
+/* Handles option id with value arg (NULL for flags): TM_EOK when taken,
+ * TM_EUSAGE on a bad value (message printed), TM_EINTERNAL for an option
+ * the handler does not know (the table gives it to the subcommand: a bug). */
+typedef tm_err (*cli_option_fn)(void *ud, int id, const char *arg);
 /* Runs getopt_long over argv with the table's options of `mask`, calling
- * fn for each; --help prints usage on stdout.  Returns -1 when the options
- * are parsed, 0 after --help, else the exit code of the usage error
- * (printed as "<cmd>: ..."). */
-int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
-                      void *ud, void (*usage)(FILE *));
+ * fn for each.  True when the options are parsed and the command goes on;
+ * false when it ends here with exit code *rc: 0 after --help (the usage on
+ * stdout), else the usage error's (printed as "<cmd>: ..."). */
+bool cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
+                       void *ud, void (*usage)(FILE *), int *rc);
 /* As cli_parse_options, for a subcommand that takes arguments beside its
  * options (`study merge F1 F2 ...`): they are argv[*first .. argc). */
-int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
-                           cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first);
+bool cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
+                            cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first,
+                            int *rc);
 /* The options of cli_inputs (and --threads) into in: as cli_option_fn. */
-int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg);
-/* Value checks shared by the subcommands; -1 on error (message printed).
- * --routing: the library's model names; lft:DIR only when tables. */
-int cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out);
-int cli_parse_threads(const char *cmd, const char *v, long *out);
-int cli_parse_slots(const char *cmd, const char *v, long *out);
+tm_err cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg);
+/* Value checks shared by the subcommands: TM_EUSAGE on a bad value (the
+ * message printed).  --routing: the library's model names; lft:DIR only
+ * when tables. */
+tm_err cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out);
+tm_err cli_parse_threads(const char *cmd, const char *v, long *out);
+tm_err cli_parse_slots(const char *cmd, const char *v, long *out);
 
 /* The time model's options: TM_TIME_OPTS_INIT with those given. */
 tm_time_opts cli_time_opts(const cli_inputs *in);
@@ -140,13 +150,14 @@ void cli_hints(const char *cmd, const char *msg, const cli_inputs *in, char *buf
 int cli_getopt_error(const char *cmd, int c, char *const *argv);
 /* Prints a usage error ("topomap <cmd>: <msg>" + hint) and returns 1. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Parses an integer/double option value; -1 on error (message printed). */
-int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out);
+/* Parses an integer/double option value; TM_EUSAGE (printed) on a bad one. */
+tm_err cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi,
+                     long *out);
 /* --effort: a level in [0, TM_EFFORT_MAX] or "exhaustive"
- * (CLI_EFFORT_EXHAUSTIVE); -1 (printed) on a bad value. */
-int cli_parse_effort(const char *cmd, const char *s, int *out);
-int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
-                     double *out);
+ * (CLI_EFFORT_EXHAUSTIVE); TM_EUSAGE (printed) on a bad value. */
+tm_err cli_parse_effort(const char *cmd, const char *s, int *out);
+tm_err cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                        double *out);
 
 /* Monotonic seconds (wall clock for the time_s figures). */
 double cli_now(void);
@@ -169,8 +180,9 @@ typedef struct cli_anytime {
 } cli_anytime;
 /* Blocks the signals in the calling thread (call before any thread is
  * started: threads inherit the mask), starts the watcher and sets the
- * stop predicate and progress callback of ctx.  0, or -1 (no watcher). */
-int cli_anytime_start(cli_anytime *a, tm_ctx *ctx, const char *strategy, bool progress);
+ * stop predicate and progress callback of ctx.  TM_EINTERNAL when no
+ * watcher can start (nothing printed: the caller warns and goes on). */
+tm_err cli_anytime_start(cli_anytime *a, tm_ctx *ctx, const char *strategy, bool progress);
 void cli_anytime_stop(cli_anytime *a, tm_ctx *ctx);
 /* The signal that stopped the run, 0 if none. */
 int cli_anytime_signal(const cli_anytime *a);
@@ -210,9 +222,9 @@ tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw);
 /* Node-internal hierarchy of network mode from --hwloc or --node-hierarchy
  * (+ --node-distances); *have is false when none was given. */
 tm_err cli_load_node_hier(tm_ctx *ctx, const cli_inputs *in, tm_hier *out, bool *have);
-/* Checks option combinations common to eval and map; prints and returns -1
+/* Checks option combinations common to eval and map; TM_EUSAGE (printed)
  * on a usage error. */
-int cli_check_inputs(const char *cmd, const cli_inputs *in);
+tm_err cli_check_inputs(const char *cmd, const cli_inputs *in);
 
 /* ---- JSON writer (pretty-printed, 2-space indent) ---------------------- */
 typedef struct json_w {

@@ -220,8 +220,7 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
     tm_err err;
     int rc;
     a.seed = 1;
-    rc = cli_parse_options(cmd, CLI_ALLOC, argc, argv, wl_option, &p, usage);
-    if (rc >= 0)
+    if (!cli_parse_options(cmd, CLI_ALLOC, argc, argv, wl_option, &p, usage, &rc))
         return rc;
     if (!a.in.topology)
         return cli_usage_error(cmd, "--topology is required");

@@ -36,33 +36,35 @@ typedef struct eval_args {
     char *base_hosts;
 } eval_args;
 
-static int eval_option(void *ud, int c, const char *v)
+static tm_err eval_option(void *ud, int c, const char *v)
 {
     eval_args *a = ud;
     switch (c) {
-    case OPT_MAPPING: a->mapping_path = v; return 1;
-    case OPT_JSON: a->json = true; return 1;
-    case OPT_APPROX: a->approx = true; return 1;
-    case OPT_COMPARE_ROUTING: a->compare = true; return 1;
-    case OPT_EXPORT_LOADS: a->loads_path = v; return 1;
-    case OPT_REPORT: a->report_path = v; return 1;
+    case OPT_MAPPING: a->mapping_path = v; return TM_EOK;
+    case OPT_JSON: a->json = true; return TM_EOK;
+    case OPT_APPROX: a->approx = true; return TM_EOK;
+    case OPT_COMPARE_ROUTING: a->compare = true; return TM_EOK;
+    case OPT_EXPORT_LOADS: a->loads_path = v; return TM_EOK;
+    case OPT_REPORT: a->report_path = v; return TM_EOK;
     default: return cli_input_option("topomap eval", &a->in, c, v);
     }
 }
 
-/* Options into *a; returns -1 to go on, else the exit code. */
-static int parse_args(int argc, char **argv, eval_args *a)
+/* Options into *a: true to go on, false to end with exit code *rc. */
+static bool parse_args(int argc, char **argv, eval_args *a, int *rc)
 {
-    int rc = cli_parse_options("topomap eval", CLI_EVAL, argc, argv, eval_option, a, usage);
-    if (rc >= 0)
-        return rc;
+    if (!cli_parse_options("topomap eval", CLI_EVAL, argc, argv, eval_option, a, usage, rc))
+        return false;
     a->hmode = a->in.hierarchy != NULL;
-    if (cli_check_inputs("topomap eval", &a->in) < 0)
-        return TM_EXIT_USAGE;
+    *rc = TM_EXIT_USAGE;
+    if (cli_check_inputs("topomap eval", &a->in))
+        return false;
     if (a->hmode && (a->loads_path || a->approx || a->compare || a->report_path))
         return cli_usage_error("topomap eval", "--export-loads, --report, --approx and "
-                                               "--compare-routing need a network (--topology)");
-    return -1;
+                                               "--compare-routing need a network (--topology)"),
+               false;
+    *rc = TM_EXIT_OK;
+    return true;
 }
 
 /* Hierarchy mode: the given mapping, or identity (PE i for task i). */
@@ -374,10 +376,10 @@ int cmd_eval(int argc, char **argv, cli_warns *w)
     tm_metrics met, ecmp, cons;
     bool have_cons = false;
     tm_err err;
-    int rc = parse_args(argc, argv, &a);
+    int rc;
     double t0;
 
-    if (rc >= 0)
+    if (!parse_args(argc, argv, &a, &rc))
         return rc;
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;

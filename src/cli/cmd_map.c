@@ -54,53 +54,53 @@ typedef struct map_args {
     tm_time_opts topt; /* the time model's options (p->time points here) */
 } map_args;
 
-static int map_option(void *ud, int c, const char *v)
+static tm_err map_option(void *ud, int c, const char *v)
 {
     const char *cmd = "topomap map";
     map_args *a = ud;
     switch (c) {
-    case OPT_STRATEGY: a->strategy = v; return 1;
+    case OPT_STRATEGY: a->strategy = v; return TM_EOK;
     case OPT_REFINE:
         a->refine = strcmp(v, "none") == 0 ? NULL : v;
         a->refine_given = true;
-        return 1;
+        return TM_EOK;
     case OPT_OBJECTIVE:
         if ((a->objective = tm_objective_parse(v)) < 0)
             return cli_usage_error(cmd, "unknown --objective '%s' (congestion, dilation, qap, "
-                                        "pareto, time)", v), -1;
-        return 1;
-    case OPT_SEED: return cli_parse_int(cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
+                                        "pareto, time)", v), TM_EUSAGE;
+        return TM_EOK;
+    case OPT_SEED: return cli_parse_int(cmd, "--seed", v, 0, 0x7fffffffL, &a->seed);
     case OPT_TIME_LIMIT:
-        return cli_parse_double(cmd, "--time-limit", v, 0, 1e9, &a->time_limit) < 0 ? -1 : 1;
+        return cli_parse_double(cmd, "--time-limit", v, 0, 1e9, &a->time_limit);
     case OPT_EFFORT:
         a->effort_given = true;
-        return cli_parse_effort(cmd, v, &a->effort) < 0 ? -1 : 1;
+        return cli_parse_effort(cmd, v, &a->effort);
     case OPT_IMBALANCE:
-        return cli_parse_double(cmd, "--imbalance", v, 0, 10, &a->imbalance) < 0 ? -1 : 1;
-    case OPT_OUT: a->out = v; return 1;
-    case OPT_JSON: a->json = true; return 1;
-    case OPT_QUIET: a->quiet = true; return 1;
-    case OPT_REPORT: a->report = v; return 1;
+        return cli_parse_double(cmd, "--imbalance", v, 0, 10, &a->imbalance);
+    case OPT_OUT: a->out = v; return TM_EOK;
+    case OPT_JSON: a->json = true; return TM_EOK;
+    case OPT_QUIET: a->quiet = true; return TM_EOK;
+    case OPT_REPORT: a->report = v; return TM_EOK;
     case OPT_FORMAT:
         if (tm_mapfmt_parse(v) < 0)
             return cli_usage_error(cmd, "unknown --format '%s' (openmpi, mpich, slurm, plain, smpi)",
-                                   v), -1;
+                                   v), TM_EUSAGE;
         a->format = v;
-        return 1;
+        return TM_EOK;
     case OPT_HOSTNAMES:
         if (strcmp(v, "short") && strcmp(v, "full"))
-            return cli_usage_error(cmd, "--hostnames is 'short' or 'full'"), -1;
+            return cli_usage_error(cmd, "--hostnames is 'short' or 'full'"), TM_EUSAGE;
         a->full_hostnames = strcmp(v, "full") == 0;
-        return 1;
+        return TM_EOK;
     default: return cli_input_option(cmd, &a->in, c, v);
     }
 }
 
-/* Returns -1 (and prints) on a usage error, 1 for --help, 0 otherwise. */
-static int parse_args(int argc, char **argv, map_args *a)
+/* Options into *a: true to go on, false to end with exit code *rc (0 after
+ * --help; usage errors printed). */
+static bool parse_args(int argc, char **argv, map_args *a, int *rc)
 {
     const char *cmd = "topomap map";
-    int rc;
     memset(a, 0, sizeof *a);
     a->strategy = "all";
     a->objective = TM_OBJ_PARETO;
@@ -108,22 +108,21 @@ static int parse_args(int argc, char **argv, map_args *a)
     a->time_limit = -1;
     a->imbalance = -1;
     a->effort = TM_EFFORT_AUTO;
-    rc = cli_parse_options(cmd, CLI_MAP, argc, argv, map_option, a, usage);
-    if (rc == 0)
-        return 1;
-    if (rc > 0)
-        return -1;
-    if (cli_check_inputs(cmd, &a->in) < 0)
-        return -1;
+    if (!cli_parse_options(cmd, CLI_MAP, argc, argv, map_option, a, usage, rc))
+        return false;
+    *rc = TM_EXIT_USAGE;
+    if (cli_check_inputs(cmd, &a->in))
+        return false;
     if (a->effort_given && a->refine_given)
         return cli_usage_error(cmd, "--effort sets the work of the default pipeline; with "
-                               "--refine the chain given runs instead (drop one of them)"), -1;
+                               "--refine the chain given runs instead (drop one of them)"), false;
     if (a->effort_given && a->in.hierarchy)
         return cli_usage_error(cmd, "--effort needs a network (--topology): hierarchy mode "
-                               "refines with --refine only"), -1;
+                               "refines with --refine only"), false;
     if (a->report && a->in.hierarchy)
-        return cli_usage_error(cmd, "--report needs a network (--topology)"), -1;
-    return 0;
+        return cli_usage_error(cmd, "--report needs a network (--topology)"), false;
+    *rc = TM_EXIT_OK;
+    return true;
 }
 
 static const char *objective_name(int obj)
@@ -520,19 +519,18 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     tm_problem p = {0};
     tm_err err;
     double t0;
-    int rc = 0, pr, sig;
+    int rc = 0, sig;
     cli_anytime any;
 
-    pr = parse_args(argc, argv, &a);
-    if (pr != 0)
-        return pr > 0 ? 0 : TM_EXIT_USAGE;
+    if (!parse_args(argc, argv, &a, &rc))
+        return rc;
     tm_comm_init(&comm);
     cli_network_init(&nw);
     tm_map_result_init(&res);
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;
     /* before any thread exists: they all inherit the blocked signals */
-    if (cli_anytime_start(&any, ctx, a.strategy, !a.quiet) < 0)
+    if (cli_anytime_start(&any, ctx, a.strategy, !a.quiet))
         fprintf(stderr, "topomap map: warning: cannot watch for signals; Ctrl-C ends at once\n");
     tm_ctx_set_seed(ctx, (uint64_t)a.seed);
     t0 = cli_now();

@@ -39,7 +39,9 @@ typedef struct replay_run {
     tm_replay_result res[MAX_POLICIES];
 } replay_run;
 
-static int parse_policies(const char *cmd, const char *list, replay_run *rr)
+/* --policy's list into rr: TM_EUSAGE (printed) on an unknown or repeated
+ * policy. */
+static tm_err parse_policies(const char *cmd, const char *list, replay_run *rr)
 {
     char buf[256];
     char *save = NULL;
@@ -51,15 +53,15 @@ static int parse_policies(const char *cmd, const char *list, replay_run *rr)
         int k = tm_replay_policy_parse(p);
         if (k < 0)
             return cli_usage_error(cmd, "unknown --policy '%s' (as-recorded, slurm-tree, random, "
-                                        "topomap, all)", p);
+                                        "topomap, all)", p), TM_EUSAGE;
         for (int i = 0; i < rr->n; i++)
             if (rr->policy[i] == (tm_replay_policy)k)
-                return cli_usage_error(cmd, "--policy names '%s' twice", p);
+                return cli_usage_error(cmd, "--policy names '%s' twice", p), TM_EUSAGE;
         if (rr->n >= MAX_POLICIES)
-            return cli_usage_error(cmd, "--policy: at most %d policies", MAX_POLICIES);
+            return cli_usage_error(cmd, "--policy: at most %d policies", MAX_POLICIES), TM_EUSAGE;
         rr->policy[rr->n++] = (tm_replay_policy)k;
     }
-    return -1;
+    return TM_EOK;
 }
 
 static void replay_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d,
@@ -203,15 +205,14 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
     memset(&a, 0, sizeof a);
     memset(&rr, 0, sizeof rr);
     a.seed = 1;
-    rc = cli_parse_options(cmd, CLI_WREPLAY, argc, argv, wl_option, &ps, usage);
-    if (rc >= 0)
+    if (!cli_parse_options(cmd, CLI_WREPLAY, argc, argv, wl_option, &ps, usage, &rc))
         return rc;
     if (!a.in.topology)
         return cli_usage_error(cmd, "--topology is required");
     if (!a.jobs)
         return cli_usage_error(cmd, "--trace is required");
-    if ((rc = parse_policies(cmd, a.policy, &rr)) >= 0)
-        return rc;
+    if (parse_policies(cmd, a.policy, &rr))
+        return TM_EXIT_USAGE;
     if (a.shard.n && (rr.n != 1 || rr.policy[0] != TM_REPLAY_RECORDED))
         return cli_usage_error(cmd, "--shard needs --policy as-recorded: every other policy "
                                     "places a job on the nodes its own earlier choices left "

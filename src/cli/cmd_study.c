@@ -139,10 +139,8 @@ int cmd_study(int argc, char **argv, cli_warns *w)
     int rc;
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return cmd_study_merge(argc - 1, argv + 1, w);
-    rc = study_parse_args(argc, argv, &a);
-    if (rc >= 0)
+    if (!study_parse_args(argc, argv, &a, &rc))
         return rc;
-    rc = 0;
     for (int i = 0; i < STUDY_MAX_AXIS; i++)
         tm_comm_init(&comms[i]);
     tm_study_result_init(&res);

@@ -43,15 +43,15 @@ typedef struct topo_args {
     const char *format, *out;
 } topo_args;
 
-static int topo_option(void *ud, int c, const char *v)
+static tm_err topo_option(void *ud, int c, const char *v)
 {
     topo_args *a = ud;
     switch (c) {
-    case OPT_JSON: a->json = true; return 1;
-    case OPT_NO_DIAMETER: a->diameter = false; return 1;
-    case OPT_FORMAT: a->format = v; return 1;
-    case OPT_OUT: a->out = v; return 1;
-    case OPT_LINK_SPEED: a->link_speed = true; return 1;
+    case OPT_JSON: a->json = true; return TM_EOK;
+    case OPT_NO_DIAMETER: a->diameter = false; return TM_EOK;
+    case OPT_FORMAT: a->format = v; return TM_EOK;
+    case OPT_OUT: a->out = v; return TM_EOK;
+    case OPT_LINK_SPEED: a->link_speed = true; return TM_EOK;
     default: return cli_input_option("topomap topo", &a->in, c, v);
     }
 }
@@ -338,37 +338,40 @@ static int run_export(tm_ctx *ctx, cli_warns *w, const tm_net *net, const char *
     return err ? cli_report(ctx, w, "topo export", err) : 0;
 }
 
-/* Options after "info" / "export" into *a; -1 to go on, else the exit code. */
-static int parse_args(int argc, char **argv, const char *sub, topo_args *a)
+/* Options after "info" / "export" into *a: true to go on, false to end
+ * with exit code *rc. */
+static bool parse_args(int argc, char **argv, const char *sub, topo_args *a, int *rc)
 {
-    int rc;
     memset(a, 0, sizeof *a);
     a->diameter = true;
-    rc = cli_parse_options("topomap topo", CLI_TOPO, argc, argv, topo_option, a, usage);
-    if (rc >= 0)
-        return rc;
+    if (!cli_parse_options("topomap topo", CLI_TOPO, argc, argv, topo_option, a, usage, rc))
+        return false;
+    *rc = TM_EXIT_USAGE;
     if (!a->in.topology)
-        return cli_usage_error("topomap topo", "--topology is required");
+        return cli_usage_error("topomap topo", "--topology is required"), false;
     if (strcmp(sub, "export") == 0) {
         if (!a->format)
-            return cli_usage_error("topomap topo export", "--format is required");
+            return cli_usage_error("topomap topo export", "--format is required"), false;
         if (strcmp(a->format, "graphml") && strcmp(a->format, "dot") &&
             strcmp(a->format, "ibnetdiscover") && !is_slurm(a->format) &&
             strcmp(a->format, "simgrid"))
             return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
-                                   "ibnetdiscover, slurm, slurm-yaml, simgrid)", a->format);
+                                   "ibnetdiscover, slurm, slurm-yaml, simgrid)", a->format), false;
         if ((a->in.time_set || a->in.routing || a->in.alloc) && strcmp(a->format, "simgrid") != 0)
             return cli_usage_error("topomap topo export", "--latency-per-hop, --host-bandwidth, "
-                                   "--routing and --alloc need --format simgrid");
+                                   "--routing and --alloc need --format simgrid"), false;
         if (a->link_speed && strcmp(a->format, "slurm") != 0)
             return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
-                                   "(topology.yaml has no link speed)");
+                                   "(topology.yaml has no link speed)"), false;
     } else if (a->link_speed || a->in.time_set || a->in.routing || a->in.alloc) {
         return cli_usage_error("topomap topo info", "--%s is an option of 'topo export'",
-                               a->link_speed ? "link-speed"
-                                             : "routing/--alloc/--latency-per-hop/--host-bandwidth");
+                               a->link_speed
+                                   ? "link-speed"
+                                   : "routing/--alloc/--latency-per-hop/--host-bandwidth"),
+               false;
     }
-    return -1;
+    *rc = TM_EXIT_OK;
+    return true;
 }
 
 static int run_info(tm_ctx *ctx, cli_warns *w, const topo_args *a, tm_net *net)
@@ -405,7 +408,7 @@ int cmd_topo(int argc, char **argv, cli_warns *w)
     sub = argv[1];
     if (strcmp(sub, "info") != 0 && strcmp(sub, "export") != 0)
         return cli_usage_error("topomap topo", "unknown subcommand '%s' (info, export)", sub);
-    if ((rc = parse_args(argc - 1, argv + 1, sub, &a)) >= 0)
+    if (!parse_args(argc - 1, argv + 1, sub, &a, &rc))
         return rc;
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;

@@ -56,17 +56,20 @@ static void usage(FILE *out)
     cli_print_options(out, CLI_WMERGE);
 }
 
-static int check_args(const char *cmd, const wl_args *a)
+/* The options eval needs together: TM_EUSAGE (printed) when one is missing
+ * or needs another. */
+static tm_err check_args(const char *cmd, const wl_args *a)
 {
     if (!a->in.topology)
-        return cli_usage_error(cmd, "--topology is required");
+        return cli_usage_error(cmd, "--topology is required"), TM_EUSAGE;
     if (!a->jobs)
-        return cli_usage_error(cmd, "--jobs is required");
+        return cli_usage_error(cmd, "--jobs is required"), TM_EUSAGE;
     if (a->in.lmc_spread && (!a->in.routing || a->in.route.kind != TM_ROUTE_LFT))
-        return cli_usage_error(cmd, "--lmc-spread needs forwarding tables (--routing lft:DIR)");
+        return cli_usage_error(cmd, "--lmc-spread needs forwarding tables (--routing lft:DIR)"),
+               TM_EUSAGE;
     if (a->in.roots && (!a->in.routing || a->in.route.kind != TM_ROUTE_UPDN))
-        return cli_usage_error(cmd, "--root needs --routing updn");
-    return -1;
+        return cli_usage_error(cmd, "--root needs --routing updn"), TM_EUSAGE;
+    return TM_EOK;
 }
 
 static void eval_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d,
@@ -147,11 +150,10 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
     tm_err err;
     int rc;
     memset(&a, 0, sizeof a);
-    rc = cli_parse_options(cmd, CLI_WEVAL, argc, argv, wl_option, &p, eval_usage);
-    if (rc >= 0)
+    if (!cli_parse_options(cmd, CLI_WEVAL, argc, argv, wl_option, &p, eval_usage, &rc))
         return rc;
-    if ((rc = check_args(cmd, &a)) >= 0)
-        return rc;
+    if (check_args(cmd, &a))
+        return TM_EXIT_USAGE;
     if (a.shard.n && a.report)
         return cli_usage_error(cmd, "--report with --shard: a shard has only its rows; the page "
                                     "of every job: without --shard");

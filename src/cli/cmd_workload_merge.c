@@ -99,9 +99,8 @@ int cmd_workload_merge(int argc, char **argv, cli_warns *w)
     memset(&a, 0, sizeof a);
     a.cmd = CMD;
     tm__wl_doc_init(&d);
-    rc = cli_parse_options_args(CMD, CLI_WMERGE, argc, argv, cli_merge_option, &a, merge_usage,
-                                &first);
-    if (rc >= 0)
+    if (!cli_parse_options_args(CMD, CLI_WMERGE, argc, argv, cli_merge_option, &a, merge_usage,
+                                &first, &rc))
         return rc;
     if (first >= argc)
         return cli_usage_error(CMD, "give the shards' files (the --out files of 'topomap "

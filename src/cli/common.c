@@ -66,46 +66,47 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return TM_EXIT_USAGE;
 }
 
-int cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, long *out)
+tm_err cli_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi,
+                     long *out)
 {
     char *end;
     long v = strtol(s, &end, 10);
     if (end == s || *end || v < lo || v > hi) {
         cli_usage_error(cmd, "%s expects an integer in [%ld, %ld], got '%s'", opt, lo, hi, s);
-        return -1;
+        return TM_EUSAGE;
     }
     *out = v;
-    return 0;
+    return TM_EOK;
 }
 
-int cli_parse_effort(const char *cmd, const char *s, int *out)
+tm_err cli_parse_effort(const char *cmd, const char *s, int *out)
 {
     long v;
     if (strcmp(s, "exhaustive") == 0) {
         *out = CLI_EFFORT_EXHAUSTIVE;
-        return 0;
+        return TM_EOK;
     }
     v = strspn(s, "0123456789") == strlen(s) && *s && strlen(s) < 4 ? atol(s) : -1;
     if (v < 0 || v > TM_EFFORT_MAX) {
         cli_usage_error(cmd, "--effort expects a level in [0, %d] or 'exhaustive', got '%s'",
                         TM_EFFORT_MAX, s);
-        return -1;
+        return TM_EUSAGE;
     }
     *out = (int)v;
-    return 0;
+    return TM_EOK;
 }
 
-int cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
-                     double *out)
+tm_err cli_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                        double *out)
 {
     char *end;
     double v = strtod(s, &end);
     if (end == s || *end || !(v >= lo && v <= hi)) {
         cli_usage_error(cmd, "%s expects a number in [%g, %g], got '%s'", opt, lo, hi, s);
-        return -1;
+        return TM_EUSAGE;
     }
     *out = v;
-    return 0;
+    return TM_EOK;
 }
 
 tm_err cli_ctx_new(tm_ctx **out, cli_warns *w)
@@ -216,37 +217,38 @@ tm_err cli_network_load(tm_ctx *ctx, const cli_inputs *in, cli_network *nw)
     return err;
 }
 
-int cli_check_inputs(const char *cmd, const cli_inputs *in)
+tm_err cli_check_inputs(const char *cmd, const cli_inputs *in)
 {
     bool node = in->node_hierarchy || in->hwloc;
     if (!in->comm)
-        return cli_usage_error(cmd, "--comm is required"), -1;
+        return cli_usage_error(cmd, "--comm is required"), TM_EUSAGE;
     if (in->hierarchy && in->topology)
-        return cli_usage_error(cmd, "--hierarchy and --topology exclude each other"), -1;
+        return cli_usage_error(cmd, "--hierarchy and --topology exclude each other"), TM_EUSAGE;
     if (!in->hierarchy && !in->topology)
-        return cli_usage_error(cmd, "--topology (or --hierarchy) is required"), -1;
+        return cli_usage_error(cmd, "--topology (or --hierarchy) is required"), TM_EUSAGE;
     if (in->hierarchy && !in->distances)
-        return cli_usage_error(cmd, "--hierarchy needs --distances"), -1;
+        return cli_usage_error(cmd, "--hierarchy needs --distances"), TM_EUSAGE;
     if (in->node_hierarchy && !in->node_distances)
-        return cli_usage_error(cmd, "--node-hierarchy needs --node-distances"), -1;
+        return cli_usage_error(cmd, "--node-hierarchy needs --node-distances"), TM_EUSAGE;
     if (in->node_hierarchy && in->hwloc)
-        return cli_usage_error(cmd, "--node-hierarchy and --hwloc exclude each other"), -1;
+        return cli_usage_error(cmd, "--node-hierarchy and --hwloc exclude each other"), TM_EUSAGE;
     if (node && !in->topology)
         return cli_usage_error(cmd, "--node-hierarchy and --hwloc describe the hosts of a "
-                                    "network (--topology)"), -1;
+                                    "network (--topology)"), TM_EUSAGE;
     if (in->hierarchy && (in->routing || in->alloc || in->slots || in->node_name_map))
         return cli_usage_error(cmd, "--routing, --alloc, --slots and --node-name-map need a "
-                                    "network (--topology)"), -1;
+                                    "network (--topology)"), TM_EUSAGE;
     if (in->lmc_spread && (!in->routing || in->route.kind != TM_ROUTE_LFT))
         return cli_usage_error(cmd, "--lmc-spread needs forwarding tables (--routing lft:DIR)"),
-               -1;
+               TM_EUSAGE;
     if (in->roots && (!in->routing || in->route.kind != TM_ROUTE_UPDN))
-        return cli_usage_error(cmd, "--root needs --routing updn"), -1;
+        return cli_usage_error(cmd, "--root needs --routing updn"), TM_EUSAGE;
     if (in->hierarchy && in->comm_phases)
-        return cli_usage_error(cmd, "--comm-phases needs a network (--topology)"), -1;
+        return cli_usage_error(cmd, "--comm-phases needs a network (--topology)"), TM_EUSAGE;
     if (in->hierarchy && in->time_set)
-        return cli_usage_error(cmd, "the time model's options need a network (--topology)"), -1;
-    return 0;
+        return cli_usage_error(cmd, "the time model's options need a network (--topology)"),
+               TM_EUSAGE;
+    return TM_EOK;
 }
 
 tm_err cli_load_comm(tm_ctx *ctx, const cli_inputs *in, tm_comm *out)

@@ -366,7 +366,7 @@ static void route_values(bool tables, char *buf, size_t size)
     }
 }
 
-int cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out)
+tm_err cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *out)
 {
     const char *lft = tm_route_kind_name(TM_ROUTE_LFT);
     size_t ll = strlen(lft);
@@ -376,98 +376,97 @@ int cli_parse_routing(const char *cmd, const char *v, bool tables, cli_routing *
     if (strncmp(v, lft, ll) == 0 && (v[ll] == ':' || v[ll] == '\0')) {
         if (!tables)
             return cli_usage_error(cmd, "--routing '%s': forwarding tables are not a study "
-                                        "routing (study computes the routes: %s)", v, names), -1;
+                                        "routing (study computes the routes: %s)", v, names),
+                   TM_EUSAGE;
         if (v[ll] == '\0' || v[ll + 1] == '\0')
             return cli_usage_error(cmd, "--routing %s needs the tables' directory: %s:DIR", lft,
-                                   lft), -1;
+                                   lft), TM_EUSAGE;
         out->kind = TM_ROUTE_LFT;
         out->lft_dir = v + ll + 1;
-        return 0;
+        return TM_EOK;
     }
     if ((k = tm_route_kind_parse(v)) < 0)
-        return cli_usage_error(cmd, "unknown --routing '%s' (%s)", v, names), -1;
+        return cli_usage_error(cmd, "unknown --routing '%s' (%s)", v, names), TM_EUSAGE;
     out->kind = (tm_route_kind)k;
     out->lft_dir = NULL;
-    return 0;
+    return TM_EOK;
 }
 
-int cli_parse_threads(const char *cmd, const char *v, long *out)
+tm_err cli_parse_threads(const char *cmd, const char *v, long *out)
 {
     return cli_parse_int(cmd, "--threads", v, 0, TM_CTX_MAX_THREADS, out);
 }
 
-int cli_parse_slots(const char *cmd, const char *v, long *out)
+tm_err cli_parse_slots(const char *cmd, const char *v, long *out)
 {
     return cli_parse_int(cmd, "--slots", v, 1, CLI_MAX_SLOTS, out);
 }
 
 /* The time model's options (bit i of time_set: the i-th of cli_time_opts);
  * as cli_input_option. */
-static int cli_time_option(const char *cmd, cli_inputs *in, int c, const char *arg)
+static tm_err cli_time_option(const char *cmd, cli_inputs *in, int c, const char *arg)
 {
     switch (c) {
     case OPT_LATENCY_PER_HOP:
         in->time_set |= 1u;
-        return cli_parse_double(cmd, "--latency-per-hop", arg, 0, 1, &in->time_lat) < 0 ? -1 : 1;
+        return cli_parse_double(cmd, "--latency-per-hop", arg, 0, 1, &in->time_lat);
     case OPT_MESSAGE_OVERHEAD:
         in->time_set |= 2u;
-        return cli_parse_double(cmd, "--message-overhead", arg, 0, 1, &in->time_overhead) < 0
-                   ? -1 : 1;
+        return cli_parse_double(cmd, "--message-overhead", arg, 0, 1, &in->time_overhead);
     case OPT_HOST_BANDWIDTH:
         in->time_set |= 4u;
-        return cli_parse_double(cmd, "--host-bandwidth", arg, 1e-6, 1e9, &in->time_host_bw) < 0
-                   ? -1 : 1;
+        return cli_parse_double(cmd, "--host-bandwidth", arg, 1e-6, 1e9, &in->time_host_bw);
     case OPT_TIME_MODEL:
         if (strcmp(arg, "smpi") != 0 && strcmp(arg, "fluid") != 0)
-            return cli_usage_error(cmd, "unknown --time-model '%s' (smpi, fluid)", arg), -1;
+            return cli_usage_error(cmd, "unknown --time-model '%s' (smpi, fluid)", arg),
+                   TM_EUSAGE;
         in->time_set |= 8u;
         in->time_model = strcmp(arg, "fluid") == 0 ? TM_TIME_FLUID : TM_TIME_SMPI;
-        return 1;
+        return TM_EOK;
     case OPT_TIME_EXACT:
         in->time_set |= 16u;
-        return cli_parse_int(cmd, "--time-exact-max", arg, 0, 1L << 40, &in->time_exact) < 0
-                   ? -1 : 1;
-    default: return 0;
+        return cli_parse_int(cmd, "--time-exact-max", arg, 0, 1L << 40, &in->time_exact);
+    default: return TM_EINTERNAL; /* not an input option */
     }
 }
 
-int cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg)
+tm_err cli_input_option(const char *cmd, cli_inputs *in, int c, const char *arg)
 {
     long v;
     switch (c) {
-    case OPT_TOPOLOGY: in->topology = arg; return 1;
-    case OPT_NODEMAP: in->node_name_map = arg; return 1;
-    case OPT_SEPARATE_HCAS: in->separate_hcas = true; return 1;
+    case OPT_TOPOLOGY: in->topology = arg; return TM_EOK;
+    case OPT_NODEMAP: in->node_name_map = arg; return TM_EOK;
+    case OPT_SEPARATE_HCAS: in->separate_hcas = true; return TM_EOK;
     case OPT_SLOTS:
-        if (cli_parse_slots(cmd, arg, &v) < 0)
-            return -1;
+        if (cli_parse_slots(cmd, arg, &v))
+            return TM_EUSAGE;
         in->slots = (int)v;
-        return 1;
-    case OPT_COMM: in->comm = arg; return 1;
-    case OPT_COMM_PHASES: in->comm_phases = arg; return 1;
+        return TM_EOK;
+    case OPT_COMM: in->comm = arg; return TM_EOK;
+    case OPT_COMM_PHASES: in->comm_phases = arg; return TM_EOK;
     case OPT_COMM_FORMAT:
         if (tm_comm_format_parse(arg) < 0)
             return cli_usage_error(cmd, "unknown --comm-format '%s' (metis, mtx, edges, dense, "
-                                        "graphstats, mpip, scotch, auto)", arg), -1;
+                                        "graphstats, mpip, scotch, auto)", arg), TM_EUSAGE;
         in->comm_format = arg;
-        return 1;
-    case OPT_ALLOC: in->alloc = arg; return 1;
+        return TM_EOK;
+    case OPT_ALLOC: in->alloc = arg; return TM_EOK;
     case OPT_ROUTING:
-        if (cli_parse_routing(cmd, arg, true, &in->route) < 0)
-            return -1;
+        if (cli_parse_routing(cmd, arg, true, &in->route))
+            return TM_EUSAGE;
         in->routing = arg;
-        return 1;
-    case OPT_LMC_SPREAD: in->lmc_spread = true; return 1;
-    case OPT_ROOT: in->roots = arg; return 1;
-    case OPT_HIERARCHY: in->hierarchy = arg; return 1;
-    case OPT_DISTANCES: in->distances = arg; return 1;
-    case OPT_NODE_HIERARCHY: in->node_hierarchy = arg; return 1;
-    case OPT_NODE_DISTANCES: in->node_distances = arg; return 1;
-    case OPT_HWLOC: in->hwloc = arg; return 1;
+        return TM_EOK;
+    case OPT_LMC_SPREAD: in->lmc_spread = true; return TM_EOK;
+    case OPT_ROOT: in->roots = arg; return TM_EOK;
+    case OPT_HIERARCHY: in->hierarchy = arg; return TM_EOK;
+    case OPT_DISTANCES: in->distances = arg; return TM_EOK;
+    case OPT_NODE_HIERARCHY: in->node_hierarchy = arg; return TM_EOK;
+    case OPT_NODE_DISTANCES: in->node_distances = arg; return TM_EOK;
+    case OPT_HWLOC: in->hwloc = arg; return TM_EOK;
     case OPT_HOP_DISTANCE:
         return cli_parse_double(cmd, "--hop-distance", arg, 1e-9, TM_HIER_MAX_DISTANCE,
-                                &in->hop_distance) < 0 ? -1 : 1;
-    case OPT_THREADS: return cli_parse_threads(cmd, arg, &in->threads) < 0 ? -1 : 1;
+                                &in->hop_distance);
+    case OPT_THREADS: return cli_parse_threads(cmd, arg, &in->threads);
     default: return cli_time_option(cmd, in, c, arg);
     }
 }
@@ -527,8 +526,8 @@ const cli_opt *cli_options(size_t *n)
 }
 
 /* '--hierarchy' given to study: say whose option it is rather than
- * "unknown".  1 if printed. */
-static int other_command(const char *cmd, unsigned mask, const char *given)
+ * "unknown".  True if printed. */
+static bool other_command(const char *cmd, unsigned mask, const char *given)
 {
     static const char *const names[] = {"topo",          "eval",          "map",
                                         "study",         "study merge",   "workload eval",
@@ -537,33 +536,38 @@ static int other_command(const char *cmd, unsigned mask, const char *given)
     size_t len, n = 0;
     unsigned whose = 0;
     if (strncmp(given, "--", 2) != 0)
-        return 0;
+        return false;
     given += 2;
     len = strcspn(given, "=");
     for (size_t i = 0; i < N_TABLE; i++)
         if (strlen(table[i].name) == len && strncmp(table[i].name, given, len) == 0)
             whose |= table[i].cmds;
     if (!whose || (whose & mask))
-        return 0;
+        return false;
     for (int b = 0; b < (int)(sizeof names / sizeof *names); b++)
         if (whose & (1u << b))
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", names[b]);
     cli_usage_error(cmd, "'--%.*s' is not an option of '%s' (only of: %s)", (int)len, given, cmd,
                     list);
-    return 1;
+    return true;
 }
 
-int cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
-                      void *ud, void (*usage)(FILE *))
+bool cli_parse_options(const char *cmd, unsigned mask, int argc, char **argv, cli_option_fn fn,
+                       void *ud, void (*usage)(FILE *), int *rc)
 {
-    int first = argc, rc = cli_parse_options_args(cmd, mask, argc, argv, fn, ud, usage, &first);
-    if (rc < 0 && first < argc)
-        return cli_usage_error(cmd, "unexpected argument '%s'", argv[first]);
-    return rc;
+    int first = argc;
+    if (!cli_parse_options_args(cmd, mask, argc, argv, fn, ud, usage, &first, rc))
+        return false;
+    if (first < argc) {
+        *rc = cli_usage_error(cmd, "unexpected argument '%s'", argv[first]);
+        return false;
+    }
+    return true;
 }
 
-int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
-                           cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first)
+bool cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv,
+                            cli_option_fn fn, void *ud, void (*usage)(FILE *), int *first,
+                            int *rc)
 {
     struct option opts[N_TABLE + 1];
     int n = 0, c;
@@ -574,23 +578,28 @@ int cli_parse_options_args(const char *cmd, unsigned mask, int argc, char **argv
     opts[n] = (struct option){NULL, 0, NULL, 0};
     optind = 1;
     opterr = 0;
+    *rc = TM_EXIT_USAGE;
     while ((c = getopt_long(argc, argv, ":", opts, NULL)) != -1) {
-        int r;
+        tm_err r;
         if (c == '?' && optind > 0 && other_command(cmd, mask, argv[optind - 1]))
-            return TM_EXIT_USAGE;
-        if (c == '?' || c == ':')
-            return cli_getopt_error(cmd, c, argv);
+            return false;
+        if (c == '?' || c == ':') {
+            *rc = cli_getopt_error(cmd, c, argv);
+            return false;
+        }
         if (c == OPT_HELP) {
             usage(stdout);
-            return 0;
+            *rc = TM_EXIT_OK;
+            return false;
         }
         r = fn(ud, c, optarg);
-        if (r < 0)
-            return TM_EXIT_USAGE;
-        if (r == 0) /* an entry of the table the subcommand does not handle */
-            return cli_usage_error(cmd, "option '%s' is not handled (internal error)",
-                                   argv[optind - 1]);
+        if (r == TM_EINTERNAL) /* an entry of the table the subcommand does not handle */
+            *rc = cli_usage_error(cmd, "option '%s' is not handled (internal error)",
+                                  argv[optind - 1]);
+        if (r)
+            return false;
     }
     *first = optind;
-    return -1;
+    *rc = TM_EXIT_OK;
+    return true;
 }

@@ -21,10 +21,11 @@ typedef struct cli_merge_args {
     bool json_out, json;
     const char *report;
 } cli_merge_args;
-int cli_merge_option(void *ud, int c, const char *v);
+tm_err cli_merge_option(void *ud, int c, const char *v);
 
-/* --shard's value (tm__shard_parse): 1, or -1 after a usage error of cmd. */
-int cli_shard_option(const char *cmd, const char *v, tm__shard *out);
+/* --shard's value (tm__shard_parse): TM_EOK, or TM_EUSAGE after a usage
+ * error of cmd (printed); as cli_option_fn. */
+tm_err cli_shard_option(const char *cmd, const char *v, tm__shard *out);
 
 /* An option as given (id OPT_*, value NULL for a flag), kept for the
  * identity. */

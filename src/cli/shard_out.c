@@ -11,39 +11,41 @@ static bool ends_with(const char *s, const char *tail)
     return n > t && strcmp(s + n - t, tail) == 0;
 }
 
-int cli_merge_option(void *ud, int c, const char *v)
+tm_err cli_merge_option(void *ud, int c, const char *v)
 {
     cli_merge_args *a = ud;
     switch (c) {
     case OPT_OUT:
         if (!ends_with(v, ".csv") && !ends_with(v, ".json"))
             return cli_usage_error(a->cmd, "--out '%s': the name must end in .csv or .json", v),
-                   -1;
+                   TM_EUSAGE;
         if (a->n_outs >= CLI_MERGE_MAX_OUT)
-            return cli_usage_error(a->cmd, "--out: at most %d files", CLI_MERGE_MAX_OUT), -1;
+            return cli_usage_error(a->cmd, "--out: at most %d files", CLI_MERGE_MAX_OUT),
+                   TM_EUSAGE;
         a->outs[a->n_outs++] = v;
         a->json_out = a->json_out || ends_with(v, ".json");
-        return 1;
+        return TM_EOK;
     case OPT_REPORT:
         if (!ends_with(v, ".html"))
-            return cli_usage_error(a->cmd, "--report '%s': the name must end in .html", v), -1;
+            return cli_usage_error(a->cmd, "--report '%s': the name must end in .html", v),
+                   TM_EUSAGE;
         a->report = v;
-        return 1;
-    case OPT_JSON: a->json = true; return 1;
-    default: return 0;
+        return TM_EOK;
+    case OPT_JSON: a->json = true; return TM_EOK;
+    default: return TM_EINTERNAL;
     }
 }
 
-int cli_shard_option(const char *cmd, const char *v, tm__shard *out)
+tm_err cli_shard_option(const char *cmd, const char *v, tm__shard *out)
 {
     tm_ctx *q = NULL;
     tm_err err;
     if (tm_ctx_new(&q) != TM_EOK)
-        return -1;
+        return TM_ENOMEM;
     if ((err = tm__shard_parse(q, v, out)))
         cli_usage_error(cmd, "%s", tm_ctx_errmsg(q));
     tm_ctx_free(q);
-    return err ? -1 : 1;
+    return err ? TM_EUSAGE : TM_EOK;
 }
 
 static const char *opt_name(int id)

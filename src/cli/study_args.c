@@ -8,16 +8,18 @@
 
 static const char *const CMD = "topomap study";
 
-/* Appends v to an axis; -1 (printed) when the axis is full. */
-static int push(const char *opt, int *n, int max)
+/* A new value of an axis, its index in *i; TM_EUSAGE (printed) when the
+ * axis is full. */
+static tm_err push(const char *opt, int *n, int max, int *i)
 {
     if (*n >= max)
-        return cli_usage_error(CMD, "%s: at most %d values", opt, max), -1;
-    return (*n)++;
+        return cli_usage_error(CMD, "%s: at most %d values", opt, max), TM_EUSAGE;
+    *i = (*n)++;
+    return TM_EOK;
 }
 
-/* Calls fn on every comma-separated item of s; stops at the first < 0. */
-static int each_item(const char *s, study_args *a, int (*fn)(study_args *, const char *))
+/* Calls fn on every comma-separated item of s; stops at the first error. */
+static tm_err each_item(const char *s, study_args *a, tm_err (*fn)(study_args *, const char *))
 {
     char buf[256];
     const char *p = s;
@@ -25,117 +27,117 @@ static int each_item(const char *s, study_args *a, int (*fn)(study_args *, const
         const char *c = strchr(p, ',');
         size_t len = c ? (size_t)(c - p) : strlen(p);
         if (len == 0 || len >= sizeof buf)
-            return cli_usage_error(CMD, "empty or too long item in '%s'", s), -1;
+            return cli_usage_error(CMD, "empty or too long item in '%s'", s), TM_EUSAGE;
         memcpy(buf, p, len);
         buf[len] = 0;
-        if (fn(a, buf) < 0)
-            return -1;
+        if (fn(a, buf))
+            return TM_EUSAGE;
         if (!c)
-            return 0;
+            return TM_EOK;
         p = c + 1;
     }
 }
 
-static int add_slots(study_args *a, const char *v)
+static tm_err add_slots(study_args *a, const char *v)
 {
     long n;
     int i;
-    if (cli_parse_slots(CMD, v, &n) < 0 || (i = push("--slots", &a->n_slots, STUDY_MAX_AXIS)) < 0)
-        return -1;
+    if (cli_parse_slots(CMD, v, &n) || push("--slots", &a->n_slots, STUDY_MAX_AXIS, &i))
+        return TM_EUSAGE;
     a->slots[i] = (int32_t)n;
-    return 0;
+    return TM_EOK;
 }
 
-static int add_routing(study_args *a, const char *v)
+static tm_err add_routing(study_args *a, const char *v)
 {
     cli_routing r;
     int i;
     /* study computes its routes: no lft:DIR (options.c) */
-    if (cli_parse_routing(CMD, v, false, &r) < 0)
-        return -1;
-    if ((i = push("--routing", &a->n_routings, STUDY_MAX_AXIS)) < 0)
-        return -1;
+    if (cli_parse_routing(CMD, v, false, &r) ||
+        push("--routing", &a->n_routings, STUDY_MAX_AXIS, &i))
+        return TM_EUSAGE;
     a->routings[i] = r.kind;
-    return 0;
+    return TM_EOK;
 }
 
-static int add_strategy(study_args *a, const char *v)
+static tm_err add_strategy(study_args *a, const char *v)
 {
     const tm_strategy *st = tm_strategy_find(v);
     int i;
     if (strcmp(v, "all") && (!st || !(st->modes & TM_MODE_NETWORK)))
         return cli_usage_error(CMD, "unknown network-mode --strategy '%s' (see 'topomap map "
-                                    "--help')", v), -1;
-    if ((i = push("--strategy", &a->n_strategies, STUDY_MAX_AXIS)) < 0)
-        return -1;
+                                    "--help')", v), TM_EUSAGE;
+    if (push("--strategy", &a->n_strategies, STUDY_MAX_AXIS, &i))
+        return TM_EUSAGE;
     /* the registry's own string: v is a piece of a comma list */
     a->strategies[i] = st ? st->name : "all";
-    return 0;
+    return TM_EOK;
 }
 
-static int add_pct(study_args *a, const char *v)
+static tm_err add_pct(study_args *a, const char *v)
 {
     char *end;
     double p = strtod(v, &end);
     int i;
     if (end == v || (*end && strcmp(end, "%")) || !(p > 0 && p <= 100))
         return cli_usage_error(CMD, "--fail-links expects a percentage in (0, 100] like 5%%, "
-                                    "got '%s'", v), -1;
-    if ((i = push("--fail-*", &a->n_failures, STUDY_MAX_AXIS)) < 0)
-        return -1;
+                                    "got '%s'", v), TM_EUSAGE;
+    if (push("--fail-*", &a->n_failures, STUDY_MAX_AXIS, &i))
+        return TM_EUSAGE;
     a->failures[i].kind = TM_STUDY_FAIL_RANDOM;
     a->failures[i].pct = p;
-    return 0;
+    return TM_EOK;
 }
 
-static int add_named(study_args *a, tm_study_fail_kind kind, const char *v)
+static tm_err add_named(study_args *a, tm_study_fail_kind kind, const char *v)
 {
-    int i = push("--fail-*", &a->n_failures, STUDY_MAX_AXIS);
-    if (i < 0)
-        return -1;
+    int i;
+    if (push("--fail-*", &a->n_failures, STUDY_MAX_AXIS, &i))
+        return TM_EUSAGE;
     if (!*v || strstr(v, ",,") || *v == ',' || v[strlen(v) - 1] == ',')
-        return cli_usage_error(CMD, "empty name in '%s'", v), -1;
+        return cli_usage_error(CMD, "empty name in '%s'", v), TM_EUSAGE;
     if (kind == TM_STUDY_FAIL_LINKS && !strchr(v, ':'))
-        return cli_usage_error(CMD, "--fail-link expects A:B[,C:D...], got '%s'", v), -1;
+        return cli_usage_error(CMD, "--fail-link expects A:B[,C:D...], got '%s'", v), TM_EUSAGE;
     a->failures[i].kind = kind;
     a->failures[i].names = v;
-    return 0;
+    return TM_EOK;
 }
 
-static int add_scale(study_args *a, const char *v)
+static tm_err add_scale(study_args *a, const char *v)
 {
     tm_ctx *q = NULL;
     tm__scale sc;
     int i;
     if (tm_ctx_new(&q) != TM_EOK)
-        return -1;
+        return TM_ENOMEM;
     if (tm__scale_parse(q, v, &sc) != TM_EOK) {
         cli_usage_error(CMD, "--scale-capacity: %s", tm_ctx_errmsg(q));
         tm_ctx_free(q);
-        return -1;
+        return TM_EUSAGE;
     }
     tm_ctx_free(q);
-    if ((i = push("--scale-capacity", &a->n_scales, STUDY_MAX_AXIS)) < 0)
-        return -1;
+    if (push("--scale-capacity", &a->n_scales, STUDY_MAX_AXIS, &i))
+        return TM_EUSAGE;
     a->scales[i] = v;
-    return 0;
+    return TM_EOK;
 }
 
-/* 0 handled, -1 bad value (printed), 1 not a study-only option. */
-static int study_option(study_args *a, int c, const char *v)
+/* As cli_option_fn for the options of study alone: TM_EINTERNAL for the
+ * others (cli_input_option's). */
+static tm_err study_option(study_args *a, int c, const char *v)
 {
     int i;
     switch (c) {
     case OPT_TOPOLOGY:
-        if ((i = push("--topology", &a->n_topologies, STUDY_MAX_AXIS)) < 0)
-            return -1;
+        if (push("--topology", &a->n_topologies, STUDY_MAX_AXIS, &i))
+            return TM_EUSAGE;
         a->topologies[i] = v;
-        return 0;
+        return TM_EOK;
     case OPT_COMM:
-        if ((i = push("--comm", &a->n_comms, STUDY_MAX_AXIS)) < 0)
-            return -1;
+        if (push("--comm", &a->n_comms, STUDY_MAX_AXIS, &i))
+            return TM_EUSAGE;
         a->comm_paths[i] = v;
-        return 0;
+        return TM_EOK;
     case OPT_SLOTS: return each_item(v, a, add_slots);
     case OPT_ROUTING: return each_item(v, a, add_routing);
     case OPT_STRATEGY: return each_item(v, a, add_strategy);
@@ -146,49 +148,50 @@ static int study_option(study_args *a, int c, const char *v)
     case OPT_REFINE:
         a->refine = strcmp(v, "none") == 0 ? NULL : v;
         a->refine_given = true;
-        return 0;
+        return TM_EOK;
     case OPT_EFFORT:
         a->effort_given = true;
         return cli_parse_effort(CMD, v, &a->effort);
     case OPT_OBJECTIVE:
         if ((a->objective = tm_objective_parse(v)) < 0)
             return cli_usage_error(CMD, "unknown --objective '%s' (congestion, dilation, qap, "
-                                        "pareto, time)", v), -1;
-        return 0;
+                                        "pareto, time)", v), TM_EUSAGE;
+        return TM_EOK;
     case OPT_SEED: return cli_parse_int(CMD, "--seed", v, 0, 0x7fffffffL, &a->seed);
     case OPT_SEEDS: return cli_parse_int(CMD, "--seeds", v, 1, 10000, &a->samples);
 
     case OPT_OUT: {
         size_t n = strlen(v);
         if ((n < 5 || (strcmp(v + n - 4, ".csv") && strcmp(v + n - 5, ".json"))))
-            return cli_usage_error(CMD, "--out '%s': the name must end in .csv or .json", v), -1;
-        if ((i = push("--out", &a->n_outs, 4)) < 0)
-            return -1;
+            return cli_usage_error(CMD, "--out '%s': the name must end in .csv or .json", v),
+                   TM_EUSAGE;
+        if (push("--out", &a->n_outs, 4, &i))
+            return TM_EUSAGE;
         a->outs[i] = v;
-        return 0;
+        return TM_EOK;
     }
-    case OPT_QUIET: a->quiet = true; return 0;
-    case OPT_SHARD: return cli_shard_option(CMD, v, &a->shard) < 0 ? -1 : 0;
+    case OPT_QUIET: a->quiet = true; return TM_EOK;
+    case OPT_SHARD: return cli_shard_option(CMD, v, &a->shard);
     case OPT_REPORT: {
         size_t n = strlen(v);
         if (n < 6 || strcmp(v + n - 5, ".html") != 0)
-            return cli_usage_error(CMD, "--report '%s': the name must end in .html", v), -1;
+            return cli_usage_error(CMD, "--report '%s': the name must end in .html", v), TM_EUSAGE;
         a->report = v;
-        return 0;
+        return TM_EOK;
     }
-    default: return 1;
+    default: return TM_EINTERNAL;
     }
 }
 
-static int study_option_fn(void *ud, int c, const char *v)
+static tm_err study_option_fn(void *ud, int c, const char *v)
 {
     study_args *a = ud;
-    int r;
+    tm_err err;
     if (a->n_opts >= STUDY_MAX_OPTS)
-        return cli_usage_error(CMD, "more than %d options", STUDY_MAX_OPTS), -1;
+        return cli_usage_error(CMD, "more than %d options", STUDY_MAX_OPTS), TM_EUSAGE;
     a->opts[a->n_opts++] = (study_opt){c, v};
-    r = study_option(a, c, v);
-    return r < 0 ? -1 : r == 0 ? 1 : cli_input_option(CMD, &a->in, c, v);
+    err = study_option(a, c, v);
+    return err == TM_EINTERNAL ? cli_input_option(CMD, &a->in, c, v) : err;
 }
 
 static void defaults(study_args *a)
@@ -214,15 +217,15 @@ static int repeated(const char *const *v, int n)
     return -1;
 }
 
-static int twice(const char *opt, const char *v)
+static tm_err twice(const char *opt, const char *v)
 {
     return cli_usage_error(CMD, "--shard: %s '%s' is given twice: a sharded study needs distinct "
-                           "values on every axis", opt, v), -1;
+                           "values on every axis", opt, v), TM_EUSAGE;
 }
 
 /* A sharded study's axes hold distinct labels: the merge rebuilds the grid
  * from the rows' labels (docs/study.md "Shards"). */
-static int distinct_axes(const study_args *a)
+static tm_err distinct_axes(const study_args *a)
 {
     static char lab[STUDY_MAX_AXIS][400];
     const char *v[STUDY_MAX_AXIS];
@@ -251,39 +254,39 @@ static int distinct_axes(const study_args *a)
     }
     if ((i = repeated(v, a->n_failures)) >= 0)
         return twice("failure", v[i]);
-    return 0;
+    return TM_EOK;
 }
 
 /* Axes left empty get their single default value. */
-static int finish(study_args *a)
+static tm_err finish(study_args *a)
 {
     if (a->effort_given && a->refine_given)
         return cli_usage_error(CMD, "--effort sets the work of the default pipeline; with "
-                               "--refine the chain given runs instead (drop one of them)"), -1;
+                               "--refine the chain given runs instead (drop one of them)"),
+               TM_EUSAGE;
     if (a->effort == CLI_EFFORT_EXHAUSTIVE)
         a->refine = CLI_NET_PIPELINE;
     if (!a->n_topologies)
-        return cli_usage_error(CMD, "--topology is required"), -1;
+        return cli_usage_error(CMD, "--topology is required"), TM_EUSAGE;
     if (!a->n_comms)
-        return cli_usage_error(CMD, "--comm is required"), -1;
+        return cli_usage_error(CMD, "--comm is required"), TM_EUSAGE;
     if (a->in.comm_phases && a->n_comms > 1)
         return cli_usage_error(CMD, "--comm-phases describes one application: give one --comm"),
-               -1;
+               TM_EUSAGE;
     if (!a->n_slots)
         a->slots[a->n_slots++] = 0;
     if (!a->n_routings)
         a->routings[a->n_routings++] = TM_ROUTE_ECMP;
     if (!a->n_strategies)
         a->strategies[a->n_strategies++] = "all";
-    return a->shard.n ? distinct_axes(a) : 0;
+    return a->shard.n ? distinct_axes(a) : TM_EOK;
 }
 
-int study_parse_args(int argc, char **argv, study_args *a)
+bool study_parse_args(int argc, char **argv, study_args *a, int *rc)
 {
-    int rc;
     defaults(a);
-    rc = cli_parse_options(CMD, CLI_STUDY, argc, argv, study_option_fn, a, study_usage);
-    if (rc >= 0)
-        return rc;
-    return finish(a) < 0 ? TM_EXIT_USAGE : -1;
+    if (!cli_parse_options(CMD, CLI_STUDY, argc, argv, study_option_fn, a, study_usage, rc))
+        return false;
+    *rc = finish(a) ? TM_EXIT_USAGE : TM_EXIT_OK;
+    return *rc == TM_EXIT_OK;
 }

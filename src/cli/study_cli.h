@@ -56,8 +56,9 @@ typedef struct study_outputs {
 } study_outputs;
 
 void study_usage(FILE *out);
-/* Parses argv; returns -1 to go on, else the exit code (0 for --help). */
-int study_parse_args(int argc, char **argv, study_args *a);
+/* Parses argv: true to go on, false to end with exit code *rc (0 after
+ * --help; usage errors printed). */
+bool study_parse_args(int argc, char **argv, study_args *a, int *rc);
 /* Writes the results to every --out file, CSV or JSON by its extension,
  * atomically (all or none), after the --report page. */
 tm_err study_write_all(tm_ctx *ctx, const study_outputs *o, const study_grid *g,

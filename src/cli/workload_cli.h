@@ -33,7 +33,7 @@ typedef struct wl_parse {
     const char *cmd;
     wl_args *a;
 } wl_parse;
-int wl_option(void *ud, int c, const char *v);
+tm_err wl_option(void *ud, int c, const char *v);
 
 /* Everything the commands load: the fabric, its router, the jobs. */
 typedef struct wl_inputs {

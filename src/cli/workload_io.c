@@ -7,39 +7,39 @@
 
 #include "workload_cli.h"
 
-int wl_option(void *ud, int c, const char *v)
+tm_err wl_option(void *ud, int c, const char *v)
 {
     wl_parse *p = ud;
     wl_args *a = p->a;
     if (a->n_opts >= WL_MAX_OPTS)
-        return cli_usage_error(p->cmd, "more than %d options", WL_MAX_OPTS), -1;
+        return cli_usage_error(p->cmd, "more than %d options", WL_MAX_OPTS), TM_EUSAGE;
     a->opts[a->n_opts++] = (cli_optval){c, v};
     switch (c) {
     case OPT_SHARD: return cli_shard_option(p->cmd, v, &a->shard);
     case OPT_JOBS:
-    case OPT_TRACE: a->jobs = v; return 1;
-    case OPT_DEFAULT_COMM: a->default_comm = v; return 1;
-    case OPT_AT: a->at = v; return 1;
-    case OPT_POLICY: a->policy = v; return 1;
-    case OPT_PARTITION: a->partition = v; return 1;
-    case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return 1;
-    case OPT_FREE: a->free = v; return 1;
-    case OPT_REPORT: a->report = v; return 1;
-    case OPT_JSON: a->json = true; return 1;
+    case OPT_TRACE: a->jobs = v; return TM_EOK;
+    case OPT_DEFAULT_COMM: a->default_comm = v; return TM_EOK;
+    case OPT_AT: a->at = v; return TM_EOK;
+    case OPT_POLICY: a->policy = v; return TM_EOK;
+    case OPT_PARTITION: a->partition = v; return TM_EOK;
+    case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return TM_EOK;
+    case OPT_FREE: a->free = v; return TM_EOK;
+    case OPT_REPORT: a->report = v; return TM_EOK;
+    case OPT_JSON: a->json = true; return TM_EOK;
     case OPT_SEED:
-        return cli_parse_int(p->cmd, "--seed", v, 0, 0x7fffffffL, &a->seed) < 0 ? -1 : 1;
+        return cli_parse_int(p->cmd, "--seed", v, 0, 0x7fffffffL, &a->seed);
     case OPT_NODES:
-        return cli_parse_int(p->cmd, "--nodes", v, 1, 1L << 24, &a->nodes) < 0 ? -1 : 1;
+        return cli_parse_int(p->cmd, "--nodes", v, 1, 1L << 24, &a->nodes);
     case OPT_PPN:
-        return cli_parse_int(p->cmd, "--ppn", v, 1, CLI_MAX_SLOTS, &a->ppn) < 0 ? -1 : 1;
+        return cli_parse_int(p->cmd, "--ppn", v, 1, CLI_MAX_SLOTS, &a->ppn);
     case OPT_OUT:
         if (a->n_out >= WL_MAX_OUT)
-            return cli_usage_error(p->cmd, "at most %d --out files", WL_MAX_OUT), -1;
+            return cli_usage_error(p->cmd, "at most %d --out files", WL_MAX_OUT), TM_EUSAGE;
         if (!strstr(v, ".csv") && !strstr(v, ".json"))
             return cli_usage_error(p->cmd, "--out '%s': the name must end in .csv or .json", v),
-                   -1;
+                   TM_EUSAGE;
         a->out[a->n_out++] = v;
-        return 1;
+        return TM_EOK;
     default: return cli_input_option(p->cmd, &a->in, c, v);
     }
 }

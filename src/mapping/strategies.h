@@ -13,7 +13,7 @@
 
 /* Constructions: fill `out` (initialised by the caller) with a complete
  * mapping of p. */
-/* src/map/ */
+/* src/construct/ */
 tm_err tm__strategy_identity(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_greedy(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_recursive(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);

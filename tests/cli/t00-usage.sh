@@ -107,3 +107,13 @@ for c in eval map study; do
     expect_exit 1 "$TOPOMAP" $c --topology torus:4x4 --comm x --slots 0
     expect_in "--slots expects an integer in [1, 1048576], got '0'" "$ERR"
 done
+# A strategy's mode is said once: the registry's help text does not repeat
+# the "[hierarchy mode]" / "[network mode]" tag `map --help` adds to it
+# (it printed "(hierarchy mode) [hierarchy mode]").
+for c in "topo" "eval" "map" "study" "study merge" "workload" "workload eval" "workload replay" \
+         "workload merge" "alloc"; do
+    expect_exit 0 "$TOPOMAP" $c --help
+    if echo "$OUT" | grep -E '\((hierarchy|network) mode\).*\[(hierarchy|network) mode\]'; then
+        echo "$c --help names a mode twice"; exit 1
+    fi
+done
