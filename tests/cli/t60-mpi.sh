@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# tm-test: serial (it starts MPI jobs)
 # libtopomap_mpi and the PMPI shim under the real launchers (Open MPI and
 # MPICH, loopback only): TOPOMAP_HOSTS puts the ranks on the hosts of a
 # small torus and fat-tree.  After reordering every process checks its

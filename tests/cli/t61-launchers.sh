@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tm-test: serial (it starts MPI jobs)
+# tm-test: serial (it checks where MPI ranks land and binds them)
 # Launcher placement on this machine (loopback only): every rank reports its
 # host, MPI_COMM_TYPE_SHARED group and CPU affinity (tests/mpi/placement.c).
 # - Open MPI: a rankfile written by topomap (--format openmpi) and the same

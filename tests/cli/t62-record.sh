@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# tm-test: serial (it starts MPI jobs)
 # TOPOMAP_RECORD in the PMPI shim under the real launchers (Open MPI and
 # MPICH): tests/mpi/record_pattern.c sends a known pattern (every kind of
 # point-to-point send, sub- and intercommunicators, persistent requests,
