@@ -2,7 +2,10 @@
 """budget.py - quality against wall time, topomap beside Scotch, in one run
 (`make bench-budget`, docs/performance.md "Effort and time").
 
-  tools/bench/budget.py BUILD [--threads N] [--no-big] [--reps N]
+  tools/bench/budget.py BUILD [--threads N] [--no-big] [--reps N] [--only KEY,...]
+
+(--only: the instances whose key is listed, e.g. --only st131r for the 131,072-task case;
+keys: spmv512 spmv1728 ps16r-ft x5-712 x5-demo plafrim st131r.)
 
 For every instance, all in this one invocation on this machine:
   - Scotch 7 `scotch_gmap -Cd -b0` with its default strategy, with -cq
@@ -277,7 +280,8 @@ def main():
     b.say("Machine: %s, %d cores, %s; %s; load before: %s; topomap with %d threads" % (
         os.uname().machine, os.cpu_count(), cpu, time.strftime("%Y-%m-%d"),
         open("/proc/loadavg").read().split()[:3], threads))
-    rows = [b.instance(i) for i in b.instances()]
+    only = a[a.index("--only") + 1].split(",") if "--only" in a else None
+    rows = [b.instance(i) for i in b.instances() if only is None or i["key"] in only]
     b.say()
     b.say("### Summary: the default against Scotch (default strategy), same run")
     b.say()
