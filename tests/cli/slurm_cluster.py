@@ -8,7 +8,8 @@ its CPUs.  Runs a command with SLURM_CONF pointing at the cluster, then stops bo
 usage: slurm_cluster.py WORKDIR -- COMMAND [ARGS...]
 
 Exit: the command's; 77 (with the reason on stdout) when no cluster can be had here: not
-root (slurmd starts jobs as their users), or slurmd/slurmctld/sbatch not installed.  The
+root (slurmd starts jobs as their users), slurmd/slurmctld/sbatch not installed, or no cgroup
+filesystem mounted (slurmd 22.05 needs one even without cgroup plugins).  The
 daemons' logs are in WORKDIR/cluster/ and printed when the node does not come up.
 """
 import os
@@ -57,6 +58,20 @@ def node_state(env, node):
     return r.stdout.strip()
 
 
+def cgroup_mounted():
+    """A cgroup (v1 or v2) filesystem mounted at or under /sys/fs/cgroup, as a booted
+    system has; fresh-debian.sh's chroot mounts /sys but not its cgroups."""
+    try:
+        mounts = open('/proc/self/mounts').read().splitlines()
+    except OSError:
+        return False
+    for line in mounts:
+        f = line.split()
+        if len(f) >= 3 and f[2] in ('cgroup', 'cgroup2') and f[1].startswith('/sys/fs/cgroup'):
+            return True
+    return False
+
+
 def main():
     if '--' not in sys.argv or sys.argv.index('--') != 2:
         sys.exit(__doc__)
@@ -68,6 +83,11 @@ def main():
             sys.exit(77)
     if os.geteuid() != 0:
         print('not root: slurmd starts jobs as their users (run the tests as root, as CI does)')
+        sys.exit(77)
+    if not cgroup_mounted():
+        print('no cgroup filesystem mounted at /sys/fs/cgroup (a chroot or container without '
+              'it?): slurmd 22.05 initializes its cgroup plugin even with proctrack/linuxproc '
+              'and task/none, and stops without one')
         sys.exit(77)
     d = os.path.join(os.path.abspath(work), 'cluster')
     os.makedirs(os.path.join(d, 'state'))
