@@ -486,17 +486,15 @@ static bool grid_usable(const tm_net *net, const tm_net_csr *g, const int32_t *h
     return true;
 }
 
-/* The grid backend: coordinates per host; the classes are not needed. */
-static tm_err make_grid(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const int32_t *hosts)
+/* The hosts' grid coordinates (grid_usable holds): the grid backend's
+ * answers, kept beside a table too for the QAP's per-PE coordinates
+ * (tm__qnet.pe_gc). */
+static tm_err grid_coords(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const int32_t *hosts)
 {
     const tm_net_grid *gr = tm_net_grid_info(net);
-    d->kind = TM__ND_GRID;
     d->ndims = gr->ndims;
     memcpy(d->dims, gr->dims, sizeof d->dims);
     memcpy(d->wrap, gr->wrap, sizeof d->wrap);
-    free(d->cls), free(d->off), free(d->cls_vertex);
-    d->cls = NULL, d->off = NULL, d->cls_vertex = NULL;
-    d->n_cls = 0;
     d->coord = tm__malloc_n((size_t)d->n * (size_t)d->ndims, sizeof *d->coord);
     if (!d->coord)
         return tm__nomem(ctx);
@@ -508,6 +506,16 @@ static tm_err make_grid(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const int
         }
     }
     return TM_EOK;
+}
+
+/* The grid backend: coordinates per host; the classes are not needed. */
+static tm_err make_grid(tm_ctx *ctx, tm_netdist *d, const tm_net *net, const int32_t *hosts)
+{
+    d->kind = TM__ND_GRID;
+    free(d->cls), free(d->off), free(d->cls_vertex);
+    d->cls = NULL, d->off = NULL, d->cls_vertex = NULL;
+    d->n_cls = 0;
+    return grid_coords(ctx, d, net, hosts);
 }
 
 /* ---- rows ----------------------------------------------------------------- */
@@ -621,6 +629,8 @@ tm_err tm__netdist_new_budget(tm_ctx *ctx, const tm_net *net, const int32_t *hos
         err = fill_table(ctx, d, g);
         if (!err && d->table)
             err = try_levels(ctx, d, net, hosts);
+        if (!err && d->table && grid)
+            err = grid_coords(ctx, d, net, hosts);
         if (err || d->table || d->lev)
             goto out;
         /* a distance beyond int16: the rows (int32) take over */

@@ -45,7 +45,8 @@ struct tm_netdist {
     int n_lev;           /* levels form (table kind, table == NULL): */
     int32_t *lev;        /* n_lev x n_cls group ids */
     int16_t lvd[TM_NET_MAX_LEVELS + 1]; /* D by lowest common level; [n_lev]: none */
-    /* grid */
+    /* grid; also beside a table on a healthy grid (coord != NULL), so
+     * that the QAP's oracle can answer from coordinates (tm__qnet.pe_gc) */
     int ndims;
     int32_t dims[TM_GRID_MAX_DIMS];
     bool wrap[TM_GRID_MAX_DIMS];

@@ -20,6 +20,7 @@ void tm__qdist_init(tm__qdist *o, const tm_hier *h)
     o->h = h;
     o->d_min = tm__hier_dmin(h);
     o->net = NULL;
+    o->gc = NULL;
     o->n_pe = h->n_pe;
     o->group1 = h->group[1];
     o->pow2 = true;

@@ -25,6 +25,10 @@ void tm__qdist_init_net(tm__qdist *o, const tm__qnet *q)
     o->n_pe = q->n_pe;
     o->group1 = 1;
     o->d_min = q->d_min;
+    o->gc = q->pe_gc;
+    memcpy(o->gc_ring, q->gc_ring, sizeof o->gc_ring);
+    o->d_top = q->d_top;
+    o->c_hop = q->c_hop;
 }
 
 void tm__qnet_release(tm__qnet *q)
@@ -33,6 +37,7 @@ void tm__qnet_release(tm__qnet *q)
     free(q->pe_slot);
     free(q->host_pe0);
     free(q->aidx);
+    free(q->pe_gc);
     tm_netdist_free(q->own_hd);
     memset(q, 0, sizeof *q);
 }
@@ -96,6 +101,28 @@ static bool hops_metric(const tm_net *net, const tm_alloc *al)
     return true;
 }
 
+/* tm__qnet.pe_gc from the oracle's host coordinates, when it has them
+ * (a healthy grid) and they fit. */
+static tm_err grid_coords(tm_ctx *ctx, tm__qnet *q)
+{
+    const tm_netdist *d = q->hd;
+    if (!d->coord || d->ndims > TM__QGRID_DIMS)
+        return TM_EOK;
+    for (int k = 0; k < d->ndims; k++)
+        if (d->dims[k] > INT16_MAX)
+            return TM_EOK;
+    q->pe_gc = tm__calloc_n((size_t)(q->n_pe ? q->n_pe : 1) * TM__QGRID_DIMS, sizeof *q->pe_gc);
+    if (!q->pe_gc)
+        return tm__nomem(ctx);
+    for (int k = 0; k < TM__QGRID_DIMS; k++) /* a line: alt = ring - dx never wins */
+        q->gc_ring[k] = k < d->ndims && d->wrap[k] ? d->dims[k] : 4 * INT16_MAX;
+    for (int64_t pe = 0; pe < q->n_pe; pe++)
+        for (int k = 0; k < d->ndims; k++)
+            q->pe_gc[pe * TM__QGRID_DIMS + k] =
+                (int16_t)d->coord[(size_t)q->pe_host[pe] * (size_t)d->ndims + (size_t)k];
+    return TM_EOK;
+}
+
 tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
 {
     const tm_alloc *al = p->alloc;
@@ -148,6 +175,8 @@ tm_err tm__qnet_build(tm_ctx *ctx, const tm_problem *p, tm__qnet *q)
         err = tm_netdist_new(ctx, p->net, al->host, al->n, &q->own_hd);
         q->hd = q->own_hd;
     }
+    if (!err)
+        err = grid_coords(ctx, q);
 out:
     if (err)
         tm__qnet_release(q);
