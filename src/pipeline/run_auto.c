@@ -3,11 +3,15 @@
  * seconds (docs/mapping.md "Effort and time").
  *
  *   constructions  every row's construction, evaluated;
- *   probe          a short refinement of every row (nc:2, then a short
- *                  threshold accepting), evaluated: which construction wins
- *                  once refined is judged on this, not on its J before
- *                  refinement (the screen of the previous pipeline kept the
- *                  lowest J and dropped topdown, the winner after refinement);
+ *   probe          a short refinement of every row (nc:2, the descent on
+ *                  J), evaluated: which construction wins once refined is
+ *                  judged on this, not on its J before refinement (the
+ *                  screen of the previous pipeline kept the lowest J and
+ *                  dropped topdown, the winner after refinement).  No
+ *                  threshold accepting here: on 16 instances of 64 to
+ *                  1,728 tasks a short one (5 moves per slot) changed the
+ *                  rows the levels refine on 2, into pareto trade-offs, and
+ *                  cost 10-40 % of the default's time (docs/mapping.md);
  *   level L >= 1   the best L + 1 rows by their results so far: more kicks
  *                  of the iterated local search on J (1 per task at level
  *                  1, doubling per level), then threshold accepting from
@@ -39,10 +43,6 @@
 #include "../qap/qap_int.h" /* tm__topdown_net_trial */
 #include "../util/util.h"
 
-/* The probe: nc:2, then TA with 5 moves per slot (2,000 to 50,000). */
-#define PROBE_TA_PER_SLOT 5
-#define PROBE_TA_MIN 2000
-#define PROBE_TA_MAX 50000
 /* Level L: ils with its kicks, then TA with 50 moves per slot (as TA's
  * own default), at least 5,000 and at most 500,000 x 2^(L-1).  The cap
  * is TA's cost on big jobs: a move reroutes both tasks' messages, 35 us
@@ -273,26 +273,14 @@ static tm_err task_construct(autorun *a, arow *r)
 static tm_err task_probe(autorun *a, arow *r)
 {
     tm_mapping m;
-    char arg[32];
-    int64_t ta = 0;
     tm_err err = refine_step(r, "nc", PROBE_NC, 1, &r->js);
     tm_mapping_init(&m);
     if (!err && row_stop(r))
         return TM_EOK; /* stopped inside: the row stays constructed */
     if (!err)
         err = tm_mapping_copy(r->jc, &r->js, &m);
-    if (!err && a->rn->p->net) {
-        ta = clamp64(PROBE_TA_PER_SLOT * slots(a), PROBE_TA_MIN, PROBE_TA_MAX);
-        snprintf(arg, sizeof arg, "%lld", (long long)ta);
-        err = refine_step(r, "ta", arg, 2, &m);
-        r->ta_n += ta;
-    }
-    if (!err && row_stop(r)) {
-        tm_mapping_release(&m);
-        return TM_EOK;
-    }
     if (!err)
-        err = eval_cand(a, r, &m, CAND_PROBE, ta, "probed");
+        err = eval_cand(a, r, &m, CAND_PROBE, 0, "probed");
     if (!err)
         r->level = 0;
     tm_mapping_release(&m);

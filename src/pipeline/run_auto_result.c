@@ -131,7 +131,7 @@ bool tm__auto_best_cand(const autorun *a, int row, int *ri, int *ci)
 
 /* ---- the result ---------------------------------------------------------- */
 
-/* "nc:2+ta:8640" for a probe, "ils:2,kicks=4+ta:86400" for a level. */
+/* "nc:2" for a probe, "ils:2,kicks=4+ta:86400" for a level. */
 static void describe(const cand *c, char *buf, size_t size)
 {
     char ta[32] = "";
