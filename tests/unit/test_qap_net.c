@@ -119,6 +119,13 @@ static void test_oracle_and_gains(void **state)
         assert_true(q.hops_metric); /* transit hosts (direct nets) or single-homed */
         assert_tm_ok(ctx, tm__sgraph_from_comm(ctx, &c, TM__SG_VERTEX_WEIGHTS, &g));
         tm__qdist_init_net(&o, &q);
+        /* tori and meshes answer from the PEs' coordinates (tm__qnet.pe_gc):
+         * the oracle's figure for every pair, on one host too */
+        assert_true((q.pe_gc != NULL) == (strncmp(cs->spec, "torus", 5) == 0 ||
+                                          strncmp(cs->spec, "mesh", 4) == 0));
+        for (int32_t a = 0; a < q.n_pe; a++)
+            for (int32_t b = 0; b < q.n_pe; b++)
+                assert_true(tm__qd(&o, a, b) == (a == b ? 0.0 : tm__qnet_d(&q, a, b)));
         pe = malloc((size_t)c.n * sizeof *pe);
         tm_mapping_init(&m);
         assert_tm_ok(ctx, tm_mapping_alloc(ctx, &m, c.n, false));
