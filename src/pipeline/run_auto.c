@@ -398,10 +398,10 @@ static tm_err run_stage(tm_ctx *ctx, autorun *a, int task, int level)
 /* The rows of a stage: constructions (base or extra rows), probes of the
  * rows just built. */
 /* On big jobs, a construction another one beats on congestion, dilation
- * and J at once is not probed (screened): a probe's threshold accepting on
- * a far-flung placement reroutes long paths at every move (the identity of
- * a relabelled stencil: 30 hops a message on a 64x64x32 torus), and such a
- * row has never won once refined (docs/mapping.md "The screen"). */
+ * and J at once is not probed (screened): the descent from a far-flung
+ * placement (the identity of a relabelled stencil: 30 hops a message on a
+ * 64x64x32 torus) swaps most tasks, and such a row has never won once
+ * refined (docs/mapping.md "The screen"). */
 static bool screened(const autorun *a, const arow *r)
 {
     if (a->rn->p->comm->n <= SCREEN_MIN_TASKS || !r->built)

@@ -28,7 +28,8 @@ tm_err tm__ls_kick_init(tm_ctx *ctx, tm__ls_kick_log *k, int32_t n)
     memset(k, 0, sizeof *k);
     k->queue = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *k->queue);
     k->inq = tm__calloc_n((size_t)(n > 0 ? n : 1), sizeof *k->inq);
-    if (!k->queue || !k->inq) {
+    k->seen = tm__calloc_n((size_t)(n > 0 ? n : 1), sizeof *k->seen);
+    if (!k->queue || !k->inq || !k->seen) {
         tm__ls_kick_free(k);
         return tm__nomem(ctx);
     }
@@ -37,7 +38,7 @@ tm_err tm__ls_kick_init(tm_ctx *ctx, tm__ls_kick_log *k, int32_t n)
 
 void tm__ls_kick_free(tm__ls_kick_log *k)
 {
-    free(k->queue), free(k->inq), free(k->su), free(k->sv), free(k->sd);
+    free(k->queue), free(k->inq), free(k->seen), free(k->su), free(k->sv), free(k->sd);
     memset(k, 0, sizeof *k);
 }
 
@@ -70,6 +71,16 @@ static void enqueue(tm__ls_kick_log *k, int32_t n, int32_t x)
     }
 }
 
+/* A fresh stamp for k->seen: nothing tried yet on the current state. */
+static uint32_t next_tried(tm__ls_kick_log *k, int32_t n)
+{
+    if (++k->tried == 0) {
+        memset(k->seen, 0, (size_t)n * sizeof *k->seen);
+        k->tried = 1;
+    }
+    return k->tried;
+}
+
 int tm__ls_kick(tm__ls *L, tm__ls_kick_log *k, int32_t u, int32_t v)
 {
     const tm__sgraph *g = L->g;
@@ -89,18 +100,25 @@ int tm__ls_kick(tm__ls *L, tm__ls_kick_log *k, int32_t u, int32_t v)
     enqueue(k, n, v);
     while (qh < k->qt) {
         int32_t a = k->queue[qh++];
+        uint32_t tried = next_tried(k, n);
         for (int64_t e = g->xadj[a]; e < g->xadj[a + 1]; e++) {
             int32_t b = g->adj[e];
             for (int64_t f = g->xadj[b]; f <= g->xadj[b + 1]; f++) {
-                /* partners: b itself and b's neighbours (two hops) */
+                /* partners: b itself and b's neighbours (two hops); one
+                 * reached again through another b is skipped until a swap
+                 * changes the state (its gain would be the same: none) */
                 int32_t c = f == g->xadj[b + 1] ? b : g->adj[f];
-                if (c == a || !tm__ls_gain(L, a, c, &d))
+                if (c == a || k->seen[c] == tried)
+                    continue;
+                k->seen[c] = tried;
+                if (!tm__ls_gain(L, a, c, &d))
                     continue;
                 tm__ls_apply_swap(L, a, c);
                 L->j += d;
                 if (log_swap(k, a, c, d) < 0)
                     return -1;
                 enqueue(k, n, c);
+                tried = next_tried(k, n);
             }
         }
     }

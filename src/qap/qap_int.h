@@ -77,6 +77,7 @@ typedef struct tm__qdist {
     const int16_t *gc;
     int32_t gc_ring[TM__QGRID_DIMS];
     double d_top, c_hop;
+    bool gc_hops;    /* d_top == 0 and c_hop == 1: the distance is the hops */
 } tm__qdist;
 
 void tm__qdist_init(tm__qdist *o, const tm_hier *h);
@@ -115,8 +116,8 @@ __attribute__((always_inline)) static inline double tm__qd(const tm__qdist *o, i
                     tm__qgrid_1d(a[1], b[1], o->gc_ring[1]) +
                     tm__qgrid_1d(a[2], b[2], o->gc_ring[2]) +
                     tm__qgrid_1d(a[3], b[3], o->gc_ring[3]);
-        if (h > 0)
-            return o->d_top + o->c_hop * (double)h;
+        if (h > 0) /* hop units (no node levels): the same double */
+            return o->gc_hops ? (double)h : o->d_top + o->c_hop * (double)h;
     }
     if (o->net)
         return tm__qnet_d(o->net, p, q);

@@ -87,6 +87,9 @@ tm_err tm__ls_par_nc_round(tm_ctx *ctx, tm__ls *L, tm__ls_ws *w, const int32_t *
 typedef struct tm__ls_kick_log {
     int32_t *queue;     /* tasks queued by the repair (the kick's pair first) */
     uint32_t *inq, stamp;
+    /* partners tried from the task being repaired since the last swap
+     * (seen[c] == tried): the same pair on the same state gains nothing */
+    uint32_t *seen, tried;
     int32_t qt;
     int32_t *su, *sv;   /* the swaps, in order (the forced one first) */
     double *sd;         /* their changes of J */

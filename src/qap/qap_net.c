@@ -29,6 +29,7 @@ void tm__qdist_init_net(tm__qdist *o, const tm__qnet *q)
     memcpy(o->gc_ring, q->gc_ring, sizeof o->gc_ring);
     o->d_top = q->d_top;
     o->c_hop = q->c_hop;
+    o->gc_hops = q->d_top == 0.0 && q->c_hop == 1.0;
 }
 
 void tm__qnet_release(tm__qnet *q)
