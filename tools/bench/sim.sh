@@ -53,6 +53,9 @@ SETS=${SIM_SETS:-512}
 JOBS=${SIM_JOBS:-2}   # simulations at a time (512 set): one core each
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPORT=$HERE/sim_report.py
+# lanes_run: items a few at a time, as `make test` runs its tests
+# shellcheck source=../../tests/lanes.sh
+. "$HERE/../../tests/lanes.sh"
 rm -f "$OUT/topomap.log" # topomap's warnings (X5's unnamed CAs) go there
 SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error
      --log=smpi_utils.thres:info --cfg=smpi/display-timing:yes)
@@ -83,6 +86,17 @@ simrun() {
     # in OUT: CoMD writes a YAML report into its working directory
     (cd "$OUT" && smpirun -platform "$plat" -hostfile "$hf" -np "$np" "${SIM[@]}" "${cfg[@]}" \
         "$@") > "$log" 2>&1 || { cat "$log"; exit 1; }
+}
+
+# lane_one MODEL:PLACEMENT (for lanes_run): one simulation of the row being
+# run, under network model MODEL, of the consecutive or the mapped hostfile
+# (name, tag, NP, bin and args are the caller's).
+lane_one() {
+    local model=${1%%:*} pl=${1#*:} hf=$OUT/$name.consecutive
+    [ "$pl" = consecutive ] || hf=$OUT/$tag.mapped
+    # shellcheck disable=SC2086
+    simrun "$OUT/$name.xml" "$hf" $NP "$OUT/$tag.$pl.$model.out" \
+        --cfg=network/model:$model -- "$bin" $args
 }
 
 # platform NAME TOPO ALLOC ROUTING NP: the case's platform (NAME.xml) and its
@@ -194,28 +208,15 @@ P
             "$TM" map $topo --alloc "$alloc" --comm "$mtx" --comm-phases "$mtx.phases" \
                 --routing "$routing" --objective time --format smpi --out "$OUT/$tag.mapped" \
                 --json --quiet > "$OUT/$tag.map.json" 2>> "$OUT/topomap.log"
-            local t=() other=() running=0 failed=0
+            local t=() other=() lanes=$OUT/lanes
             # the six simulations of the row, SIM_JOBS at a time (each is one process on one
             # core; the simulated times do not depend on what else runs)
-            for model in SMPI IB CM02; do
-                for pl in consecutive mapped; do
-                    hf=$OUT/$name.consecutive
-                    [ $pl = consecutive ] || hf=$OUT/$tag.mapped
-                    # shellcheck disable=SC2086
-                    simrun "$OUT/$name.xml" "$hf" $NP "$OUT/$tag.$pl.$model.out" \
-                        --cfg=network/model:$model -- "$bin" $args &
-                    running=$((running + 1))
-                    if [ $running -ge "$JOBS" ]; then
-                        wait -n || failed=1
-                        running=$((running - 1))
-                    fi
-                done
+            rm -rf "$lanes" && mkdir -p "$lanes"
+            lanes_run "$JOBS" "$lanes" SMPI:consecutive SMPI:mapped IB:consecutive IB:mapped \
+                CM02:consecutive CM02:mapped
+            for rc in "$lanes"/*.rc; do
+                [ "$(cat "$rc")" = 0 ] || { cat "${rc%.rc}.out"; exit 1; }
             done
-            while [ $running -gt 0 ]; do
-                wait -n || failed=1
-                running=$((running - 1))
-            done
-            [ $failed -eq 0 ] || exit 1
             for model in SMPI IB CM02; do
                 for pl in consecutive mapped; do
                     t+=("$(run_time "$OUT/$tag.$pl.$model.out")")
