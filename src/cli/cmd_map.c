@@ -131,14 +131,19 @@ static const char *objective_name(int obj)
          : obj == TM_OBJ_PARETO ? "pareto" : obj == TM_OBJ_TIME ? "time" : "congestion";
 }
 
-/* The per-strategy table of --strategy all. */
+/* The per-strategy table of --strategy all; the refine column as wide as
+ * its longest chain (the default's levels: "ils:2,kicks=1+ta:86400,dil=0.01"). */
 static void print_rows(FILE *out, const tm_map_result *res, bool network)
 {
+    int w = network ? 22 : 14;
+    for (int32_t i = 0; i < res->n_rows; i++)
+        if ((int)strlen(res->rows[i].refine) > w)
+            w = (int)strlen(res->rows[i].refine);
     if (network)
-        fprintf(out, "%-12s %-22s %14s %12s %16s %12s %9s\n", "strategy", "refine",
+        fprintf(out, "%-12s %-*s %14s %12s %16s %12s %9s\n", "strategy", w, "refine",
                 "max congestion", "avg dilation", "J", "est. time (s)", "time (s)");
     else
-        fprintf(out, "%-16s %-14s %16s %9s\n", "strategy", "refine", "J", "time (s)");
+        fprintf(out, "%-16s %-*s %16s %9s\n", "strategy", w, "refine", "J", "time (s)");
     for (int32_t i = 0; i < res->n_rows; i++) {
         const tm_map_row *r = &res->rows[i];
         const char *mark = i == res->best ? "  <- best"
@@ -149,12 +154,12 @@ static void print_rows(FILE *out, const tm_map_result *res, bool network)
         if (!isnan(r->metrics->est_time_s))
             snprintf(est, sizeof est, "%.6g", r->metrics->est_time_s);
         if (network)
-            fprintf(out, "%-12s %-22s %14.6g %12.4f %16.10g %12s %9.3f%s\n", r->name,
+            fprintf(out, "%-12s %-*s %14.6g %12.4f %16.10g %12s %9.3f%s\n", r->name, w,
                     r->refine[0] ? r->refine : "-", r->metrics->max_congestion,
                     r->metrics->avg_dilation, r->metrics->qap_J, est, r->time_s, mark);
         else
-            fprintf(out, "%-16s %-14s %16.10g %9.3f%s\n", r->name, r->refine[0] ? r->refine : "-",
-                    r->metrics->qap_J, r->time_s, mark);
+            fprintf(out, "%-16s %-*s %16.10g %9.3f%s\n", r->name, w,
+                    r->refine[0] ? r->refine : "-", r->metrics->qap_J, r->time_s, mark);
     }
 }
 

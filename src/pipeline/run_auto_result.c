@@ -131,12 +131,13 @@ bool tm__auto_best_cand(const autorun *a, int row, int *ri, int *ci)
 
 /* ---- the result ---------------------------------------------------------- */
 
-/* "nc:2" for a probe, "ils:2,kicks=4+ta:86400" for a level. */
-static void describe(const cand *c, char *buf, size_t size)
+/* "nc:2" for a probe, "ils:2,kicks=4+ta:86400,dil=0.01" for a level. */
+static void describe(const autorun *a, const cand *c, char *buf, size_t size)
 {
-    char ta[32] = "";
+    char ta[48] = "";
     if (c->ta > 0)
-        snprintf(ta, sizeof ta, "+ta:%lld", (long long)c->ta);
+        snprintf(ta, sizeof ta, "+ta:%lld,dil=%g", (long long)c->ta,
+                 tm__auto_level_dil(a->rn->obj));
     if (c->level == CAND_CONSTRUCTION)
         buf[0] = 0;
     else if (c->level == CAND_PROBE)
@@ -154,7 +155,7 @@ static tm_err fill_row(tm_ctx *ctx, const arow *r, int k, tm_map_row *row)
         return tm__nomem(ctx);
     *row->metrics = c->met;
     snprintf(row->name, sizeof row->name, "%s", r->name);
-    describe(c, row->refine, sizeof row->refine);
+    describe(r->a, c, row->refine, sizeof row->refine);
     row->start_congestion = r->start[0];
     row->start_dilation = r->start[1];
     row->start_J = r->start[2];
