@@ -9,6 +9,7 @@
 
 #include "map_fixtures.h"
 #include "test_fixtures.h"
+#include "pipeline/run_auto.h" /* tm__auto_level_dil */
 #include "pipeline/run_int.h"
 
 /* An irregular 64-task graph (a 4^3 stencil with every rank relabelled
@@ -49,6 +50,34 @@ static void make_inst(inst *s, bool tree)
     }
     memset(s, 0, sizeof *s);
     s->net = tree ? fx_tree(ctx, 4, 4, 4, 2.0) : fx_torus(ctx, K, 3, 1);
+    fx_comm(&s->c, N, m, src, dst, w);
+    fx_alloc(&s->al, s->net, 0, NULL);
+    s->p.net = s->net;
+    s->p.alloc = &s->al;
+    s->p.comm = &s->c;
+    s->p.imbalance = -1;
+}
+
+/* 64 tasks with 4 random partners each on the 4x4x4 torus. */
+static void make_random_inst(inst *s)
+{
+    enum { N = 64, D = 4 };
+    int32_t src[2 * D * N], dst[2 * D * N];
+    double w[2 * D * N];
+    int m = 0;
+    tm__rng r;
+    tm__rng_seed(&r, 5, 0);
+    for (int32_t v = 0; v < N; v++)
+        for (int k = 0; k < D; k++) {
+            int32_t u = (int32_t)tm__rng_below(&r, N);
+            double vol = 1 + (double)tm__rng_below(&r, 8);
+            if (u == v)
+                continue;
+            src[m] = v, dst[m] = u, w[m++] = vol;
+            src[m] = u, dst[m] = v, w[m++] = vol;
+        }
+    memset(s, 0, sizeof *s);
+    s->net = fx_torus(ctx, 4, 3, 1);
     fx_comm(&s->c, N, m, src, dst, w);
     fx_alloc(&s->al, s->net, 0, NULL);
     s->p.net = s->net;
@@ -237,11 +266,37 @@ static void test_auto_rows(void **state)
         assert_string_equal(row->name, base[i]);
         assert_true(row->refine[0] == 0 || strcmp(row->refine, "nc:2") == 0 ||
                     strncmp(row->refine, "ils:2,kicks=1+ta:", 17) == 0);
+        /* the levels' TA under pareto: 1 % of volume x hops at most */
+        if (strncmp(row->refine, "ils:", 4) == 0)
+            assert_non_null(strstr(row->refine, ",dil=0.01"));
         refined += strncmp(row->refine, "ils:", 4) == 0;
         assert_true(row->metrics->est_time_s > 0); /* the rows are timed at the end */
     }
     assert_true(refined <= 2);
     tm_map_result_release(&r);
+    /* a job no construction solves (random partners): the levels' rows show
+     * their chain, with the guard of the objective */
+    for (int o = TM_OBJ_CONGESTION; o <= TM_OBJ_PARETO; o++) {
+        inst t;
+        make_random_inst(&t);
+        run(&t, 2, 1, (tm_objective)o, &r, &info);
+        refined = 0;
+        for (int i = 0; i < r.n_rows; i++)
+            if (strncmp(r.rows[i].refine, "ils:", 4) == 0) {
+                assert_non_null(strstr(r.rows[i].refine, o == TM_OBJ_CONGESTION ? ",dil=0.05"
+                                                                                : ",dil=0.01"));
+                refined++;
+            }
+        assert_true(refined >= 1);
+        tm_map_result_release(&r);
+        free_inst(&t);
+    }
+    /* the guard by objective: TA's own 5 % where dilation is not weighed */
+    assert_true(tm__auto_level_dil(TM_OBJ_PARETO) == 0.01);
+    assert_true(tm__auto_level_dil(TM_OBJ_DILATION) == 0.01);
+    assert_true(tm__auto_level_dil(TM_OBJ_QAP) == 0.01);
+    assert_true(tm__auto_level_dil(TM_OBJ_CONGESTION) == 0.05);
+    assert_true(tm__auto_level_dil(TM_OBJ_TIME) == 0.05);
     run(&s, 2, 2, TM_OBJ_PARETO, &r, &info);
     assert_int_equal(r.n_rows, 6 + 1 + 3 + 1); /* topdown#1 (2 trials off grids), greedy#1..3, grow#1 */
     assert_string_equal(r.rows[6].name, "topdown#1");
