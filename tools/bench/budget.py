@@ -5,7 +5,9 @@
   tools/bench/budget.py BUILD [--threads N] [--no-big] [--reps N] [--only KEY,...]
 
 (--only: the instances whose key is listed, e.g. --only st131r for the 131,072-task case;
-keys: spmv512 spmv1728 ps16r-ft x5-712 x5-demo plafrim st131r.)
+keys: spmv512 spmv1728 ps16r-ft x5-712 x5-demo plafrim, the m-* cases (more fabrics and
+jobs, the default and Scotch only: m-sp1000 m-sp1331 m-sp2d-3d m-sp2d-2d m-sp4096 m-ps12r
+m-sp1000-ft m-rgg1000-ft m-rgg1000-df m-sp1000-percs m-rgg500-x5), st131r.)
 
 For every instance, all in this one invocation on this machine:
   - Scotch 7 `scotch_gmap -Cd -b0` with its default strategy, with -cq
@@ -211,13 +213,15 @@ class Bench:
                                (p["C"] > dflt["C"] or p["D"] > dflt["D"] or p["J"] > dflt["J"]))
         worse_than_default = ["%gx" % p["f"] for p in curve if p["f"] >= 1 and dominated(p)]
         self.say()
-        self.say("Smallest budget that beats every Scotch point on both objectives: %s. "
-                 "Longer budgets dominated by shorter ones: %s. Budgets of at least the default's "
-                 "time whose answer the default's dominates: %s." % (
-                     "%g s (%.1fx Scotch's default time)" % (smallest, smallest / s_default["wall"])
-                     if smallest is not None else "none in the list",
-                     ", ".join("%g < %g" % w for w in worse) if worse else "none",
-                     ", ".join(worse_than_default) if worse_than_default else "none"))
+        if curve:
+            self.say("Smallest budget that beats every Scotch point on both objectives: %s. "
+                     "Longer budgets dominated by shorter ones: %s. Budgets of at least the "
+                     "default's time whose answer the default's dominates: %s." % (
+                         "%g s (%.1fx Scotch's default time)" % (
+                             smallest, smallest / s_default["wall"])
+                         if smallest is not None else "none in the list",
+                         ", ".join("%g < %g" % w for w in worse) if worse else "none",
+                         ", ".join(worse_than_default) if worse_than_default else "none"))
         return {"label": inst["label"], "scotch": s_default, "best_c": best_c, "best_d": best_d,
                 "default": dflt, "target": target, "beats": beats(dflt),
                 "strictly": strictly(dflt), "smallest": smallest, "monotone": not worse}
@@ -260,6 +264,41 @@ class Bench:
             {"key": "plafrim", "label": "PlaFRIM (real), all 125 hosts x 4, rgg 500", "comm": rgg,
              "args": ["--topology", PLAFRIM, "--slots", "4", "--comm", rgg], "slots": 4},
         ]
+        # more fabrics and jobs, the default beside Scotch only (no efforts, no budget curve):
+        # what the default does outside the six instances above
+        sp1000 = o.comm("sp1000", "grid7:50x50x50", 1000, 1)
+        sp1331 = o.comm("sp27-1331", "grid27:44x44x44", 1331, 2)
+        sp2d = o.comm("sp2d1024", "grid7:128x128x1", 1024, 3)
+        rgg1000 = o.comm("rgg1000", "rgg:20000,8", 1000, 4)
+        sp4096 = o.comm("sp4096", "grid7:64x64x64", 4096, 5)
+        ps12r = o.comm("ps12r", "stencil:12x12x12", "-", 7)
+        rgg500 = o.comm("rgg-500", "rgg:50000,12", 500, 7)
+        one = {"efforts": (), "budgets": (), "more": True}
+        for key, label, comm, topo, extra in (
+                ("m-sp1000", "SpMV 1,000 parts, torus:10x10x10", sp1000, ["torus:10x10x10"],
+                 {"torus3d": (10, 10, 10)}),
+                ("m-sp1331", "27-point SpMV 1,331 parts, torus:11x11x11", sp1331,
+                 ["torus:11x11x11"], {"torus3d": (11, 11, 11)}),
+                ("m-sp2d-3d", "2D SpMV 1,024 parts, torus:8x8x16", sp2d, ["torus:8x8x16"],
+                 {"torus3d": (8, 8, 16)}),
+                ("m-sp2d-2d", "2D SpMV 1,024 parts, torus:32x32", sp2d, ["torus:32x32"],
+                 {"slots": 1}),
+                ("m-sp4096", "SpMV 4,096 parts, torus:16x16x16", sp4096, ["torus:16x16x16"],
+                 {"torus3d": (16, 16, 16)}),
+                ("m-ps12r", "stencil 12^3 relabelled, torus:12x12x12", ps12r, ["torus:12x12x12"],
+                 {"torus3d": (12, 12, 12)}),
+                ("m-sp1000-ft", "SpMV 1,000 parts, fattree:k=16,n=3", sp1000,
+                 ["fattree:k=16,n=3"], {"slots": 1}),
+                ("m-rgg1000-ft", "rgg 1,000, fattree:k=16,n=3", rgg1000, ["fattree:k=16,n=3"],
+                 {"slots": 1}),
+                ("m-rgg1000-df", "rgg 1,000, dragonfly:h=4", rgg1000, ["dragonfly:h=4"],
+                 {"slots": 1}),
+                ("m-sp1000-percs", "SpMV 1,000 parts, percs:supernodes=32", sp1000,
+                 ["percs:supernodes=32"], {"slots": 1}),
+                ("m-rgg500-x5", "rgg 500 on PSMN X5 (real), 89 hosts x 8", rgg500, None,
+                 {"slots": 8})):
+            args = (["--topology"] + topo if topo else x5 + ["--slots", "8"]) + ["--comm", comm]
+            out.append(dict(one, key=key, label=label, comm=comm, args=args, **extra))
         if o.big:
             st = o.comm("st131r", "stencil:64x64x32", "-", 7)
             out.append({"key": "st131r", "label": "stencil 64x64x32 relabelled (131,072 tasks), "
