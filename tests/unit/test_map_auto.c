@@ -23,6 +23,20 @@ typedef struct inst {
     tm_problem p;
 } inst;
 
+/* The job of n tasks and m messages on all of net's slots. */
+static void set_inst(inst *s, tm_net *net, int32_t n, int m, const int32_t *src,
+                     const int32_t *dst, const double *w)
+{
+    memset(s, 0, sizeof *s);
+    s->net = net;
+    fx_comm(&s->c, n, m, src, dst, w);
+    fx_alloc(&s->al, s->net, 0, NULL);
+    s->p.net = s->net;
+    s->p.alloc = &s->al;
+    s->p.comm = &s->c;
+    s->p.imbalance = -1;
+}
+
 static void make_inst(inst *s, bool tree)
 {
     enum { K = 4, N = K * K * K };
@@ -48,14 +62,7 @@ static void make_inst(inst *s, bool tree)
             src[m] = perm[nb[k]], dst[m] = perm[v], w[m++] = vol;
         }
     }
-    memset(s, 0, sizeof *s);
-    s->net = tree ? fx_tree(ctx, 4, 4, 4, 2.0) : fx_torus(ctx, K, 3, 1);
-    fx_comm(&s->c, N, m, src, dst, w);
-    fx_alloc(&s->al, s->net, 0, NULL);
-    s->p.net = s->net;
-    s->p.alloc = &s->al;
-    s->p.comm = &s->c;
-    s->p.imbalance = -1;
+    set_inst(s, tree ? fx_tree(ctx, 4, 4, 4, 2.0) : fx_torus(ctx, K, 3, 1), N, m, src, dst, w);
 }
 
 /* 64 tasks with 4 random partners each on the 4x4x4 torus. */
@@ -76,14 +83,7 @@ static void make_random_inst(inst *s)
             src[m] = v, dst[m] = u, w[m++] = vol;
             src[m] = u, dst[m] = v, w[m++] = vol;
         }
-    memset(s, 0, sizeof *s);
-    s->net = fx_torus(ctx, 4, 3, 1);
-    fx_comm(&s->c, N, m, src, dst, w);
-    fx_alloc(&s->al, s->net, 0, NULL);
-    s->p.net = s->net;
-    s->p.alloc = &s->al;
-    s->p.comm = &s->c;
-    s->p.imbalance = -1;
+    set_inst(s, fx_torus(ctx, 4, 3, 1), N, m, src, dst, w);
 }
 
 static void free_inst(inst *s)
