@@ -29,28 +29,25 @@ printf '#include "../../src/util/util.h"\n' >> copy/include/topomap/hier.h
 printf '#include "topomap/map.h"\n' >> copy/include/topomap/net.h
 printf '#include "topomap/error.h"\n' > copy/include/topomap/extra.h
 if "$check" copy > out.txt; then echo "check-layers passed a planted violation"; exit 1; fi
-n=$(wc -l < copy/src/qap/qap_ls.c)
-grep -q "^src/qap/qap_ls.c:$n: includes pipeline/general.h: src/qap (layer [0-9]*) may not include from src/pipeline" out.txt \
-    || { echo "upward include not named:"; cat out.txt; exit 1; }
-n=$(wc -l < copy/src/metrics/metrics.c)
-grep -q "^src/metrics/metrics.c:$n: includes route/lft_int.h, private to src/route" out.txt \
-    || { echo "private header not named:"; cat out.txt; exit 1; }
-n=$(wc -l < copy/src/construct/rcm.c)
-grep -q "^src/construct/rcm.c:$n: includes qap/qap_int.h: src/construct (layer \([0-9]*\)) may not include from src/qap (layer \1)" out.txt \
-    || { echo "include within a layer not named:"; cat out.txt; exit 1; }
-grep -q "^src/newfolder/x.c:1: folder src/newfolder is in no layer" out.txt \
-    || { echo "unplaced folder not named:"; cat out.txt; exit 1; }
-n=$(wc -l < copy/src/mpi/lib/mpi_core.c)
-grep -q "^src/mpi/lib/mpi_core.c:$n: includes pipeline/general.h, private to src/pipeline" out.txt \
-    || { echo "private header from a subfolder not named:"; cat out.txt; exit 1; }
-n=$(wc -l < copy/include/topomap/hier.h)
-grep -q "^include/topomap/hier.h:$n: includes \"../../src/util/util.h\": a public header includes only public headers" out.txt \
-    || { echo "src/ file in a public header not named:"; cat out.txt; exit 1; }
-n=$(wc -l < copy/include/topomap/net.h)
-grep -q "^include/topomap/net.h:$n: includes topomap/map.h: net.h (layer [0-9]*) may not include map.h (layer [0-9]*)" out.txt \
-    || { echo "upward public include not named:"; cat out.txt; exit 1; }
-grep -q "^include/topomap/extra.h:1: public header extra.h is not in the public-headers block" out.txt \
-    || { echo "unlisted public header not named:"; cat out.txt; exit 1; }
+# named WHAT PATTERN: the report has a line matching PATTERN (the offence WHAT);
+# last FILE: the line number of FILE's last line (the include planted there)
+named() { grep -q "$2" out.txt || { echo "$1 not named:"; cat out.txt; exit 1; }; }
+last() { wc -l < "copy/$1"; }
+named "upward include" \
+    "^src/qap/qap_ls.c:$(last src/qap/qap_ls.c): includes pipeline/general.h: src/qap (layer [0-9]*) may not include from src/pipeline"
+named "private header" \
+    "^src/metrics/metrics.c:$(last src/metrics/metrics.c): includes route/lft_int.h, private to src/route"
+named "include within a layer" \
+    "^src/construct/rcm.c:$(last src/construct/rcm.c): includes qap/qap_int.h: src/construct (layer \([0-9]*\)) may not include from src/qap (layer \1)"
+named "unplaced folder" "^src/newfolder/x.c:1: folder src/newfolder is in no layer"
+named "private header from a subfolder" \
+    "^src/mpi/lib/mpi_core.c:$(last src/mpi/lib/mpi_core.c): includes pipeline/general.h, private to src/pipeline"
+named "src/ file in a public header" \
+    "^include/topomap/hier.h:$(last include/topomap/hier.h): includes \"../../src/util/util.h\": a public header includes only public headers"
+named "upward public include" \
+    "^include/topomap/net.h:$(last include/topomap/net.h): includes topomap/map.h: net.h (layer [0-9]*) may not include map.h (layer [0-9]*)"
+named "unlisted public header" \
+    "^include/topomap/extra.h:1: public header extra.h is not in the public-headers block"
 [ "$(wc -l < out.txt)" -eq 8 ] || { echo "expected exactly the 8 planted offences:"; cat out.txt; exit 1; }
 # The page itself: a listed folder that does not exist is exit 2.
 sed -i 's/^5  hier /5  nosuch /' copy/src/README.md
