@@ -52,6 +52,13 @@
 #define LEVEL_TA_PER_SLOT 50
 #define LEVEL_TA_MIN 5000
 #define LEVEL_TA_MAX 500000
+/* How far the levels' threshold accepting may raise the sum of hops
+ * weighted by volume (TA's dil=): 1 % when the objective weighs dilation
+ * (pareto, dilation, qap), TA's own 5 % when it is congestion or time.
+ * With 5 % under pareto the default's dilation ended level with Scotch's
+ * on SpMV tori (docs/mapping.md "Effort and time"). */
+#define LEVEL_TA_DIL 0.01
+#define LEVEL_TA_DIL_CONGESTION 0.05
 /* The default effort (no effort, no time limit) by the job's size: the
  * levels cost little on small jobs, where the extra starts of level 2 (the
  * other orientations of topdown) pay most (docs/mapping.md "Effort and

@@ -10,13 +10,7 @@
 /* The probe's descent and the levels' local search: nc:2, ils:2. */
 #define PROBE_NC "2"
 #define LEVEL_ILS_DEPTH 2
-/* How far the levels' threshold accepting may raise the sum of hops
- * weighted by volume (TA's dil=): 1 % when the objective weighs dilation
- * (pareto, dilation, qap), TA's own 5 % when it is congestion or time.
- * With 5 % under pareto the default's dilation ended level with Scotch's
- * on SpMV tori (docs/mapping.md "Effort and time"). */
-#define LEVEL_TA_DIL 0.01
-#define LEVEL_TA_DIL_CONGESTION 0.05
+/* The levels' dilation guard for objective obj (TA's dil=; run_auto.c). */
 double tm__auto_level_dil(tm_objective obj);
 
 enum { CAND_CONSTRUCTION = -1, CAND_PROBE = 0 };

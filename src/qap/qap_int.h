@@ -73,7 +73,9 @@ typedef struct tm__qdist {
     int64_t n_pe;
     int64_t group1;  /* hierarchy mode: PEs per lowest-level group */
     double d_min;    /* at most the distance of two distinct PEs (tm__qnet.d_min) */
-    /* network mode on a grid: tm__qnet.pe_gc, gc_ring, d_top, c_hop */
+    /* network mode on a grid: tm__qnet.pe_gc, gc_ring, d_top, c_hop, copied
+     * here because the local searches keep the oracle by value (tm__ls.o)
+     * and tm__qd then reads them without going through net */
     const int16_t *gc;
     int32_t gc_ring[TM__QGRID_DIMS];
     double d_top, c_hop;
