@@ -67,5 +67,13 @@ tm_err tm__sgraph_contract(tm_ctx *ctx, const tm__sgraph *g, const int32_t *part
                            unsigned flags, tm__sgraph *out);
 /* Sum of the weights at v (its "cumulative edge weight"). */
 double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v);
+/* The heavy edges of g (sgraph_heavy.c): {u, v} is kept when its weight
+ * is at least ratio x the heaviest weight at u or at v (the lighter of the
+ * two endpoints' heaviest), so the relation stays symmetric and every
+ * vertex keeps its heaviest edges.  Which edges are kept depends on the
+ * weights only, never on the vertex numbering.  Rows in g's order, vw
+ * copied.  *kept_frac: the kept share of g's edges (1 when g has none). */
+tm_err tm__sgraph_heavy(tm_ctx *ctx, const tm__sgraph *g, double ratio, tm__sgraph *out,
+                        double *kept_frac);
 
 #endif

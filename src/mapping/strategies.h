@@ -28,6 +28,7 @@ tm_err tm__strategy_topdown_contract(tm_ctx *ctx, const tm_problem *p, uint64_t 
 tm_err tm__strategy_topdown_ms(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_random(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 tm_err tm__strategy_grow(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
+tm_err tm__strategy_skeleton(tm_ctx *ctx, const tm_problem *p, uint64_t seed, tm_mapping *out);
 
 /* Refinements: improve m in place (never worse by their own objective);
  * `arg` is the text after "name:" in the refinement spec, or NULL. */

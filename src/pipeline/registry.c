@@ -17,6 +17,7 @@ static const tm_strategy strategies[] = {
     {"bottomup", "partition into a1-blocks, contract, repeat up the hierarchy", TM_MODE_HIERARCHY, true, tm__strategy_bottomup},
     {"random", "random placement (baseline; balanced when tasks > PEs)", TM_MODE_HIERARCHY, false, tm__strategy_random},
     {"grow", "greedy growth matching neighbourhoods: J to placed partners, then common-neighbour structure (rebuilds grids)", TM_MODE_NETWORK, true, tm__strategy_grow},
+    {"skeleton", "grow on the job's heavy edges (at least 10 % of a task's heaviest: faces without edge and corner neighbours or collectives), refined on the whole job; grow when the job has no lighter classes", TM_MODE_NETWORK, true, tm__strategy_skeleton},
     {"greedy", "heaviest tasks to the closest free hosts", TM_MODE_NETWORK, true, tm__strategy_greedy},
     {"recursive", "METIS bisection of tasks and hosts", TM_MODE_NETWORK, true, tm__strategy_recursive},
     {"rcm", "reverse Cuthill-McKee orders matched", TM_MODE_NETWORK, true, tm__strategy_rcm},

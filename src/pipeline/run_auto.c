@@ -99,6 +99,7 @@ static bool is_net_topdown(const autorun *a, const arow *r)
 }
 
 static bool is_grow(const arow *r) { return strcmp(r->st->name, "grow") == 0; }
+static bool is_skeleton(const arow *r) { return strcmp(r->st->name, "skeleton") == 0; }
 
 static tm_err add_row(tm_ctx *ctx, autorun *a, const tm_strategy *st, int k, bool extra, int *cap)
 {
@@ -151,7 +152,7 @@ static tm_err make_rows(tm_ctx *ctx, autorun *a, const char *strategy)
         const tm_strategy *s = a->rows[i].st;
         int extra = strcmp(s->name, "greedy") == 0   ? EXTRA_GREEDY
                     : is_net_topdown(a, &a->rows[i]) ? EXTRA_TOPDOWN
-                    : is_grow(&a->rows[i])            ? !a->named
+                    : is_grow(&a->rows[i]) || is_skeleton(&a->rows[i]) ? !a->named
                                                      : 0;
         for (int k = 1; k <= extra && !err; k++)
             err = add_row(ctx, a, s, k, true, &cap);
@@ -241,6 +242,9 @@ static tm_err task_construct(autorun *a, arow *r)
     else if (is_grow(r) && !a->named) /* the first starts, or (grow#1) all the others */
         err = tm__grow_starts(r->jc, rn->p, r->seed, r->trial ? GROW_FIRST : 0,
                               r->trial ? tm__grow_n_starts(rn->p) : GROW_FIRST, &m);
+    else if (is_skeleton(r) && !a->named) /* grow's starts on the skeleton, if any */
+        err = tm__skeleton_starts(r->jc, rn->p, r->seed, r->trial ? GROW_FIRST : 0,
+                                  r->trial ? tm__grow_n_starts(rn->p) : GROW_FIRST, &m);
     else
         err = r->st->run(r->jc, rn->p, r->seed, &m);
     if (!err && m.n == 0 && rn->p->comm->n > 0) {
@@ -443,9 +447,29 @@ static void todo_rows(autorun *a, int task, bool extra)
     }
 }
 
-/* The rows of level L: the best L + 1 built rows, ranked by their best
- * candidates (the objective's order, the pareto rule with the ideal point
- * of all candidates). */
+/* Whether a row of the level so far has a best candidate with the same
+ * congestion, dilation and J as *m: the same placement or one the
+ * network's symmetry makes equivalent (grow and skeleton both rebuild a
+ * stencil exactly), whose refinement would spend the level's work again. */
+static bool same_as_todo(const autorun *a, const tm_metrics *m)
+{
+    for (int i = 0; i < a->ntodo; i++) {
+        int ri, ci;
+        const tm_metrics *o;
+        if (!tm__auto_best_cand(a, (int)(a->todo[i] - a->rows), &ri, &ci))
+            continue;
+        o = &a->rows[ri].c[ci].met;
+        if (o->max_congestion == m->max_congestion && o->avg_dilation == m->avg_dilation &&
+            o->qap_J == m->qap_J)
+            return true;
+    }
+    return false;
+}
+
+/* The rows of level L: the best L + 1 built rows that differ, ranked by
+ * their best candidates (the objective's order, the pareto rule with the
+ * ideal point of all candidates); a row whose best candidate has the
+ * figures of one taken already is passed over (same_as_todo). */
 static tm_err todo_level(tm_ctx *ctx, autorun *a, int level)
 {
     int want = level + 1;
@@ -479,7 +503,8 @@ static tm_err todo_level(tm_ctx *ctx, autorun *a, int level)
             break;
         b = tm__run_pick_ideal(list, m, a->rn->obj, cmin, dmin);
         taken[map[b]] = true;
-        a->todo[a->ntodo++] = &a->rows[map[b]];
+        if (!same_as_todo(a, list[b].metrics))
+            a->todo[a->ntodo++] = &a->rows[map[b]];
     }
 out:
     free(best);

@@ -41,6 +41,11 @@ TM__HEAP_DEFINE(hheap, hent, hent_first)
 typedef struct grow {
     tm_ctx *ctx;
     const tm__sgraph *g;
+    /* the search graph (TM__SEARCH_RATIO): the structure (common
+     * neighbours, tasks two steps away) and the candidate hosts come from
+     * it, J from g; on a trace rank 0 is two steps from every task on g */
+    const tm__sgraph *sg;
+    tm__sgraph heavy;
     const tm__qnet *q;
     tm__qdist o;
     int32_t *hoff, *hadj;       /* host graph (allocation indices) */
@@ -139,7 +144,7 @@ static int32_t host_cn(const grow *G, int32_t a, int32_t b)
  * G->list[0..return) with counts in G->cnt. */
 static int32_t task_cn(grow *G, int32_t u)
 {
-    const tm__sgraph *g = G->g;
+    const tm__sgraph *g = G->sg;
     int32_t n = 0;
     G->cur++;
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
@@ -263,7 +268,7 @@ static int32_t boxed_in(grow *G, int32_t u, int32_t ncn)
 
 static int32_t choose_pe(grow *G, int32_t u)
 {
-    const tm__sgraph *g = G->g;
+    const tm__sgraph *g = G->sg;
     int32_t ncn = G->use_cn ? task_cn(G, u) : 0, nc = 0, best = -1;
     double b1 = 0, b2 = 0;
     G->cur++;
@@ -299,20 +304,25 @@ static int32_t choose_pe(grow *G, int32_t u)
 
 static int place(grow *G, int32_t u, int32_t p)
 {
-    const tm__sgraph *g = G->g;
+    const tm__sgraph *g = G->g, *sg = G->sg;
     G->pe[u] = p;
     G->pe_used[p] = 1;
     G->free_n[G->q->pe_host[p]]--;
     if (G->have_cells)
         tm__gcells_take(&G->cells, G->q, G->q->pe_host[p]);
+    for (int64_t e = sg->xadj[u]; e < sg->xadj[u + 1]; e++) {
+        int32_t x = sg->adj[e];
+        if (G->pe[x] >= 0)
+            continue;
+        for (int64_t f = sg->xadj[x]; f < sg->xadj[x + 1]; f++)
+            if (G->pe[sg->adj[f]] < 0 && sg->adj[f] != u)
+                G->c2[sg->adj[f]]++;
+    }
     for (int64_t e = g->xadj[u]; e < g->xadj[u + 1]; e++) {
         int32_t x = g->adj[e];
         if (G->pe[x] >= 0)
             continue;
         G->vol[x] += g->w[e];
-        for (int64_t f = g->xadj[x]; f < g->xadj[x + 1]; f++)
-            if (G->pe[g->adj[f]] < 0 && g->adj[f] != u)
-                G->c2[g->adj[f]]++;
         if (hheap_push(&G->heap, (hent){task_key(G, x), x}) < 0)
             return -1;
     }
@@ -361,6 +371,7 @@ static void grow_free(grow *G)
     free(G->hoff), free(G->hadj), free(G->pe), free(G->free_n), free(G->pe_used);
     free(G->vol), free(G->c2), free(G->cnt), free(G->stamp), free(G->list);
     free(G->cand), free(G->cmark), free(G->sw_of), free(G->swmark), free(G->cellbuf);
+    tm__sgraph_release(&G->heavy);
     tm__gcells_release(&G->cells);
     hheap_release(&G->heap);
 }
@@ -369,10 +380,14 @@ static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__sgrap
                         const tm__qnet *q)
 {
     size_t n = (size_t)(g->n ? g->n : 1), nh = (size_t)q->n_hosts;
+    double kept = 1.0;
     memset(G, 0, sizeof *G);
     G->ctx = ctx;
     G->g = g;
     G->q = q;
+    if (tm__sgraph_heavy(ctx, g, TM__SEARCH_RATIO, &G->heavy, &kept) != TM_EOK)
+        return tm__nomem(ctx);
+    G->sg = kept < 1.0 ? &G->heavy : g;
     tm__qdist_init_net(&G->o, q);
     G->pe = tm__malloc_n(n, sizeof *G->pe);
     G->vol = tm__malloc_n(n, sizeof *G->vol);

@@ -83,8 +83,8 @@ static uint32_t next_tried(tm__ls_kick_log *k, int32_t n)
 
 int tm__ls_kick(tm__ls *L, tm__ls_kick_log *k, int32_t u, int32_t v)
 {
-    const tm__sgraph *g = L->g;
-    int32_t n = g->n, qh = 0;
+    const tm__sgraph *sg = L->sg;
+    int32_t n = sg->n, qh = 0;
     double d = tm__ls_swap_delta(L, u, v);
     k->ns = 0;
     k->qt = 0;
@@ -101,13 +101,14 @@ int tm__ls_kick(tm__ls *L, tm__ls_kick_log *k, int32_t u, int32_t v)
     while (qh < k->qt) {
         int32_t a = k->queue[qh++];
         uint32_t tried = next_tried(k, n);
-        for (int64_t e = g->xadj[a]; e < g->xadj[a + 1]; e++) {
-            int32_t b = g->adj[e];
-            for (int64_t f = g->xadj[b]; f <= g->xadj[b + 1]; f++) {
-                /* partners: b itself and b's neighbours (two hops); one
-                 * reached again through another b is skipped until a swap
-                 * changes the state (its gain would be the same: none) */
-                int32_t c = f == g->xadj[b + 1] ? b : g->adj[f];
+        for (int64_t e = sg->xadj[a]; e < sg->xadj[a + 1]; e++) {
+            int32_t b = sg->adj[e];
+            for (int64_t f = sg->xadj[b]; f <= sg->xadj[b + 1]; f++) {
+                /* partners: b itself and b's neighbours (two hops on the
+                 * search graph); one reached again through another b is
+                 * skipped until a swap changes the state (its gain would
+                 * be the same: none) */
+                int32_t c = f == sg->xadj[b + 1] ? b : sg->adj[f];
                 if (c == a || k->seen[c] == tried)
                     continue;
                 k->seen[c] = tried;
@@ -204,7 +205,7 @@ static tm_err seq_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
             break;
         if (L->t_end >= 0 && it >= kicks * 64)
             break;
-        if (!tm__ls_kick_draw(g, r, &u, &v) || v == u || L->pe[u] == L->pe[v] ||
+        if (!tm__ls_kick_draw(L->sg, r, &u, &v) || v == u || L->pe[u] == L->pe[v] ||
             !load_ok(L, u, v))
             continue;
         bool this_kept;

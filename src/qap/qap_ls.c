@@ -312,7 +312,7 @@ static bool partner(const tm__ls *L, int32_t u, int32_t x)
 
 int tm__ls_nc_visit(tm__ls *L, tm__ls_ws *w, int32_t u, int depth, uint8_t *next)
 {
-    int32_t nb = ball(L->g, w, u, depth);
+    int32_t nb = ball(L->sg, w, u, depth);
     int improved = 0;
     for (int32_t i = 1; i < nb; i++) {
         int32_t x = w->queue[i];
@@ -333,7 +333,7 @@ int tm__ls_nc_visit(tm__ls *L, tm__ls_ws *w, int32_t u, int depth, uint8_t *next
 
 bool tm__ls_nc_probe(const tm__ls *L, tm__ls_ws *w, int32_t u, int depth)
 {
-    int32_t nb = ball(L->g, w, u, depth);
+    int32_t nb = ball(L->sg, w, u, depth);
     double d;
     for (int32_t i = 1; i < nb; i++)
         if (partner(L, u, w->queue[i]) && tm__ls_gain(L, u, w->queue[i], &d))
@@ -503,11 +503,15 @@ tm_err tm__qap_local_search_k(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist 
 {
     tm__ls L;
     tm__rng r;
+    tm__sgraph heavy = {0};
     tm_err err = TM_EOK;
-    double tl = tm_ctx_time_limit(ctx), *wdeg = NULL;
+    double tl = tm_ctx_time_limit(ctx), *wdeg = NULL, kept = 1.0;
     bool nc = strcmp(nbh, "nc") == 0, ils = strcmp(nbh, "ils") == 0;
     memset(&L, 0, sizeof L);
+    if ((nc || ils) && tm__sgraph_heavy(ctx, g, TM__SEARCH_RATIO, &heavy, &kept) != TM_EOK)
+        return tm__nomem(ctx);
     L.g = g;
+    L.sg = kept < 1.0 ? &heavy : g;
     L.pe = pe;
     L.bound = bound;
     L.o = *o;
@@ -517,15 +521,17 @@ tm_err tm__qap_local_search_k(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist 
     tm__rng_seed(&r, seed, 0x5157);
     if (bound >= 0) {
         L.load = tm__calloc_n((size_t)o->n_pe, sizeof *L.load);
-        if (!L.load)
-            return tm__nomem(ctx);
+        if (!L.load) {
+            err = tm__nomem(ctx);
+            goto out;
+        }
         for (int32_t u = 0; u < g->n; u++)
             L.load[pe[u]] += g->vw[u];
     }
     L.c = tm__malloc_n((size_t)(g->n ? g->n : 1), sizeof *L.c);
     if (!L.c) {
-        free(L.load);
-        return tm__nomem(ctx);
+        err = tm__nomem(ctx);
+        goto out;
     }
     for (int32_t u = 0; u < g->n; u++)
         L.c[u] = contrib(&L, u);
@@ -560,6 +566,7 @@ out:
     if (j_out)
         *j_out = L.j;
     tm__team_free(L.team);
+    tm__sgraph_release(&heavy);
     free(wdeg);
     free(L.load);
     free(L.c);

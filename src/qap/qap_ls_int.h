@@ -19,6 +19,12 @@ typedef struct tm__ls_undo {
 
 typedef struct tm__ls {
     const tm__sgraph *g;
+    /* The search graph: g's heavy edges (TM__SEARCH_RATIO), or g
+     * itself.  The partners a search tries are found on it (N_C^D's balls,
+     * the kicks and their repairs); every gain is computed on g.  On a real
+     * trace the collectives link rank 0 to every rank with a few bytes, so
+     * on g every ball of radius 2 is the whole job. */
+    const tm__sgraph *sg;
     tm__qdist o;
     int32_t *pe;
     double *load; /* per PE; NULL when one-to-one */
@@ -113,8 +119,9 @@ void tm__ls_kick_undo(tm__ls *L, tm__ls_undo *ul, const tm__ls_kick_log *k);
 int tm__ls_kick_run(tm__ls *L, tm__ls_kick_log *k, tm__ls_undo *ul, int32_t u, int32_t v,
                     bool *kept);
 /* Draws a kick's pair from r as ils does: u, and unless u has no
- * neighbour (then false), a neighbour x of u and a neighbour v of x.  The
- * draws depend on the graph only, so a batch can be drawn ahead. */
+ * neighbour (then false), a neighbour x of u and a neighbour v of x, on
+ * the search graph g (tm__ls.sg).  The draws depend on the graph only, so
+ * a batch can be drawn ahead. */
 bool tm__ls_kick_draw(const tm__sgraph *g, tm__rng *r, int32_t *u, int32_t *v);
 /* Grows the parallel arrays of a swap log (u, v and, unless NULL, d) to
  * hold need entries; *cap is the capacity they all have.  -1 when out of

@@ -306,7 +306,6 @@ static void replay_member(void *arg, int id)
 static int32_t draw(const tm__ls *L, tm__rng *r, int64_t it0, int32_t count, int64_t kicks,
                     kentry *e, bool *end)
 {
-    const tm__sgraph *g = L->g;
     int32_t ne = 0;
     for (int64_t it = it0; ne < count; it++) {
         if (!(it < kicks || L->t_end >= 0) || (L->t_end >= 0 && it >= kicks * 64)) {
@@ -315,7 +314,7 @@ static int32_t draw(const tm__ls *L, tm__rng *r, int64_t it0, int32_t count, int
         }
         e[ne] = (kentry){.it = it};
         /* one-to-one: distinct tasks have distinct PEs */
-        e[ne].valid = tm__ls_kick_draw(g, r, &e[ne].u, &e[ne].v) && e[ne].v != e[ne].u;
+        e[ne].valid = tm__ls_kick_draw(L->sg, r, &e[ne].u, &e[ne].v) && e[ne].v != e[ne].u;
         ne++;
     }
     return ne;

@@ -2,7 +2,11 @@
 """scotch_util.py - glue between topomap files and Scotch 7 (tools/bench/map-scotch.sh).
 
   scotch_util.py grf EDGES OUT.grf
-      task graph: undirected, weights = volume u->v + v->u (Scotch's edge loads)
+      task graph: undirected, weights = volume u->v + v->u (Scotch's edge loads),
+      scaled down when their sum exceeds 2^25: Debian's Scotch 7 reads and sums
+      loads in 32-bit integers, and traced byte volumes (LULESH: 2.6e9 a face)
+      wrap around (a weight of 3e9 is read as 852,516,352; CommExpan goes
+      negative), which made Scotch map those jobs on garbage weights
   scotch_util.py target NET.graphml SLOTS OUT.src.grf OUT.list OUT.names [HOSTFILE]
       the network (hosts and switches) as a Scotch source graph with host loads
       = SLOTS, the list of host vertices for `amk_grf -l`, and the host names
@@ -19,6 +23,11 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 
 
+# The largest sum of edge loads handed to Scotch: its loads are 32-bit, and it
+# multiplies them by target distances (up to 2^6 here) in its gains.
+SCOTCH_LOAD_SUM = 2 ** 25
+
+
 def grf(edges, out):
     w, n = defaultdict(float), 0
     for line in open(edges):
@@ -30,8 +39,10 @@ def grf(edges, out):
         if u != v:
             w[(min(u, v), max(u, v))] += x
     adj = defaultdict(list)
+    total = sum(w.values())
+    scale = min(1.0, SCOTCH_LOAD_SUM / total) if total > 0 else 1.0
     for (u, v), x in w.items():
-        x = max(1, int(round(x)))
+        x = max(1, int(round(x * scale)))
         adj[u].append((v, x))
         adj[v].append((u, x))
     with open(out, "w") as f:

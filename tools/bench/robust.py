@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""robust.py - does the default's answer depend on how the ranks are numbered?
+(`make bench-robust`, docs/performance.md "Numbering").
+
+  tools/bench/robust.py BUILD [--numberings N] [--only KEY,...] [--methods M,...]
+                        [--threads N] [--label L] [--fresh]
+
+For every case (a real traced application, an SpMV or a stencil on a torus, a
+fat-tree or the real X5 fabric), N random relabellings of the job's ranks
+(numbering 0 is the job's own order, 1..N-1 random permutations: the matrix
+is the same job, its rows in another order); on each, all in this one
+invocation on this machine:
+  - topomap's default (`topomap map`, no option): its max congestion, average
+    dilation, wall time;
+  - `--effort exhaustive` (methods: exhaustive);
+  - Scotch 7 `scotch_gmap -Cd -b0` (methods: scotch), judged by `topomap eval`.
+The best known placement of a case is the best any of them found on any
+numbering (congestion and dilation each on its own), the consecutive placement
+of the job's own order included.  Printed per case and method: p50 / p90 / max
+over the numberings of congestion / best and dilation / best, the relabellings
+on which the default is worse than Scotch by more than 2 % (on either
+objective), and the median wall time against the target max(1 s, 10 x
+Scotch).  Results are kept in BUILD/bench-robust/results.json (a later run
+with other methods adds to the best known; --fresh starts anew).
+"""
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import budget  # noqa: E402  (the Scotch glue and the generated jobs)
+
+ROOT = budget.ROOT
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "data", "commmatrix")
+COMM = os.path.join(ROOT, "topologies", "comm")
+
+
+def read_trace(path):
+    """The job's directed entries (u, v, w) as topomap reads them
+    (docs/formats.md): graphStats lines split w/2 each way, dense rows are
+    senders, edge lines are directed."""
+    out = []
+    text = open(path).read()
+    if "Graph Information" in text:
+        on = False
+        for line in text.splitlines():
+            if "Graph Information" in line:
+                on = True
+                continue
+            if on and line.startswith("-"):
+                break
+            m = re.match(r"\s*(\d+)\s*,\s*(\d+)\s*=\s*([0-9.eE+-]+)", line) if on else None
+            if m:
+                u, v, w = int(m.group(1)), int(m.group(2)), float(m.group(3))
+                out += [(u, v, w / 2), (v, u, w / 2)]
+        return out
+    if path.endswith(".edges"):
+        for line in text.splitlines():
+            p = line.split("#")[0].split()
+            if len(p) >= 2:
+                out.append((int(p[0]), int(p[1]), float(p[2]) if len(p) > 2 else 1.0))
+        return out
+    rows = [l.replace(",", " ").split() for l in text.splitlines()
+            if l.strip() and not l.startswith("#")]
+    for u, r in enumerate(rows):
+        for v, x in enumerate(r):
+            if float(x) != 0 and u != v:
+                out.append((u, v, float(x)))
+    return out
+
+
+def relabel(entries, seed, path):
+    n = 1 + max(max(u, v) for u, v, _ in entries)
+    perm = list(range(n))
+    if seed:
+        random.Random(1000003 * seed + 17).shuffle(perm)
+    with open(path, "w") as f:
+        for u, v, w in entries:
+            f.write("%d %d %r\n" % (perm[u], perm[v], w))
+    return path
+
+
+class Robust(budget.Bench):
+    def __init__(self, build, threads, reps, label, fresh):
+        super().__init__(build, threads, reps, False)
+        self.out = os.path.join(build, "bench-robust")
+        os.makedirs(self.out, exist_ok=True)
+        self.db_path = os.path.join(self.out, "results.json")
+        self.db = {} if fresh or not os.path.exists(self.db_path) else json.load(
+            open(self.db_path))
+        self.label = label
+
+    def save(self):
+        tmp = self.db_path + ".tmp"
+        json.dump(self.db, open(tmp, "w"), indent=0, sort_keys=True)
+        os.replace(tmp, self.db_path)
+
+    def put(self, key, k, method, rec):
+        self.db.setdefault(key, {}).setdefault(str(k), {})[method] = rec
+        self.save()
+
+    def cases(self):
+        o = self
+        cn = lambda f: os.path.join(SHARED, "cnca_mpiP_cm", f)
+        ml = lambda a: os.path.join(SHARED, "maplib", a, "comm_matrix.p2p.size.csv")
+        sp512 = o.comm("spmv512", "grid7:64x64x64", 512)
+        sp1000 = o.comm("sp1000", "grid7:50x50x50", 1000, 1)
+        st12 = o.comm("st12", "stencil:12x12x12", "-")
+        x5 = ["--topology", os.path.join(budget.X5, "X5.topofile"), "--node-name-map",
+              os.path.join(budget.X5, "X5.map")]
+        dor = ["--routing", "dor"]
+        t = lambda s: ["--topology", "torus:" + s] + dor
+        c = []
+        add = lambda key, label, src, args, **kw: c.append(dict(key=key, label=label, src=src,
+                                                                args=args, **kw))
+        add("lulesh64-t", "LULESH 64 (mpiP), torus:4x4x4 dor", cn("lulesh_64.graphStats.txt"),
+            t("4x4x4"), torus3d=(4, 4, 4))
+        add("cg64-t", "NPB CG 64 (MapLib), torus:4x4x4 dor", ml("cg"), t("4x4x4"),
+            torus3d=(4, 4, 4))
+        add("amg64-t", "AMG 64 (MapLib), torus:4x4x4 dor", ml("amg"), t("4x4x4"),
+            torus3d=(4, 4, 4))
+        add("btmz64-t", "NPB BT-MZ 64 (MapLib), torus:4x4x4 dor", ml("btmz"), t("4x4x4"),
+            torus3d=(4, 4, 4))
+        add("netloc64-t", "netloc app.mat 64, torus:4x4x4 dor",
+            os.path.join(SHARED, "netloc_scotch", "app.mat"), t("4x4x4"), torus3d=(4, 4, 4))
+        add("lulesh1000-t", "LULESH 1,000 (mpiP), torus:10x10x10 dor",
+            cn("lulesh_1000.graphStats.txt"), t("10x10x10"), torus3d=(10, 10, 10))
+        add("miniamr1000-t", "miniAMR 1,000 (mpiP), torus:10x10x10 dor",
+            cn("miniamr_1000.graphStats.txt"), t("10x10x10"), torus3d=(10, 10, 10))
+        add("amg1000-t", "AMG2013 1,000 (mpiP), torus:10x10x10 dor",
+            cn("amg2013_1000.graphStats.txt"), t("10x10x10"), torus3d=(10, 10, 10))
+        add("cg1024-t", "NPB CG C 1,024 (mpiP), torus:8x8x16 dor",
+            cn("npb_cg_C_1024.graphStats.txt"), t("8x8x16"), torus3d=(8, 8, 16))
+        add("mg1024-t", "NPB MG C 1,024 (mpiP), torus:8x8x16 dor",
+            cn("npb_mg_C_1024.graphStats.txt"), t("8x8x16"), torus3d=(8, 8, 16))
+        add("clover1152-t", "CloverLeaf 1,152 (mpiP), torus:8x12x12 dor",
+            cn("cloverleaf_1152.graphStats.txt"), t("8x12x12"), torus3d=(8, 12, 12))
+        add("sp512-t", "SpMV 512, torus:8x8x8 dor", sp512, t("8x8x8"), torus3d=(8, 8, 8))
+        add("sp1000-t", "SpMV 1,000, torus:10x10x10 dor", sp1000, t("10x10x10"),
+            torus3d=(10, 10, 10))
+        add("st12-t", "stencil 12^3, torus:12x12x12 dor", st12, t("12x12x12"),
+            torus3d=(12, 12, 12))
+        add("lulesh1000-ft", "LULESH 1,000 (mpiP), fattree:k=16,n=3",
+            cn("lulesh_1000.graphStats.txt"), ["--topology", "fattree:k=16,n=3"], slots=1)
+        add("lulesh64-x5", "LULESH 64 (mpiP), X5 (real) 16 hosts x 4",
+            cn("lulesh_64.graphStats.txt"), x5 + ["--slots", "4", "--alloc",
+                                                  os.path.join(ROOT, "topologies", "psmn-x5",
+                                                               "job-64-scattered.hostfile")],
+            slots=4, hostfile=os.path.join(ROOT, "topologies", "psmn-x5",
+                                           "job-64-scattered.hostfile"))
+        add("sp512-x5", "SpMV 512, X5 (real) 64 hosts x 8", sp512,
+            x5 + ["--slots", "8"], slots=8)
+        return c
+
+    def inst(self, case, k):
+        path = os.path.join(self.out, "%s.%d.edges" % (case["key"], k))
+        if not os.path.exists(path):
+            relabel(read_trace(case["src"]), k, path)
+        args = case["args"] + ["--comm", path]
+        i = dict(case, key=case["key"], comm=path, args=args)
+        i["eval_args"] = [a for a in args]
+        if "--alloc" in i["eval_args"]:
+            j = i["eval_args"].index("--alloc")
+            del i["eval_args"][j:j + 2]
+        return i
+
+    def run_case(self, case, n, methods):
+        for k in range(n):
+            i = self.inst(case, k)
+            if "default" in methods:
+                p = self.topomap(i, [])
+                self.put(case["key"], k, "default" + self.label, [p["C"], p["D"], p["J"],
+                                                                   p["wall"]])
+                if k == 0:
+                    cons = p["cons"]
+                    self.put(case["key"], 0, "consecutive", [
+                        cons["max_congestion"], cons["avg_dilation"], cons["qap_network_J"], 0])
+            if "exhaustive" in methods:
+                p = self.topomap(i, ["--effort", "exhaustive"])
+                self.put(case["key"], k, "exhaustive", [p["C"], p["D"], p["J"], p["wall"]])
+            if "scotch" in methods:
+                s = self.scotch_one(i)
+                self.put(case["key"], k, "scotch", s)
+
+    def scotch_one(self, inst):
+        grf = os.path.join(self.out, os.path.basename(inst["comm"]) + ".grf")
+        if not os.path.exists(grf):
+            budget.sh([budget.UTIL, "grf", inst["comm"], grf])
+        tgt, names = self.scotch_target(inst)
+        smap = os.path.join(self.out, "scotch.map")
+        walls = []
+        for _ in range(self.reps):
+            w, p = budget.timed(["scotch_gmap", "-Cd", "-b0", grf, tgt, smap])
+            if p.returncode != 0:
+                raise RuntimeError("scotch_gmap failed: " + p.stderr[-300:])
+            walls.append(w)
+        plain = os.path.join(self.out, "scotch.plain")
+        lst = tgt + ".list"
+        budget.sh([budget.UTIL, "plain", smap, names, plain] +
+                  ([lst] if os.path.exists(lst) else []))
+        c, d, j = self.evaluate(inst, plain)
+        return [c, d, j, statistics.median(walls)]
+
+    def report(self, case, n, methods_shown):
+        rec = self.db.get(case["key"], {})
+        allv = [v for k in rec.values() for v in k.values()]
+        if not allv:
+            return None
+        bc, bd = min(v[0] for v in allv), min(v[1] for v in allv)
+        self.say()
+        self.say("### %s (best known %.4g / %.4g)" % (case["label"], bc, bd))
+        self.say()
+        self.say("| method | numberings | C/best p50 / p90 / max | D/best p50 / p90 / max | "
+                 "wall s (median) | note |")
+        self.say("|---|---|---|---|---|---|")
+        out = {}
+        for m in methods_shown:
+            pts = [(int(k), rec[k][m]) for k in rec if m in rec[k] and int(k) < n]
+            if not pts:
+                continue
+            cr = sorted(v[0] / bc for _, v in pts)
+            dr = sorted(v[1] / bd for _, v in pts)
+            q = lambda a, f: a[min(len(a) - 1, int(round(f * (len(a) - 1))))]
+            note = ""
+            if m.startswith("default"):
+                sc = {k: rec[str(k)]["scotch"] for k, _ in pts if "scotch" in rec[str(k)]}
+                worse = [k for k, v in pts if k in sc and
+                         (v[0] > 1.02 * sc[k][0] or v[1] > 1.02 * sc[k][1])]
+                swall = statistics.median([v[3] for v in sc.values()]) if sc else None
+                wall = statistics.median([v[3] for _, v in pts])
+                note = "worse than Scotch (>2 %%) on %d of %d%s" % (
+                    len(worse), len(sc), (" (%s)" % ",".join(map(str, worse))) if worse else "")
+                if swall:
+                    target = max(1.0, 10 * swall)
+                    note += "; %.1fx Scotch's time, target %.2f s %s" % (
+                        wall / swall, target, "met" if wall <= target else "MISSED")
+                out = {"c90": q(cr, 0.9), "cmax": cr[-1], "d90": q(dr, 0.9), "dmax": dr[-1],
+                       "worse": len(worse)}
+            self.say("| %s | %d | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.3f | %s |" % (
+                m, len(pts), q(cr, .5), q(cr, .9), cr[-1], q(dr, .5), q(dr, .9), dr[-1],
+                statistics.median([v[3] for _, v in pts]), note))
+        return out
+
+
+def main():
+    a = sys.argv[1:]
+    build = a[0] if a and not a[0].startswith("--") else "build"
+    opt = lambda k, d: a[a.index(k) + 1] if k in a else d
+    n = int(opt("--numberings", "20"))
+    methods = opt("--methods", "default,exhaustive,scotch").split(",")
+    b = Robust(build, int(opt("--threads", "2")), int(opt("--reps", "1")), opt("--label", ""),
+               "--fresh" in a)
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                if l.startswith("model name")), "?")
+    b.say("Machine: %s, %d cores, %s; %s; load before: %s" % (
+        os.uname().machine, os.cpu_count(), cpu, time.strftime("%Y-%m-%d"),
+        open("/proc/loadavg").read().split()[:3]))
+    only = opt("--only", None)
+    only = only.split(",") if only else None
+    shown = opt("--show", None)
+    summary = []
+    for case in b.cases():
+        if only and case["key"] not in only:
+            continue
+        b.run_case(case, n, methods)
+        ms = shown.split(",") if shown else ["default" + b.label, "exhaustive", "scotch"]
+        r = b.report(case, n, ms)
+        if r:
+            summary.append((case, r))
+    open(os.path.join(b.out, "summary.md"), "w").write("\n".join(b.lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
