@@ -72,8 +72,31 @@ double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v);
  * two endpoints' heaviest), so the relation stays symmetric and every
  * vertex keeps its heaviest edges.  Which edges are kept depends on the
  * weights only, never on the vertex numbering.  Rows in g's order, vw
- * copied.  *kept_frac: the kept share of g's edges (1 when g has none). */
+ * copied.  The kept share of g's edges and of its total weight (each 1
+ * when g has none). */
+/* The search graph of the local searches (src/qap/qap_ls_int.h), of grow's
+ * structure and of threshold accepting (src/ta/): the task graph's edges of at least this share of the heaviest
+ * weight at the lighter endpoint (tm__sgraph_heavy).  On the real traces of
+ * ../shared/data/commmatrix/ the collectives are 1e-5 to 1e-9 of a rank's
+ * heaviest message and go (AMG2013 1,000: 451 partners a rank on average,
+ * 18 kept); a 3D code's edge neighbours (LULESH: 2e-2) and the lightest
+ * neighbours of an SpMV (1e-2) stay, its corners (5e-4) are still met two
+ * steps away; a job without light classes keeps all its edges. */
+#define TM__SEARCH_RATIO 1e-3
+/* The local searches compute their gains on the heavy edges too, and
+ * threshold accepting its loads, when the light ones carry at most this
+ * share of the volume (qap_ls.c, ta.c); the answer is checked on the whole
+ * job.  The traces' light edges carry 0 to 2.4e-3 of it. */
+#define TM__LIGHT_WEIGHT 0.01
+typedef struct tm__heavy_share {
+    double edges, weight;
+} tm__heavy_share;
 tm_err tm__sgraph_heavy(tm_ctx *ctx, const tm__sgraph *g, double ratio, tm__sgraph *out,
-                        double *kept_frac);
+                        tm__heavy_share *kept);
+/* The entries of communication graph c whose edge (both directions
+ * summed) is heavy as above, each with its own direction and volume;
+ * *kept as above (of c's undirected edges and volume). */
+tm_err tm__comm_heavy(tm_ctx *ctx, const tm_comm *c, double ratio, tm_comm *out,
+                      tm__heavy_share *kept);
 
 #endif

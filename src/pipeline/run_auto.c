@@ -237,7 +237,9 @@ static tm_err task_construct(autorun *a, arow *r)
     tm_ctx_set_stop(r->jc, row_stop, r);
     tm_ctx_set_seed(r->jc, r->seed);
     (void)tm_ctx_set_threads(r->jc, a->threads); /* from the parent: checked */
-    if (is_net_topdown(a, r))
+    if (a->perm && strcmp(r->st->name, "identity") == 0)
+        err = tm__auto_canon_consecutive(r->jc, a, &m); /* the given numbering's */
+    else if (is_net_topdown(a, r))
         err = tm__topdown_net_trial(r->jc, rn->p, r->seed, r->trial, &m);
     else if (is_grow(r) && !a->named) /* the first starts, or (grow#1) all the others */
         err = tm__grow_starts(r->jc, rn->p, r->seed, r->trial ? GROW_FIRST : 0,
@@ -259,7 +261,9 @@ static tm_err task_construct(autorun *a, arow *r)
         tm_mapping_init(&cons);
         /* the identity row is the baseline, evaluated already */
         if (c && !rn->gen && rn->p->net && strcmp(r->st->name, "identity") == 0 &&
-            tm_mapping_consecutive(r->jc, rn->p->alloc, rn->p->comm->n, &cons) == TM_EOK &&
+            (a->perm ? tm__auto_canon_consecutive(r->jc, a, &cons)
+                     : tm_mapping_consecutive(r->jc, rn->p->alloc, rn->p->comm->n, &cons)) ==
+                TM_EOK &&
             tm__run_same_mapping(&cons, &m)) {
             tm_metrics met = *c;
             met.link_load = NULL;
@@ -501,7 +505,7 @@ static tm_err todo_level(tm_ctx *ctx, autorun *a, int level)
             }
         if (m == 0)
             break;
-        b = tm__run_pick_ideal(list, m, a->rn->obj, cmin, dmin);
+        b = tm__run_pick_ideal(list, m, getenv("TM_RANKJ") && a->rn->obj == TM_OBJ_PARETO ? TM_OBJ_QAP : a->rn->obj, cmin, dmin);
         taken[map[b]] = true;
         if (!same_as_todo(a, list[b].metrics))
             a->todo[a->ntodo++] = &a->rows[map[b]];
@@ -611,12 +615,18 @@ tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_re
         err = tm__run_baseline(ctx, rn->p, rn, out);
         a.final_s = tm__now() - t;
     }
+    /* after the baseline, which is the given numbering's */
+    if (!err)
+        err = tm__auto_canon_begin(ctx, &a);
     if (!err)
         err = schedule(ctx, &a);
     if (!err)
         err = tm__auto_collect(ctx, &a, best_m);
+    if (!err)
+        err = tm__auto_canon_end(ctx, &a, best_m);
     if (!err && info)
         tm__auto_info(&a, info);
+    tm__auto_canon_release(&a);
     release_rows(&a);
     tm__memo_free(a.memo);
     return err;

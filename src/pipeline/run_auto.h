@@ -68,6 +68,13 @@ typedef struct autorun {
     int ntodo, threads;
     tm__memo *memo;       /* what rows compute alike (the k-way cut of multicore hosts) */
     bool named;           /* one strategy named: its row runs all its starts */
+    /* The canonical numbering (run_canon.c): perm[t] is task t's index in
+     * the problem the rows see (rn->p, whose comm is the job renumbered);
+     * NULL when the rows see the job as given. */
+    int32_t *perm;
+    const tm_problem *given; /* the caller's problem (the baseline's) */
+    tm_problem canon_p;
+    tm_comm canon_c;
 } autorun;
 
 /* ---- run_auto_result.c ---------------------------------------------------- */
@@ -85,5 +92,18 @@ bool tm__auto_best_cand(const autorun *a, int row, int *ri, int *ci);
 tm_err tm__auto_collect(tm_ctx *ctx, autorun *a, tm_mapping *best_m);
 /* What ran, for tm_map_run_ex. */
 void tm__auto_info(const autorun *a, tm_map_info *info);
+
+/* ---- run_canon.c ----------------------------------------------------------- */
+/* Network mode, one task per slot: the rows from now on see the job in its
+ * canonical numbering (a->rn->p becomes a->canon_p); else nothing. */
+tm_err tm__auto_canon_begin(tm_ctx *ctx, autorun *a);
+/* The consecutive placement of the given numbering, in the rows'
+ * numbering, into *out (empty: allocated here). */
+tm_err tm__auto_canon_consecutive(tm_ctx *ctx, const autorun *a, tm_mapping *out);
+/* *m (the rows' numbering) back in the given numbering; the problem the
+ * caller gave is a->rn->p again. */
+tm_err tm__auto_canon_end(tm_ctx *ctx, autorun *a, tm_mapping *m);
+/* Frees what tm__auto_canon_begin made. */
+void tm__auto_canon_release(autorun *a);
 
 #endif

@@ -380,14 +380,14 @@ static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__sgrap
                         const tm__qnet *q)
 {
     size_t n = (size_t)(g->n ? g->n : 1), nh = (size_t)q->n_hosts;
-    double kept = 1.0;
+    tm__heavy_share kept;
     memset(G, 0, sizeof *G);
     G->ctx = ctx;
     G->g = g;
     G->q = q;
     if (tm__sgraph_heavy(ctx, g, TM__SEARCH_RATIO, &G->heavy, &kept) != TM_EOK)
         return tm__nomem(ctx);
-    G->sg = kept < 1.0 ? &G->heavy : g;
+    G->sg = kept.edges < 1.0 ? &G->heavy : g;
     tm__qdist_init_net(&G->o, q);
     G->pe = tm__malloc_n(n, sizeof *G->pe);
     G->vol = tm__malloc_n(n, sizeof *G->vol);

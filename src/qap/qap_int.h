@@ -235,15 +235,6 @@ tm_err tm__topdown_net_path(tm_ctx *ctx, const tm_problem *p, uint64_t seed, boo
  * empty (n 0), as does a k beyond topdown's number of trials. */
 tm_err tm__topdown_net_trial(tm_ctx *ctx, const tm_problem *p, uint64_t seed, int k,
                              tm_mapping *out);
-/* The search graph of the local searches (qap_ls_int.h) and of grow's
- * structure: the task graph's edges of at least this share of the heaviest
- * weight at the lighter endpoint (tm__sgraph_heavy).  On the real traces of
- * ../shared/data/commmatrix/ the collectives are 1e-5 to 1e-9 of a rank's
- * heaviest message and go (AMG2013 1,000: 451 partners a rank on average,
- * 18 kept); a 3D code's edge neighbours (LULESH: 2e-2) and the lightest
- * neighbours of an SpMV (1e-2) stay, its corners (5e-4) are still met two
- * steps away; a job without light classes keeps all its edges. */
-#define TM__SEARCH_RATIO 1e-3
 /* grow's starts: how many the strategy runs (16; 2 above 8,192 tasks),
  * and the starts [first, first + count) alone, the best J kept (the
  * auto pipeline's grow rows; *out left empty when first is beyond them). */

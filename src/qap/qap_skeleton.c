@@ -28,47 +28,15 @@
 /* A skeleton that keeps more of the job's edges than this is the job. */
 #define SKELETON_MAX_KEPT 0.75
 
-/* The skeleton as a communication graph: each kept edge as w/2 each way,
- * so that it symmetrises back to w. */
-static tm_err skeleton_comm(tm_ctx *ctx, const tm__sgraph *s, tm_comm *out)
-{
-    int64_t m = s->xadj[s->n];
-    tm_comm_init(out);
-    out->n = s->n;
-    out->nnz = m;
-    out->xadj = tm__malloc_n((size_t)s->n + 1, sizeof *out->xadj);
-    out->adj = tm__malloc_n((size_t)m + 1, sizeof *out->adj);
-    out->w = tm__malloc_n((size_t)m + 1, sizeof *out->w);
-    if (!out->xadj || !out->adj || !out->w) {
-        tm_comm_release(out);
-        return tm__nomem(ctx);
-    }
-    memcpy(out->xadj, s->xadj, ((size_t)s->n + 1) * sizeof *out->xadj);
-    memcpy(out->adj, s->adj, (size_t)m * sizeof *out->adj);
-    for (int64_t e = 0; e < m; e++)
-        out->w[e] = s->w[e] / 2;
-    return TM_EOK;
-}
-
 /* The job's skeleton into *out; *is_job when it keeps too much of the job
  * to be a skeleton (then *out is empty). */
 static tm_err skeleton_of(tm_ctx *ctx, const tm_comm *c, tm_comm *out, bool *is_job)
 {
-    tm__sgraph g, h;
-    double kept = 1.0;
-    tm_err err = tm__sgraph_from_comm(ctx, c, TM__SG_POSITIVE, &g);
-    tm_comm_init(out);
-    *is_job = true;
-    if (err)
-        return err;
-    err = tm__sgraph_heavy(ctx, &g, SKELETON_RATIO, &h, &kept);
-    tm__sgraph_release(&g);
-    if (err)
-        return err;
-    *is_job = kept > SKELETON_MAX_KEPT;
-    if (!*is_job)
-        err = skeleton_comm(ctx, &h, out);
-    tm__sgraph_release(&h);
+    tm__heavy_share kept;
+    tm_err err = tm__comm_heavy(ctx, c, SKELETON_RATIO, out, &kept);
+    *is_job = err || kept.edges > SKELETON_MAX_KEPT;
+    if (!err && *is_job)
+        tm_comm_release(out);
     return err;
 }
 
