@@ -33,6 +33,9 @@
 #define TA_T0 0.003
 #define TA_INNER 20
 #define TA_RESYNC 4096 /* accepted moves between exact sums of squares */
+/* With several slots on a host, one move in TA_BLOCK_EVERY trades the
+ * contents of two hosts (block_move). */
+#define TA_BLOCK_EVERY 16
 
 /* The dilation guard: the total volume x hops W of the mapping (average
  * dilation = W / total volume) may grow by at most the factor `cap` over
@@ -174,6 +177,101 @@ static int32_t pick_partner(tm__ta_state *st, tm__rng *r, int32_t a)
     return (int32_t)tm__rng_below(r, (uint64_t)st->U);
 }
 
+/* Whether a move that led from (max0, sq0) to (nmax, nsq) is accepted
+ * under threshold thr. */
+static bool accept(double nmax, double nsq, double max0, double sq0, double thr)
+{
+    return nmax < max0 * (1 - 1e-12) ||
+           (nmax <= max0 * (1 + thr) + 1e-300 && nsq <= sq0 * (1 + thr) + 1e-300);
+}
+
+/* Swaps units u1 and u2 for good (a step of a block move); *w follows. */
+static tm_err swap_now(tm__ta_state *st, const guard *gd, int32_t u1, int32_t u2, double *w,
+                       double *nmax)
+{
+    double nsq, dw = gd->d ? guard_delta(st, gd, u1, u2) : 0;
+    tm_err err = tm__ta_move_eval(st, u1, u2, nmax, &nsq);
+    if (!err) {
+        tm__ta_move_commit(st, u1, u2, nsq);
+        *w += dw;
+    }
+    return err;
+}
+
+/* A block move: the contents of two hosts trade places, slot by slot.  A
+ * task-by-task search cannot move a node's group of tasks to a host with
+ * faster links without passing through states that split the group: on
+ * 16 hosts of X5 with links of two speeds and 4 tasks each, LULESH 64's
+ * groups sat on the slow links at 1.5x the congestion of the placement
+ * that puts the groups with the most external traffic on the fast ones.
+ * The first host is one end of the most congested link when that is a
+ * host, else any; the other, one of its nearest or any.  Undone by the
+ * same swaps backwards when not accepted. */
+static tm_err block_move(tm__ta_state *st, guard *gd, tm__rng *r, double thr, double *cur_max,
+                         bool *accepted)
+{
+    int32_t h1 = -1, h2, k;
+    double max0 = *cur_max, sq0 = st->sumsq, w0 = gd->w, nmax = max0;
+    tm_err err = TM_EOK;
+    *accepted = false;
+    if (st->argmax >= 0) {
+        int32_t l = st->argmax;
+        h1 = st->aidx[tm__rng_below(r, 2) ? st->g->tail_of[l] : st->g->head_of[l]];
+    }
+    if (h1 < 0)
+        h1 = (int32_t)tm__rng_below(r, (uint64_t)st->nh);
+    h2 = st->near[(size_t)h1 * TM__TA_NEAR + tm__rng_below(r, TM__TA_NEAR)];
+    if (h2 < 0 || tm__rng_below(r, 2) == 0)
+        h2 = (int32_t)tm__rng_below(r, (uint64_t)st->nh);
+    k = st->hoff[h1 + 1] - st->hoff[h1];
+    if (st->hoff[h2 + 1] - st->hoff[h2] < k)
+        k = st->hoff[h2 + 1] - st->hoff[h2];
+    if (h1 == h2 || k < 2)
+        return TM_EOK;
+    for (int32_t i = 0; i < k && !err; i++)
+        err = swap_now(st, gd, st->hoff[h1] + i, st->hoff[h2] + i, &gd->w, &nmax);
+    if (err)
+        return err;
+    if (accept(nmax, st->sumsq, max0, sq0, thr) && !(gd->cap >= 0 && gd->w > gd->cap)) {
+        *cur_max = nmax;
+        *accepted = true;
+        return TM_EOK;
+    }
+    for (int32_t i = k - 1; i >= 0 && !err; i--)
+        err = swap_now(st, gd, st->hoff[h1] + i, st->hoff[h2] + i, &gd->w, &nmax);
+    gd->w = w0;
+    *cur_max = tm__maxtree_max(&st->tree);
+    st->sumsq = sq0;
+    return err;
+}
+
+/* The state after an accepted move: the best so far kept, the checks. */
+static void accepted_move(tm__ta_state *st, const tm__ta_opts *o, const guard *gd,
+                          double cur_max, tm_mapping *best, double *best_max, double *best_sq,
+                          double *best_w, tm__ta_stats *stats)
+{
+    int32_t n = st->c->n;
+    stats->accepted++;
+    if (stats->accepted % TA_RESYNC == 0) {
+        double s = 0;
+        for (int32_t l = 0; l < st->g->n_links; l++) {
+            double c = tm__maxtree_get(&st->tree, l);
+            s += c * c;
+        }
+        st->sumsq = s;
+    }
+    if (o->check)
+        o->check(o->check_data, &st->cur, st->load, cur_max, st->sumsq);
+    if (state_better(cur_max, gd->w, st->sumsq, *best_max, *best_w, *best_sq)) {
+        *best_max = cur_max;
+        *best_sq = st->sumsq;
+        *best_w = gd->w;
+        memcpy(best->host, st->cur.host, (size_t)n * sizeof *best->host);
+        memcpy(best->slot, st->cur.slot, (size_t)n * sizeof *best->slot);
+        stats->improved++;
+    }
+}
+
 static tm_err search(const tm_ctx *ctx, tm__ta_state *st, const tm__ta_opts *o, guard *gd,
                      tm__rng *r, tm_mapping *best, tm__ta_stats *stats)
 {
@@ -208,6 +306,16 @@ static tm_err search(const tm_ctx *ctx, tm__ta_state *st, const tm__ta_opts *o, 
             }
             thr = T * (1 - phi);
         }
+        if (st->multi && tm__rng_below(r, TA_BLOCK_EVERY) == 0) {
+            bool acc;
+            err = block_move(st, gd, r, thr, &cur_max, &acc);
+            if (err)
+                break;
+            stats->evaluations++;
+            if (acc)
+                accepted_move(st, o, gd, cur_max, best, &best_max, &best_sq, &best_w, stats);
+            continue;
+        }
         a = pick_task(st, r, n);
         u1 = st->unit_of[a];
         u2 = pick_partner(st, r, a);
@@ -220,30 +328,11 @@ static tm_err search(const tm_ctx *ctx, tm__ta_state *st, const tm__ta_opts *o, 
         if (err)
             break;
         stats->evaluations++;
-        if (nmax < cur_max * (1 - 1e-12) ||
-            (nmax <= cur_max * (1 + thr) + 1e-300 && nsq <= st->sumsq * (1 + thr) + 1e-300)) {
+        if (accept(nmax, nsq, cur_max, st->sumsq, thr)) {
             tm__ta_move_commit(st, u1, u2, nsq);
             cur_max = nmax;
             gd->w += dw;
-            stats->accepted++;
-            if (stats->accepted % TA_RESYNC == 0) {
-                double s = 0;
-                for (int32_t l = 0; l < st->g->n_links; l++) {
-                    double c = tm__maxtree_get(&st->tree, l);
-                    s += c * c;
-                }
-                st->sumsq = s;
-            }
-            if (o->check)
-                o->check(o->check_data, &st->cur, st->load, cur_max, st->sumsq);
-            if (state_better(cur_max, gd->w, st->sumsq, best_max, best_w, best_sq)) {
-                best_max = cur_max;
-                best_sq = st->sumsq;
-                best_w = gd->w;
-                memcpy(best->host, st->cur.host, (size_t)n * sizeof *best->host);
-                memcpy(best->slot, st->cur.slot, (size_t)n * sizeof *best->slot);
-                stats->improved++;
-            }
+            accepted_move(st, o, gd, cur_max, best, &best_max, &best_sq, &best_w, stats);
         } else {
             tm__ta_move_undo(st, u1, u2);
         }

@@ -200,6 +200,8 @@ tm_err tm__ta_state_init(tm_ctx *ctx, tm__ta_state *st, const tm_problem *p,
         err = transpose(ctx, st);
     if (!err)
         err = near_lists(ctx, st, hosts);
+    for (int32_t h = 0; !err && h < st->nh && !st->multi; h++)
+        st->multi = st->hoff[h + 1] - st->hoff[h] > 1;
     if (!err)
         err = tm_mapping_copy(ctx, m, &st->cur);
     if (!err)

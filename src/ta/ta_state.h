@@ -24,6 +24,7 @@ typedef struct tm__ta_state {
     int32_t *iadj;
     double *iw;
     int32_t U, nh;
+    bool multi;           /* some host has several units (block moves apply) */
     int32_t *unit_host, *unit_slot, *occ, *unit_of;
     int32_t *hoff;        /* units of allocation index i: [hoff[i], hoff[i+1]) */
     int32_t *aidx;        /* net vertex -> allocation index or -1 */
