@@ -30,6 +30,7 @@ typedef struct tm__ta_opts {
 
 typedef struct tm__ta_stats {
     int64_t evaluations, accepted, improved;
+    int64_t last_improved; /* evaluations when the best state last improved */
     double time_s;
     double max_before, max_after, sumsq_before, sumsq_after;
     double w_before, w_after; /* total volume x hops */
