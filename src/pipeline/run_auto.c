@@ -150,9 +150,9 @@ static tm_err make_rows(tm_ctx *ctx, autorun *a, const char *strategy)
             err = add_row(ctx, a, s, 0, false, &cap);
     for (int i = 0, n = a->nr; i < n && !err; i++) {
         const tm_strategy *s = a->rows[i].st;
-        int extra = strcmp(s->name, "greedy") == 0   ? EXTRA_GREEDY
+        int extra = strcmp(s->name, "greedy") == 0   ? (getenv("TM_XG") ? 0 : EXTRA_GREEDY)
                     : is_net_topdown(a, &a->rows[i]) ? EXTRA_TOPDOWN
-                    : is_grow(&a->rows[i]) || is_skeleton(&a->rows[i]) ? !a->named
+                    : is_grow(&a->rows[i]) || is_skeleton(&a->rows[i]) ? (getenv("TM_XS") ? 0 : !a->named)
                                                      : 0;
         for (int k = 1; k <= extra && !err; k++)
             err = add_row(ctx, a, s, k, true, &cap);
