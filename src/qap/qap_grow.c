@@ -66,6 +66,8 @@ typedef struct grow {
     tm__rng rng;   /* tie-breaks */
     int32_t ties;
     bool use_cn;  /* structural key: only on sparse host graphs (direct networks) */
+    bool corners; /* hosts differ in their number of nearest hosts (a mesh, a part of
+                   * a torus): starts begin at a corner (start_task) */
 } grow;
 
 static double task_key(const grow *G, int32_t u) { return G->vol[u] + 1e-6 * G->c2[u]; }
@@ -126,6 +128,8 @@ static tm_err host_graph(grow *G, const tm_net *net)
         if (k > 12)
             G->use_cn = false;
     }
+    for (int32_t a = 1; a < nh && G->use_cn; a++)
+        G->corners |= G->hoff[a + 1] - G->hoff[a] != G->hoff[1] - G->hoff[0];
 out:
     free(queue), free(dist);
     return err;
@@ -307,7 +311,7 @@ static int32_t choose_pe(grow *G, int32_t u)
         return boxed_in(G, u, ncn);
     if (nc == 0) /* boxed in (or first task of a component): every host */
         nc = all_free_hosts(G);
-    if (nc > 0 && G->use_cn && G->vol[u] == 0)
+    if (nc > 0 && G->corners && G->vol[u] == 0)
         nc = least_degree_hosts(G, nc);
     for (int32_t i = 0; i < nc; i++) {
         double c1 = 0, c2 = 0;
@@ -434,18 +438,19 @@ static tm_err grow_init(grow *G, tm_ctx *ctx, const tm_net *net, const tm__sgrap
     return host_graph(G, net);
 }
 
-/* The first task of a start: on a direct network one of the fewest
- * partners on the search graph (a corner of a stencil, the end of a
- * chain), which least_degree_hosts puts where the network has the fewest
- * neighbours: on a mesh a grid job then embeds from its corner, where a
- * random first task on a random host (an inner task on a border host)
- * cannot (LULESH 64 on mesh:4x4x4: 1.14-1.26 hops a byte instead of the
- * 1.03 of its own order).  Elsewhere any task. */
+/* The first task of a start: on a direct network whose hosts have
+ * corners (G->corners) one of the fewest partners on the search graph (a
+ * corner of a stencil, the end of a chain), which least_degree_hosts puts
+ * where the network has the fewest neighbours: on a mesh a grid job then
+ * embeds from its corner, where a random first task on a random host (an
+ * inner task on a border host) cannot (LULESH 64 on mesh:4x4x4: 1.14-1.26
+ * hops a byte instead of the 1.03 of its own order).  Elsewhere (a whole
+ * torus: every host alike) any task. */
 static int32_t start_task(const grow *G, tm__rng *r)
 {
     const tm__sgraph *g = G->sg;
     int64_t best = INT64_MAX, cnt = 0, pick;
-    if (!G->use_cn)
+    if (!G->corners)
         return (int32_t)tm__rng_below(r, (uint64_t)g->n);
     for (int32_t u = 0; u < g->n; u++) {
         int64_t d = g->xadj[u + 1] - g->xadj[u];
