@@ -305,11 +305,14 @@ static void test_auto_rows(void **state)
     tm_map_result_release(&r);
     /* one strategy: its row alone at effort 1, its trials from effort 2 */
     assert_tm_ok(ctx, tm_ctx_set_effort(ctx, 1));
-    assert_tm_ok(ctx, tm_map_run(ctx, &s.p, "recursive", "auto", TM_OBJ_PARETO, &r));
+    assert_tm_ok(ctx, tm_map_run_ex(ctx, &s.p, "recursive", "auto", TM_OBJ_PARETO, &r, &info));
     assert_int_equal(r.n_rows, 1);
     assert_string_equal(r.rows[0].name, "recursive");
+    /* the row shows its best candidate: its level, its probe or its
+     * construction */
     assert_true(strncmp(r.rows[0].refine, "ils:2,kicks=1+ta:", 17) == 0 ||
-                r.rows[0].refine[0] == 0);
+                strcmp(r.rows[0].refine, "nc:2") == 0 || r.rows[0].refine[0] == 0);
+    assert_int_equal(info.levels, 1);
     tm_map_result_release(&r);
     free_inst(&s);
     assert_tm_ok(ctx, tm_ctx_set_effort(ctx, TM_EFFORT_AUTO));

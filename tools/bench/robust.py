@@ -27,6 +27,7 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import sys
 import time
@@ -93,6 +94,9 @@ class Robust(budget.Bench):
         self.db = {} if fresh or not os.path.exists(self.db_path) else json.load(
             open(self.db_path))
         self.label = label
+        self.keep_scotch = False
+        self.extra = []
+        self.first = 0
 
     def save(self):
         tmp = self.db_path + ".tmp"
@@ -168,21 +172,36 @@ class Robust(budget.Bench):
             del i["eval_args"][j:j + 2]
         return i
 
+    def run_tm(self, inst, extra):
+        """One `topomap map` run: (C, D, J, wall, cpu); cpu is the child's
+        user + system time, which another load on the machine inflates far
+        less than the wall time."""
+        cmd = [self.tm, "map"] + inst["args"] + ["--threads", str(self.threads), "--json",
+                                                 "--out", os.path.join(self.out, "m.txt")] + extra
+        r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        w, p = budget.timed(cmd)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if p.returncode != 0:
+            raise RuntimeError(" ".join(cmd) + ": " + p.stderr[-300:])
+        d = json.loads(p.stdout)
+        cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+        return d, [d["max_congestion"], d["avg_dilation"], d["qap_network_J"], w, cpu]
+
     def run_case(self, case, n, methods):
-        for k in range(n):
+        for k in range(self.first, n):
             i = self.inst(case, k)
             if "default" in methods:
-                p = self.topomap(i, [])
-                self.put(case["key"], k, "default" + self.label, [p["C"], p["D"], p["J"],
-                                                                   p["wall"]])
+                d, rec = self.run_tm(i, self.extra)
+                self.put(case["key"], k, "default" + self.label, rec)
                 if k == 0:
-                    cons = p["cons"]
+                    cons = d["consecutive"]
                     self.put(case["key"], 0, "consecutive", [
                         cons["max_congestion"], cons["avg_dilation"], cons["qap_network_J"], 0])
             if "exhaustive" in methods:
-                p = self.topomap(i, ["--effort", "exhaustive"])
-                self.put(case["key"], k, "exhaustive", [p["C"], p["D"], p["J"], p["wall"]])
-            if "scotch" in methods:
+                d, rec = self.run_tm(i, ["--effort", "exhaustive"])
+                self.put(case["key"], k, "exhaustive", rec)
+            if "scotch" in methods and not (self.keep_scotch and "scotch" in
+                                            self.db.get(case["key"], {}).get(str(k), {})):
                 s = self.scotch_one(i)
                 self.put(case["key"], k, "scotch", s)
 
@@ -205,6 +224,19 @@ class Robust(budget.Bench):
         c, d, j = self.evaluate(inst, plain)
         return [c, d, j, statistics.median(walls)]
 
+    def panel(self, case, n):
+        """One line: the default's figures over the best known, its cpu time."""
+        rec = self.db.get(case["key"], {})
+        allv = [v for k in rec.values() for v in k.values()]
+        bc, bd = min(v[0] for v in allv), min(v[1] for v in allv)
+        m = "default" + self.label
+        for k in range(self.first, n):
+            v = rec.get(str(k), {}).get(m)
+            if v:
+                print("%-14s %d  C %.3f  D %.3f  cpu %6.3f  wall %6.3f" % (
+                    case["key"], k, v[0] / bc, v[1] / bd, v[4] if len(v) > 4 else -1, v[3]),
+                    flush=True)
+
     def report(self, case, n, methods_shown):
         rec = self.db.get(case["key"], {})
         allv = [v for k in rec.values() for v in k.values()]
@@ -215,11 +247,12 @@ class Robust(budget.Bench):
         self.say("### %s (best known %.4g / %.4g)" % (case["label"], bc, bd))
         self.say()
         self.say("| method | numberings | C/best p50 / p90 / max | D/best p50 / p90 / max | "
-                 "wall s (median) | note |")
-        self.say("|---|---|---|---|---|---|")
+                 "wall s (median) | cpu s (median) | note |")
+        self.say("|---|---|---|---|---|---|---|")
         out = {}
         for m in methods_shown:
-            pts = [(int(k), rec[k][m]) for k in rec if m in rec[k] and int(k) < n]
+            pts = [(int(k), rec[k][m]) for k in rec if m in rec[k] and int(k) < n and
+                   (int(k) >= self.first or not m.startswith("default"))]
             if not pts:
                 continue
             cr = sorted(v[0] / bc for _, v in pts)
@@ -240,9 +273,11 @@ class Robust(budget.Bench):
                         wall / swall, target, "met" if wall <= target else "MISSED")
                 out = {"c90": q(cr, 0.9), "cmax": cr[-1], "d90": q(dr, 0.9), "dmax": dr[-1],
                        "worse": len(worse)}
-            self.say("| %s | %d | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.3f | %s |" % (
+            cpus = [v[4] for _, v in pts if len(v) > 4]
+            self.say("| %s | %d | %.3f / %.3f / %.3f | %.3f / %.3f / %.3f | %.3f | %s | %s |" % (
                 m, len(pts), q(cr, .5), q(cr, .9), cr[-1], q(dr, .5), q(dr, .9), dr[-1],
-                statistics.median([v[3] for _, v in pts]), note))
+                statistics.median([v[3] for _, v in pts]),
+                "%.3f" % statistics.median(cpus) if cpus else "", note))
         return out
 
 
@@ -259,6 +294,9 @@ def main():
     b.say("Machine: %s, %d cores, %s; %s; load before: %s" % (
         os.uname().machine, os.cpu_count(), cpu, time.strftime("%Y-%m-%d"),
         open("/proc/loadavg").read().split()[:3]))
+    b.keep_scotch = "--keep-scotch" in a
+    b.extra = opt("--extra", "").split()
+    b.first = int(opt("--first", "0"))
     only = opt("--only", None)
     only = only.split(",") if only else None
     shown = opt("--show", None)
@@ -268,6 +306,9 @@ def main():
             continue
         b.run_case(case, n, methods)
         ms = shown.split(",") if shown else ["default" + b.label, "exhaustive", "scotch"]
+        if "--panel" in a:
+            b.panel(case, n)
+            continue
         r = b.report(case, n, ms)
         if r:
             summary.append((case, r))
