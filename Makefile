@@ -14,6 +14,8 @@
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
 #   make bench-budget quality against wall time (default, --effort, --time-limit), Scotch
 #                   beside (tools/bench/budget.sh)
+#   make bench-robust the default under 20 numberings of every trace, beside Scotch
+#                   (tools/bench/robust.py)
 #   make install    PREFIX=/usr/local DESTDIR= LIBDIR=PREFIX/lib ... (docs/install.md): the
 #                   libraries, headers, CLI, MPI libraries (LIBDIR/topomap-mpi-<mpi>/),
 #                   pkg-config and CMake files, man pages, bash completion; make uninstall
@@ -96,7 +98,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim bench-workload install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-robust bench-scale bench-record bench-sim bench-workload install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -437,6 +439,16 @@ bench-map: all
 bench-budget: all
 	@$(call NEED_TOOL,scotch_gmap,Scotch,bench)
 	tools/bench/budget.sh $(BUILD)
+
+# Does the default's answer depend on how the ranks are numbered?  Every
+# real trace (../shared/data/commmatrix/, topologies/comm/), SpMV and a
+# stencil on tori, a fat-tree and X5, N numberings each (default 20): the
+# default, --effort exhaustive and Scotch over the best known placement
+# (docs/performance.md "Numbering").  ONLY=key,...  NUMBERINGS=N
+bench-robust: all
+	@$(call NEED_TOOL,scotch_gmap,Scotch,bench)
+	tools/bench/robust.py $(BUILD) --numberings $(or $(NUMBERINGS),20) \
+	    $(if $(ONLY),--only $(ONLY)) --fresh
 
 # Time and peak RSS against size (docs/performance.md); SIZES and LIMIT
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.
