@@ -312,6 +312,20 @@ def main():
         r = b.report(case, n, ms)
         if r:
             summary.append((case, r))
+    if summary:
+        b.say()
+        b.say("### Summary: the default over the best known, %d numberings" % n)
+        b.say()
+        b.say("| case | C p90 / max | D p90 / max | worse than Scotch | meets p90 <= 1.05, "
+              "max <= 1.10 |")
+        b.say("|---|---|---|---|---|")
+        for case, r in summary:
+            if not r:
+                continue
+            ok = r["c90"] <= 1.05 and r["d90"] <= 1.05 and r["cmax"] <= 1.10 and r["dmax"] <= 1.10
+            b.say("| %s | %.3f / %.3f | %.3f / %.3f | %d | %s |" % (
+                case["label"], r["c90"], r["cmax"], r["d90"], r["dmax"], r["worse"],
+                "yes" if ok else "**no**"))
     open(os.path.join(b.out, "summary.md"), "w").write("\n".join(b.lines) + "\n")
 
 
