@@ -3,7 +3,12 @@
 (`make bench-robust`, docs/performance.md "Numbering").
 
   tools/bench/robust.py BUILD [--numberings N] [--only KEY,...] [--methods M,...]
-                        [--threads N] [--label L] [--fresh]
+                        [--threads N] [--label L] [--fresh] [--exhaustive-numberings E]
+                        [--keep-scotch] [--extra "OPTIONS"] [--first K] [--panel]
+
+(--exhaustive-numberings: --effort exhaustive on the first E numberings only,
+its cost being 10-50x the default's; --extra: options added to the default's
+command; --panel: one line per case and numbering, for development.)
 
 For every case (a real traced application, an SpMV or a stencil on a torus, a
 fat-tree or the real X5 fabric), N random relabellings of the job's ranks
@@ -59,6 +64,18 @@ def read_trace(path):
                 u, v, w = int(m.group(1)), int(m.group(2)), float(m.group(3))
                 out += [(u, v, w / 2), (v, u, w / 2)]
         return out
+    if text.startswith("%%MatrixMarket"):
+        lines = [l for l in text.splitlines() if l.strip() and not l.startswith("%")]
+        sym = "symmetric" in text.splitlines()[0]
+        for l in lines[1:]:
+            p = l.split()
+            u, v = int(p[0]) - 1, int(p[1]) - 1
+            w = float(p[2]) if len(p) > 2 else 1.0
+            if u != v:
+                out.append((u, v, w))
+                if sym:
+                    out.append((v, u, w))
+        return out
     if path.endswith(".edges"):
         for line in text.splitlines():
             p = line.split("#")[0].split()
@@ -97,6 +114,7 @@ class Robust(budget.Bench):
         self.keep_scotch = False
         self.extra = []
         self.first = 0
+        self.ex_n = 1 << 30
 
     def save(self):
         tmp = self.db_path + ".tmp"
@@ -143,6 +161,22 @@ class Robust(budget.Bench):
             cn("npb_mg_C_1024.graphStats.txt"), t("8x8x16"), torus3d=(8, 8, 16))
         add("clover1152-t", "CloverLeaf 1,152 (mpiP), torus:8x12x12 dor",
             cn("cloverleaf_1152.graphStats.txt"), t("8x12x12"), torus3d=(8, 12, 12))
+        # traces recorded by our recorder under SMPI (topologies/comm/recorded/)
+        tor = {64: (4, 4, 4), 512: (8, 8, 8), 1000: (10, 10, 10), 1024: (8, 8, 16)}
+        for prog, label in (("lulesh", "LULESH"), ("comd", "CoMD"), ("minife", "miniFE")):
+            for p in (64, 512, 1000, 1024):
+                f = os.path.join(COMM, "recorded", "%s-%d.mtx" % (prog, p))
+                if not os.path.exists(f):
+                    continue
+                x, y, z = tor[p]
+                add("r%s%d-t" % (prog, p), "%s %d (recorded), torus:%dx%dx%d dor" % (
+                    label, p, x, y, z), f, t("%dx%dx%d" % (x, y, z)), torus3d=tor[p])
+                if p >= 1000:
+                    add("r%s%d-ft" % (prog, p), "%s %d (recorded), fattree:k=16,n=3" % (
+                        label, p), f, ["--topology", "fattree:k=16,n=3"], slots=1)
+                else:
+                    add("r%s%d-x5" % (prog, p), "%s %d (recorded), X5 (real) 89 hosts x 8" % (
+                        label, p), f, x5 + ["--slots", "8"], slots=8)
         add("sp512-t", "SpMV 512, torus:8x8x8 dor", sp512, t("8x8x8"), torus3d=(8, 8, 8))
         add("sp1000-t", "SpMV 1,000, torus:10x10x10 dor", sp1000, t("10x10x10"),
             torus3d=(10, 10, 10))
@@ -197,7 +231,7 @@ class Robust(budget.Bench):
                     cons = d["consecutive"]
                     self.put(case["key"], 0, "consecutive", [
                         cons["max_congestion"], cons["avg_dilation"], cons["qap_network_J"], 0])
-            if "exhaustive" in methods:
+            if "exhaustive" in methods and k < self.ex_n:
                 d, rec = self.run_tm(i, ["--effort", "exhaustive"])
                 self.put(case["key"], k, "exhaustive", rec)
             if "scotch" in methods and not (self.keep_scotch and "scotch" in
@@ -297,6 +331,7 @@ def main():
     b.keep_scotch = "--keep-scotch" in a
     b.extra = opt("--extra", "").split()
     b.first = int(opt("--first", "0"))
+    b.ex_n = int(opt("--exhaustive-numberings", str(n)))
     only = opt("--only", None)
     only = only.split(",") if only else None
     shown = opt("--show", None)
