@@ -184,6 +184,17 @@ class Robust(budget.Bench):
             torus3d=(12, 12, 12))
         add("lulesh1000-ft", "LULESH 1,000 (mpiP), fattree:k=16,n=3",
             cn("lulesh_1000.graphStats.txt"), ["--topology", "fattree:k=16,n=3"], slots=1)
+        for key, label, f in (("miniamr1000", "miniAMR 1,000", "miniamr_1000"),
+                              ("amg1000", "AMG2013 1,000", "amg2013_1000"),
+                              ("cg1024", "NPB CG C 1,024", "npb_cg_C_1024"),
+                              ("mg1024", "NPB MG C 1,024", "npb_mg_C_1024")):
+            add(key + "-ft", label + " (mpiP), fattree:k=16,n=3", cn(f + ".graphStats.txt"),
+                ["--topology", "fattree:k=16,n=3"], slots=1)
+        for key, label, f in (("cg64", "NPB CG 64 (MapLib)", ml("cg")),
+                              ("amg64", "AMG 64 (MapLib)", ml("amg")),
+                              ("btmz64", "NPB BT-MZ 64 (MapLib)", ml("btmz"))):
+            add(key + "-x5", label + ", X5 (real) 89 hosts x 8", f, x5 + ["--slots", "8"],
+                slots=8)
         add("lulesh64-x5", "LULESH 64 (mpiP), X5 (real) 16 hosts x 4",
             cn("lulesh_64.graphStats.txt"), x5 + ["--slots", "4", "--alloc",
                                                   os.path.join(ROOT, "topologies", "psmn-x5",
