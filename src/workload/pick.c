@@ -1,6 +1,6 @@
 /*
  * pick.c - the nodes of a new job (docs/workload.md "alloc"): Slurm's
- * choice (slurm_pick.c), a seeded random one, and topomap's: the node
+ * choice (src/slurm/tree_pick.c), a seeded random one, and topomap's: the node
  * set with the least predicted time with the running jobs' traffic.
  *
  * topomap's candidates are compact sets: Slurm's own pick, the nearest

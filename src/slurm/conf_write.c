@@ -1,8 +1,8 @@
 /*
- * slurm_write.c - tm_slurm_topology_write(): a network as Slurm's
+ * conf_write.c - tm_slurm_topology_write(): a network as Slurm's
  * topology.conf (topology/tree plugin) or as the tree form of the newer
- * topology.yaml, from the tree of slurm_tree.c in the line order of
- * slurm_top.c (virtual leaves and root included).
+ * topology.yaml, from the tree of swtree_build.c in the line order of
+ * swtree_order.c (virtual leaves and root included).
  *
  *   SwitchName=S-0008f105002036b4 Nodes=sl390lin[101-124]
  *   SwitchName=S-0008f10500108c5c Switches=S-0002c90200417670,...
@@ -213,6 +213,10 @@ tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_op
 
     if ((err = tm__slurm_tree_build(ctx, net, &t)))
         return err;
+    if ((err = tm__slurm_tree_top(ctx, net, &t))) {
+        tm__slurm_tree_release(&t);
+        return err;
+    }
     lb.names = tm__malloc_n((size_t)t.n + 1, sizeof *lb.names);
     lb.mark = tm__calloc_n((size_t)t.n, sizeof *lb.mark);
     if (!lb.names || !lb.mark) {

@@ -1,5 +1,5 @@
 /*
- * slurm_pick.c - the nodes Slurm 22.05 gives a job of n nodes (docs/
+ * tree_pick.c - the nodes Slurm 22.05 gives a job of n nodes (docs/
  * workload.md "slurm-tree"), emulated from its source:
  * src/plugins/select/cons_tres/job_test.c, _eval_nodes_topo (topology/
  * tree) and _eval_nodes (no topology plugin), for a job that asks only
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wl_int.h"
+#include "sltree.h"
 #include "../util/util.h"
 
 #define INF UINT32_MAX /* Slurm's INFINITE */

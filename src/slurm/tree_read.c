@@ -1,12 +1,12 @@
 /*
- * slurm_topo.c - Slurm's view of the fabric, as its topology/tree plugin
+ * tree_read.c - Slurm's view of the fabric, as its topology/tree plugin
  * (Slurm 22.05, Debian's slurmctld) builds it from topology.conf: one
  * record per "SwitchName=S Nodes=<hostlist>" or "SwitchName=S
  * Switches=<hostlist>" line, in file order; a leaf (Nodes=) has level 0,
  * an upper switch 1 + the highest level of its children and the union of
  * their nodes; a child's parent is the last line (in file order) that
  * lists it, and a switch no line lists has parent 0 (Slurm's records are
- * zeroed, and the selection walks up through it: slurm_pick.c keeps
+ * zeroed, and the selection walks up through it: tree_pick.c keeps
  * that); the distance between two switches is the number of child links
  * between them (computed where needed: Slurm keeps an n x n table).  Rules checked by Slurm and here: a line with both or
  * neither of Nodes= and Switches=, a switch named twice, a child that is
@@ -25,8 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topomap/io.h"
-#include "wl_int.h"
+#include "sltree.h"
 #include "../alloc/alloc_int.h"
 #include "../util/util.h"
 
@@ -59,7 +58,7 @@ int32_t tm_slurm_tree_switches(const tm_slurm_tree *t)
 
 /* "node2" < "node10": digit runs compare as numbers (longer run of
  * significant digits is larger), the rest byte by byte. */
-static int natural_cmp(const char *a, const char *b)
+int tm__slurm_natural_cmp(const char *a, const char *b)
 {
     while (*a && *b) {
         if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
@@ -91,7 +90,7 @@ static int natural_cmp(const char *a, const char *b)
 static int cmp_hosts(const void *x, const void *y, void *net)
 {
     int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    int c = natural_cmp(tm_net_name(net, a), tm_net_name(net, b));
+    int c = tm__slurm_natural_cmp(tm_net_name(net, a), tm_net_name(net, b));
     return c ? c : (a > b) - (a < b);
 }
 
@@ -348,7 +347,7 @@ static tm_err resolve_levels(rd *r, tm_slurm_tree *t, build *b)
 }
 
 /* The child links as an undirected graph (CSR), for the distances
- * between switches (slurm_pick.c: a BFS from each switch chosen). */
+ * between switches (tree_pick.c: a BFS from each switch chosen). */
 static tm_err links(tm_ctx *ctx, tm_slurm_tree *t, const build *b)
 {
     int32_t n = t->n_sw, *at;
