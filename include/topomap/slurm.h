@@ -70,6 +70,85 @@ TM_API int32_t tm_slurm_tree_switches(const tm_slurm_tree *t);
 TM_API tm_err tm_slurm_pick(tm_ctx *ctx, const tm_slurm_tree *t, const int32_t *free,
                             int32_t n_free, int32_t n, int32_t *out);
 
+/* ---- the cluster's state (docs/slurm.md "Live state") ----------------------
+ * The free nodes and the jobs as the controller reports them: `sinfo
+ * --json` (Slurm 22.05; `scontrol --json show nodes` from 23.02 on, read
+ * too), `squeue --json` and the job steps of `squeue -s -o %i|%A|%N`, read
+ * from the controller itself (tm_slurm_state_query) or from saved copies in
+ * a folder (tm_slurm_state_read_dir: nodes.json, jobs.json, steps.txt, as
+ * tm_slurm_state_save writes them for the submit hook and for offline
+ * what-ifs). */
+typedef struct tm_slurm_node {
+    char *name;
+    char *state;       /* the base state and its flags, lower case, '+'-joined: "idle+drain" */
+    bool free;         /* a new job may have it now: idle, and none of the flags drain, down,
+                        * fail, maint, reserved, planned, completing, not_responding,
+                        * powering_down, reboot_requested, reboot_issued */
+    char *partitions;  /* comma-separated ("" when none) */
+} tm_slurm_node;
+
+typedef struct tm_slurm_job {
+    char *id;            /* "123", "123_4" (array task), "123+1" (heterogeneous component) */
+    char *state;         /* as reported, upper case: RUNNING, CONFIGURING, PENDING, ... */
+    bool running;        /* RUNNING or CONFIGURING: it holds its nodes (and sends, or will) */
+    char *nodes;         /* its nodes as a hostlist ("" when none) */
+    int64_t tasks, tasks_per_node, cpus; /* as reported; 0 when not */
+    int64_t step_tasks;  /* the largest TASKS of its numbered steps (123.0, ...); 0: none */
+    char *step_nodes;    /* that step's nodes (NULL: no numbered step) */
+    double start;        /* seconds since 1970-01-01 UTC; NAN when not started */
+    char *comment, *partition, *cwd; /* "" when not reported */
+    int32_t index;       /* its position in the jobs file's list (for messages) */
+} tm_slurm_job;
+
+typedef struct tm_slurm_state {
+    int32_t n_nodes;
+    tm_slurm_node *node;  /* as listed */
+    int32_t n_jobs;
+    tm_slurm_job *job;    /* as listed, every state */
+    int32_t n_steps;      /* numbered step lines read */
+    char *release;        /* Slurm's release from the JSON's meta ("22.05.8"), NULL if absent */
+} tm_slurm_state;
+
+/* An empty state; release frees it and leaves it empty (NULL allowed). */
+TM_API void tm_slurm_state_init(tm_slurm_state *s);
+TM_API void tm_slurm_state_release(tm_slurm_state *s);
+/* Reads the three copies: the nodes (a JSON object with a "nodes" list:
+ * sinfo --json of 22.05, scontrol --json show nodes of later releases),
+ * the jobs (squeue --json: a "jobs" list) and, when steps is not NULL, the
+ * steps (`squeue -s -o "%i|%A|%N"`: the header STEPID|TASKS|NODELIST, then
+ * one step per line).  Numbers may be plain or as later releases write
+ * them ({"set": true, "number": N}), a state a string or a list.  Errors:
+ * TM_EINPUT "name:line: what is wrong" for JSON syntax and the steps,
+ * "name: jobs[i]: what is wrong" for a member of the wrong type; *out is
+ * left empty. */
+TM_API tm_err tm_slurm_state_read(tm_ctx *ctx, FILE *nodes, const char *nodes_name, FILE *jobs,
+                                  const char *jobs_name, FILE *steps, const char *steps_name,
+                                  tm_slurm_state *out);
+/* The same from dir/nodes.json, dir/jobs.json and dir/steps.txt (the
+ * steps may be missing: no steps). */
+TM_API tm_err tm_slurm_state_read_dir(tm_ctx *ctx, const char *dir, tm_slurm_state *out);
+/* Runs the commands (sinfo or scontrol, squeue; SLURM_CONF and PATH from
+ * the environment), each within timeout_s seconds, and reads their output.
+ * TM_EIO naming the command and its first line on stderr when one fails or
+ * times out. */
+TM_API tm_err tm_slurm_state_query(tm_ctx *ctx, double timeout_s, tm_slurm_state *out);
+/* Runs the commands as tm_slurm_state_query, checks that their output
+ * reads, and writes it to dir/nodes.json, dir/jobs.json, dir/steps.txt,
+ * each atomically (dir must exist); nothing is written when anything
+ * fails.  The snapshot of the submit hook (contrib/slurm). */
+TM_API tm_err tm_slurm_state_save(tm_ctx *ctx, const char *dir, double timeout_s);
+/* The free nodes of st (tm_slurm_node.free) that are hosts of net, and
+ * with partition (not NULL) only those of that partition: vertex ids in
+ * *hosts (malloc'ed, *n of them, each once).  Nodes the net lacks are
+ * left out. */
+TM_API tm_err tm_slurm_free_hosts(tm_ctx *ctx, const tm_net *net, const tm_slurm_state *st,
+                                  const char *partition, int32_t **hosts, int32_t *n);
+/* The communication tag of a job's comment: the word after "topomap:"
+ * (at the start, or after a blank or ','), up to the next blank or ','
+ * ("topomap:ring:4MiB", "topomap:/home/u/app.mtx"); *len its length.
+ * NULL when the comment has none. */
+TM_API const char *tm_slurm_comm_tag(const char *comment, size_t *len);
+
 #ifdef __cplusplus
 }
 #endif

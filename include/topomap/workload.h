@@ -115,6 +115,17 @@ TM_API tm_err tm_workload_read(tm_ctx *ctx, const tm_net *net, FILE *in, const c
                                const tm_workload_read_opts *opts, tm_workload *out);
 TM_API tm_err tm_workload_read_file(tm_ctx *ctx, const tm_net *net, const char *path,
                                     const tm_workload_read_opts *opts, tm_workload *out);
+/* The running jobs of a cluster's state (RUNNING or CONFIGURING, on hosts
+ * of net) as a workload, read as a jobs file (docs/workload.md "Live
+ * state"): each job on the nodes of its largest numbered step (else its
+ * own) with that step's tasks (else its tasks per node, tasks or CPUs),
+ * sending what the tag of its comment says (tm_slurm_comm_tag: a pattern,
+ * or a matrix file relative to the job's working folder), else
+ * opts->default_comm.  Jobs not running count in skipped_not_started; a
+ * job with a node net lacks is left out, and a tag that cannot be used
+ * gives its job the default, each with a warning. */
+TM_API tm_err tm_workload_from_slurm(tm_ctx *ctx, const tm_net *net, const tm_slurm_state *st,
+                                     const tm_workload_read_opts *opts, tm_workload *out);
 /* Job j's communication matrix (its file's, copied, or its pattern's). */
 TM_API tm_err tm_workload_job_comm(tm_ctx *ctx, const tm_workload *w, int32_t j, tm_comm *out);
 /* Parses a time as the Start and End columns hold it

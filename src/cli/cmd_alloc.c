@@ -9,7 +9,8 @@
 
 static const char usage_head[] =
     "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--ppn N] [--comm M]\n"
-    "                     [--jobs F [--at TIME]] [--policy topomap|slurm-tree|random] [--json]\n"
+    "                     [--jobs F [--at TIME] | --slurm | --slurm-state DIR\n"
+    "                      [--slurm-partition P]] [--policy topomap|slurm-tree|random] [--json]\n"
     "\n"
     "Chooses N of the free nodes for a new job whose communication is M, so that its\n"
     "predicted time (est_time_s) with the running jobs of F as background traffic is\n"
@@ -25,8 +26,31 @@ static void usage(FILE *out)
     cli_print_options(out, CLI_ALLOC);
 }
 
-/* The free hosts: --free (default every host), without those a running
- * job uses. */
+/* Keeps in fr only the hosts the cluster's state says are free (of
+ * --slurm-partition). */
+static tm_err state_free(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, tm_alloc *fr)
+{
+    int32_t *hosts = NULL, n = 0, k = 0, nv = tm_net_n_vertices(in->net);
+    uint8_t *ok = calloc((size_t)nv + 1, 1);
+    tm_err err = ok ? tm_slurm_free_hosts(ctx, in->net, &in->st, a->slurm_partition, &hosts, &n)
+                    : tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    for (int32_t i = 0; !err && i < n; i++)
+        ok[hosts[i]] = 1;
+    for (int32_t i = 0; !err && i < fr->n; i++)
+        if (ok[fr->host[i]]) {
+            fr->host[k] = fr->host[i];
+            fr->slots[k++] = fr->slots[i];
+        }
+    if (!err)
+        fr->n = k;
+    free(hosts);
+    free(ok);
+    return err;
+}
+
+/* The free hosts: --free (default every host), with --slurm or
+ * --slurm-state those the controller says are free, without those a
+ * running job uses. */
 static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
                          int32_t n_set, tm_alloc *out)
 {
@@ -34,11 +58,13 @@ static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, con
     uint8_t *busy;
     tm_err err = a->free ? tm_alloc_from_hostlist(ctx, in->net, a->free, out)
                          : tm_alloc_all(ctx, in->net, out);
+    if (!err && in->have_state)
+        err = state_free(ctx, a, in, out);
     if (err)
         return err;
     if (!(busy = calloc((size_t)nv + 1, 1)))
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-    for (int32_t i = 0; a->jobs && i < n_set; i++) {
+    for (int32_t i = 0; (a->jobs || in->have_state) && i < n_set; i++) {
         const tm_job *job = &in->w.job[set ? set[i] : i];
         for (int32_t h = 0; h < job->n_hosts; h++)
             busy[job->host[h]] = 1;
@@ -180,7 +206,7 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
     rq.ppn = *ppn;
     rq.free = fr.host;
     rq.n_free = fr.n;
-    rq.running = a->jobs ? &in->w : NULL;
+    rq.running = a->jobs || in->have_state ? &in->w : NULL;
     rq.set = set;
     rq.n_set = n_set;
     rq.time = &in->topt;
@@ -229,8 +255,10 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
     if (a.policy && (policy = tm_pick_policy_parse(a.policy)) < 0)
         return cli_usage_error(cmd, "unknown --policy '%s' (topomap, slurm-tree, random)",
                                a.policy);
-    if (a.at && !a.jobs)
+    if (a.at && !a.jobs && !a.slurm && !a.slurm_state)
         return cli_usage_error(cmd, "--at needs --jobs");
+    if (wl_check_jobs_source(cmd, &a, false))
+        return TM_EXIT_USAGE;
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;
     memset(&pk, 0, sizeof pk);

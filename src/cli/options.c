@@ -240,6 +240,14 @@ static const cli_opt table[] = {
      "graphstats, mpip, scotch"},
     {"at", OPT_AT, "TIME", W | A,
      "only the jobs running at TIME (YYYY-MM-DDTHH:MM:SS; Start <= TIME < End)"},
+    {"slurm", OPT_SLURM, NULL, W | A,
+     "the running jobs (and, alloc, the free nodes) from the Slurm controller\n"
+     "itself: sinfo/scontrol and squeue in JSON (SLURM_CONF from the environment)"},
+    {"slurm-state", OPT_SLURM_STATE, "DIR", W | A,
+     "the same from saved copies: DIR/nodes.json, jobs.json, steps.txt, as\n"
+     "'topomap slurm snapshot DIR' writes them (docs/workload.md \"Live state\")"},
+    {"slurm-partition", OPT_SLURM_PARTITION, "P", A,
+     "with --slurm or --slurm-state: only the free nodes of Slurm partition P"},
     {"free", OPT_FREE, "HOSTLIST", A,
      "the nodes to choose from (default: every host); those a running job of\n"
      "--jobs uses are left out"},
@@ -304,6 +312,11 @@ static const cli_opt table[] = {
      "a replay's HTML page, as 'workload replay --report' writes it (JSON\n"
      "shards; an eval's page needs every link's load: not from shards)"},
     {"help", OPT_HELP, NULL, W | R | A | WM, "this text"},
+    /* ---- slurm snapshot: docs/slurm.md "Live state" */
+    {"timeout", OPT_TIMEOUT, "S", CLI_SLURM,
+     "give up (exit 2, nothing written) when a command has not answered\n"
+     "within S seconds (default 30)"},
+    {"help", OPT_HELP, NULL, CLI_SLURM, "this text"},
 };
 
 #undef T
@@ -531,7 +544,8 @@ static bool other_command(const char *cmd, unsigned mask, const char *given)
 {
     static const char *const names[] = {"topo",          "eval",          "map",
                                         "study",         "study merge",   "workload eval",
-                                        "workload replay", "alloc",       "workload merge"};
+                                        "workload replay", "alloc",       "workload merge",
+                                        "slurm snapshot"};
     char list[160] = "";
     size_t len, n = 0;
     unsigned whose = 0;

@@ -24,6 +24,9 @@ tm_err wl_option(void *ud, int c, const char *v)
     case OPT_PARTITION: a->partition = v; return TM_EOK;
     case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return TM_EOK;
     case OPT_FREE: a->free = v; return TM_EOK;
+    case OPT_SLURM: a->slurm = true; return TM_EOK;
+    case OPT_SLURM_STATE: a->slurm_state = v; return TM_EOK;
+    case OPT_SLURM_PARTITION: a->slurm_partition = v; return TM_EOK;
     case OPT_REPORT: a->report = v; return TM_EOK;
     case OPT_JSON: a->json = true; return TM_EOK;
     case OPT_SEED:
@@ -55,7 +58,44 @@ void wl_inputs_release(wl_inputs *x)
     tm_route_free(x->route);
     tm_net_free(x->net);
     tm_workload_release(&x->w);
+    tm_slurm_state_release(&x->st);
     wl_inputs_init(x);
+}
+
+const char *wl_jobs_source(const wl_args *a)
+{
+    return a->jobs ? a->jobs : a->slurm_state ? a->slurm_state : a->slurm ? "slurmctld" : "";
+}
+
+tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need)
+{
+    int n = (a->jobs != NULL) + a->slurm + (a->slurm_state != NULL);
+    if (n > 1)
+        return cli_usage_error(cmd, "--jobs, --slurm and --slurm-state each give the running "
+                                    "jobs: give one"), TM_EUSAGE;
+    if (need && n == 0)
+        return cli_usage_error(cmd, "--jobs (or --slurm, --slurm-state) is required"), TM_EUSAGE;
+    if (a->slurm_partition && n - (a->jobs != NULL) == 0)
+        return cli_usage_error(cmd, "--slurm-partition needs --slurm or --slurm-state"),
+               TM_EUSAGE;
+    if (a->shard.n && n - (a->jobs != NULL) > 0)
+        return cli_usage_error(cmd, "--shard needs --jobs (a state from Slurm changes between "
+                                    "runs: save it with 'topomap slurm snapshot', then give the "
+                                    "shards one jobs file)"), TM_EUSAGE;
+    return TM_EOK;
+}
+
+/* The cluster's state (--slurm: from the controller; --slurm-state DIR)
+ * and its running jobs as the workload. */
+static tm_err load_state(tm_ctx *ctx, const wl_args *a, const tm_workload_read_opts *ro,
+                         wl_inputs *x)
+{
+    tm_err err = a->slurm ? tm_slurm_state_query(ctx, 30.0, &x->st)
+                          : tm_slurm_state_read_dir(ctx, a->slurm_state, &x->st);
+    if (err)
+        return err;
+    x->have_state = true;
+    return tm_workload_from_slurm(ctx, x->net, &x->st, ro, &x->w);
 }
 
 tm_err wl_inputs_load(tm_ctx *ctx, const wl_args *a, const char *jobs, wl_inputs *x)
@@ -72,7 +112,9 @@ tm_err wl_inputs_load(tm_ctx *ctx, const wl_args *a, const char *jobs, wl_inputs
     ro.default_comm = a->default_comm;
     ro.comm_format = a->in.comm_format ? (tm_comm_format)tm_comm_format_parse(a->in.comm_format)
                                        : TM_COMM_AUTO;
-    if (!err && jobs)
+    if (!err && (a->slurm || a->slurm_state))
+        err = load_state(ctx, a, &ro, x);
+    else if (!err && jobs)
         err = tm_workload_read_file(ctx, x->net, jobs, &ro, &x->w);
     return err;
 }
@@ -88,7 +130,7 @@ tm_err wl_at_set(tm_ctx *ctx, const wl_args *a, const tm_workload *w, int32_t **
         return tm_ctx_fail(ctx, TM_EUSAGE, "--at '%s' is not a time YYYY-MM-DDTHH:MM:SS", a->at);
     if (!w->has_times)
         return tm_ctx_fail(ctx, TM_EUSAGE, "--at needs the jobs' times: %s has no Start and End "
-                           "columns", a->jobs);
+                           "columns", wl_jobs_source(a));
     return tm_workload_at(ctx, w, t, set, n);
 }
 
