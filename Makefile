@@ -572,6 +572,9 @@ install: install-files
 	  $(DESTDIR)$(CMAKEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(BUILD)/topomap.bash $(DESTDIR)$(BASHCOMPDIR)/topomap
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/topomap/slurm
+	$(INSTALL) -m 644 contrib/slurm/job_submit.lua contrib/slurm/topomap-hook.conf \
+	  contrib/slurm/topomap-snapshot.cron $(DESTDIR)$(DATADIR)/topomap/slurm/
 	@for f in $(MPI_FLAVORS); do \
 	  echo "install topomap-mpi-$$f: $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f/" && \
 	  $(INSTALL) -d $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f && \
@@ -589,7 +592,7 @@ uninstall:
 	  $(DESTDIR)$(CMAKEDIR)/topomapConfig.cmake $(DESTDIR)$(CMAKEDIR)/topomapConfigVersion.cmake \
 	  $(DESTDIR)$(CMAKEDIR)/topomap-mpi-*.cmake $(DESTDIR)$(MANDIR)/man1/topomap.1 \
 	  $(DESTDIR)$(MANDIR)/man1/topomap-*.1 $(DESTDIR)$(BASHCOMPDIR)/topomap
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/topomap $(DESTDIR)$(LIBDIR)/topomap-mpi-*
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/topomap $(DESTDIR)$(LIBDIR)/topomap-mpi-* $(DESTDIR)$(DATADIR)/topomap
 	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
 
 # The Debian packages (debian/): built from a copy of the tree in

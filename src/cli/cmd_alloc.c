@@ -8,7 +8,8 @@
 #include "workload_cli.h"
 
 static const char usage_head[] =
-    "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--ppn N] [--comm M]\n"
+    "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--exclude HOSTLIST]\n"
+    "                     [--ppn N] [--comm M]\n"
     "                     [--jobs F [--at TIME] | --slurm | --slurm-state DIR\n"
     "                      [--slurm-partition P]] [--policy topomap|slurm-tree|random] [--json]\n"
     "\n"
@@ -49,8 +50,8 @@ static tm_err state_free(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, tm_
 }
 
 /* The free hosts: --free (default every host), with --slurm or
- * --slurm-state those the controller says are free, without those a
- * running job uses. */
+ * --slurm-state those the controller says are free, without those of
+ * --exclude and those a running job uses. */
 static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
                          int32_t n_set, tm_alloc *out)
 {
@@ -64,6 +65,17 @@ static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, con
         return err;
     if (!(busy = calloc((size_t)nv + 1, 1)))
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    if (a->exclude) {
+        tm_alloc ex;
+        tm_alloc_init(&ex);
+        if ((err = tm_alloc_from_hostlist(ctx, in->net, a->exclude, &ex))) {
+            free(busy);
+            return err;
+        }
+        for (int32_t i = 0; i < ex.n; i++)
+            busy[ex.host[i]] = 1;
+        tm_alloc_release(&ex);
+    }
     for (int32_t i = 0; (a->jobs || in->have_state) && i < n_set; i++) {
         const tm_job *job = &in->w.job[set ? set[i] : i];
         for (int32_t h = 0; h < job->n_hosts; h++)

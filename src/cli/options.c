@@ -246,11 +246,16 @@ static const cli_opt table[] = {
     {"slurm-state", OPT_SLURM_STATE, "DIR", W | A,
      "the same from saved copies: DIR/nodes.json, jobs.json, steps.txt, as\n"
      "'topomap slurm snapshot DIR' writes them (docs/workload.md \"Live state\")"},
+    {"slurm-state-max-age", OPT_SLURM_MAX_AGE, "S", A,
+     "with --slurm-state: refuse (exit 2) a snapshot whose jobs.json is older\n"
+     "than S seconds (the submit hook's guard against a stopped cron job)"},
     {"slurm-partition", OPT_SLURM_PARTITION, "P", A,
      "with --slurm or --slurm-state: only the free nodes of Slurm partition P"},
     {"free", OPT_FREE, "HOSTLIST", A,
      "the nodes to choose from (default: every host); those a running job of\n"
      "--jobs uses are left out"},
+    {"exclude", OPT_EXCLUDE, "HOSTLIST", A,
+     "nodes not to choose (the submit hook's picks since its snapshot)"},
     {"nodes", OPT_NODES, "N", A, "nodes of the new job (required)"},
     {"ppn", OPT_PPN, "N", A, "tasks per node (default: the nodes' slots)"},
     {"comm", OPT_COMM, "M", A,

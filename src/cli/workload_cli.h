@@ -16,10 +16,11 @@
 
 typedef struct wl_args {
     cli_inputs in;   /* topology, routing, time model, slots, threads, comm (alloc) */
-    const char *jobs, *at, *policy, *partition, *slurm_topology, *free, *report;
+    const char *jobs, *at, *policy, *partition, *slurm_topology, *free, *exclude, *report;
     const char *default_comm;
     bool slurm;                      /* --slurm: the state from the controller */
     const char *slurm_state, *slurm_partition; /* --slurm-state DIR, --slurm-partition P */
+    double slurm_max_age;            /* --slurm-state-max-age S (0: any age) */
     const char *out[WL_MAX_OUT];
     int n_out;
     long seed, nodes, ppn;

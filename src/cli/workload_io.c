@@ -1,8 +1,10 @@
 /* workload_io.c - the options and inputs of `workload eval`, `workload
  * replay` and `alloc` (docs/workload.md). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "workload_cli.h"
@@ -24,9 +26,12 @@ tm_err wl_option(void *ud, int c, const char *v)
     case OPT_PARTITION: a->partition = v; return TM_EOK;
     case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return TM_EOK;
     case OPT_FREE: a->free = v; return TM_EOK;
+    case OPT_EXCLUDE: a->exclude = v; return TM_EOK;
     case OPT_SLURM: a->slurm = true; return TM_EOK;
     case OPT_SLURM_STATE: a->slurm_state = v; return TM_EOK;
     case OPT_SLURM_PARTITION: a->slurm_partition = v; return TM_EOK;
+    case OPT_SLURM_MAX_AGE:
+        return cli_parse_double(p->cmd, "--slurm-state-max-age", v, 0.001, 1e9, &a->slurm_max_age);
     case OPT_REPORT: a->report = v; return TM_EOK;
     case OPT_JSON: a->json = true; return TM_EOK;
     case OPT_SEED:
@@ -75,6 +80,8 @@ tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need)
                                     "jobs: give one"), TM_EUSAGE;
     if (need && n == 0)
         return cli_usage_error(cmd, "--jobs (or --slurm, --slurm-state) is required"), TM_EUSAGE;
+    if (a->slurm_max_age > 0 && !a->slurm_state)
+        return cli_usage_error(cmd, "--slurm-state-max-age needs --slurm-state"), TM_EUSAGE;
     if (a->slurm_partition && n - (a->jobs != NULL) == 0)
         return cli_usage_error(cmd, "--slurm-partition needs --slurm or --slurm-state"),
                TM_EUSAGE;
@@ -85,12 +92,32 @@ tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need)
     return TM_EOK;
 }
 
+/* --slurm-state-max-age: DIR/jobs.json no older than that. */
+static tm_err snapshot_age(tm_ctx *ctx, const wl_args *a)
+{
+    char path[4096];
+    struct stat sb;
+    double age;
+    snprintf(path, sizeof path, "%s/jobs.json", a->slurm_state);
+    if (stat(path, &sb) != 0)
+        return tm_ctx_fail(ctx, TM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    age = difftime(time(NULL), sb.st_mtime);
+    if (age > a->slurm_max_age)
+        return tm_ctx_fail(ctx, TM_EINPUT, "%s: the snapshot is %.0f s old, more than "
+                           "--slurm-state-max-age %g (is the cron job of 'topomap slurm "
+                           "snapshot' running?)", path, age, a->slurm_max_age);
+    return TM_EOK;
+}
+
 /* The cluster's state (--slurm: from the controller; --slurm-state DIR)
  * and its running jobs as the workload. */
 static tm_err load_state(tm_ctx *ctx, const wl_args *a, const tm_workload_read_opts *ro,
                          wl_inputs *x)
 {
-    tm_err err = a->slurm ? tm_slurm_state_query(ctx, 30.0, &x->st)
+    tm_err err = a->slurm_max_age > 0 ? snapshot_age(ctx, a) : TM_EOK;
+    if (err)
+        return err;
+    err = a->slurm ? tm_slurm_state_query(ctx, 30.0, &x->st)
                           : tm_slurm_state_read_dir(ctx, a->slurm_state, &x->st);
     if (err)
         return err;

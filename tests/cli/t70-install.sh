@@ -96,7 +96,8 @@ mk install PREFIX="$P"
 for f0 in bin/topomap lib/libtopomap.a lib/libtopomap.so.$ver include/topomap/topomap.h \
           include/topomap/mpi.h lib/pkgconfig/topomap.pc lib/cmake/topomap/topomapConfig.cmake \
           lib/cmake/topomap/topomapConfigVersion.cmake share/man/man1/topomap.1 \
-          share/bash-completion/completions/topomap; do
+          share/bash-completion/completions/topomap share/topomap/slurm/job_submit.lua \
+          share/topomap/slurm/topomap-hook.conf share/topomap/slurm/topomap-snapshot.cron; do
     [ -f "$P/$f0" ] || { echo "not installed: $f0"; exit 1; }
 done
 [ "$(readlink "$P/lib/libtopomap.so")" = libtopomap.so.0 ] && [ "$(readlink "$P/lib/libtopomap.so.0")" = "libtopomap.so.$ver" ] ||
