@@ -95,6 +95,8 @@ static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, con
 static tm_err tasks_per_node(tm_ctx *ctx, const wl_args *a, const tm_alloc *fr, int32_t *ppn)
 {
     *ppn = (int32_t)a->ppn;
+    if (fr->n < a->nodes)
+        return tm_ctx_fail(ctx, TM_EINFEASIBLE, "%ld nodes asked, %d free", a->nodes, fr->n);
     if (a->ppn > 0)
         return TM_EOK;
     for (int32_t i = 0; i < fr->n; i++) {

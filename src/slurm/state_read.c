@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "slurm_int.h"
+#include "topomap/alloc.h"
 #include "topomap/io.h"
 #include "../util/util.h"
 
@@ -285,6 +286,13 @@ static tm_err read_job(jrd *r, json_t *o, tm_slurm_job *j)
         err = words(r, json_object_get(o, "job_state"), "job_state", '+', toupper, &j->state);
     if (!err)
         err = str_member(r, o, "nodes", &j->nodes);
+    if (!err && *j->nodes) { /* a hostlist: checked here, where the file is known */
+        char where[600], **names = NULL;
+        size_t count = 0;
+        snprintf(where, sizeof where, "%s: jobs[%zu] (job %s): nodes", r->name, r->i, j->id);
+        err = tm_hostlist_expand(r->ctx, j->nodes, where, &names, &count);
+        tm_hostlist_free(names, count);
+    }
     if (!err)
         err = int_member(r, o, "tasks", INT32_MAX, &j->tasks);
     if (!err)
