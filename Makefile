@@ -48,11 +48,12 @@ OPT     ?= -O2 -g
 DEPS_STAMP := $(BUILD)/.deps-ok
 TEST_DEPS_STAMP := $(BUILD)/.test-deps-ok
 DEPS_INSTALLED := $(BUILD)/.deps-installed
-# jansson: `study merge` reads the shards' JSON (src/shard/)
-PKGS       := igraph libxml-2.0 jansson cmocka
+# jansson: `study merge` reads the shards' JSON (src/shard/), and Slurm's JSON (src/slurm/)
+# yaml-0.1 (libyaml): Slurm's topology.yaml read back (src/slurm/yaml_read.c)
+PKGS       := igraph libxml-2.0 jansson yaml-0.1 cmocka
 # Recursively expanded on purpose: evaluated after the deps step ran.
-PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0 jansson)
-PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0 jansson) -lmetis -lpthread -lm
+PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0 jansson yaml-0.1)
+PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0 jansson yaml-0.1) -lmetis -lpthread -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 ifeq ($(SAN),1)

@@ -22,20 +22,41 @@ extern "C" {
 
 /* ---- topology files ---------------------------------------------------------- */
 
-typedef struct tm_slurm_opts {
-    bool yaml;            /* topology.yaml (tree form) instead of topology.conf */
-    bool link_speed;      /* topology.conf: LinkSpeed= per switch line */
-    const char *topology; /* topology.yaml: the topology's name (NULL: "default") */
-} tm_slurm_opts;
-#define TM_SLURM_OPTS_INIT {false, false, NULL}
+/* Which plugin's description: topology/tree (switches) or topology/block
+ * (blocks of nodes; Slurm 23.11 and later, BlockSizes from 24.05). */
+typedef enum { TM_SLURM_TREE = 0, TM_SLURM_BLOCK = 1 } tm_slurm_plugin;
 
-/* Writes a finalized net for Slurm's topology/tree plugin: one
- * "SwitchName=S Nodes=<hosts>" line per switch cabled to hosts (level 0),
- * one "SwitchName=S Switches=<switches>" line per upper switch, listing
- * its neighbours one level down (level = switch hops to the nearest switch
- * with hosts); names hostlist-compressed.  Or the same tree as
- * topology.yaml.  TM_EINFEASIBLE for a net without switches (Slurm's tree
- * needs them) or with names Slurm cannot read.  docs/slurm.md. */
+typedef struct tm_slurm_opts {
+    bool yaml;            /* topology.yaml instead of topology.conf */
+    bool link_speed;      /* topology.conf, tree: LinkSpeed= per switch line */
+    const char *topology; /* topology.yaml: the topology's name (NULL: "default") */
+    tm_slurm_plugin plugin;        /* topology.conf / the one topology: tree or block */
+    int32_t block_level;           /* block: blocks are the hosts below the switches of this
+                                    * level of the tree (0: the leaf switches) */
+    const int32_t *block_sizes;    /* block: BlockSizes in nodes (NULL: the base block, the
+                                    * smallest block's hosts, and every power of two of it up
+                                    * to all blocks) */
+    int32_t n_block_sizes;
+    /* topology.yaml with several topologies (Slurm 25.05 and later; a partition
+     * chooses one with Topology= in slurm.conf): "NAME=tree", "NAME=block[:LEVEL]",
+     * "NAME=flat", comma-separated, the first the cluster_default; NULL: one
+     * topology as plugin says */
+    const char *topologies;
+} tm_slurm_opts;
+#define TM_SLURM_OPTS_INIT {false, false, NULL, TM_SLURM_TREE, 0, NULL, 0, NULL}
+
+/* Writes a finalized net for Slurm's topology plugins (docs/slurm.md).
+ * topology/tree: one "SwitchName=S Nodes=<hosts>" line per switch cabled to
+ * hosts (level 0), one "SwitchName=S Switches=<switches>" line per upper
+ * switch, listing its neighbours one level down (level = switch hops to the
+ * nearest switch with hosts).  topology/block: one "BlockName=B
+ * Nodes=<hosts>" line per block (the hosts below a leaf switch, or below a
+ * switch of block_level; blocks near in the tree are written next to each
+ * other, since Slurm joins neighbouring blocks into bigger ones) and
+ * "BlockSizes=".  Names hostlist-compressed.  Or the same as topology.yaml,
+ * with several topologies.  TM_EINFEASIBLE for a net without switches (both
+ * plugins need them), names Slurm cannot read, or a level whose switches do
+ * not split the hosts into disjoint blocks; TM_EUSAGE for bad options. */
 TM_API tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
                                       FILE *out);
 
@@ -51,22 +72,38 @@ TM_API tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_s
  * order of their names (node2 before node10: slurm.conf's order when it
  * lists sorted hostlists). */
 typedef struct tm_slurm_tree tm_slurm_tree;
-/* Slurm's tree from a topology.conf ("SwitchName=S Nodes=H" / "Switches=H"
- * lines): TM_EINPUT "name:line: ..." for what slurmctld refuses too; node
- * names the net lacks are warned about and ignored, as Slurm does. */
+/* Slurm's view from a topology file: topology.conf with "SwitchName=S
+ * Nodes=H" / "Switches=H" lines (topology/tree) or "BlockName=B Nodes=H"
+ * lines and BlockSizes= (topology/block), or topology.yaml (read when name
+ * ends in .yaml or .yml, or the text starts with '-' or "---"): the
+ * topology named topo (NULL: the first with cluster_default: true, else the
+ * first), a tree, a block or a flat one (no plugin).  TM_EINPUT
+ * "name:line: ..." for what slurmctld refuses too; node names the net
+ * lacks are warned about and ignored, as Slurm does. */
+TM_API tm_err tm_slurm_topology_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                                     const char *topo, tm_slurm_tree **out);
+/* tm_slurm_topology_read of the default topology. */
 TM_API tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
                                  tm_slurm_tree **out);
-/* The tree of topomap's own export of the net (tm_slurm_topology_write);
- * a net without switches gives a tree without switches (Slurm without a
- * topology plugin). */
+/* Slurm's view of topomap's own export of the net (tm_slurm_topology_write
+ * with opts, NULL: the tree; YAML and several topologies ignored); a net
+ * without switches gives one without switches (Slurm without a topology
+ * plugin). */
+TM_API tm_err tm_slurm_topology_from_net(tm_ctx *ctx, const tm_net *net,
+                                         const tm_slurm_opts *opts, tm_slurm_tree **out);
+/* tm_slurm_topology_from_net of the tree. */
 TM_API tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out);
 TM_API void tm_slurm_tree_free(tm_slurm_tree *t);
-/* Its switches (0: none). */
+/* Its switches (0: none), its blocks (0: none; topology/block). */
 TM_API int32_t tm_slurm_tree_switches(const tm_slurm_tree *t);
+TM_API int32_t tm_slurm_tree_blocks(const tm_slurm_tree *t);
 /* The n nodes Slurm would give a job of n nodes among the free hosts
- * free[0..n_free), into out[0..n) in Slurm's node order.  TM_EINFEASIBLE
- * when Slurm would not start it (fewer free nodes, or no switch holding
- * n of them). */
+ * free[0..n_free), into out[0..n) in Slurm's node order: topology/tree as
+ * above; topology/block as Slurm 25.11's eval_nodes_block (the same in
+ * 26.05) chooses for a job that asks only for a node count (docs/slurm.md
+ * "Slurm's node choice, emulated"); without either, Slurm's choice without
+ * a topology plugin.  TM_EINFEASIBLE when Slurm would not start it (fewer
+ * free nodes, or no switch or block holding n of them). */
 TM_API tm_err tm_slurm_pick(tm_ctx *ctx, const tm_slurm_tree *t, const int32_t *free,
                             int32_t n_free, int32_t n, int32_t *out);
 

@@ -230,9 +230,10 @@ TM_API tm_err tm_workload_eval(tm_ctx *ctx, const tm_route *route, const tm_work
 typedef enum {
     TM_PICK_TOPOMAP = 0, /* the least predicted time with the running jobs' traffic */
     TM_PICK_SLURM_TREE,  /* Slurm's own choice, emulated (tm_slurm_pick) */
-    TM_PICK_RANDOM       /* uniform among the free nodes (seeded) */
+    TM_PICK_RANDOM,      /* uniform among the free nodes (seeded) */
+    TM_PICK_SLURM_BLOCK  /* Slurm's topology/block choice, emulated (tm_slurm_pick on blocks) */
 } tm_pick_policy;
-/* "topomap", "slurm-tree", "random" -> policy; -1 otherwise. */
+/* "topomap", "slurm-tree", "random", "slurm-block" -> policy; -1 otherwise. */
 TM_API int tm_pick_policy_parse(const char *s);
 TM_API const char *tm_pick_policy_name(tm_pick_policy p);
 
@@ -255,6 +256,9 @@ typedef struct tm_pick_request {
     const tm_time_opts *time;  /* NULL: TM_TIME_OPTS_INIT */
     const tm_slurm_tree *tree; /* Slurm's tree (NULL: tm_slurm_tree_from_net) */
     uint64_t seed;             /* of the random pick */
+    /* Slurm's blocks, for TM_PICK_SLURM_BLOCK (NULL: tm_slurm_topology_from_net with
+     * the blocks of the leaf switches) */
+    const tm_slurm_tree *blocks;
 } tm_pick_request;
 
 typedef struct tm_pick {

@@ -88,7 +88,9 @@ enum {
     OPT_JOBS, OPT_TRACE, OPT_DEFAULT_COMM, OPT_AT, OPT_POLICY, OPT_PARTITION, OPT_SLURM_TOPOLOGY,
     OPT_FREE, OPT_NODES, OPT_PPN,
     /* the cluster's state from Slurm (docs/workload.md "Live state") */
-    OPT_SLURM, OPT_SLURM_STATE, OPT_SLURM_PARTITION, OPT_SLURM_MAX_AGE, OPT_EXCLUDE, OPT_TIMEOUT
+    OPT_SLURM, OPT_SLURM_STATE, OPT_SLURM_PARTITION, OPT_SLURM_MAX_AGE, OPT_EXCLUDE, OPT_TIMEOUT,
+    /* topo export --format slurm-block / slurm-yaml; --slurm-topology-name */
+    OPT_BLOCK_LEVEL, OPT_BLOCK_SIZES, OPT_SLURM_TOPOLOGIES, OPT_SLURM_TOPOLOGY_NAME
 };
 
 /* ---- the option table (options.c) ----------------------------------------

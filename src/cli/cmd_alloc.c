@@ -11,13 +11,15 @@ static const char usage_head[] =
     "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--exclude HOSTLIST]\n"
     "                     [--ppn N] [--comm M]\n"
     "                     [--jobs F [--at TIME] | --slurm | --slurm-state DIR\n"
-    "                      [--slurm-partition P]] [--policy topomap|slurm-tree|random] [--json]\n"
+    "                      [--slurm-partition P]] [--slurm-topology F [--slurm-topology-name N]]\n"
+    "                     [--policy topomap|slurm-tree|slurm-block|random] [--json]\n"
     "\n"
     "Chooses N of the free nodes for a new job whose communication is M, so that its\n"
     "predicted time (est_time_s) with the running jobs of F as background traffic is\n"
     "least, and prints them as a Slurm hostlist: sbatch --nodelist=$(topomap alloc ...).\n"
-    "--json adds its figures, and the same for the nodes Slurm's topology/tree plugin\n"
-    "would give (emulated) and for a random pick.  docs/workload.md.\n"
+    "--json adds its figures, and the same for the nodes Slurm's topology/tree and\n"
+    "topology/block plugins would give (emulated) and for a random pick.\n"
+    "docs/workload.md.\n"
     "\n"
     "options:\n";
 
@@ -109,9 +111,9 @@ static tm_err tasks_per_node(tm_ctx *ctx, const wl_args *a, const tm_alloc *fr, 
 }
 
 typedef struct picks {
-    tm_pick p[3];     /* by tm_pick_policy */
-    tm_err err[3];
-    char why[3][400]; /* when a policy could not place the job */
+    tm_pick p[4];     /* by tm_pick_policy */
+    tm_err err[4];
+    char why[4][400]; /* when a policy could not place the job */
 } picks;
 
 static void json_pick(json_w *j, const char *key, const wl_inputs *in, const picks *pk, int i)
@@ -166,6 +168,7 @@ static void print_json(const wl_args *a, const wl_inputs *in, const picks *pk, i
     json_pick(&j, "topomap", in, pk, TM_PICK_TOPOMAP);
     json_pick(&j, "slurm_tree", in, pk, TM_PICK_SLURM_TREE);
     json_pick(&j, "random", in, pk, TM_PICK_RANDOM);
+    json_pick(&j, "slurm_block", in, pk, TM_PICK_SLURM_BLOCK);
     json_num(&j, "time_s", secs);
     json_obj_end(&j);
     json_end(&j);
@@ -190,7 +193,7 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
                   int32_t *n_running, int32_t *n_free, int32_t *ppn)
 {
     tm_pick_request rq;
-    tm_slurm_tree *tree = NULL;
+    tm_slurm_tree *tree = NULL, *blocks = NULL;
     tm_alloc fr;
     tm_comm comm;
     int32_t *set = NULL, n_set = 0;
@@ -205,15 +208,15 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
         err = tasks_per_node(ctx, a, &fr, ppn);
     if (!err)
         err = job_comm(ctx, a, &rq, &comm);
-    if (!err && a->slurm_topology) {
-        FILE *f;
-        if (!(err = tm_open_input(ctx, a->slurm_topology, &f))) {
-            err = tm_slurm_tree_read(ctx, in->net, f, a->slurm_topology, &tree);
-            fclose(f);
-        }
-    } else if (!err) {
-        err = tm_slurm_tree_from_net(ctx, in->net, &tree);
+    if (!err)
+        err = wl_slurm_topology(ctx, a, in->net, &tree);
+    /* a file of blocks is topology/block's; the tree is then topomap's export */
+    if (!err && tree && tm_slurm_tree_blocks(tree) > 0) {
+        blocks = tree;
+        tree = NULL;
     }
+    if (!err && !tree)
+        err = tm_slurm_tree_from_net(ctx, in->net, &tree);
     *n_running = n_set;
     *n_free = fr.n;
     rq.n_nodes = (int32_t)a->nodes;
@@ -225,10 +228,11 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
     rq.n_set = n_set;
     rq.time = &in->topt;
     rq.tree = tree;
+    rq.blocks = blocks;
     rq.seed = (uint64_t)a->seed;
     /* the hostlist alone (a scheduler's path): the policy's pick only;
-     * --json compares all three */
-    for (int i = 0; !err && i < 3; i++) {
+     * --json compares all four */
+    for (int i = 0; !err && i < 4; i++) {
         if (!a->json && i != policy)
             continue;
         pk->err[i] = tm_pick_nodes(ctx, in->route, &rq, (tm_pick_policy)i, &pk->p[i]);
@@ -240,6 +244,7 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
         }
     }
     tm_slurm_tree_free(tree);
+    tm_slurm_tree_free(blocks);
     tm_comm_release(&comm);
     tm_alloc_release(&fr);
     free(set);
@@ -267,7 +272,8 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
     if (a.nodes < 1)
         return cli_usage_error(cmd, "--nodes is required");
     if (a.policy && (policy = tm_pick_policy_parse(a.policy)) < 0)
-        return cli_usage_error(cmd, "unknown --policy '%s' (topomap, slurm-tree, random)",
+        return cli_usage_error(cmd, "unknown --policy '%s' (topomap, slurm-tree, slurm-block, "
+                                    "random)",
                                a.policy);
     if (a.at && !a.jobs && !a.slurm && !a.slurm_state)
         return cli_usage_error(cmd, "--at needs --jobs");
@@ -292,7 +298,7 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
         printf("%s\n", nodes ? nodes : "");
         free(nodes);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         tm_pick_release(&pk.p[i]);
     wl_inputs_release(&in);
     tm_ctx_free(ctx);

@@ -21,6 +21,7 @@ typedef struct wl_args {
     bool slurm;                      /* --slurm: the state from the controller */
     const char *slurm_state, *slurm_partition; /* --slurm-state DIR, --slurm-partition P */
     double slurm_max_age;            /* --slurm-state-max-age S (0: any age) */
+    const char *slurm_topology_name; /* --slurm-topology-name N (topology.yaml) */
     const char *out[WL_MAX_OUT];
     int n_out;
     long seed, nodes, ppn;
@@ -59,6 +60,9 @@ const char *wl_jobs_source(const wl_args *a);
 /* --jobs, --slurm and --slurm-state: exactly one when need (else at most
  * one); TM_EUSAGE (printed) otherwise. */
 tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need);
+/* --slurm-topology F [--slurm-topology-name N] (NULL without the option):
+ * Slurm's view, a tree or blocks. */
+tm_err wl_slurm_topology(tm_ctx *ctx, const wl_args *a, const tm_net *net, tm_slurm_tree **out);
 /* --at: the jobs running then (*set malloc'ed; NULL and every job without --at). */
 tm_err wl_at_set(tm_ctx *ctx, const wl_args *a, const tm_workload *w, int32_t **set, int32_t *n);
 

@@ -25,6 +25,7 @@ tm_err wl_option(void *ud, int c, const char *v)
     case OPT_POLICY: a->policy = v; return TM_EOK;
     case OPT_PARTITION: a->partition = v; return TM_EOK;
     case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return TM_EOK;
+    case OPT_SLURM_TOPOLOGY_NAME: a->slurm_topology_name = v; return TM_EOK;
     case OPT_FREE: a->free = v; return TM_EOK;
     case OPT_EXCLUDE: a->exclude = v; return TM_EOK;
     case OPT_SLURM: a->slurm = true; return TM_EOK;
@@ -65,6 +66,20 @@ void wl_inputs_release(wl_inputs *x)
     tm_workload_release(&x->w);
     tm_slurm_state_release(&x->st);
     wl_inputs_init(x);
+}
+
+tm_err wl_slurm_topology(tm_ctx *ctx, const wl_args *a, const tm_net *net, tm_slurm_tree **out)
+{
+    FILE *f;
+    tm_err err;
+    *out = NULL;
+    if (!a->slurm_topology && a->slurm_topology_name)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "--slurm-topology-name needs --slurm-topology");
+    if (!a->slurm_topology || (err = tm_open_input(ctx, a->slurm_topology, &f)))
+        return a->slurm_topology ? err : TM_EOK;
+    err = tm_slurm_topology_read(ctx, net, f, a->slurm_topology, a->slurm_topology_name, out);
+    fclose(f);
+    return err;
 }
 
 const char *wl_jobs_source(const wl_args *a)

@@ -1,6 +1,7 @@
 /* sltree.h - the interface of src/slurm/ to the folders above it: Slurm's
- * view of the fabric as its topology/tree plugin builds it (tree_read.c)
- * and chooses nodes in it (tree_pick.c).  Higher folders read the node
+ * view of the fabric as its topology/tree or topology/block plugin builds
+ * it (tree_read.c, block_build.c) and chooses nodes in it (tree_pick.c,
+ * block_pick.c).  Higher folders read the node
  * order (order, rank) to list hosts as Slurm does. */
 #ifndef TM_SLTREE_H
 #define TM_SLTREE_H
@@ -19,6 +20,14 @@ struct tm_slurm_tree {
     int32_t *order;        /* rank -> net vertex */
     int32_t *rank;         /* net vertex -> rank, -1 for switches */
     int32_t nv;            /* vertices of the net */
+    /* topology/block (block_build.c): the base blocks in file order */
+    int32_t n_blocks;      /* 0: not a block topology */
+    char **block_name;
+    uint64_t *block_bits;  /* n_blocks node sets (ranks) */
+    int32_t bblock_nodes;  /* the base block size in nodes (BlockSizes' first, else the
+                            * node count of the first block with nodes) */
+    uint32_t block_levels; /* bit l: aggregated blocks of 2^l base blocks are enforced */
+    char *topology;        /* topology.yaml: the name of the topology read; NULL otherwise */
 };
 
 /* "node2" < "node10": digit runs compare as numbers, the rest byte by

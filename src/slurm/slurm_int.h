@@ -1,8 +1,8 @@
 /* slurm_int.h - the switch tree shared by the Slurm topology writers
  * (swtree.c: the relations; swtree_build.c: levels and children;
  * swtree_order.c: line order and the top switch; conf_write.c: the files;
- * never installed).  Calls go one way: conf_write -> swtree_order,
- * swtree_build -> swtree. */
+ * never installed).  Calls go one way: conf_write -> block_write ->
+ * swtree_order, swtree_build -> swtree; names from every writer. */
 #ifndef TM_SLURM_INT_H
 #define TM_SLURM_INT_H
 
@@ -49,5 +49,31 @@ bool tm__slurm_home(const tm_net *net, int32_t s, int32_t h);
  * every host first among the top ones; without one, on a connected
  * fabric, a virtual root above the switches no line lists. */
 tm_err tm__slurm_tree_top(tm_ctx *ctx, const tm_net *net, tm__slurm_tree *t);
+
+/* names.c: TM_EINFEASIBLE for a name of vertex v that Slurm's parsers
+ * would split or cut; a YAML scalar, quoted when YAML would read it as
+ * something other than a string. */
+tm_err tm__slurm_check_name(tm_ctx *ctx, const tm_net *net, int32_t v);
+void tm__slurm_yaml_scalar(FILE *out, const char *s);
+
+/* block_write.c: the blocks of a built and ordered tree at a level (0: the
+ * leaf lines; L: the hosts below each switch of Slurm level L), disjoint,
+ * in the order of a walk from the top; TM_EINFEASIBLE when the level's
+ * switches hold overlapping sets of hosts. */
+typedef struct tm__slurm_blocks {
+    int32_t n;
+    char **name;        /* not owned */
+    char **hosts;       /* per block: its hosts, hostlist-compressed (owned) */
+    int32_t *count;     /* per block: its hosts */
+    int32_t level;
+    int32_t uncovered;  /* hosts in no block */
+    int32_t *sizes;     /* BlockSizes */
+    int32_t n_sizes;
+} tm__slurm_blocks;
+tm_err tm__slurm_blocks_of(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *t,
+                           const tm_slurm_opts *o, int32_t level, tm__slurm_blocks *b);
+void tm__slurm_blocks_release(tm__slurm_blocks *b);
+/* The blocks as topology.conf lines, or as a topology.yaml block: section. */
+void tm__slurm_blocks_write(FILE *out, const tm__slurm_blocks *b, bool yaml);
 
 #endif

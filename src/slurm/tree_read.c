@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sltree.h"
+#include "topo_int.h"
 #include "../alloc/alloc_int.h"
 #include "../util/util.h"
 
@@ -46,12 +46,22 @@ void tm_slurm_tree_free(tm_slurm_tree *t)
     free(t->bits);
     free(t->order);
     free(t->rank);
+    for (int32_t i = 0; t->block_name && i < t->n_blocks; i++)
+        free(t->block_name[i]);
+    free(t->block_name);
+    free(t->block_bits);
+    free(t->topology);
     free(t);
 }
 
 int32_t tm_slurm_tree_switches(const tm_slurm_tree *t)
 {
     return t->n_sw;
+}
+
+int32_t tm_slurm_tree_blocks(const tm_slurm_tree *t)
+{
+    return t->n_blocks;
 }
 
 /* ---- the natural order of the hosts -------------------------------------- */
@@ -95,7 +105,7 @@ static int cmp_hosts(const void *x, const void *y, void *net)
 }
 
 /* Every host of the net in Slurm's node order, and each one's rank. */
-static tm_err node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t)
+tm_err tm__slurm_node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t)
 {
     int32_t nv = tm_net_n_vertices(net);
     t->order = tm__malloc_n((size_t)tm_net_n_hosts(net) + 1, sizeof *t->order);
@@ -117,10 +127,7 @@ static tm_err node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t)
 
 /* ---- reading topology.conf ------------------------------------------------ */
 
-typedef struct swline {
-    char *name, *nodes, *switches;
-    long line;
-} swline;
+typedef tm__swline swline;
 
 typedef struct rd {
     tm_ctx *ctx;
@@ -128,6 +135,10 @@ typedef struct rd {
     const char *name;
     swline *sw;
     size_t n, cap;
+    tm__blockline *bl; /* topology/block: BlockName= lines */
+    size_t nb, capb;
+    char *sizes;       /* BlockSizes= */
+    long sizes_line;
     char *text;  /* the current logical line (continuations joined) */
     size_t cap_text;
 } rd;
@@ -140,6 +151,12 @@ static void rd_release(rd *r)
         free(r->sw[i].switches);
     }
     free(r->sw);
+    for (size_t i = 0; i < r->nb; i++) {
+        free(r->bl[i].name);
+        free(r->bl[i].nodes);
+    }
+    free(r->bl);
+    free(r->sizes);
     free(r->text);
 }
 
@@ -148,9 +165,72 @@ static bool key_is(const char *k, size_t len, const char *want)
     return strlen(want) == len && strncasecmp(k, want, len) == 0;
 }
 
-/* One logical line: "SwitchName=S [Nodes=H] [Switches=H] [LinkSpeed=N]". */
+/* A topology/block line: "BlockName=B [Nodes=H]" or "BlockSizes=N[,N..]"
+ * (Slurm 23.11 and later; BlockSizes from 24.05, which replaced 23.11's
+ * BlockLevels). */
+static tm_err block_line(rd *r, char *s, long line)
+{
+    tm__blockline b = {NULL, NULL, line};
+    char *save = NULL;
+    tm_err err = TM_EOK;
+    for (char *tok = strtok_r(s, " \t", &save); tok && !err; tok = strtok_r(NULL, " \t", &save)) {
+        char *eq = strchr(tok, '='), **dst = NULL;
+        size_t klen = eq ? (size_t)(eq - tok) : strlen(tok);
+        if (!eq || !eq[1]) {
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: '%s' is not key=value", r->name, line, tok);
+            break;
+        }
+        if (key_is(tok, klen, "BlockName"))
+            dst = b.name ? NULL : &b.name;
+        else if (key_is(tok, klen, "Nodes") && b.name)
+            dst = b.nodes ? NULL : &b.nodes;
+        else if (key_is(tok, klen, "BlockSizes") && !b.name)
+            dst = r->sizes ? NULL : &r->sizes;
+        else if (key_is(tok, klen, "SwitchName") || key_is(tok, klen, "Switches"))
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s in a file of blocks (topology/block "
+                           "reads BlockName= and BlockSizes=; switches are topology/tree's)",
+                           r->name, line, (int)klen, tok);
+        else
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: unknown key '%.*s' (BlockName, Nodes, "
+                           "BlockSizes)", r->name, line, (int)klen, tok);
+        if (err)
+            break;
+        if (!dst)
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s given twice", r->name, line, (int)klen,
+                           tok);
+        else if (!(*dst = tm__strdup(eq + 1)))
+            err = tm__nomem(r->ctx);
+        else if (dst == &r->sizes)
+            r->sizes_line = line;
+    }
+    if (!err && b.name && tm__grow((void **)&r->bl, &r->capb, r->nb + 1, sizeof *r->bl) < 0)
+        err = tm__nomem(r->ctx);
+    if (err || !b.name) {
+        free(b.name);
+        free(b.nodes);
+        return err;
+    }
+    r->bl[r->nb++] = b;
+    return TM_EOK;
+}
+
+/* One logical line: "SwitchName=S [Nodes=H] [Switches=H] [LinkSpeed=N]",
+ * or a block line (block_line). */
 static tm_err parse_line(rd *r, char *s, long line)
 {
+    const char *first = tm__skip_blank(s);
+    if (strncasecmp(first, "BlockName=", 10) == 0 || strncasecmp(first, "BlockSizes=", 11) == 0) {
+        if (r->n)
+            return tm__fail(r->ctx, TM_EINPUT, "%s:%ld: a block in a file of switches "
+                            "(topology/tree reads SwitchName=; blocks are topology/block's)",
+                            r->name, line);
+        return block_line(r, s, line);
+    }
+    if (r->nb || r->sizes)
+        return tm__fail(r->ctx, TM_EINPUT, "%s:%ld: a switch in a file of blocks (topology/block "
+                        "reads BlockName= and BlockSizes=; switches are topology/tree's)",
+                        r->name, line);
+    {
     swline w = {NULL, NULL, NULL, line};
     char *save = NULL;
     tm_err err = TM_EOK;
@@ -206,6 +286,7 @@ static tm_err parse_line(rd *r, char *s, long line)
     }
     r->sw[r->n++] = w;
     return TM_EOK;
+    }
 }
 
 static tm_err read_lines(rd *r, FILE *in)
@@ -423,28 +504,76 @@ out:
     return err;
 }
 
-tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
-                          tm_slurm_tree **out)
+tm_err tm__slurm_tree_records(tm_ctx *ctx, const tm_net *net, const char *name,
+                              tm__swline *sw, size_t n, tm_slurm_tree *t)
 {
     rd r;
-    tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
-    tm_err err;
-    *out = NULL;
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.net = net;
     r.name = name;
+    r.sw = sw;
+    r.n = n;
+    if (n == 0)
+        return tm__fail(ctx, TM_EINPUT, "%s: no switch (Slurm: \"No switches configured\")",
+                        name);
+    return records(&r, t);
+}
+
+tm_err tm__slurm_conf_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                           tm_slurm_tree *t)
+{
+    rd r;
+    tm_err err;
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.net = net;
+    r.name = name;
+    err = read_lines(&r, in);
+    if (!err && r.n == 0 && r.nb == 0 && !r.sizes)
+        err = tm__fail(ctx, TM_EINPUT, "%s:1: no SwitchName= or BlockName= line (Slurm: \"No "
+                       "switches configured\")", name);
+    if (!err && r.n)
+        err = records(&r, t);
+    else if (!err)
+        err = tm__slurm_blocks_records(ctx, net, name, r.bl, r.nb, r.sizes, r.sizes_line, t);
+    rd_release(&r);
+    return err;
+}
+
+tm_err tm_slurm_topology_from_net(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
+                                  tm_slurm_tree **out)
+{
+    tm_slurm_opts so = opts ? *opts : (tm_slurm_opts)TM_SLURM_OPTS_INIT;
+    tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    tm_err err;
+    *out = NULL;
     if (!t)
         return tm__nomem(ctx);
-    err = node_order(ctx, net, t);
-    if (!err)
-        err = read_lines(&r, in);
-    if (!err && r.n == 0)
-        err = tm__fail(ctx, TM_EINPUT, "%s:1: no SwitchName= line (Slurm: \"No switches "
-                       "configured\")", name);
-    if (!err)
-        err = records(&r, t);
-    rd_release(&r);
+    so.yaml = false;
+    so.topologies = NULL;
+    err = tm__slurm_node_order(ctx, net, t);
+    /* no switches, no tree: Slurm without a topology plugin */
+    if (!err && tm_net_n_switches(net) > 0) {
+        if (!(f = open_memstream(&buf, &len)))
+            err = tm__nomem(ctx);
+        if (!err)
+            err = tm_slurm_topology_write(ctx, net, &so, f);
+        if (f && fclose(f) != 0 && !err)
+            err = tm__nomem(ctx);
+        if (!err && !(f = fmemopen(buf, len, "r")))
+            err = tm__nomem(ctx);
+        if (!err) {
+            err = tm__slurm_conf_read(ctx, net, f, so.plugin == TM_SLURM_BLOCK
+                                      ? "topology.conf (topo export --format slurm-block)"
+                                      : "topology.conf (topo export --format slurm)", t);
+            fclose(f);
+        }
+    }
+    free(buf);
     if (err) {
         tm_slurm_tree_free(t);
         return err;
@@ -455,35 +584,5 @@ tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *
 
 tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out)
 {
-    tm_slurm_opts so = TM_SLURM_OPTS_INIT;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f;
-    tm_err err;
-    *out = NULL;
-    if (tm_net_n_switches(net) == 0) {
-        /* no switches, no tree: Slurm without a topology plugin */
-        tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
-        if (!t)
-            return tm__nomem(ctx);
-        if ((err = node_order(ctx, net, t))) {
-            tm_slurm_tree_free(t);
-            return err;
-        }
-        *out = t;
-        return TM_EOK;
-    }
-    if (!(f = open_memstream(&buf, &len)))
-        return tm__nomem(ctx);
-    err = tm_slurm_topology_write(ctx, net, &so, f);
-    if (fclose(f) != 0 && !err)
-        err = tm__nomem(ctx);
-    if (!err && !(f = fmemopen(buf, len, "r")))
-        err = tm__nomem(ctx);
-    if (!err) {
-        err = tm_slurm_tree_read(ctx, net, f, "topology.conf (topo export --format slurm)", out);
-        fclose(f);
-    }
-    free(buf);
-    return err;
+    return tm_slurm_topology_from_net(ctx, net, NULL, out);
 }

@@ -43,9 +43,9 @@ step "plain make, nothing there: installs nothing, says what is missing and how 
 expect_exit 2 m
 expect_in "make: missing build dependencies:" "$ERR"
 expect_in "the C compiler 'cc' (Debian: build-essential)" "$ERR"
-expect_in "pkg-config (without it the modules igraph libxml-2.0 jansson cannot be looked for) (Debian: pkg-config)" "$ERR"
+expect_in "pkg-config (without it the modules igraph libxml-2.0 jansson yaml-0.1 cannot be looked for) (Debian: pkg-config)" "$ERR"
 expect_in "make deps" "$ERR"
-expect_in "sudo apt-get install build-essential pkg-config libigraph-dev libxml2-dev libjansson-dev" "$ERR"
+expect_in "sudo apt-get install build-essential pkg-config libigraph-dev libxml2-dev libjansson-dev libyaml-dev" "$ERR"
 case "$OUT$ERR" in *"not found"*) echo "make printed 'not found': $OUT$ERR"; exit 1;; esac
 [ "$(ran)" = 0 ] || { echo "plain make ran install-deps.sh"; exit 1; }
 [ ! -e tree/build/obj ] && [ ! -e tree/build/.deps-ok ] || { echo "plain make built something"; ls -aR tree/build; exit 1; }
