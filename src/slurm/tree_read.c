@@ -531,7 +531,7 @@ tm_err tm__slurm_conf_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char 
     r.name = name;
     err = read_lines(&r, in);
     if (!err && r.n == 0 && r.nb == 0 && !r.sizes)
-        err = tm__fail(ctx, TM_EINPUT, "%s:1: no SwitchName= or BlockName= line (Slurm: \"No "
+        err = tm__fail(ctx, TM_EINPUT, "%s:1: no SwitchName= line, nor BlockName= (Slurm: \"No "
                        "switches configured\")", name);
     if (!err && r.n)
         err = records(&r, t);

@@ -1,4 +1,6 @@
-/* fuzz_slurm_topo.c - Slurm topology.conf files through tm_slurm_tree_read
+/* fuzz_slurm_topo.c - Slurm topology files through tm_slurm_tree_read
+ * (topology.conf of switches or of blocks, and topology.yaml, told apart
+ * by their text)
  * against the small fixed net of fuzz_net.h (docs/workload.md
  * "slurm-tree"): on success, Slurm's pick of every job size among all
  * hosts, and among every other host, is n distinct hosts of the net, in
