@@ -259,10 +259,7 @@ tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_op
     bool any_tree = false;
     tm_err err;
 
-    memset(blocks, 0, sizeof blocks);
-    if (o->link_speed && (o->yaml || o->plugin == TM_SLURM_BLOCK))
-        return tm__fail(ctx, TM_EUSAGE, "LinkSpeed is written in a topology.conf of switches "
-                        "only");
+    memset(blocks, 0, sizeof blocks); /* LinkSpeed: a topology.conf of switches only */
     if ((err = parse_topologies(ctx, o, ts, &n_ts)))
         return err;
     if ((err = tm__slurm_tree_build(ctx, net, &t)))
