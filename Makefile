@@ -22,6 +22,7 @@
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
+#   make bench-slurm-hook  the submit hook in the real slurmctld, 1,000 nodes 70 % busy
 #   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root);
 #                   FOR=bench|sim|deb: the tools of bench-map/bench-budget, bench-sim, deb
 #
@@ -97,7 +98,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim bench-workload install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-scale bench-record bench-sim bench-workload bench-slurm-hook install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -489,6 +490,10 @@ bench-record: mpi
 # (tools/bench/workload.sh, docs/workload.md "Performance")
 bench-workload: all
 	tools/bench/workload.sh $(BUILD)
+
+# The submit hook's cost in Debian's slurmctld (docs/slurm.md "The submit hook").
+bench-slurm-hook: all
+	python3 tools/bench/slurm_hook.py $(BUILD)/topomap
 
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one
