@@ -227,21 +227,6 @@ static tm_err read_node(jrd *r, json_t *o, tm_slurm_node *nd)
     return err;
 }
 
-static tm_err read_nodes(tm_ctx *ctx, FILE *in, const char *name, tm_slurm_state *s)
-{
-    json_t *doc = NULL, *list;
-    jrd r = {ctx, name, "nodes", 0};
-    tm_err err = load(ctx, in, name, "nodes", &doc, &list);
-    if (!err && !(s->node = tm__calloc_n(json_array_size(list) + 1, sizeof *s->node)))
-        err = tm__nomem(ctx);
-    for (r.i = 0; !err && r.i < json_array_size(list); r.i++, s->n_nodes++)
-        err = read_node(&r, json_array_get(list, r.i), &s->node[r.i]);
-    if (!err)
-        err = release_of(ctx, doc, &s->release);
-    json_decref(doc);
-    return err;
-}
-
 /* ---- jobs ----------------------------------------------------------------------- */
 
 /* "123", "123_4" for an array task, "123+1" for a heterogeneous component. */
@@ -316,19 +301,34 @@ static tm_err read_job(jrd *r, json_t *o, tm_slurm_job *j)
     return TM_EOK;
 }
 
-static tm_err read_jobs(tm_ctx *ctx, FILE *in, const char *name, tm_slurm_state *s)
+/* The document's list `key`, each member read by one into an array of
+ * size-byte elements (*arr, *n of them); the release into *release. */
+typedef tm_err (*read_one)(jrd *r, json_t *o, void *elem);
+
+static tm_err read_list(tm_ctx *ctx, FILE *in, const char *name, const char *key, size_t size,
+                        read_one one, void **arr, int32_t *n, char **release)
 {
-    json_t *doc = NULL, *list;
-    jrd r = {ctx, name, "jobs", 0};
-    tm_err err = load(ctx, in, name, "jobs", &doc, &list);
-    if (!err && !(s->job = tm__calloc_n(json_array_size(list) + 1, sizeof *s->job)))
+    json_t *doc = NULL, *list = NULL;
+    jrd r = {ctx, name, key, 0};
+    tm_err err = load(ctx, in, name, key, &doc, &list);
+    if (!err && !(*arr = tm__calloc_n(json_array_size(list) + 1, size)))
         err = tm__nomem(ctx);
-    for (r.i = 0; !err && r.i < json_array_size(list); r.i++, s->n_jobs++)
-        err = read_job(&r, json_array_get(list, r.i), &s->job[r.i]);
+    for (r.i = 0; !err && r.i < json_array_size(list); r.i++, (*n)++)
+        err = one(&r, json_array_get(list, r.i), (char *)*arr + r.i * size);
     if (!err)
-        err = release_of(ctx, doc, &s->release);
+        err = release_of(ctx, doc, release);
     json_decref(doc);
     return err;
+}
+
+static tm_err node_one(jrd *r, json_t *o, void *elem)
+{
+    return read_node(r, o, elem);
+}
+
+static tm_err job_one(jrd *r, json_t *o, void *elem)
+{
+    return read_job(r, o, elem);
 }
 
 /* ---- steps ------------------------------------------------------------------------ */
@@ -408,9 +408,11 @@ tm_err tm_slurm_state_read(tm_ctx *ctx, FILE *nodes, const char *nodes_name, FIL
 {
     tm_err err;
     tm_slurm_state_init(out);
-    err = read_nodes(ctx, nodes, nodes_name, out);
+    err = read_list(ctx, nodes, nodes_name, "nodes", sizeof *out->node, node_one,
+                    (void **)&out->node, &out->n_nodes, &out->release);
     if (!err)
-        err = read_jobs(ctx, jobs, jobs_name, out);
+        err = read_list(ctx, jobs, jobs_name, "jobs", sizeof *out->job, job_one,
+                        (void **)&out->job, &out->n_jobs, &out->release);
     if (!err && steps)
         err = read_steps(ctx, steps, steps_name, out);
     if (err)

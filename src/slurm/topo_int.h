@@ -24,6 +24,9 @@ tm_err tm__slurm_node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t);
  * order is set: TM_EINPUT "name:line: ..." for what slurmctld refuses. */
 tm_err tm__slurm_conf_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
                            tm_slurm_tree *t);
+/* The same from text (len bytes). */
+tm_err tm__slurm_conf_text(tm_ctx *ctx, const tm_net *net, const char *text, size_t len,
+                           const char *name, tm_slurm_tree *t);
 /* Slurm's tree from its switch records (in file order). */
 tm_err tm__slurm_tree_records(tm_ctx *ctx, const tm_net *net, const char *name,
                               tm__swline *sw, size_t n, tm_slurm_tree *t);

@@ -55,7 +55,6 @@ tm_err tm_slurm_topology_read(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
     tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
     char *buf = NULL;
     size_t len = 0;
-    FILE *f;
     tm_err err;
     *out = NULL;
     if (!t)
@@ -69,12 +68,7 @@ tm_err tm_slurm_topology_read(tm_ctx *ctx, const tm_net *net, FILE *in, const ch
         err = tm__fail(ctx, TM_EUSAGE, "%s: a topology.conf has one topology: a name (%s) is "
                        "for topology.yaml", name, topo);
     } else if (!err) {
-        if (!(f = fmemopen(buf, len ? len : 1, "r")))
-            err = tm__nomem(ctx);
-        else {
-            err = tm__slurm_conf_read(ctx, net, f, name, t);
-            fclose(f);
-        }
+        err = tm__slurm_conf_text(ctx, net, buf, len, name, t);
     }
     free(buf);
     if (err) {

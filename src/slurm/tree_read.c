@@ -165,6 +165,15 @@ static bool key_is(const char *k, size_t len, const char *want)
     return strlen(want) == len && strncasecmp(k, want, len) == 0;
 }
 
+/* Stores value v of key tok (klen long) in *dst unless it is there already. */
+static tm_err store(rd *r, long line, char **dst, const char *tok, size_t klen, const char *v)
+{
+    if (*dst)
+        return tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s given twice", r->name, line, (int)klen,
+                        tok);
+    return (*dst = tm__strdup(v)) ? TM_EOK : tm__nomem(r->ctx);
+}
+
 /* A topology/block line: "BlockName=B [Nodes=H]" or "BlockSizes=N[,N..]"
  * (Slurm 23.11 and later; BlockSizes from 24.05, which replaced 23.11's
  * BlockLevels). */
@@ -181,11 +190,11 @@ static tm_err block_line(rd *r, char *s, long line)
             break;
         }
         if (key_is(tok, klen, "BlockName"))
-            dst = b.name ? NULL : &b.name;
+            dst = &b.name;
         else if (key_is(tok, klen, "Nodes") && b.name)
-            dst = b.nodes ? NULL : &b.nodes;
+            dst = &b.nodes;
         else if (key_is(tok, klen, "BlockSizes") && !b.name)
-            dst = r->sizes ? NULL : &r->sizes;
+            dst = &r->sizes;
         else if (key_is(tok, klen, "SwitchName") || key_is(tok, klen, "Switches"))
             err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s in a file of blocks (topology/block "
                            "reads BlockName= and BlockSizes=; switches are topology/tree's)",
@@ -193,14 +202,7 @@ static tm_err block_line(rd *r, char *s, long line)
         else
             err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: unknown key '%.*s' (BlockName, Nodes, "
                            "BlockSizes)", r->name, line, (int)klen, tok);
-        if (err)
-            break;
-        if (!dst)
-            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s given twice", r->name, line, (int)klen,
-                           tok);
-        else if (!(*dst = tm__strdup(eq + 1)))
-            err = tm__nomem(r->ctx);
-        else if (dst == &r->sizes)
+        if (!err && !(err = store(r, line, dst, tok, klen, eq + 1)) && dst == &r->sizes)
             r->sizes_line = line;
     }
     if (!err && b.name && tm__grow((void **)&r->bl, &r->capb, r->nb + 1, sizeof *r->bl) < 0)
@@ -243,11 +245,11 @@ static tm_err parse_line(rd *r, char *s, long line)
             break;
         }
         if (key_is(tok, klen, "SwitchName"))
-            dst = w.name ? NULL : &w.name;
+            dst = &w.name;
         else if (key_is(tok, klen, "Nodes"))
-            dst = w.nodes ? NULL : &w.nodes;
+            dst = &w.nodes;
         else if (key_is(tok, klen, "Switches"))
-            dst = w.switches ? NULL : &w.switches;
+            dst = &w.switches;
         else if (key_is(tok, klen, "LinkSpeed")) {
             if (tm__str_to_i64(eq + 1, &speed) < 0 || speed < 0 || speed > UINT32_MAX)
                 err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: LinkSpeed '%s' is not an integer",
@@ -258,11 +260,7 @@ static tm_err parse_line(rd *r, char *s, long line)
                            "Switches, LinkSpeed)", r->name, line, (int)klen, tok);
             break;
         }
-        if (!dst)
-            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s given twice", r->name, line, (int)klen,
-                           tok);
-        else if (!(*dst = tm__strdup(eq + 1)))
-            err = tm__nomem(r->ctx);
+        err = store(r, line, dst, tok, klen, eq + 1);
     }
     if (!err && !w.name)
         err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: a line without SwitchName=", r->name, line);
@@ -520,6 +518,18 @@ tm_err tm__slurm_tree_records(tm_ctx *ctx, const tm_net *net, const char *name,
     return records(&r, t);
 }
 
+tm_err tm__slurm_conf_text(tm_ctx *ctx, const tm_net *net, const char *text, size_t len,
+                           const char *name, tm_slurm_tree *t)
+{
+    FILE *f = fmemopen((void *)text, len ? len : 1, "r");
+    tm_err err;
+    if (!f)
+        return tm__nomem(ctx);
+    err = tm__slurm_conf_read(ctx, net, f, name, t);
+    fclose(f);
+    return err;
+}
+
 tm_err tm__slurm_conf_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
                            tm_slurm_tree *t)
 {
@@ -564,14 +574,10 @@ tm_err tm_slurm_topology_from_net(tm_ctx *ctx, const tm_net *net, const tm_slurm
             err = tm_slurm_topology_write(ctx, net, &so, f);
         if (f && fclose(f) != 0 && !err)
             err = tm__nomem(ctx);
-        if (!err && !(f = fmemopen(buf, len, "r")))
-            err = tm__nomem(ctx);
-        if (!err) {
-            err = tm__slurm_conf_read(ctx, net, f, so.plugin == TM_SLURM_BLOCK
+        if (!err)
+            err = tm__slurm_conf_text(ctx, net, buf, len, so.plugin == TM_SLURM_BLOCK
                                       ? "topology.conf (topo export --format slurm-block)"
                                       : "topology.conf (topo export --format slurm)", t);
-            fclose(f);
-        }
     }
     free(buf);
     if (err) {
