@@ -94,7 +94,7 @@ tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need)
         return cli_usage_error(cmd, "--jobs, --slurm and --slurm-state each give the running "
                                     "jobs: give one"), TM_EUSAGE;
     if (need && n == 0)
-        return cli_usage_error(cmd, "--jobs (or --slurm, --slurm-state) is required"), TM_EUSAGE;
+        return cli_usage_error(cmd, "--jobs is required (or --slurm, --slurm-state)"), TM_EUSAGE;
     if (a->slurm_max_age > 0 && !a->slurm_state)
         return cli_usage_error(cmd, "--slurm-state-max-age needs --slurm-state"), TM_EUSAGE;
     if (a->slurm_partition && n - (a->jobs != NULL) == 0)

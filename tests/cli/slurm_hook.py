@@ -173,14 +173,17 @@ def main():
         slow = os.path.join(d, 'slow-topomap')
         open(slow, 'w').write('#!/bin/sh\nsleep 20\nexec %s "$@"\n' % topomap)
         os.chmod(slow, 0o755)
+        # (the hook's earlier picks no longer excluded: each case on the snapshot's free nodes)
+        fresh = dict(base, recent=-1)
         cases = [
-            (dict(base, topomap=slow, timeout=1), ['-N2'], 'ring',
+            (dict(fresh, topomap=slow, timeout=1), ['-N2'], 'ring',
              'gave no answer within 1 s'),
-            (dict(base, state=os.path.join(d, 'no-such-snapshot')), ['-N2'], 'ring',
+            (dict(fresh, state=os.path.join(d, 'no-such-snapshot')), ['-N2'], 'ring',
              'failed (exit 2)'),
-            (base, ['-N2'], 'ring;touch${IFS}/tmp/x', 'characters other than'),
-            (base, ['-n2'], 'ring', 'no node count'),
-            (base, ['-N2'], 'no-such-matrix.mtx', 'failed (exit 2)'),
+            (fresh, ['-N2'], 'ring;touch${IFS}/tmp/x', 'characters other than'),
+            (fresh, ['-n2'], 'ring', 'no node count'),
+            (fresh, ['-N2'], 'no-such-matrix.mtx', 'failed (exit 2)'),
+            (fresh, ['-N%d' % len(hosts)], 'ring', 'failed (exit 3)'),
         ]
         for hook_conf, args, tag, why in cases:
             write_hook_conf(d, **hook_conf)

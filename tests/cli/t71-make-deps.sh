@@ -50,11 +50,12 @@ case "$OUT$ERR" in *"not found"*) echo "make printed 'not found': $OUT$ERR"; exi
 [ "$(ran)" = 0 ] || { echo "plain make ran install-deps.sh"; exit 1; }
 [ ! -e tree/build/obj ] && [ ! -e tree/build/.deps-ok ] || { echo "plain make built something"; ls -aR tree/build; exit 1; }
 
-step "plain make, jansson and METIS missing: exactly those, with their packages"
+step "plain make, jansson, libyaml and METIS missing: exactly those, with their packages"
 expect_exit 2 env -i PATH="$PWD/fake:$PWD/bin" "$make" -C tree --no-print-directory all
 expect_in "pkg-config module jansson (Debian: libjansson-dev)" "$ERR"
 expect_in "METIS (metis.h) (Debian: libmetis-dev)" "$ERR"
-expect_in "sudo apt-get install libjansson-dev libmetis-dev" "$ERR"
+expect_in "pkg-config module yaml-0.1 (Debian: libyaml-dev)" "$ERR"
+expect_in "sudo apt-get install libjansson-dev libyaml-dev libmetis-dev" "$ERR"
 case "$ERR" in *igraph*|*libxml*|*"C compiler"*) echo "names what is there: $ERR"; exit 1;; esac
 [ "$(ran)" = 0 ] && [ ! -e tree/build/obj ]
 
