@@ -10,14 +10,13 @@
 static const char usage_head[] =
     "usage: topomap slurm snapshot DIR [--timeout S]\n"
     "\n"
-    "Saves the Slurm cluster's state for 'topomap alloc --slurm-state DIR' and\n"
-    "'topomap workload eval --slurm-state DIR' (the submit hook of\n"
-    "contrib/slurm/job_submit.lua reads it): the nodes (scontrol --json show\n"
-    "nodes, or sinfo --json on Slurm 22.05), the jobs (squeue --json) and their\n"
-    "steps (squeue -s -o '%i|%A|%N') into DIR/nodes.json, jobs.json and\n"
-    "steps.txt, each replaced atomically once all three have been read (a\n"
-    "failed run leaves the previous snapshot whole).  Run it from cron every\n"
-    "minute (docs/slurm.md).  SLURM_CONF and PATH are taken from the environment.\n"
+    "Saves the Slurm cluster's state for 'topomap alloc' and 'topomap workload eval'\n"
+    "(their option slurm-state DIR; the submit hook of contrib/slurm/job_submit.lua\n"
+    "reads it): the nodes (scontrol's JSON, or sinfo's on Slurm 22.05), the jobs\n"
+    "(squeue's JSON) and their steps (squeue -s) into DIR/nodes.json, jobs.json and\n"
+    "steps.txt, each replaced atomically once all three have been read (a failed run\n"
+    "leaves the previous snapshot whole).  Run it from cron every minute\n"
+    "(docs/slurm.md).  SLURM_CONF and PATH are taken from the environment.\n"
     "\n"
     "options:\n";
 
