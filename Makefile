@@ -24,6 +24,7 @@
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
+#   make bench-slurm-hook  the submit hook in the real slurmctld, 1,000 nodes 70 % busy
 #   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root);
 #                   FOR=bench|sim|deb: the tools of bench-map/bench-budget, bench-sim, deb
 #
@@ -50,11 +51,12 @@ OPT     ?= -O2 -g
 DEPS_STAMP := $(BUILD)/.deps-ok
 TEST_DEPS_STAMP := $(BUILD)/.test-deps-ok
 DEPS_INSTALLED := $(BUILD)/.deps-installed
-# jansson: `study merge` reads the shards' JSON (src/shard/)
-PKGS       := igraph libxml-2.0 jansson cmocka
+# jansson: `study merge` reads the shards' JSON (src/shard/), and Slurm's JSON (src/slurm/)
+# yaml-0.1 (libyaml): Slurm's topology.yaml read back (src/slurm/yaml_read.c)
+PKGS       := igraph libxml-2.0 jansson yaml-0.1 cmocka
 # Recursively expanded on purpose: evaluated after the deps step ran.
-PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0 jansson)
-PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0 jansson) -lmetis -lpthread -lm
+PKG_CFLAGS  = $(shell pkg-config --cflags igraph libxml-2.0 jansson yaml-0.1)
+PKG_LIBS    = $(shell pkg-config --libs igraph libxml-2.0 jansson yaml-0.1) -lmetis -lpthread -lm
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 ifeq ($(SAN),1)
@@ -98,7 +100,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-robust bench-scale bench-record bench-sim bench-workload install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-robust bench-scale bench-record bench-sim bench-workload bench-slurm-hook install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -501,6 +503,10 @@ bench-record: mpi
 bench-workload: all
 	tools/bench/workload.sh $(BUILD)
 
+# The submit hook's cost in Debian's slurmctld (docs/slurm.md "The submit hook").
+bench-slurm-hook: all
+	python3 tools/bench/slurm_hook.py $(BUILD)/topomap
+
 # ---- install (docs/install.md) ----------------------------------------------
 # GNU-style directories, each overridable; DESTDIR is prepended to every one
 # (staged installs, packaging).  Debian's multiarch LIBDIR is set by
@@ -584,6 +590,9 @@ install: install-files
 	  $(DESTDIR)$(CMAKEDIR)/
 	$(INSTALL) -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL) -m 644 $(BUILD)/topomap.bash $(DESTDIR)$(BASHCOMPDIR)/topomap
+	$(INSTALL) -d $(DESTDIR)$(DATADIR)/topomap/slurm
+	$(INSTALL) -m 644 contrib/slurm/job_submit.lua contrib/slurm/topomap-hook.conf \
+	  contrib/slurm/topomap-snapshot.cron $(DESTDIR)$(DATADIR)/topomap/slurm/
 	@for f in $(MPI_FLAVORS); do \
 	  echo "install topomap-mpi-$$f: $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f/" && \
 	  $(INSTALL) -d $(DESTDIR)$(LIBDIR)/topomap-mpi-$$f && \
@@ -601,7 +610,7 @@ uninstall:
 	  $(DESTDIR)$(CMAKEDIR)/topomapConfig.cmake $(DESTDIR)$(CMAKEDIR)/topomapConfigVersion.cmake \
 	  $(DESTDIR)$(CMAKEDIR)/topomap-mpi-*.cmake $(DESTDIR)$(MANDIR)/man1/topomap.1 \
 	  $(DESTDIR)$(MANDIR)/man1/topomap-*.1 $(DESTDIR)$(BASHCOMPDIR)/topomap
-	rm -rf $(DESTDIR)$(INCLUDEDIR)/topomap $(DESTDIR)$(LIBDIR)/topomap-mpi-*
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/topomap $(DESTDIR)$(LIBDIR)/topomap-mpi-* $(DESTDIR)$(DATADIR)/topomap
 	-rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null
 
 # The Debian packages (debian/): built from a copy of the tree in

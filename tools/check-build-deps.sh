@@ -9,7 +9,7 @@
 #   tools/check-build-deps.sh --tests CC [CFLAGS...]   (before the unit tests: CMocka too)
 #
 # What is looked for: the C compiler CC, pkg-config, the pkg-config modules
-# igraph, libxml-2.0 and jansson, and METIS's header (metis.h, found by CC
+# igraph, libxml-2.0, jansson and yaml-0.1, and METIS's header (metis.h, found by CC
 # with CFLAGS, so a METIS outside /usr/include given with -I counts).  The
 # test tools (clang, MPI, Chromium, Slurm, ...) are not build dependencies:
 # `make test` installs them (tools/install-deps.sh); --tests adds CMocka, which
@@ -24,7 +24,7 @@ pkgs=      # the Debian packages that provide them
 add() { missing="$missing
   $1 (Debian: $2)"; pkgs="$pkgs $2"; }
 
-modules="igraph:libigraph-dev libxml-2.0:libxml2-dev jansson:libjansson-dev"
+modules="igraph:libigraph-dev libxml-2.0:libxml2-dev jansson:libjansson-dev yaml-0.1:libyaml-dev"
 [ -n "$tests" ] && modules="$modules cmocka:libcmocka-dev"
 have_cc=yes
 # CC may carry words ("ccache gcc"): the first is the program

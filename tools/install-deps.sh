@@ -6,7 +6,7 @@
 # checks the build dependencies: tools/check-build-deps.sh).
 set -euo pipefail
 
-pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjansson-dev libcmocka-dev
+pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjansson-dev libyaml-dev libcmocka-dev
       clang libclang-rt-14-dev valgrind python3
       libopenmpi-dev openmpi-bin libmpich-dev mpich  # libtopomap_mpi, tests/cli/t60, t61
       chromium  # tests/cli/t32-report.sh renders the HTML report headless

@@ -79,25 +79,6 @@ TM_API tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_lo
 TM_API tm_err tm_loads_csv_write(tm_ctx *ctx, const tm_net *net, const double *link_load,
                                  FILE *out);
 
-/* ---- Slurm topology -------------------------------------------------------- */
-
-typedef struct tm_slurm_opts {
-    bool yaml;            /* topology.yaml (tree form) instead of topology.conf */
-    bool link_speed;      /* topology.conf: LinkSpeed= per switch line */
-    const char *topology; /* topology.yaml: the topology's name (NULL: "default") */
-} tm_slurm_opts;
-#define TM_SLURM_OPTS_INIT {false, false, NULL}
-
-/* Writes a finalized net for Slurm's topology/tree plugin: one
- * "SwitchName=S Nodes=<hosts>" line per switch cabled to hosts (level 0),
- * one "SwitchName=S Switches=<switches>" line per upper switch, listing
- * its neighbours one level down (level = switch hops to the nearest switch
- * with hosts); names hostlist-compressed.  Or the same tree as
- * topology.yaml.  TM_EINFEASIBLE for a net without switches (Slurm's tree
- * needs them) or with names Slurm cannot read.  docs/slurm.md. */
-TM_API tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
-                                      FILE *out);
-
 /* Opens path for reading; TM_EIO "path: cannot open: reason" or "path: is
  * a directory" otherwise. */
 TM_API tm_err tm_open_input(tm_ctx *ctx, const char *path, FILE **out);

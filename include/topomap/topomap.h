@@ -13,6 +13,7 @@
 #include "topomap/io.h"
 #include "topomap/comm.h"
 #include "topomap/alloc.h"
+#include "topomap/slurm.h"
 #include "topomap/hier.h"
 #include "topomap/route.h"
 #include "topomap/map.h"

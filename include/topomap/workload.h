@@ -23,6 +23,7 @@
 #include "topomap/metrics.h"
 #include "topomap/net.h"
 #include "topomap/route.h"
+#include "topomap/slurm.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -114,6 +115,17 @@ TM_API tm_err tm_workload_read(tm_ctx *ctx, const tm_net *net, FILE *in, const c
                                const tm_workload_read_opts *opts, tm_workload *out);
 TM_API tm_err tm_workload_read_file(tm_ctx *ctx, const tm_net *net, const char *path,
                                     const tm_workload_read_opts *opts, tm_workload *out);
+/* The running jobs of a cluster's state (RUNNING or CONFIGURING, on hosts
+ * of net) as a workload, read as a jobs file (docs/workload.md "Live
+ * state"): each job on the nodes of its largest numbered step (else its
+ * own) with that step's tasks (else its tasks per node, tasks or CPUs),
+ * sending what the tag of its comment says (tm_slurm_comm_tag: a pattern,
+ * or a matrix file relative to the job's working folder), else
+ * opts->default_comm.  Jobs not running count in skipped_not_started; a
+ * job with a node net lacks is left out, and a tag that cannot be used
+ * gives its job the default, each with a warning. */
+TM_API tm_err tm_workload_from_slurm(tm_ctx *ctx, const tm_net *net, const tm_slurm_state *st,
+                                     const tm_workload_read_opts *opts, tm_workload *out);
 /* Job j's communication matrix (its file's, copied, or its pattern's). */
 TM_API tm_err tm_workload_job_comm(tm_ctx *ctx, const tm_workload *w, int32_t j, tm_comm *out);
 /* Parses a time as the Start and End columns hold it
@@ -214,44 +226,14 @@ TM_API void tm_workload_result_release(tm_workload_result *r);
 TM_API tm_err tm_workload_eval(tm_ctx *ctx, const tm_route *route, const tm_workload *w,
                                const tm_workload_eval_opts *opts, tm_workload_result *out);
 
-/* ---- Slurm's node choice, emulated (docs/workload.md "slurm-tree") -------
- * Slurm 22.05's select/cons_tres with the topology/tree plugin (the
- * version the tests run, Debian 12's slurmctld): the highest-level switch
- * that holds enough free nodes (the last such in topology.conf order),
- * then leaf switches one by one, best fit (the fewest free nodes that
- * still fit, else the most), nearest the leaves taken, nodes in Slurm's
- * order within a leaf.  Without switches (a torus), Slurm's choice
- * without a topology plugin: the smallest run of consecutive free nodes
- * that fits, else the largest runs.  Nodes are numbered in the natural
- * order of their names (node2 before node10: slurm.conf's order when it
- * lists sorted hostlists). */
-typedef struct tm_slurm_tree tm_slurm_tree;
-/* Slurm's tree from a topology.conf ("SwitchName=S Nodes=H" / "Switches=H"
- * lines): TM_EINPUT "name:line: ..." for what slurmctld refuses too; node
- * names the net lacks are warned about and ignored, as Slurm does. */
-TM_API tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
-                                 tm_slurm_tree **out);
-/* The tree of topomap's own export of the net (tm_slurm_topology_write);
- * a net without switches gives a tree without switches (Slurm without a
- * topology plugin). */
-TM_API tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out);
-TM_API void tm_slurm_tree_free(tm_slurm_tree *t);
-/* Its switches (0: none). */
-TM_API int32_t tm_slurm_tree_switches(const tm_slurm_tree *t);
-/* The n nodes Slurm would give a job of n nodes among the free hosts
- * free[0..n_free), into out[0..n) in Slurm's node order.  TM_EINFEASIBLE
- * when Slurm would not start it (fewer free nodes, or no switch holding
- * n of them). */
-TM_API tm_err tm_slurm_pick(tm_ctx *ctx, const tm_slurm_tree *t, const int32_t *free,
-                            int32_t n_free, int32_t n, int32_t *out);
-
 /* ---- choosing a new job's nodes (docs/workload.md "alloc") --------------- */
 typedef enum {
     TM_PICK_TOPOMAP = 0, /* the least predicted time with the running jobs' traffic */
     TM_PICK_SLURM_TREE,  /* Slurm's own choice, emulated (tm_slurm_pick) */
-    TM_PICK_RANDOM       /* uniform among the free nodes (seeded) */
+    TM_PICK_RANDOM,      /* uniform among the free nodes (seeded) */
+    TM_PICK_SLURM_BLOCK  /* Slurm's topology/block choice, emulated (tm_slurm_pick on blocks) */
 } tm_pick_policy;
-/* "topomap", "slurm-tree", "random" -> policy; -1 otherwise. */
+/* "topomap", "slurm-tree", "random", "slurm-block" -> policy; -1 otherwise. */
 TM_API int tm_pick_policy_parse(const char *s);
 TM_API const char *tm_pick_policy_name(tm_pick_policy p);
 
@@ -274,6 +256,9 @@ typedef struct tm_pick_request {
     const tm_time_opts *time;  /* NULL: TM_TIME_OPTS_INIT */
     const tm_slurm_tree *tree; /* Slurm's tree (NULL: tm_slurm_tree_from_net) */
     uint64_t seed;             /* of the random pick */
+    /* Slurm's blocks, for TM_PICK_SLURM_BLOCK (NULL: tm_slurm_topology_from_net with
+     * the blocks of the leaf switches) */
+    const tm_slurm_tree *blocks;
 } tm_pick_request;
 
 typedef struct tm_pick {

@@ -44,6 +44,7 @@ class Topomap(MakefilePackage):
     depends_on("libxml2")
     # study merge reads the shards' JSON (src/shard/)
     depends_on("jansson")
+    depends_on("libyaml")
     depends_on("mpi", when="+mpi")
     depends_on("cmocka", type="test")
 

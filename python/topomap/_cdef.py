@@ -106,10 +106,16 @@ tm_err tm_graphml_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
 tm_err tm_graphml_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
 tm_err tm_xmlspec_read(tm_ctx *ctx, FILE *in, const char *name, tm_net *net);
 tm_err tm_dot_write(tm_ctx *ctx, const tm_net *net, const double *link_load, FILE *out);
+typedef enum { TM_SLURM_TREE = 0, TM_SLURM_BLOCK = 1 } tm_slurm_plugin;
 typedef struct tm_slurm_opts {
     bool yaml;
     bool link_speed;
     const char *topology;
+    tm_slurm_plugin plugin;
+    int32_t block_level;
+    const int32_t *block_sizes;
+    int32_t n_block_sizes;
+    const char *topologies;
 } tm_slurm_opts;
 tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
                                FILE *out);
@@ -509,7 +515,8 @@ tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *
                           tm_slurm_tree **out);
 tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out);
 void tm_slurm_tree_free(tm_slurm_tree *t);
-typedef enum { TM_PICK_TOPOMAP = 0, TM_PICK_SLURM_TREE, TM_PICK_RANDOM } tm_pick_policy;
+typedef enum { TM_PICK_TOPOMAP = 0, TM_PICK_SLURM_TREE, TM_PICK_RANDOM,
+               TM_PICK_SLURM_BLOCK } tm_pick_policy;
 int tm_pick_policy_parse(const char *s);
 const char *tm_pick_policy_name(tm_pick_policy p);
 typedef struct tm_pick_request {
@@ -528,6 +535,7 @@ typedef struct tm_pick_request {
     const tm_time_opts *time;
     const tm_slurm_tree *tree;
     uint64_t seed;
+    const tm_slurm_tree *blocks;
 } tm_pick_request;
 typedef struct tm_pick {
     tm_pick_policy policy;

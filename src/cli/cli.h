@@ -86,7 +86,11 @@ enum {
     OPT_SHARD, /* --shard K/N of study, workload eval and replay (docs/study.md "Shards") */
     /* workload eval / replay and alloc (docs/workload.md) */
     OPT_JOBS, OPT_TRACE, OPT_DEFAULT_COMM, OPT_AT, OPT_POLICY, OPT_PARTITION, OPT_SLURM_TOPOLOGY,
-    OPT_FREE, OPT_NODES, OPT_PPN
+    OPT_FREE, OPT_NODES, OPT_PPN,
+    /* the cluster's state from Slurm (docs/workload.md "Live state") */
+    OPT_SLURM, OPT_SLURM_STATE, OPT_SLURM_PARTITION, OPT_SLURM_MAX_AGE, OPT_EXCLUDE, OPT_TIMEOUT,
+    /* topo export --format slurm-block / slurm-yaml; --slurm-topology-name */
+    OPT_BLOCK_LEVEL, OPT_BLOCK_SIZES, OPT_SLURM_TOPOLOGIES, OPT_SLURM_TOPOLOGY_NAME
 };
 
 /* ---- the option table (options.c) ----------------------------------------
@@ -98,6 +102,8 @@ enum { CLI_TOPO = 1, CLI_EVAL = 2, CLI_MAP = 4, CLI_STUDY = 8 };
 enum { CLI_STUDY_MERGE = 16 };
 /* workload eval, workload replay, alloc, workload merge (docs/workload.md) */
 enum { CLI_WEVAL = 32, CLI_WREPLAY = 64, CLI_ALLOC = 128, CLI_WMERGE = 256 };
+/* `slurm snapshot` (docs/slurm.md "Live state") */
+enum { CLI_SLURM = 512 };
 typedef struct cli_opt {
     const char *name; /* without "--" */
     int id;           /* OPT_* */
@@ -286,6 +292,7 @@ int cmd_map(int argc, char **argv, cli_warns *w);
 int cmd_study(int argc, char **argv, cli_warns *w);
 int cmd_workload(int argc, char **argv, cli_warns *w);
 int cmd_alloc(int argc, char **argv, cli_warns *w);
+int cmd_slurm(int argc, char **argv, cli_warns *w);
 
 
 #endif

@@ -8,14 +8,18 @@
 #include "workload_cli.h"
 
 static const char usage_head[] =
-    "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--ppn N] [--comm M]\n"
-    "                     [--jobs F [--at TIME]] [--policy topomap|slurm-tree|random] [--json]\n"
+    "usage: topomap alloc --topology T --nodes N [--free HOSTLIST] [--exclude HOSTLIST]\n"
+    "                     [--ppn N] [--comm M]\n"
+    "                     [--jobs F [--at TIME] | --slurm | --slurm-state DIR\n"
+    "                      [--slurm-partition P]] [--slurm-topology F [--slurm-topology-name N]]\n"
+    "                     [--policy topomap|slurm-tree|slurm-block|random] [--json]\n"
     "\n"
     "Chooses N of the free nodes for a new job whose communication is M, so that its\n"
     "predicted time (est_time_s) with the running jobs of F as background traffic is\n"
     "least, and prints them as a Slurm hostlist: sbatch --nodelist=$(topomap alloc ...).\n"
-    "--json adds its figures, and the same for the nodes Slurm's topology/tree plugin\n"
-    "would give (emulated) and for a random pick.  docs/workload.md.\n"
+    "--json adds its figures, and the same for the nodes Slurm's topology/tree and\n"
+    "topology/block plugins would give (emulated) and for a random pick.\n"
+    "docs/workload.md.\n"
     "\n"
     "options:\n";
 
@@ -25,8 +29,31 @@ static void usage(FILE *out)
     cli_print_options(out, CLI_ALLOC);
 }
 
-/* The free hosts: --free (default every host), without those a running
- * job uses. */
+/* Keeps in fr only the hosts the cluster's state says are free (of
+ * --slurm-partition). */
+static tm_err state_free(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, tm_alloc *fr)
+{
+    int32_t *hosts = NULL, n = 0, k = 0, nv = tm_net_n_vertices(in->net);
+    uint8_t *ok = calloc((size_t)nv + 1, 1);
+    tm_err err = ok ? tm_slurm_free_hosts(ctx, in->net, &in->st, a->slurm_partition, &hosts, &n)
+                    : tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
+    for (int32_t i = 0; !err && i < n; i++)
+        ok[hosts[i]] = 1;
+    for (int32_t i = 0; !err && i < fr->n; i++)
+        if (ok[fr->host[i]]) {
+            fr->host[k] = fr->host[i];
+            fr->slots[k++] = fr->slots[i];
+        }
+    if (!err)
+        fr->n = k;
+    free(hosts);
+    free(ok);
+    return err;
+}
+
+/* The free hosts: --free (default every host), with --slurm or
+ * --slurm-state those the controller says are free, without those of
+ * --exclude and those a running job uses. */
 static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
                          int32_t n_set, tm_alloc *out)
 {
@@ -34,11 +61,24 @@ static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, con
     uint8_t *busy;
     tm_err err = a->free ? tm_alloc_from_hostlist(ctx, in->net, a->free, out)
                          : tm_alloc_all(ctx, in->net, out);
+    if (!err && in->have_state)
+        err = state_free(ctx, a, in, out);
     if (err)
         return err;
     if (!(busy = calloc((size_t)nv + 1, 1)))
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
-    for (int32_t i = 0; a->jobs && i < n_set; i++) {
+    if (a->exclude) {
+        tm_alloc ex;
+        tm_alloc_init(&ex);
+        if ((err = tm_alloc_from_hostlist(ctx, in->net, a->exclude, &ex))) {
+            free(busy);
+            return err;
+        }
+        for (int32_t i = 0; i < ex.n; i++)
+            busy[ex.host[i]] = 1;
+        tm_alloc_release(&ex);
+    }
+    for (int32_t i = 0; (a->jobs || in->have_state) && i < n_set; i++) {
         const tm_job *job = &in->w.job[set ? set[i] : i];
         for (int32_t h = 0; h < job->n_hosts; h++)
             busy[job->host[h]] = 1;
@@ -57,6 +97,8 @@ static tm_err free_hosts(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, con
 static tm_err tasks_per_node(tm_ctx *ctx, const wl_args *a, const tm_alloc *fr, int32_t *ppn)
 {
     *ppn = (int32_t)a->ppn;
+    if (fr->n < a->nodes)
+        return tm_ctx_fail(ctx, TM_EINFEASIBLE, "%ld nodes asked, %d free", a->nodes, fr->n);
     if (a->ppn > 0)
         return TM_EOK;
     for (int32_t i = 0; i < fr->n; i++) {
@@ -69,9 +111,9 @@ static tm_err tasks_per_node(tm_ctx *ctx, const wl_args *a, const tm_alloc *fr, 
 }
 
 typedef struct picks {
-    tm_pick p[3];     /* by tm_pick_policy */
-    tm_err err[3];
-    char why[3][400]; /* when a policy could not place the job */
+    tm_pick p[4];     /* by tm_pick_policy */
+    tm_err err[4];
+    char why[4][400]; /* when a policy could not place the job */
 } picks;
 
 static void json_pick(json_w *j, const char *key, const wl_inputs *in, const picks *pk, int i)
@@ -126,6 +168,7 @@ static void print_json(const wl_args *a, const wl_inputs *in, const picks *pk, i
     json_pick(&j, "topomap", in, pk, TM_PICK_TOPOMAP);
     json_pick(&j, "slurm_tree", in, pk, TM_PICK_SLURM_TREE);
     json_pick(&j, "random", in, pk, TM_PICK_RANDOM);
+    json_pick(&j, "slurm_block", in, pk, TM_PICK_SLURM_BLOCK);
     json_num(&j, "time_s", secs);
     json_obj_end(&j);
     json_end(&j);
@@ -150,7 +193,7 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
                   int32_t *n_running, int32_t *n_free, int32_t *ppn)
 {
     tm_pick_request rq;
-    tm_slurm_tree *tree = NULL;
+    tm_slurm_tree *tree = NULL, *blocks = NULL;
     tm_alloc fr;
     tm_comm comm;
     int32_t *set = NULL, n_set = 0;
@@ -165,30 +208,31 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
         err = tasks_per_node(ctx, a, &fr, ppn);
     if (!err)
         err = job_comm(ctx, a, &rq, &comm);
-    if (!err && a->slurm_topology) {
-        FILE *f;
-        if (!(err = tm_open_input(ctx, a->slurm_topology, &f))) {
-            err = tm_slurm_tree_read(ctx, in->net, f, a->slurm_topology, &tree);
-            fclose(f);
-        }
-    } else if (!err) {
-        err = tm_slurm_tree_from_net(ctx, in->net, &tree);
+    if (!err)
+        err = wl_slurm_topology(ctx, a, in->net, &tree);
+    /* a file of blocks is topology/block's; the tree is then topomap's export */
+    if (!err && tree && tm_slurm_tree_blocks(tree) > 0) {
+        blocks = tree;
+        tree = NULL;
     }
+    if (!err && !tree)
+        err = tm_slurm_tree_from_net(ctx, in->net, &tree);
     *n_running = n_set;
     *n_free = fr.n;
     rq.n_nodes = (int32_t)a->nodes;
     rq.ppn = *ppn;
     rq.free = fr.host;
     rq.n_free = fr.n;
-    rq.running = a->jobs ? &in->w : NULL;
+    rq.running = a->jobs || in->have_state ? &in->w : NULL;
     rq.set = set;
     rq.n_set = n_set;
     rq.time = &in->topt;
     rq.tree = tree;
+    rq.blocks = blocks;
     rq.seed = (uint64_t)a->seed;
     /* the hostlist alone (a scheduler's path): the policy's pick only;
-     * --json compares all three */
-    for (int i = 0; !err && i < 3; i++) {
+     * --json compares all four */
+    for (int i = 0; !err && i < 4; i++) {
         if (!a->json && i != policy)
             continue;
         pk->err[i] = tm_pick_nodes(ctx, in->route, &rq, (tm_pick_policy)i, &pk->p[i]);
@@ -200,6 +244,7 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, picks *pk, int p
         }
     }
     tm_slurm_tree_free(tree);
+    tm_slurm_tree_free(blocks);
     tm_comm_release(&comm);
     tm_alloc_release(&fr);
     free(set);
@@ -227,10 +272,13 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
     if (a.nodes < 1)
         return cli_usage_error(cmd, "--nodes is required");
     if (a.policy && (policy = tm_pick_policy_parse(a.policy)) < 0)
-        return cli_usage_error(cmd, "unknown --policy '%s' (topomap, slurm-tree, random)",
+        return cli_usage_error(cmd, "unknown --policy '%s' (topomap, slurm-tree, slurm-block, "
+                                    "random)",
                                a.policy);
-    if (a.at && !a.jobs)
+    if (a.at && !a.jobs && !a.slurm && !a.slurm_state)
         return cli_usage_error(cmd, "--at needs --jobs");
+    if (wl_check_jobs_source(cmd, &a, false))
+        return TM_EXIT_USAGE;
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;
     memset(&pk, 0, sizeof pk);
@@ -250,7 +298,7 @@ int cmd_alloc(int argc, char **argv, cli_warns *w)
         printf("%s\n", nodes ? nodes : "");
         free(nodes);
     }
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
         tm_pick_release(&pk.p[i]);
     wl_inputs_release(&in);
     tm_ctx_free(ctx);

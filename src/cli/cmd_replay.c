@@ -166,13 +166,11 @@ static tm_err run(tm_ctx *ctx, const wl_args *a, wl_inputs *in, const int32_t *r
     tm_alloc_init(&part);
     if (a->partition)
         err = tm_alloc_from_hostlist(ctx, in->net, a->partition, &part);
-    if (!err && a->slurm_topology) {
-        FILE *f;
-        if (!(err = tm_open_input(ctx, a->slurm_topology, &f))) {
-            err = tm_slurm_tree_read(ctx, in->net, f, a->slurm_topology, &tree);
-            fclose(f);
-        }
-    }
+    if (!err)
+        err = wl_slurm_topology(ctx, a, in->net, &tree);
+    if (!err && tree && tm_slurm_tree_blocks(tree) > 0)
+        err = tm_ctx_fail(ctx, TM_EUSAGE, "%s: a topology/block description: the replay's "
+                          "slurm-tree policy needs Slurm's switches", a->slurm_topology);
     o.time = &in->topt;
     o.partition = a->partition ? part.host : NULL;
     o.n_partition = part.n;

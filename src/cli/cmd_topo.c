@@ -10,6 +10,9 @@ static const char usage_text[] =
     "usage: topomap topo info   --topology T [--json] [--no-diameter]\n"
     "       topomap topo export --topology T --format graphml|dot|ibnetdiscover [--out F]\n"
     "       topomap topo export --topology T --format slurm|slurm-yaml [--link-speed] [--out F]\n"
+    "       topomap topo export --topology T --format slurm-block [--block-level L]\n"
+    "                           [--block-sizes N[,N..]] [--out F]\n"
+    "       topomap topo export --topology T --format slurm-yaml --slurm-topologies SPEC\n"
     "       topomap topo export --topology T --format simgrid [--routing R] [--alloc A]\n"
     "                           [--latency-per-hop S] [--host-bandwidth G] [--out F]\n"
     "\n"
@@ -27,7 +30,10 @@ static const char usage_formats[] =
     "formats: graphml, dot, ibnetdiscover (dump that topomap and ibsim read back),\n"
     "  slurm (topology.conf for Slurm's topology/tree: switches with hosts list them\n"
     "  as Nodes=, upper switches list the switches one level down as Switches=),\n"
-    "  slurm-yaml (the same tree as topology.yaml); docs/slurm.md;\n"
+    "  slurm-block (topology.conf for topology/block, Slurm 23.11 and later: the\n"
+    "  hosts of each leaf switch, or of each switch of --block-level, as a block,\n"
+    "  and BlockSizes=), slurm-yaml (the same tree as topology.yaml, Slurm 25.05\n"
+    "  and later, or several topologies: --slurm-topologies); docs/slurm.md;\n"
     "  simgrid (SimGrid 4.1 platform for SMPI with topomap's routes; docs/time.md)\n";
 
 static void usage(FILE *out)
@@ -41,7 +47,30 @@ typedef struct topo_args {
     cli_inputs in;
     bool json, diameter, link_speed;
     const char *format, *out;
+    long block_level;
+    int32_t block_sizes[16];
+    int n_block_sizes;
+    const char *topologies;
 } topo_args;
+
+/* --block-sizes N[,N..] */
+static tm_err block_sizes(topo_args *a, const char *v)
+{
+    const char *p = v;
+    a->n_block_sizes = 0;
+    while (*p) {
+        char *end;
+        long x = strtol(p, &end, 10);
+        if (end == p || x < 1 || x > INT32_MAX || (*end && *end != ',') || a->n_block_sizes == 16)
+            return cli_usage_error("topomap topo export", "--block-sizes '%s': up to 16 node "
+                                   "counts, comma-separated", v), TM_EUSAGE;
+        a->block_sizes[a->n_block_sizes++] = (int32_t)x;
+        p = *end ? end + 1 : end;
+    }
+    return a->n_block_sizes ? TM_EOK
+                            : (cli_usage_error("topomap topo export", "--block-sizes: empty"),
+                               TM_EUSAGE);
+}
 
 static tm_err topo_option(void *ud, int c, const char *v)
 {
@@ -52,6 +81,10 @@ static tm_err topo_option(void *ud, int c, const char *v)
     case OPT_FORMAT: a->format = v; return TM_EOK;
     case OPT_OUT: a->out = v; return TM_EOK;
     case OPT_LINK_SPEED: a->link_speed = true; return TM_EOK;
+    case OPT_BLOCK_LEVEL:
+        return cli_parse_int("topomap topo export", "--block-level", v, 0, 1000, &a->block_level);
+    case OPT_BLOCK_SIZES: return block_sizes(a, v);
+    case OPT_SLURM_TOPOLOGIES: a->topologies = v; return TM_EOK;
     default: return cli_input_option("topomap topo", &a->in, c, v);
     }
 }
@@ -309,12 +342,13 @@ static void print_info(const char *spec, const tm_net *net, const tm_net_info *i
 
 static bool is_slurm(const char *format)
 {
-    return strcmp(format, "slurm") == 0 || strcmp(format, "slurm-yaml") == 0;
+    return strcmp(format, "slurm") == 0 || strcmp(format, "slurm-yaml") == 0 ||
+           strcmp(format, "slurm-block") == 0;
 }
 
-static int run_export(tm_ctx *ctx, cli_warns *w, const tm_net *net, const char *format, const char *out_path,
-                      bool link_speed)
+static int run_export(tm_ctx *ctx, cli_warns *w, const tm_net *net, const topo_args *a)
 {
+    const char *format = a->format, *out_path = a->out;
     tm_ofile of;
     tm_err err = tm_ofile_open(ctx, out_path ? out_path : "-", &of);
     if (err)
@@ -326,7 +360,12 @@ static int run_export(tm_ctx *ctx, cli_warns *w, const tm_net *net, const char *
     else if (is_slurm(format)) {
         tm_slurm_opts so = TM_SLURM_OPTS_INIT;
         so.yaml = strcmp(format, "slurm-yaml") == 0;
-        so.link_speed = link_speed;
+        so.link_speed = a->link_speed;
+        so.plugin = strcmp(format, "slurm-block") == 0 ? TM_SLURM_BLOCK : TM_SLURM_TREE;
+        so.block_level = (int32_t)a->block_level;
+        so.block_sizes = a->n_block_sizes ? a->block_sizes : NULL;
+        so.n_block_sizes = a->n_block_sizes;
+        so.topologies = a->topologies;
         err = tm_slurm_topology_write(ctx, net, &so, of.fp);
     } else
         err = tm_ibnet_write(ctx, net, of.fp);
@@ -356,13 +395,25 @@ static bool parse_args(int argc, char **argv, const char *sub, topo_args *a, int
             strcmp(a->format, "ibnetdiscover") && !is_slurm(a->format) &&
             strcmp(a->format, "simgrid"))
             return cli_usage_error("topomap topo export", "unknown --format '%s' (graphml, dot, "
-                                   "ibnetdiscover, slurm, slurm-yaml, simgrid)", a->format), false;
+                                   "ibnetdiscover, slurm, slurm-block, slurm-yaml, simgrid)",
+                                   a->format), false;
+        if ((a->block_level || a->n_block_sizes) && strcmp(a->format, "slurm-block") != 0 &&
+            !(strcmp(a->format, "slurm-yaml") == 0 && a->topologies))
+            return cli_usage_error("topomap topo export", "--block-level and --block-sizes need "
+                                   "--format slurm-block (or slurm-yaml --slurm-topologies)"),
+                   false;
+        if (a->topologies && strcmp(a->format, "slurm-yaml") != 0)
+            return cli_usage_error("topomap topo export", "--slurm-topologies needs --format "
+                                   "slurm-yaml"), false;
         if ((a->in.time_set || a->in.routing || a->in.alloc) && strcmp(a->format, "simgrid") != 0)
             return cli_usage_error("topomap topo export", "--latency-per-hop, --host-bandwidth, "
                                    "--routing and --alloc need --format simgrid"), false;
         if (a->link_speed && strcmp(a->format, "slurm") != 0)
             return cli_usage_error("topomap topo export", "--link-speed needs --format slurm "
                                    "(topology.yaml has no link speed)"), false;
+    } else if (a->block_level || a->n_block_sizes || a->topologies) {
+        return cli_usage_error("topomap topo info", "--block-level, --block-sizes and "
+                               "--slurm-topologies are options of 'topo export'"), false;
     } else if (a->link_speed || a->in.time_set || a->in.routing || a->in.alloc) {
         return cli_usage_error("topomap topo info", "--%s is an option of 'topo export'",
                                a->link_speed
@@ -418,7 +469,7 @@ int cmd_topo(int argc, char **argv, cli_warns *w)
     else if (strcmp(sub, "export") == 0 && strcmp(a.format, "simgrid") == 0)
         rc = cli_topo_simgrid(ctx, w, net, &a.in, a.out);
     else if (strcmp(sub, "export") == 0)
-        rc = run_export(ctx, w, net, a.format, a.out, a.link_speed);
+        rc = run_export(ctx, w, net, &a);
     else
         rc = run_info(ctx, w, &a, net);
     tm_net_free(net);

@@ -7,8 +7,9 @@
 #include "workload_cli.h"
 
 static const char eval_head[] =
-    "usage: topomap workload eval --topology T --jobs F [--routing R] [--at TIME] [--json]\n"
-    "                             [--out F.csv|F.json] [--report F.html] [--shard K/N]\n"
+    "usage: topomap workload eval --topology T --jobs F|--slurm|--slurm-state DIR [--routing R]\n"
+    "                             [--at TIME] [--json] [--out F.csv|F.json] [--report F.html]\n"
+    "                             [--shard K/N]\n"
     "\n"
     "Evaluates every job of the jobs file F on the fabric T: alone (max congestion,\n"
     "average dilation, J and est_time_s, as 'topomap eval' of the job) and shared: its\n"
@@ -32,8 +33,9 @@ static void eval_usage(FILE *out)
  * page topomap-workload(1) is made from it). */
 static void usage(FILE *out)
 {
-    fputs("usage: topomap workload eval   --topology T --jobs F [--routing R] [--at TIME] [--json]\n"
-          "                               [--out F.csv|F.json] [--report F.html] [--shard K/N]\n"
+    fputs("usage: topomap workload eval   --topology T --jobs F|--slurm|--slurm-state DIR\n"
+          "                               [--routing R] [--at TIME] [--json] [--out F.csv|F.json]\n"
+          "                               [--report F.html] [--shard K/N]\n"
           "       topomap workload replay --topology T --trace F [--json] [--out F.csv|F.json]\n"
           "                               [--policy all|as-recorded|slurm-tree|random|topomap[,..]]\n"
           "                               [--report F.html] [--shard K/N]\n"
@@ -62,8 +64,8 @@ static tm_err check_args(const char *cmd, const wl_args *a)
 {
     if (!a->in.topology)
         return cli_usage_error(cmd, "--topology is required"), TM_EUSAGE;
-    if (!a->jobs)
-        return cli_usage_error(cmd, "--jobs is required"), TM_EUSAGE;
+    if (wl_check_jobs_source(cmd, a, true))
+        return TM_EUSAGE;
     if (a->in.lmc_spread && (!a->in.routing || a->in.route.kind != TM_ROUTE_LFT))
         return cli_usage_error(cmd, "--lmc-spread needs forwarding tables (--routing lft:DIR)"),
                TM_EUSAGE;
@@ -77,7 +79,7 @@ static void eval_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d
 {
     printf("topology     %s (%d hosts), routing %s\n", a->in.topology, tm_net_n_hosts(in->net),
            tm_route_kind_name(tm_route_kind_of(in->route)));
-    printf("jobs         %s: %d jobs", a->jobs, in->w.n_jobs);
+    printf("jobs         %s: %d jobs", wl_jobs_source(a), in->w.n_jobs);
     if (a->at)
         printf(", %lld running at %s", (long long)d->n_running, a->at);
     else

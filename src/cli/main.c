@@ -18,6 +18,7 @@ static const struct command {
     {"study", cmd_study, "what-if grid: topologies, failures, capacities x strategies"},
     {"workload", cmd_workload, "many jobs on one fabric: eval, replay (docs/workload.md)"},
     {"alloc", cmd_alloc, "choose the nodes of a new job among the free ones"},
+    {"slurm", cmd_slurm, "save the Slurm cluster's state (snapshot) for alloc and the hook"},
 };
 
 static void usage(FILE *out)

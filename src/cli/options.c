@@ -162,8 +162,8 @@ static const cli_opt table[] = {
      "depend on it)"},
     {"export-loads", OPT_EXPORT_LOADS, "F", E, "write per-link loads: F.csv, F.graphml or F.dot"},
     {"format", OPT_FORMAT, "F", T,
-     "export format: graphml, dot, ibnetdiscover, slurm, slurm-yaml, simgrid\n"
-     "(below)"},
+     "export format: graphml, dot, ibnetdiscover, slurm, slurm-block,\n"
+     "slurm-yaml, simgrid (below)"},
     {"format", OPT_FORMAT, "F", M,
      "openmpi (rankfile, default), mpich (Hydra machinefile), slurm\n"
      "(SLURM_HOSTFILE for --distribution=arbitrary), plain, smpi (SimGrid's\n"
@@ -172,6 +172,17 @@ static const cli_opt table[] = {
      "full keeps domain names; short (default) cuts them"},
     {"out", OPT_OUT, "F", T | M, "output file, written atomically (default: stdout)"},
     {"out", OPT_OUT, "F", S, "write the rows to F.csv or F.json (atomically; may be repeated)"},
+    {"block-level", OPT_BLOCK_LEVEL, "L", T,
+     "slurm-block (and block topologies of slurm-yaml): blocks are the hosts\n"
+     "below each switch of Slurm level L of the tree (default 0: the leaf\n"
+     "switches); the switches of L must hold disjoint sets of hosts"},
+    {"block-sizes", OPT_BLOCK_SIZES, "N[,N..]", T,
+     "slurm-block: BlockSizes= in nodes, the base block first (default: the\n"
+     "smallest block's hosts and each power of two of it up to every block)"},
+    {"slurm-topologies", OPT_SLURM_TOPOLOGIES, "SPEC", T,
+     "slurm-yaml: several topologies (Slurm 25.05 and later), NAME=tree,\n"
+     "NAME=block[:LEVEL] or NAME=flat, comma-separated, the first the\n"
+     "cluster_default (a partition takes another with Topology=NAME)"},
     {"link-speed", OPT_LINK_SPEED, NULL, T,
      "slurm: LinkSpeed= on each line (smallest capacity of the listed\n"
      "cables, whole Gbit/s; Slurm documents it as unused)"},
@@ -240,9 +251,22 @@ static const cli_opt table[] = {
      "graphstats, mpip, scotch"},
     {"at", OPT_AT, "TIME", W | A,
      "only the jobs running at TIME (YYYY-MM-DDTHH:MM:SS; Start <= TIME < End)"},
+    {"slurm", OPT_SLURM, NULL, W | A,
+     "the running jobs (and, alloc, the free nodes) from the Slurm controller\n"
+     "itself: sinfo/scontrol and squeue in JSON (SLURM_CONF from the environment)"},
+    {"slurm-state", OPT_SLURM_STATE, "DIR", W | A,
+     "the same from saved copies: DIR/nodes.json, jobs.json, steps.txt, as\n"
+     "'topomap slurm snapshot DIR' writes them (docs/workload.md \"Live state\")"},
+    {"slurm-state-max-age", OPT_SLURM_MAX_AGE, "S", A,
+     "with --slurm-state: refuse (exit 2) a snapshot whose jobs.json is older\n"
+     "than S seconds (the submit hook's guard against a stopped cron job)"},
+    {"slurm-partition", OPT_SLURM_PARTITION, "P", A,
+     "with --slurm or --slurm-state: only the free nodes of Slurm partition P"},
     {"free", OPT_FREE, "HOSTLIST", A,
      "the nodes to choose from (default: every host); those a running job of\n"
      "--jobs uses are left out"},
+    {"exclude", OPT_EXCLUDE, "HOSTLIST", A,
+     "nodes not to choose (the submit hook's picks since its snapshot)"},
     {"nodes", OPT_NODES, "N", A, "nodes of the new job (required)"},
     {"ppn", OPT_PPN, "N", A, "tasks per node (default: the nodes' slots)"},
     {"comm", OPT_COMM, "M", A,
@@ -250,16 +274,21 @@ static const cli_opt table[] = {
      "eval reads) or a pattern as --default-comm (default stencil3d)"},
     {"policy", OPT_POLICY, "P", A,
      "the pick printed: topomap (default: least predicted time with the\n"
-     "running jobs' traffic), slurm-tree (Slurm's topology/tree best fit,\n"
-     "emulated) or random; --json gives all three"},
+     "running jobs' traffic), slurm-tree (Slurm 22.05's topology/tree best fit,\n"
+     "emulated), slurm-block (Slurm 25.11's topology/block, emulated) or\n"
+     "random; --json gives all four"},
     {"policy", OPT_POLICY, "P[,P2..]", R,
      "node-choice policies, each replayed on its own history: as-recorded\n"
      "(the trace's nodes), slurm-tree, random, topomap; 'all' (default)"},
     {"partition", OPT_PARTITION, "HOSTLIST", R,
      "the nodes the policies may choose (default: every host of the topology)"},
     {"slurm-topology", OPT_SLURM_TOPOLOGY, "F", R | A,
-     "the topology.conf slurm-tree emulates (default: the one 'topomap topo\n"
-     "export' writes for the fabric in Slurm's format)"},
+     "the topology.conf or topology.yaml slurm-tree (and, alloc, slurm-block)\n"
+     "emulate (default: what 'topomap topo export --format slurm' (slurm-block)\n"
+     "writes for the fabric)"},
+    {"slurm-topology-name", OPT_SLURM_TOPOLOGY_NAME, "N", R | A,
+     "the topology of --slurm-topology's topology.yaml to use (default: its\n"
+     "cluster_default)"},
     {"seed", OPT_SEED, "N", R | A, "seed of the random policy (default 1)"},
     {"routing", OPT_ROUTING, "R", W | R | A, "routing model (docs/routing.md; not ugal), one of:"},
     {"lmc-spread", OPT_LMC_SPREAD, NULL, W | R | A,
@@ -304,6 +333,11 @@ static const cli_opt table[] = {
      "a replay's HTML page, as 'workload replay --report' writes it (JSON\n"
      "shards; an eval's page needs every link's load: not from shards)"},
     {"help", OPT_HELP, NULL, W | R | A | WM, "this text"},
+    /* ---- slurm snapshot: docs/slurm.md "Live state" */
+    {"timeout", OPT_TIMEOUT, "S", CLI_SLURM,
+     "give up (exit 2, nothing written) when a command has not answered\n"
+     "within S seconds (default 30)"},
+    {"help", OPT_HELP, NULL, CLI_SLURM, "this text"},
 };
 
 #undef T
@@ -531,7 +565,8 @@ static bool other_command(const char *cmd, unsigned mask, const char *given)
 {
     static const char *const names[] = {"topo",          "eval",          "map",
                                         "study",         "study merge",   "workload eval",
-                                        "workload replay", "alloc",       "workload merge"};
+                                        "workload replay", "alloc",       "workload merge",
+                                        "slurm snapshot"};
     char list[160] = "";
     size_t len, n = 0;
     unsigned whose = 0;

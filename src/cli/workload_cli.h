@@ -16,8 +16,12 @@
 
 typedef struct wl_args {
     cli_inputs in;   /* topology, routing, time model, slots, threads, comm (alloc) */
-    const char *jobs, *at, *policy, *partition, *slurm_topology, *free, *report;
+    const char *jobs, *at, *policy, *partition, *slurm_topology, *free, *exclude, *report;
     const char *default_comm;
+    bool slurm;                      /* --slurm: the state from the controller */
+    const char *slurm_state, *slurm_partition; /* --slurm-state DIR, --slurm-partition P */
+    double slurm_max_age;            /* --slurm-state-max-age S (0: any age) */
+    const char *slurm_topology_name; /* --slurm-topology-name N (topology.yaml) */
     const char *out[WL_MAX_OUT];
     int n_out;
     long seed, nodes, ppn;
@@ -41,11 +45,24 @@ typedef struct wl_inputs {
     tm_route *route;
     tm_workload w;
     tm_time_opts topt;
+    tm_slurm_state st; /* with --slurm or --slurm-state */
+    bool have_state;
 } wl_inputs;
 void wl_inputs_init(wl_inputs *x);
 void wl_inputs_release(wl_inputs *x);
-/* The fabric and router of a->in; the jobs file `jobs` (NULL: none). */
+/* The fabric and router of a->in; the jobs file `jobs` (NULL: none), or
+ * with --slurm / --slurm-state the running jobs of the cluster's state
+ * (kept in x->st). */
 tm_err wl_inputs_load(tm_ctx *ctx, const wl_args *a, const char *jobs, wl_inputs *x);
+/* Where the jobs come from, as printed: the jobs file, the state's folder
+ * or "slurmctld". */
+const char *wl_jobs_source(const wl_args *a);
+/* --jobs, --slurm and --slurm-state: exactly one when need (else at most
+ * one); TM_EUSAGE (printed) otherwise. */
+tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need);
+/* --slurm-topology F [--slurm-topology-name N] (NULL without the option):
+ * Slurm's view, a tree or blocks. */
+tm_err wl_slurm_topology(tm_ctx *ctx, const wl_args *a, const tm_net *net, tm_slurm_tree **out);
 /* --at: the jobs running then (*set malloc'ed; NULL and every job without --at). */
 tm_err wl_at_set(tm_ctx *ctx, const wl_args *a, const tm_workload *w, int32_t **set, int32_t *n);
 

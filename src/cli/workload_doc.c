@@ -122,7 +122,7 @@ tm_err wl_doc_eval(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t n
     tm_err err = TM_EOK;
     d->has_head = true;
     d->topology = a->in.topology;
-    d->input = a->jobs;
+    d->input = wl_jobs_source(a);
     d->routing = tm_route_kind_name(tm_route_kind_of(in->route));
     d->at = a->at;
     d->n_jobs = in->w.n_jobs;

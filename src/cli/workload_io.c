@@ -1,8 +1,10 @@
 /* workload_io.c - the options and inputs of `workload eval`, `workload
  * replay` and `alloc` (docs/workload.md). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "workload_cli.h"
@@ -23,7 +25,14 @@ tm_err wl_option(void *ud, int c, const char *v)
     case OPT_POLICY: a->policy = v; return TM_EOK;
     case OPT_PARTITION: a->partition = v; return TM_EOK;
     case OPT_SLURM_TOPOLOGY: a->slurm_topology = v; return TM_EOK;
+    case OPT_SLURM_TOPOLOGY_NAME: a->slurm_topology_name = v; return TM_EOK;
     case OPT_FREE: a->free = v; return TM_EOK;
+    case OPT_EXCLUDE: a->exclude = v; return TM_EOK;
+    case OPT_SLURM: a->slurm = true; return TM_EOK;
+    case OPT_SLURM_STATE: a->slurm_state = v; return TM_EOK;
+    case OPT_SLURM_PARTITION: a->slurm_partition = v; return TM_EOK;
+    case OPT_SLURM_MAX_AGE:
+        return cli_parse_double(p->cmd, "--slurm-state-max-age", v, 0.001, 1e9, &a->slurm_max_age);
     case OPT_REPORT: a->report = v; return TM_EOK;
     case OPT_JSON: a->json = true; return TM_EOK;
     case OPT_SEED:
@@ -55,7 +64,80 @@ void wl_inputs_release(wl_inputs *x)
     tm_route_free(x->route);
     tm_net_free(x->net);
     tm_workload_release(&x->w);
+    tm_slurm_state_release(&x->st);
     wl_inputs_init(x);
+}
+
+tm_err wl_slurm_topology(tm_ctx *ctx, const wl_args *a, const tm_net *net, tm_slurm_tree **out)
+{
+    FILE *f;
+    tm_err err;
+    *out = NULL;
+    if (!a->slurm_topology && a->slurm_topology_name)
+        return tm_ctx_fail(ctx, TM_EUSAGE, "--slurm-topology-name needs --slurm-topology");
+    if (!a->slurm_topology || (err = tm_open_input(ctx, a->slurm_topology, &f)))
+        return a->slurm_topology ? err : TM_EOK;
+    err = tm_slurm_topology_read(ctx, net, f, a->slurm_topology, a->slurm_topology_name, out);
+    fclose(f);
+    return err;
+}
+
+const char *wl_jobs_source(const wl_args *a)
+{
+    return a->jobs ? a->jobs : a->slurm_state ? a->slurm_state : a->slurm ? "slurmctld" : "";
+}
+
+tm_err wl_check_jobs_source(const char *cmd, const wl_args *a, bool need)
+{
+    int n = (a->jobs != NULL) + a->slurm + (a->slurm_state != NULL);
+    if (n > 1)
+        return cli_usage_error(cmd, "--jobs, --slurm and --slurm-state each give the running "
+                                    "jobs: give one"), TM_EUSAGE;
+    if (need && n == 0)
+        return cli_usage_error(cmd, "--jobs is required (or --slurm, --slurm-state)"), TM_EUSAGE;
+    if (a->slurm_max_age > 0 && !a->slurm_state)
+        return cli_usage_error(cmd, "--slurm-state-max-age needs --slurm-state"), TM_EUSAGE;
+    if (a->slurm_partition && n - (a->jobs != NULL) == 0)
+        return cli_usage_error(cmd, "--slurm-partition needs --slurm or --slurm-state"),
+               TM_EUSAGE;
+    if (a->shard.n && n - (a->jobs != NULL) > 0)
+        return cli_usage_error(cmd, "--shard needs --jobs (a state from Slurm changes between "
+                                    "runs: save it with 'topomap slurm snapshot', then give the "
+                                    "shards one jobs file)"), TM_EUSAGE;
+    return TM_EOK;
+}
+
+/* --slurm-state-max-age: DIR/jobs.json no older than that. */
+static tm_err snapshot_age(tm_ctx *ctx, const wl_args *a)
+{
+    char path[4096];
+    struct stat sb;
+    double age;
+    snprintf(path, sizeof path, "%s/jobs.json", a->slurm_state);
+    if (stat(path, &sb) != 0)
+        return tm_ctx_fail(ctx, TM_EIO, "%s: cannot open: %s", path, strerror(errno));
+    age = difftime(time(NULL), sb.st_mtime);
+    if (age > a->slurm_max_age)
+        return tm_ctx_fail(ctx, TM_EINPUT, "%s: the snapshot is %.0f s old, more than "
+                           "--slurm-state-max-age %g (is the cron job of 'topomap slurm "
+                           "snapshot' running?)", path, age, a->slurm_max_age);
+    return TM_EOK;
+}
+
+/* The cluster's state (--slurm: from the controller; --slurm-state DIR)
+ * and its running jobs as the workload. */
+static tm_err load_state(tm_ctx *ctx, const wl_args *a, const tm_workload_read_opts *ro,
+                         wl_inputs *x)
+{
+    tm_err err = a->slurm_max_age > 0 ? snapshot_age(ctx, a) : TM_EOK;
+    if (err)
+        return err;
+    err = a->slurm ? tm_slurm_state_query(ctx, 30.0, &x->st)
+                          : tm_slurm_state_read_dir(ctx, a->slurm_state, &x->st);
+    if (err)
+        return err;
+    x->have_state = true;
+    return tm_workload_from_slurm(ctx, x->net, &x->st, ro, &x->w);
 }
 
 tm_err wl_inputs_load(tm_ctx *ctx, const wl_args *a, const char *jobs, wl_inputs *x)
@@ -72,7 +154,9 @@ tm_err wl_inputs_load(tm_ctx *ctx, const wl_args *a, const char *jobs, wl_inputs
     ro.default_comm = a->default_comm;
     ro.comm_format = a->in.comm_format ? (tm_comm_format)tm_comm_format_parse(a->in.comm_format)
                                        : TM_COMM_AUTO;
-    if (!err && jobs)
+    if (!err && (a->slurm || a->slurm_state))
+        err = load_state(ctx, a, &ro, x);
+    else if (!err && jobs)
         err = tm_workload_read_file(ctx, x->net, jobs, &ro, &x->w);
     return err;
 }
@@ -88,7 +172,7 @@ tm_err wl_at_set(tm_ctx *ctx, const wl_args *a, const tm_workload *w, int32_t **
         return tm_ctx_fail(ctx, TM_EUSAGE, "--at '%s' is not a time YYYY-MM-DDTHH:MM:SS", a->at);
     if (!w->has_times)
         return tm_ctx_fail(ctx, TM_EUSAGE, "--at needs the jobs' times: %s has no Start and End "
-                           "columns", a->jobs);
+                           "columns", wl_jobs_source(a));
     return tm_workload_at(ctx, w, t, set, n);
 }
 

@@ -42,7 +42,7 @@ tm_err wl_write_eval_report(tm_ctx *ctx, const wl_args *a, const wl_inputs *in,
     for (int32_t l = 0; l < r->n_links; l++)
         link_job[l] = r->link_job[l] >= 0 ? row_of[r->link_job[l]] : -1;
     snprintf(sub, sizeof sub, "topology %s, jobs %s (%d%s), routing %s, fabric max congestion "
-             "%.6g", a->in.topology, a->jobs, r->n_rows, a->at ? " running at the time asked"
+             "%.6g", a->in.topology, wl_jobs_source(a), r->n_rows, a->at ? " running at the time asked"
                                                               : " running at once",
              tm_route_kind_name(tm_route_kind_of(in->route)), r->max_congestion);
     memset(&rep, 0, sizeof rep);

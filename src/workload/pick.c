@@ -1,6 +1,6 @@
 /*
  * pick.c - the nodes of a new job (docs/workload.md "alloc"): Slurm's
- * choice (slurm_pick.c), a seeded random one, and topomap's: the node
+ * choice (src/slurm/tree_pick.c), a seeded random one, and topomap's: the node
  * set with the least predicted time with the running jobs' traffic.
  *
  * topomap's candidates are compact sets: Slurm's own pick, the nearest
@@ -27,7 +27,8 @@
 #define FINALISTS 4  /* candidates timed besides Slurm's pick */
 
 static const tm__name_val policy_names[] = {
-    {"topomap", TM_PICK_TOPOMAP}, {"slurm-tree", TM_PICK_SLURM_TREE}, {"random", TM_PICK_RANDOM}};
+    {"topomap", TM_PICK_TOPOMAP}, {"slurm-tree", TM_PICK_SLURM_TREE}, {"random", TM_PICK_RANDOM},
+    {"slurm-block", TM_PICK_SLURM_BLOCK}};
 
 int tm_pick_policy_parse(const char *s)
 {
@@ -594,7 +595,7 @@ tm_err wl_pick(tm_ctx *ctx, const tm_route *route, const tm_time_opts *topt,
         free(p.mine);
         return tm__nomem(ctx);
     }
-    if (policy == TM_PICK_SLURM_TREE) {
+    if (policy == TM_PICK_SLURM_TREE || policy == TM_PICK_SLURM_BLOCK) {
         if (!(hosts = tm__malloc_n((size_t)n + 1, sizeof *hosts)))
             err = tm__nomem(ctx);
         else
@@ -707,8 +708,15 @@ tm_err tm_pick_nodes(tm_ctx *ctx, const tm_route *route, const tm_pick_request *
         return tm__nomem(ctx);
     for (int32_t k = 0; k < req->n_nodes; k++)
         total += tasks[k] = req->tasks ? req->tasks[k] : req->ppn;
-    if (!t && !(err = tm_slurm_tree_from_net(ctx, net, &own)))
+    if (policy == TM_PICK_SLURM_BLOCK) { /* Slurm's blocks stand for its tree */
+        tm_slurm_opts bo = TM_SLURM_OPTS_INIT;
+        bo.plugin = TM_SLURM_BLOCK;
+        t = req->blocks;
+        if (!t && !(err = tm_slurm_topology_from_net(ctx, net, &bo, &own)))
+            t = own;
+    } else if (!t && !(err = tm_slurm_tree_from_net(ctx, net, &own))) {
         t = own;
+    }
     if (!err && !comm) {
         err = tm_pattern_comm(ctx, req->pattern ? req->pattern : TM_PATTERN_STENCIL3D, total,
                               req->pattern_bytes > 0 ? req->pattern_bytes

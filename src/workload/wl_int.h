@@ -5,27 +5,13 @@
 #define TM_WL_INT_H
 
 #include "topomap/workload.h"
+#include "../slurm/sltree.h"
 
 /* "2024-03-05T10:22:13" (sacct's default format), optionally with a
  * fraction of a second and a zone ("Z", "+01:00", "-0530"): seconds since
  * 1970-01-01 of the time as written, minus the zone's offset.  0 on
  * success, -1 if s is not such a time (or a date that does not exist). */
 int tm__iso_time(const char *s, double *out);
-
-/* ---- Slurm's switch tree (slurm_topo.c) and its node choice (slurm_pick.c) */
-struct tm_slurm_tree {
-    int32_t n_sw;          /* switch records in topology.conf order; 0: no tree */
-    char **name;
-    int32_t *level;        /* 0 for leaves */
-    int32_t *parent;       /* the last switch listing it as a child, else 0 */
-    int32_t *adj_off, *adj; /* child links, both ways (CSR) */
-    int32_t words;         /* 64-bit words of a node set */
-    uint64_t *bits;        /* n_sw node sets (ranks) */
-    int32_t n_nodes;       /* hosts of the net, in Slurm's node order: */
-    int32_t *order;        /* rank -> net vertex */
-    int32_t *rank;         /* net vertex -> rank, -1 for switches */
-    int32_t nv;            /* vertices of the net */
-};
 
 /* ---- the evaluation engine (engine.c) -------------------------------------
  * An instance is a job placed on hosts: its matrix, its mapping, its

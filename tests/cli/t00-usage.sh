@@ -111,9 +111,17 @@ done
 # the "[hierarchy mode]" / "[network mode]" tag `map --help` adds to it
 # (it printed "(hierarchy mode) [hierarchy mode]").
 for c in "topo" "eval" "map" "study" "study merge" "workload" "workload eval" "workload replay" \
-         "workload merge" "alloc"; do
+         "workload merge" "alloc" "slurm" "slurm snapshot"; do
     expect_exit 0 "$TOPOMAP" $c --help
     if echo "$OUT" | grep -E '\((hierarchy|network) mode\).*\[(hierarchy|network) mode\]'; then
         echo "$c --help names a mode twice"; exit 1
     fi
+done
+# slurm snapshot: every option its --help lists is accepted
+expect_exit 0 "$TOPOMAP" slurm snapshot --help
+for o in $(echo "$OUT" | grep -oE '^  --[a-z-]+' | sed 's/^  //'); do
+    set +e; "$TOPOMAP" slurm snapshot $o 1 >stdout.txt 2>stderr.txt; set -e
+    case "$(cat stderr.txt)" in *"unknown or ambiguous option"* | *"is not an option of"* | *"not handled"*)
+        echo "slurm snapshot --help lists $o, which it refuses: $(cat stderr.txt)"; exit 1 ;;
+    esac
 done

@@ -156,4 +156,4 @@ expect_exit 1 "$TOPOMAP" topo export "${x5[@]}" --format slurm-yaml --link-speed
 expect_in "--link-speed needs --format slurm" "$ERR"
 expect_exit 1 "$TOPOMAP" topo info --topology torus:4x4 --link-speed
 expect_exit 1 "$TOPOMAP" topo export --topology torus:4x4 --format slurm-conf
-expect_in "slurm, slurm-yaml" "$ERR"
+expect_in "slurm, slurm-block, slurm-yaml" "$ERR"

@@ -96,7 +96,8 @@ mk install PREFIX="$P"
 for f0 in bin/topomap lib/libtopomap.a lib/libtopomap.so.$ver include/topomap/topomap.h \
           include/topomap/mpi.h lib/pkgconfig/topomap.pc lib/cmake/topomap/topomapConfig.cmake \
           lib/cmake/topomap/topomapConfigVersion.cmake share/man/man1/topomap.1 \
-          share/bash-completion/completions/topomap; do
+          share/bash-completion/completions/topomap share/topomap/slurm/job_submit.lua \
+          share/topomap/slurm/topomap-hook.conf share/topomap/slurm/topomap-snapshot.cron; do
     [ -f "$P/$f0" ] || { echo "not installed: $f0"; exit 1; }
 done
 [ "$(readlink "$P/lib/libtopomap.so")" = libtopomap.so.0 ] && [ "$(readlink "$P/lib/libtopomap.so.0")" = "libtopomap.so.$ver" ] ||
@@ -207,7 +208,7 @@ for p in $want_pages; do
         grep -q -- "$o" page.txt || { echo "$p: $o of '$c --help' missing"; exit 1; }
     done < opts.txt
     grep -q "^NAME" page.txt && grep -q "^SYNOPSIS" page.txt || { echo "$p: no NAME or SYNOPSIS"; exit 1; }
-    [ "$p" = topomap.1 ] || [ "$(wc -l < opts.txt)" -ge 5 ] || { echo "$p: only $(wc -l < opts.txt) options in --help?"; exit 1; }
+    [ "$p" = topomap.1 ] || [ "$p" = topomap-slurm.1 ] || [ "$(wc -l < opts.txt)" -ge 5 ] || { echo "$p: only $(wc -l < opts.txt) options in --help?"; exit 1; }
 done
 MANPATH="$P/share/man" man -w topomap-map > /dev/null || { echo "man -w topomap-map does not find the page"; exit 1; }
 
@@ -224,6 +225,7 @@ bash -c 'source "$1"; complete -p topomap' _ "$comp" | grep -q -- '-F _topomap t
 for c in $cmds; do
     # sub-commands: topo's share one option list, workload's have their own
     subs=-; [ "$c" = topo ] && subs=info; [ "$c" = workload ] && subs="eval replay"
+    [ "$c" = slurm ] && subs=snapshot
     : > offered.txt
     for s in $subs; do
         [ "$s" = - ] && s=
@@ -236,7 +238,8 @@ for c in $cmds; do
     done
     sort -u offered.txt -o offered.txt
     "$P/bin/topomap" $c --help | sed -n '/^usage:/,/^$/p' | grep -o -- '--[a-z][a-z0-9-]*' | sort -u > usage-opts.txt
-    [ "$(wc -l < offered.txt)" -ge 5 ] && [ "$(wc -l < usage-opts.txt)" -ge 3 ] ||
+    # (slurm snapshot has two options)
+    [ "$c" = slurm ] || { [ "$(wc -l < offered.txt)" -ge 5 ] && [ "$(wc -l < usage-opts.txt)" -ge 3 ]; } ||
         { echo "$c: $(wc -l < offered.txt) options offered, $(wc -l < usage-opts.txt) in usage"; exit 1; }
     missing=$(comm -23 usage-opts.txt offered.txt)
     [ -z "$missing" ] || { echo "$c: completion lacks $missing"; exit 1; }

@@ -43,18 +43,19 @@ step "plain make, nothing there: installs nothing, says what is missing and how 
 expect_exit 2 m
 expect_in "make: missing build dependencies:" "$ERR"
 expect_in "the C compiler 'cc' (Debian: build-essential)" "$ERR"
-expect_in "pkg-config (without it the modules igraph libxml-2.0 jansson cannot be looked for) (Debian: pkg-config)" "$ERR"
+expect_in "pkg-config (without it the modules igraph libxml-2.0 jansson yaml-0.1 cannot be looked for) (Debian: pkg-config)" "$ERR"
 expect_in "make deps" "$ERR"
-expect_in "sudo apt-get install build-essential pkg-config libigraph-dev libxml2-dev libjansson-dev" "$ERR"
+expect_in "sudo apt-get install build-essential pkg-config libigraph-dev libxml2-dev libjansson-dev libyaml-dev" "$ERR"
 case "$OUT$ERR" in *"not found"*) echo "make printed 'not found': $OUT$ERR"; exit 1;; esac
 [ "$(ran)" = 0 ] || { echo "plain make ran install-deps.sh"; exit 1; }
 [ ! -e tree/build/obj ] && [ ! -e tree/build/.deps-ok ] || { echo "plain make built something"; ls -aR tree/build; exit 1; }
 
-step "plain make, jansson and METIS missing: exactly those, with their packages"
+step "plain make, jansson, libyaml and METIS missing: exactly those, with their packages"
 expect_exit 2 env -i PATH="$PWD/fake:$PWD/bin" "$make" -C tree --no-print-directory all
 expect_in "pkg-config module jansson (Debian: libjansson-dev)" "$ERR"
 expect_in "METIS (metis.h) (Debian: libmetis-dev)" "$ERR"
-expect_in "sudo apt-get install libjansson-dev libmetis-dev" "$ERR"
+expect_in "pkg-config module yaml-0.1 (Debian: libyaml-dev)" "$ERR"
+expect_in "sudo apt-get install libjansson-dev libyaml-dev libmetis-dev" "$ERR"
 case "$ERR" in *igraph*|*libxml*|*"C compiler"*) echo "names what is there: $ERR"; exit 1;; esac
 [ "$(ran)" = 0 ] && [ ! -e tree/build/obj ]
 

@@ -1,6 +1,9 @@
-/* fuzz_slurm_topo.c - Slurm topology.conf files through tm_slurm_tree_read
+/* fuzz_slurm_topo.c - Slurm topology files through tm_slurm_tree_read
+ * (topology.conf of switches or of blocks, and topology.yaml, told apart
+ * by their text)
  * against the small fixed net of fuzz_net.h (docs/workload.md
- * "slurm-tree"): on success, Slurm's pick of every job size among all
+ * "slurm-tree", docs/slurm.md): on success switches, blocks or neither (a
+ * flat topology), and Slurm's pick of every job size among all
  * hosts, and among every other host, is n distinct hosts of the net, in
  * the tree's node order, or TM_EINFEASIBLE. */
 #include "fuzz_common.h"
@@ -56,8 +59,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tm_err err = tm_slurm_tree_read(ctx, net, in, FZ_NAME, &t);
     fz_check_err(ctx, err, 1);
     if (err == TM_EOK) {
-        if (!t || tm_slurm_tree_switches(t) < 1)
-            fz_die("a tree without switches", err, ctx);
+        /* switches, blocks, or neither: a flat topology of topology.yaml */
+        if (!t || tm_slurm_tree_switches(t) < 0 || tm_slurm_tree_blocks(t) < 0 ||
+            (tm_slurm_tree_switches(t) > 0 && tm_slurm_tree_blocks(t) > 0))
+            fz_die("not a tree, blocks or flat", err, ctx);
         picks(ctx, t);
     } else if (t) {
         fz_die("a tree left on error", err, ctx);

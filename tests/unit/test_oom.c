@@ -625,8 +625,9 @@ static tm_err op_writers(const void *arg, uint64_t *sig)
     return err;
 }
 
-/* Slurm topology.conf (with LinkSpeed) and topology.yaml: the tree levels
- * and the hostlist compression allocate. */
+/* Slurm topology.conf (with LinkSpeed; of blocks) and topology.yaml (one
+ * tree; a tree, blocks and a flat one): the tree levels, the blocks and the
+ * hostlist compression allocate. */
 static tm_err op_slurm(const void *arg, uint64_t *sig)
 {
     tm_slurm_opts o = TM_SLURM_OPTS_INIT;
@@ -638,6 +639,15 @@ static tm_err op_slurm(const void *arg, uint64_t *sig)
     if (!err)
         err = tm_slurm_topology_write(ctx, arg, &o, mb.f);
     o.yaml = true;
+    if (!err)
+        err = tm_slurm_topology_write(ctx, arg, &o, mb.f);
+    /* blocks, and a topology.yaml of a tree, blocks and a flat topology */
+    o.yaml = false;
+    o.plugin = TM_SLURM_BLOCK;
+    if (!err)
+        err = tm_slurm_topology_write(ctx, arg, &o, mb.f);
+    o.yaml = true;
+    o.topologies = "t=tree,b=block,f=flat";
     if (!err)
         err = tm_slurm_topology_write(ctx, arg, &o, mb.f);
     if (mb.f)

@@ -1,5 +1,5 @@
 /* test_slurm_write.c - the Slurm topology writer (tm_slurm_topology_write,
- * src/io/slurm_write.c: topology.conf and topology.yaml) on hand-checked
+ * src/slurm/conf_write.c: topology.conf and topology.yaml) on hand-checked
  * networks.  The comparison with a real site's topology.conf (PSMN X5) is
  * in tests/cli/t05-topo-slurm.sh; hostlist compression, which it uses:
  * test_hostlist_compress.c. */

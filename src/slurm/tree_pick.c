@@ -1,5 +1,5 @@
 /*
- * slurm_pick.c - the nodes Slurm 22.05 gives a job of n nodes (docs/
+ * tree_pick.c - the nodes Slurm 22.05 gives a job of n nodes (docs/
  * workload.md "slurm-tree"), emulated from its source:
  * src/plugins/select/cons_tres/job_test.c, _eval_nodes_topo (topology/
  * tree) and _eval_nodes (no topology plugin), for a job that asks only
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wl_int.h"
+#include "topo_int.h"
 #include "../util/util.h"
 
 #define INF UINT32_MAX /* Slurm's INFINITE */
@@ -242,7 +242,9 @@ tm_err tm_slurm_pick(tm_ctx *ctx, const tm_slurm_tree *t, const int32_t *free_ho
         err = tm__fail(ctx, TM_EINFEASIBLE, "slurm-tree: %d nodes asked, %d free", n, n_free);
         goto out;
     }
-    err = t->n_sw ? tree_pick(ctx, t, avail, n, chosen) : consec_pick(ctx, t, avail, n, chosen);
+    err = t->n_blocks ? tm__slurm_block_pick(ctx, t, avail, n, chosen)
+          : t->n_sw    ? tree_pick(ctx, t, avail, n, chosen)
+                       : consec_pick(ctx, t, avail, n, chosen);
     for (int32_t r = 0; !err && r < t->n_nodes; r++)
         if (chosen[r])
             out[k++] = t->order[r];

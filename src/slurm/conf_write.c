@@ -1,8 +1,8 @@
 /*
- * slurm_write.c - tm_slurm_topology_write(): a network as Slurm's
+ * conf_write.c - tm_slurm_topology_write(): a network as Slurm's
  * topology.conf (topology/tree plugin) or as the tree form of the newer
- * topology.yaml, from the tree of slurm_tree.c in the line order of
- * slurm_top.c (virtual leaves and root included).
+ * topology.yaml, from the tree of swtree_build.c in the line order of
+ * swtree_order.c (virtual leaves and root included).
  *
  *   SwitchName=S-0008f105002036b4 Nodes=sl390lin[101-124]
  *   SwitchName=S-0008f10500108c5c Switches=S-0002c90200417670,...
@@ -23,28 +23,11 @@
 #include "topomap/alloc.h"
 #include "../util/util.h"
 
-#define SLURM_SWITCH_NAME_MAX 64
-
 typedef struct line_buf {
     const char **names;
     int32_t *mark; /* per vertex: 1 + index of the switch that listed it */
     double min_cap;
 } line_buf;
-
-static tm_err check_name(tm_ctx *ctx, const tm_net *net, int32_t v)
-{
-    const char *s = tm_net_name(net, v);
-    bool sw = tm_net_kind(net, v) == TM_VERTEX_SWITCH;
-    for (const char *p = s; *p; p++)
-        if ((unsigned char)*p <= ' ' || *p == 0x7f || strchr(",[]#=\"'", *p))
-            return tm__fail(ctx, TM_EINFEASIBLE, "%s name '%s' cannot be written in a Slurm "
-                            "topology file (blank, control character or one of , [ ] # = \" ')",
-                            sw ? "switch" : "host", s);
-    if (sw && strlen(s) > SLURM_SWITCH_NAME_MAX)
-        return tm__fail(ctx, TM_EINFEASIBLE, "switch name '%s' is longer than Slurm's limit of "
-                        "%d characters", s, SLURM_SWITCH_NAME_MAX);
-    return TM_EOK;
-}
 
 /* Every name the file will hold, before anything is written. */
 static tm_err check_names(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *t)
@@ -54,11 +37,11 @@ static tm_err check_names(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *
     for (int32_t s = 0; s < t->n; s++) {
         if (t->slevel[s] < 0)
             continue;
-        if ((err = check_name(ctx, net, s)))
+        if ((err = tm__slurm_check_name(ctx, net, s)))
             return err;
         for (int32_t j = g->off[s]; j < g->off[s + 1] && t->level[s] == 0; j++)
             if (tm_net_kind(net, g->head[j]) == TM_VERTEX_HOST &&
-                (err = check_name(ctx, net, g->head[j])))
+                (err = tm__slurm_check_name(ctx, net, g->head[j])))
                 return err;
     }
     return TM_EOK;
@@ -121,31 +104,6 @@ static unsigned long link_speed(double cap)
     return r < 1 ? 1ul : r > 4294967295.0 ? 4294967295ul : (unsigned long)r;
 }
 
-/* A YAML scalar: plain when it cannot be read as anything but a string,
- * double-quoted otherwise (names have no control characters here). */
-static void yaml_scalar(FILE *out, const char *s)
-{
-    static const char *const words[] = {"true", "false", "yes", "no", "on", "off", "null", "y",
-                                        "n", "~"};
-    bool plain = (s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_';
-    for (const char *p = s; *p && plain; p++)
-        plain = strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-[],/+@",
-                       *p) != NULL;
-    for (size_t k = 0; k < sizeof words / sizeof *words && plain; k++)
-        plain = strcasecmp(s, words[k]) != 0;
-    if (plain) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 static void write_header(FILE *out, const tm__slurm_tree *t, bool yaml)
 {
     fprintf(out, "# Slurm %s for the topology/tree plugin, written by topomap.\n"
@@ -175,9 +133,9 @@ static void write_line(FILE *out, const tm_net *net, const tm__slurm_tree *t, in
     bool leaf = item < t->n ? t->slevel[item] == 0 : item < 2 * t->n;
     if (o->yaml) {
         fputs("      - switch: ", out);
-        yaml_scalar(out, item_name(net, t, item));
+        tm__slurm_yaml_scalar(out, item_name(net, t, item));
         fputs(leaf ? "\n        nodes: " : "\n        children: ", out);
-        yaml_scalar(out, list);
+        tm__slurm_yaml_scalar(out, list);
         fputc('\n', out);
         return;
     }
@@ -202,17 +160,114 @@ static void warn_outsiders(tm_ctx *ctx, const tm__slurm_tree *t)
                  "reaches all nodes)");
 }
 
+/* One topology of the file: its name, its plugin (or flat), its level. */
+typedef struct topo_spec {
+    char name[128];
+    int kind; /* TM_SLURM_TREE, TM_SLURM_BLOCK, or FLAT */
+    int32_t level;
+} topo_spec;
+#define FLAT 2
+#define MAX_TOPOS 16
+
+/* "NAME=tree,NAME=block[:LEVEL],NAME=flat" (TM_EUSAGE when malformed). */
+static tm_err parse_topologies(tm_ctx *ctx, const tm_slurm_opts *o, topo_spec *ts, int *n)
+{
+    const char *p = o->topologies;
+    *n = 0;
+    if (!o->yaml || !p) {
+        snprintf(ts[0].name, sizeof ts[0].name, "%s",
+                 o->yaml && o->topology && o->topology[0] ? o->topology : "default");
+        ts[0].kind = o->plugin == TM_SLURM_BLOCK ? TM_SLURM_BLOCK : TM_SLURM_TREE;
+        ts[0].level = o->block_level;
+        *n = 1;
+        return TM_EOK;
+    }
+    while (*p) {
+        size_t len = strcspn(p, ","), nl = strcspn(p, "=");
+        char kind[64] = "";
+        int64_t lv = 0;
+        topo_spec *t = &ts[*n];
+        if (*n == MAX_TOPOS || nl >= len || nl == 0 || nl >= sizeof t->name ||
+            len - nl - 1 >= sizeof kind)
+            return tm__fail(ctx, TM_EUSAGE, "topologies '%s': NAME=tree, NAME=block[:LEVEL] or "
+                            "NAME=flat, comma-separated (at most %d)", o->topologies, MAX_TOPOS);
+        snprintf(t->name, sizeof t->name, "%.*s", (int)nl, p);
+        snprintf(kind, sizeof kind, "%.*s", (int)(len - nl - 1), p + nl + 1);
+        t->level = o->block_level;
+        if (strcmp(kind, "tree") == 0) {
+            t->kind = TM_SLURM_TREE;
+        } else if (strcmp(kind, "flat") == 0) {
+            t->kind = FLAT;
+        } else if (strncmp(kind, "block", 5) == 0 &&
+                   (!kind[5] || (kind[5] == ':' && tm__str_to_i64(kind + 6, &lv) == 0 && lv >= 0 &&
+                                 lv < 1000))) {
+            t->kind = TM_SLURM_BLOCK;
+            if (kind[5])
+                t->level = (int32_t)lv;
+        } else {
+            return tm__fail(ctx, TM_EUSAGE, "topologies: '%s' is not tree, block[:LEVEL] or "
+                            "flat", kind);
+        }
+        for (int k = 0; k < *n; k++)
+            if (strcmp(ts[k].name, t->name) == 0)
+                return tm__fail(ctx, TM_EUSAGE, "topologies: '%s' is named twice", t->name);
+        (*n)++;
+        p += len + (p[len] == ',');
+    }
+    if (*n == 0)
+        return tm__fail(ctx, TM_EUSAGE, "topologies: none given");
+    return TM_EOK;
+}
+
+static void block_header(FILE *out, const tm__slurm_blocks *b, const char *topo)
+{
+    fprintf(out, "# topology/block (Slurm 23.11 and later; BlockSizes from 24.05)%s%s: %d blocks,\n"
+            "# the hosts below each %s; BlockSizes in nodes.\n", topo ? " of " : "",
+            topo ? topo : "", b->n, b->level ? "switch of its level" : "leaf switch");
+    if (b->level)
+        fprintf(out, "# Blocks of level %d.\n", b->level);
+    if (b->uncovered)
+        fprintf(out, "# %d hosts are in no block.\n", b->uncovered);
+}
+
+/* The tree's lines (topology.conf, or the switches of a YAML tree:). */
+static tm_err tree_lines(tm_ctx *ctx, const tm_net *net, const tm__slurm_tree *t,
+                         const tm_slurm_opts *o, line_buf *lb, FILE *out)
+{
+    tm_err err = TM_EOK;
+    if (o->yaml)
+        fputs("  tree:\n    switches:\n", out);
+    for (int32_t i = 0; i < t->n_items && !err; i++) {
+        char *list = NULL;
+        if (!(err = children_list(ctx, net, t, i, lb, &list)))
+            write_line(out, net, t, t->order[i], list, lb->min_cap, o);
+        free(list);
+    }
+    return err;
+}
+
 tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
                                FILE *out)
 {
     static const tm_slurm_opts defaults = TM_SLURM_OPTS_INIT;
     const tm_slurm_opts *o = opts ? opts : &defaults;
+    topo_spec ts[MAX_TOPOS];
+    tm__slurm_blocks blocks[MAX_TOPOS];
     tm__slurm_tree t;
     line_buf lb = {NULL, NULL, 0};
+    int n_ts = 0;
+    bool any_tree = false;
     tm_err err;
 
+    memset(blocks, 0, sizeof blocks); /* LinkSpeed: a topology.conf of switches only */
+    if ((err = parse_topologies(ctx, o, ts, &n_ts)))
+        return err;
     if ((err = tm__slurm_tree_build(ctx, net, &t)))
         return err;
+    if ((err = tm__slurm_tree_top(ctx, net, &t))) {
+        tm__slurm_tree_release(&t);
+        return err;
+    }
     lb.names = tm__malloc_n((size_t)t.n + 1, sizeof *lb.names);
     lb.mark = tm__calloc_n((size_t)t.n, sizeof *lb.mark);
     if (!lb.names || !lb.mark) {
@@ -221,25 +276,39 @@ tm_err tm_slurm_topology_write(tm_ctx *ctx, const tm_net *net, const tm_slurm_op
     }
     if ((err = check_names(ctx, net, &t)))
         goto out;
-    write_header(out, &t, o->yaml);
-    if (o->yaml) {
-        fputs("- topology: ", out);
-        yaml_scalar(out, o->topology && o->topology[0] ? o->topology : "default");
-        fputs("\n  cluster_default: true\n  tree:\n    switches:\n", out);
+    /* every block before anything is written: a level may not split the hosts */
+    for (int k = 0; k < n_ts && !err; k++) {
+        any_tree |= ts[k].kind == TM_SLURM_TREE;
+        if (ts[k].kind == TM_SLURM_BLOCK)
+            err = tm__slurm_blocks_of(ctx, net, &t, o, ts[k].level, &blocks[k]);
     }
-    for (int32_t i = 0; i < t.n_items; i++) {
-        char *list = NULL;
-        if ((err = children_list(ctx, net, &t, i, &lb, &list)))
-            goto out;
-        write_line(out, net, &t, t.order[i], list, lb.min_cap, o);
-        free(list);
-    }
-    if (fflush(out) != 0 || ferror(out)) {
-        err = tm__fail(ctx, TM_EIO, "write error");
+    if (err)
         goto out;
+    if (any_tree)
+        write_header(out, &t, o->yaml);
+    for (int k = 0; k < n_ts; k++)
+        if (ts[k].kind == TM_SLURM_BLOCK)
+            block_header(out, &blocks[k], o->yaml ? ts[k].name : NULL);
+    for (int k = 0; k < n_ts && !err; k++) {
+        if (o->yaml) {
+            fputs("- topology: ", out);
+            tm__slurm_yaml_scalar(out, ts[k].name);
+            fprintf(out, "\n  cluster_default: %s\n", k == 0 ? "true" : "false");
+        }
+        if (ts[k].kind == TM_SLURM_TREE)
+            err = tree_lines(ctx, net, &t, o, &lb, out);
+        else if (ts[k].kind == TM_SLURM_BLOCK)
+            tm__slurm_blocks_write(out, &blocks[k], o->yaml);
+        else
+            fputs("  flat: true\n", out);
     }
-    warn_outsiders(ctx, &t);
+    if (!err && (fflush(out) != 0 || ferror(out)))
+        err = tm__fail(ctx, TM_EIO, "write error");
+    if (!err)
+        warn_outsiders(ctx, &t);
 out:
+    for (int k = 0; k < n_ts; k++)
+        tm__slurm_blocks_release(&blocks[k]);
     free(lb.names);
     free(lb.mark);
     tm__slurm_tree_release(&t);

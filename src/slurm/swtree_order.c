@@ -1,5 +1,5 @@
 /*
- * slurm_top.c - the order of the lines of a Slurm topology file, chosen
+ * swtree_order.c - the order of the lines of a Slurm topology file, chosen
  * for the way Slurm picks the switch a job runs under.
  *
  * Slurm 22.05's select/cons_tres (`_eval_nodes_topo` in job_test.c) walks

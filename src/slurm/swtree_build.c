@@ -1,7 +1,8 @@
 /*
- * slurm_tree.c - the switch tree that Slurm's topology/tree plugin reads,
- * derived from a network's cables (line order and the top switch:
- * slurm_top.c; the writers: slurm_write.c; rules: docs/slurm.md).
+ * swtree_build.c - the switch tree that Slurm's topology/tree plugin reads,
+ * derived from a network's cables (the relations every file of the tree
+ * shares: swtree.c; line order and the top switch: swtree_order.c; the
+ * writers: conf_write.c; rules: docs/slurm.md).
  *
  * Slurm describes a fabric as switches and their children: a leaf switch
  * lists its hosts (Nodes=), an upper switch its child switches
@@ -35,36 +36,12 @@
  * centre costs a BFS per member). */
 #define GROUP_EXACT_MAX 2048
 
-void tm__slurm_tree_release(tm__slurm_tree *t)
-{
-    free(t->level);
-    free(t->depth);
-    free(t->slevel);
-    for (int32_t v = 0; t->vname && v < t->n; v++)
-        free(t->vname[v]);
-    free(t->vname);
-    free(t->root_name);
-    free(t->listed);
-    free(t->order);
-    memset(t, 0, sizeof *t);
-}
 
 static bool is_switch(const tm_net *net, int32_t v)
 {
     return tm_net_kind(net, v) == TM_VERTEX_SWITCH;
 }
 
-bool tm__slurm_home(const tm_net *net, int32_t s, int32_t h)
-{
-    const tm_net_csr *g = tm_net_csr_get(net);
-    int32_t home = -1;
-    if (is_switch(net, h))
-        return false;
-    for (int32_t j = g->off[h]; j < g->off[h + 1]; j++)
-        if (is_switch(net, g->head[j]) && (home < 0 || g->head[j] < home))
-            home = g->head[j];
-    return home == s;
-}
 
 /* Level 0 and the BFS queue start: switches with a host listed below. */
 static int32_t find_leaves(const tm_net *net, const tm_net_csr *g, int32_t *level, int32_t *queue)
@@ -177,16 +154,6 @@ static tm_err group_depths(tm_ctx *ctx, const tm_net_csr *g, tm__slurm_tree *t)
     return TM_EOK;
 }
 
-bool tm__slurm_is_child(const tm_net *net, const tm__slurm_tree *t, int32_t parent, int32_t v)
-{
-    if (!is_switch(net, v))
-        return t->level[parent] == 0 && !t->vname[parent] && tm__slurm_home(net, parent, v);
-    if (t->level[v] < 0)
-        return false;
-    if (t->level[parent] > 0)
-        return t->level[v] == t->level[parent] - 1;
-    return t->level[v] == 0 && t->depth[v] == t->depth[parent] + 1;
-}
 
 /* The switches bottom-up (level 0 by decreasing depth, then by level;
  * by id within one key), a counting sort into sw. */
@@ -319,7 +286,6 @@ tm_err tm__slurm_tree_build(tm_ctx *ctx, const tm_net *net, tm__slurm_tree *t)
     }
     if ((err = group_depths(ctx, g, t)) || (err = slurm_levels(ctx, net, g, t, queue)))
         goto out;
-    err = tm__slurm_tree_top(ctx, net, t);
 out:
     free(queue);
     if (err)

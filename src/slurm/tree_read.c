@@ -1,12 +1,12 @@
 /*
- * slurm_topo.c - Slurm's view of the fabric, as its topology/tree plugin
+ * tree_read.c - Slurm's view of the fabric, as its topology/tree plugin
  * (Slurm 22.05, Debian's slurmctld) builds it from topology.conf: one
  * record per "SwitchName=S Nodes=<hostlist>" or "SwitchName=S
  * Switches=<hostlist>" line, in file order; a leaf (Nodes=) has level 0,
  * an upper switch 1 + the highest level of its children and the union of
  * their nodes; a child's parent is the last line (in file order) that
  * lists it, and a switch no line lists has parent 0 (Slurm's records are
- * zeroed, and the selection walks up through it: slurm_pick.c keeps
+ * zeroed, and the selection walks up through it: tree_pick.c keeps
  * that); the distance between two switches is the number of child links
  * between them (computed where needed: Slurm keeps an n x n table).  Rules checked by Slurm and here: a line with both or
  * neither of Nodes= and Switches=, a switch named twice, a child that is
@@ -25,8 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "topomap/io.h"
-#include "wl_int.h"
+#include "topo_int.h"
 #include "../alloc/alloc_int.h"
 #include "../util/util.h"
 
@@ -47,6 +46,11 @@ void tm_slurm_tree_free(tm_slurm_tree *t)
     free(t->bits);
     free(t->order);
     free(t->rank);
+    for (int32_t i = 0; t->block_name && i < t->n_blocks; i++)
+        free(t->block_name[i]);
+    free(t->block_name);
+    free(t->block_bits);
+    free(t->topology);
     free(t);
 }
 
@@ -55,11 +59,16 @@ int32_t tm_slurm_tree_switches(const tm_slurm_tree *t)
     return t->n_sw;
 }
 
+int32_t tm_slurm_tree_blocks(const tm_slurm_tree *t)
+{
+    return t->n_blocks;
+}
+
 /* ---- the natural order of the hosts -------------------------------------- */
 
 /* "node2" < "node10": digit runs compare as numbers (longer run of
  * significant digits is larger), the rest byte by byte. */
-static int natural_cmp(const char *a, const char *b)
+int tm__slurm_natural_cmp(const char *a, const char *b)
 {
     while (*a && *b) {
         if (*a >= '0' && *a <= '9' && *b >= '0' && *b <= '9') {
@@ -91,12 +100,12 @@ static int natural_cmp(const char *a, const char *b)
 static int cmp_hosts(const void *x, const void *y, void *net)
 {
     int32_t a = *(const int32_t *)x, b = *(const int32_t *)y;
-    int c = natural_cmp(tm_net_name(net, a), tm_net_name(net, b));
+    int c = tm__slurm_natural_cmp(tm_net_name(net, a), tm_net_name(net, b));
     return c ? c : (a > b) - (a < b);
 }
 
 /* Every host of the net in Slurm's node order, and each one's rank. */
-static tm_err node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t)
+tm_err tm__slurm_node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t)
 {
     int32_t nv = tm_net_n_vertices(net);
     t->order = tm__malloc_n((size_t)tm_net_n_hosts(net) + 1, sizeof *t->order);
@@ -118,10 +127,7 @@ static tm_err node_order(tm_ctx *ctx, const tm_net *net, tm_slurm_tree *t)
 
 /* ---- reading topology.conf ------------------------------------------------ */
 
-typedef struct swline {
-    char *name, *nodes, *switches;
-    long line;
-} swline;
+typedef tm__swline swline;
 
 typedef struct rd {
     tm_ctx *ctx;
@@ -129,6 +135,10 @@ typedef struct rd {
     const char *name;
     swline *sw;
     size_t n, cap;
+    tm__blockline *bl; /* topology/block: BlockName= lines */
+    size_t nb, capb;
+    char *sizes;       /* BlockSizes= */
+    long sizes_line;
     char *text;  /* the current logical line (continuations joined) */
     size_t cap_text;
 } rd;
@@ -141,6 +151,12 @@ static void rd_release(rd *r)
         free(r->sw[i].switches);
     }
     free(r->sw);
+    for (size_t i = 0; i < r->nb; i++) {
+        free(r->bl[i].name);
+        free(r->bl[i].nodes);
+    }
+    free(r->bl);
+    free(r->sizes);
     free(r->text);
 }
 
@@ -149,9 +165,74 @@ static bool key_is(const char *k, size_t len, const char *want)
     return strlen(want) == len && strncasecmp(k, want, len) == 0;
 }
 
-/* One logical line: "SwitchName=S [Nodes=H] [Switches=H] [LinkSpeed=N]". */
+/* Stores value v of key tok (klen long) in *dst unless it is there already. */
+static tm_err store(rd *r, long line, char **dst, const char *tok, size_t klen, const char *v)
+{
+    if (*dst)
+        return tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s given twice", r->name, line, (int)klen,
+                        tok);
+    return (*dst = tm__strdup(v)) ? TM_EOK : tm__nomem(r->ctx);
+}
+
+/* A topology/block line: "BlockName=B [Nodes=H]" or "BlockSizes=N[,N..]"
+ * (Slurm 23.11 and later; BlockSizes from 24.05, which replaced 23.11's
+ * BlockLevels). */
+static tm_err block_line(rd *r, char *s, long line)
+{
+    tm__blockline b = {NULL, NULL, line};
+    char *save = NULL;
+    tm_err err = TM_EOK;
+    for (char *tok = strtok_r(s, " \t", &save); tok && !err; tok = strtok_r(NULL, " \t", &save)) {
+        char *eq = strchr(tok, '='), **dst = NULL;
+        size_t klen = eq ? (size_t)(eq - tok) : strlen(tok);
+        if (!eq || !eq[1]) {
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: '%s' is not key=value", r->name, line, tok);
+            break;
+        }
+        if (key_is(tok, klen, "BlockName"))
+            dst = &b.name;
+        else if (key_is(tok, klen, "Nodes") && b.name)
+            dst = &b.nodes;
+        else if (key_is(tok, klen, "BlockSizes") && !b.name)
+            dst = &r->sizes;
+        else if (key_is(tok, klen, "SwitchName") || key_is(tok, klen, "Switches"))
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s in a file of blocks (topology/block "
+                           "reads BlockName= and BlockSizes=; switches are topology/tree's)",
+                           r->name, line, (int)klen, tok);
+        else
+            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: unknown key '%.*s' (BlockName, Nodes, "
+                           "BlockSizes)", r->name, line, (int)klen, tok);
+        if (!err && !(err = store(r, line, dst, tok, klen, eq + 1)) && dst == &r->sizes)
+            r->sizes_line = line;
+    }
+    if (!err && b.name && tm__grow((void **)&r->bl, &r->capb, r->nb + 1, sizeof *r->bl) < 0)
+        err = tm__nomem(r->ctx);
+    if (err || !b.name) {
+        free(b.name);
+        free(b.nodes);
+        return err;
+    }
+    r->bl[r->nb++] = b;
+    return TM_EOK;
+}
+
+/* One logical line: "SwitchName=S [Nodes=H] [Switches=H] [LinkSpeed=N]",
+ * or a block line (block_line). */
 static tm_err parse_line(rd *r, char *s, long line)
 {
+    const char *first = tm__skip_blank(s);
+    if (strncasecmp(first, "BlockName=", 10) == 0 || strncasecmp(first, "BlockSizes=", 11) == 0) {
+        if (r->n)
+            return tm__fail(r->ctx, TM_EINPUT, "%s:%ld: a block in a file of switches "
+                            "(topology/tree reads SwitchName=; blocks are topology/block's)",
+                            r->name, line);
+        return block_line(r, s, line);
+    }
+    if (r->nb || r->sizes)
+        return tm__fail(r->ctx, TM_EINPUT, "%s:%ld: a switch in a file of blocks (topology/block "
+                        "reads BlockName= and BlockSizes=; switches are topology/tree's)",
+                        r->name, line);
+    {
     swline w = {NULL, NULL, NULL, line};
     char *save = NULL;
     tm_err err = TM_EOK;
@@ -164,11 +245,11 @@ static tm_err parse_line(rd *r, char *s, long line)
             break;
         }
         if (key_is(tok, klen, "SwitchName"))
-            dst = w.name ? NULL : &w.name;
+            dst = &w.name;
         else if (key_is(tok, klen, "Nodes"))
-            dst = w.nodes ? NULL : &w.nodes;
+            dst = &w.nodes;
         else if (key_is(tok, klen, "Switches"))
-            dst = w.switches ? NULL : &w.switches;
+            dst = &w.switches;
         else if (key_is(tok, klen, "LinkSpeed")) {
             if (tm__str_to_i64(eq + 1, &speed) < 0 || speed < 0 || speed > UINT32_MAX)
                 err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: LinkSpeed '%s' is not an integer",
@@ -179,11 +260,7 @@ static tm_err parse_line(rd *r, char *s, long line)
                            "Switches, LinkSpeed)", r->name, line, (int)klen, tok);
             break;
         }
-        if (!dst)
-            err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: %.*s given twice", r->name, line, (int)klen,
-                           tok);
-        else if (!(*dst = tm__strdup(eq + 1)))
-            err = tm__nomem(r->ctx);
+        err = store(r, line, dst, tok, klen, eq + 1);
     }
     if (!err && !w.name)
         err = tm__fail(r->ctx, TM_EINPUT, "%s:%ld: a line without SwitchName=", r->name, line);
@@ -207,6 +284,7 @@ static tm_err parse_line(rd *r, char *s, long line)
     }
     r->sw[r->n++] = w;
     return TM_EOK;
+    }
 }
 
 static tm_err read_lines(rd *r, FILE *in)
@@ -348,7 +426,7 @@ static tm_err resolve_levels(rd *r, tm_slurm_tree *t, build *b)
 }
 
 /* The child links as an undirected graph (CSR), for the distances
- * between switches (slurm_pick.c: a BFS from each switch chosen). */
+ * between switches (tree_pick.c: a BFS from each switch chosen). */
 static tm_err links(tm_ctx *ctx, tm_slurm_tree *t, const build *b)
 {
     int32_t n = t->n_sw, *at;
@@ -424,28 +502,84 @@ out:
     return err;
 }
 
-tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
-                          tm_slurm_tree **out)
+tm_err tm__slurm_tree_records(tm_ctx *ctx, const tm_net *net, const char *name,
+                              tm__swline *sw, size_t n, tm_slurm_tree *t)
 {
     rd r;
-    tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
-    tm_err err;
-    *out = NULL;
     memset(&r, 0, sizeof r);
     r.ctx = ctx;
     r.net = net;
     r.name = name;
+    r.sw = sw;
+    r.n = n;
+    if (n == 0)
+        return tm__fail(ctx, TM_EINPUT, "%s: no switch (Slurm: \"No switches configured\")",
+                        name);
+    return records(&r, t);
+}
+
+tm_err tm__slurm_conf_text(tm_ctx *ctx, const tm_net *net, const char *text, size_t len,
+                           const char *name, tm_slurm_tree *t)
+{
+    FILE *f = fmemopen((void *)text, len ? len : 1, "r");
+    tm_err err;
+    if (!f)
+        return tm__nomem(ctx);
+    err = tm__slurm_conf_read(ctx, net, f, name, t);
+    fclose(f);
+    return err;
+}
+
+tm_err tm__slurm_conf_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *name,
+                           tm_slurm_tree *t)
+{
+    rd r;
+    tm_err err;
+    memset(&r, 0, sizeof r);
+    r.ctx = ctx;
+    r.net = net;
+    r.name = name;
+    err = read_lines(&r, in);
+    if (!err && r.n == 0 && r.nb == 0 && !r.sizes)
+        err = tm__fail(ctx, TM_EINPUT, "%s:1: no SwitchName= line, nor BlockName= (Slurm: \"No "
+                       "switches configured\")", name);
+    if (!err && r.n)
+        err = records(&r, t);
+    else if (!err)
+        err = tm__slurm_blocks_records(ctx, net, name, r.bl, r.nb, r.sizes, r.sizes_line, t);
+    rd_release(&r);
+    return err;
+}
+
+tm_err tm_slurm_topology_from_net(tm_ctx *ctx, const tm_net *net, const tm_slurm_opts *opts,
+                                  tm_slurm_tree **out)
+{
+    tm_slurm_opts so = opts ? *opts : (tm_slurm_opts)TM_SLURM_OPTS_INIT;
+    tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = NULL;
+    tm_err err;
+    *out = NULL;
     if (!t)
         return tm__nomem(ctx);
-    err = node_order(ctx, net, t);
-    if (!err)
-        err = read_lines(&r, in);
-    if (!err && r.n == 0)
-        err = tm__fail(ctx, TM_EINPUT, "%s:1: no SwitchName= line (Slurm: \"No switches "
-                       "configured\")", name);
-    if (!err)
-        err = records(&r, t);
-    rd_release(&r);
+    so.yaml = false;
+    so.topologies = NULL;
+    err = tm__slurm_node_order(ctx, net, t);
+    /* no switches, no tree: Slurm without a topology plugin */
+    if (!err && tm_net_n_switches(net) > 0) {
+        if (!(f = open_memstream(&buf, &len)))
+            err = tm__nomem(ctx);
+        if (!err)
+            err = tm_slurm_topology_write(ctx, net, &so, f);
+        if (f && fclose(f) != 0 && !err)
+            err = tm__nomem(ctx);
+        if (!err)
+            err = tm__slurm_conf_text(ctx, net, buf, len, so.plugin == TM_SLURM_BLOCK
+                                      ? "topology.conf (topo export --format slurm-block)"
+                                      : "topology.conf (topo export --format slurm)", t);
+    }
+    free(buf);
     if (err) {
         tm_slurm_tree_free(t);
         return err;
@@ -456,35 +590,5 @@ tm_err tm_slurm_tree_read(tm_ctx *ctx, const tm_net *net, FILE *in, const char *
 
 tm_err tm_slurm_tree_from_net(tm_ctx *ctx, const tm_net *net, tm_slurm_tree **out)
 {
-    tm_slurm_opts so = TM_SLURM_OPTS_INIT;
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f;
-    tm_err err;
-    *out = NULL;
-    if (tm_net_n_switches(net) == 0) {
-        /* no switches, no tree: Slurm without a topology plugin */
-        tm_slurm_tree *t = tm__calloc_n(1, sizeof *t);
-        if (!t)
-            return tm__nomem(ctx);
-        if ((err = node_order(ctx, net, t))) {
-            tm_slurm_tree_free(t);
-            return err;
-        }
-        *out = t;
-        return TM_EOK;
-    }
-    if (!(f = open_memstream(&buf, &len)))
-        return tm__nomem(ctx);
-    err = tm_slurm_topology_write(ctx, net, &so, f);
-    if (fclose(f) != 0 && !err)
-        err = tm__nomem(ctx);
-    if (!err && !(f = fmemopen(buf, len, "r")))
-        err = tm__nomem(ctx);
-    if (!err) {
-        err = tm_slurm_tree_read(ctx, net, f, "topology.conf (topo export --format slurm)", out);
-        fclose(f);
-    }
-    free(buf);
-    return err;
+    return tm_slurm_topology_from_net(ctx, net, NULL, out);
 }
