@@ -12,18 +12,22 @@
  * ranks were called.
  *
  * How: colour refinement (1-dimensional Weisfeiler-Leman): a task's colour
- * starts as the multiset of its edge weights and becomes, CANON_ROUNDS
- * times, a hash of its colour and the multiset of (weight, neighbour's
- * colour); then a breadth-first order from a canonical peripheral task
+ * starts as the multiset of its edge weights and becomes, round after
+ * round until the colours stop splitting, a hash of its colour and the
+ * multiset of (weight, neighbour's colour); while some colour is shared,
+ * one task of the smallest shared colour gets a colour of its own and the
+ * refinement goes on (individualization, as in nauty, so that the
+ * symmetric tasks of a stencil end apart); then a breadth-first order
+ * from a canonical peripheral task
  * (George and Liu's pseudo-peripheral search, as RCM's start), neighbours
  * taken by decreasing weight and then colour.  Colours and weights are
  * compared as sorted multisets of numbers rounded to CANON_DIGITS
  * significant bits, so neither the order of a row nor the order in which
  * parallel entries were summed matters.  What is left to the old numbering
- * are ties between tasks of equal colour met at the same point of the
- * search: exact symmetries (a stencil on a torus: every task alike, and any
- * choice gives an equivalent order) and near ones colour refinement cannot
- * tell apart in CANON_ROUNDS rounds.  The order also keeps partners near in
+ * is which task of a shared colour is individualized: where the tasks are
+ * alike (a symmetry of the job) every choice gives the same renumbered
+ * job; where refinement cannot tell unlike tasks apart, or after
+ * CANON_MAX_IND picks, the choice matters.  The order also keeps partners near in
  * index, which METIS's matching and the searches' visits like. */
 #include <math.h>
 #include <stdlib.h>
@@ -32,10 +36,13 @@
 #include "canon.h"
 #include "../util/util.h"
 
-/* Rounds of colour refinement: a task's colour then describes its ball of
- * radius CANON_ROUNDS (4: a stencil's boundary is told apart from its
- * interior four layers deep). */
-#define CANON_ROUNDS 4
+/* Colour refinement runs until the number of colours stops growing, at
+ * most CANON_MAX_ROUNDS rounds (a round lets a colour see one step
+ * further: a stencil's layers are told apart up to that depth); then at
+ * most CANON_MAX_IND tasks are individualized (a 3D grid's symmetries are
+ * broken by 3 or 4). */
+#define CANON_MAX_ROUNDS 48
+#define CANON_MAX_IND 24
 /* Weights are rounded to this many significant bits before hashing: sums
  * of parallel entries in another order differ in the last bits. */
 #define CANON_DIGITS 36
@@ -85,6 +92,76 @@ static void refine(const tm__sgraph *g, const uint64_t *col, uint64_t *next, uin
             h = mix(h, buf[i]);
         next[u] = h;
     }
+}
+
+/* Distinct values among col[0..n) (scratch: tmp). */
+static int32_t distinct(const uint64_t *col, int32_t n, uint64_t *tmp)
+{
+    int32_t d = n > 0;
+    memcpy(tmp, col, (size_t)n * sizeof *tmp);
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_u64);
+    for (int32_t i = 1; i < n; i++)
+        d += tmp[i] != tmp[i - 1];
+    return d;
+}
+
+/* Refines *col until the number of colours stops growing (at most
+ * CANON_MAX_ROUNDS rounds: a round lets a colour see one step further). */
+static tm_err stable(tm_ctx *ctx, const tm__sgraph *g, uint64_t **col, uint64_t **nxt,
+                     uint64_t *buf)
+{
+    uint64_t *tmp = tm__malloc_n((size_t)(g->n > 0 ? g->n : 1), sizeof *tmp);
+    int32_t before;
+    if (!tmp)
+        return tm__nomem(ctx);
+    before = distinct(*col, g->n, tmp);
+    for (int r = 0; r < CANON_MAX_ROUNDS && before < g->n; r++) {
+        uint64_t *t;
+        int32_t now;
+        refine(g, *col, *nxt, buf, false);
+        t = *col, *col = *nxt, *nxt = t;
+        now = distinct(*col, g->n, tmp);
+        if (now <= before)
+            break;
+        before = now;
+    }
+    free(tmp);
+    return TM_EOK;
+}
+
+typedef struct vc { uint64_t c; int32_t v; } vc;
+
+static int cmp_vc(const void *a, const void *b)
+{
+    const vc *x = a, *y = b;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    return (x->v > y->v) - (x->v < y->v);
+}
+
+/* A task of the smallest colour class with several tasks (ties: the least
+ * colour; in it the least index), or -1 when every colour is one task's. */
+static int32_t tied(tm_ctx *ctx, const uint64_t *col, int32_t n, tm_err *err)
+{
+    vc *a = tm__malloc_n((size_t)(n > 0 ? n : 1), sizeof *a);
+    int32_t best = -1, bsize = INT32_MAX;
+    if (!a) {
+        *err = tm__nomem(ctx);
+        return -1;
+    }
+    for (int32_t u = 0; u < n; u++)
+        a[u] = (vc){col[u], u};
+    qsort(a, (size_t)n, sizeof *a, cmp_vc);
+    for (int32_t i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && a[j].c == a[i].c; j++)
+            ;
+        if (j - i > 1 && j - i < bsize) {
+            bsize = j - i;
+            best = a[i].v;
+        }
+    }
+    free(a);
+    return best;
 }
 
 typedef struct canon {
@@ -184,11 +261,23 @@ tm_err tm__canon_order(tm_ctx *ctx, const tm__sgraph *g, int32_t *perm)
         err = tm__nomem(ctx);
         goto out;
     }
-    for (int r = 0; r <= CANON_ROUNDS; r++) {
-        uint64_t *t;
-        refine(g, col, nxt, buf, r == 0);
-        t = col, col = nxt, nxt = t;
+    refine(g, col, nxt, buf, true);
+    memcpy(col, nxt, n * sizeof *col);
+    if ((err = stable(ctx, g, &col, &nxt, buf)) != TM_EOK)
+        goto out;
+    /* individualize-refine until every task has a colour of its own (or
+     * CANON_MAX_IND tasks were picked): a pick among tasks of one colour is
+     * arbitrary only where they are alike (then any pick gives an
+     * equivalent order) or where refinement cannot tell them apart */
+    for (int it = 0; it < CANON_MAX_IND && !err; it++) {
+        int32_t v = tied(ctx, col, g->n, &err);
+        if (v < 0)
+            break;
+        col[v] = mix(col[v], 0x696e646976ULL + (uint64_t)it);
+        err = stable(ctx, g, &col, &nxt, buf);
     }
+    if (err)
+        goto out;
     c.col = col;
     for (int32_t u = 0; u < g->n; u++)
         perm[u] = -1;
