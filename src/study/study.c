@@ -316,8 +316,3 @@ out:
         tm_study_result_release(out);
     return err;
 }
-
-double tm__study_change_pct(double base, double v)
-{
-    return base > 0 ? 100.0 * (v - base) / base : 0.0;
-}

@@ -60,17 +60,20 @@ tm_err tm__fail_sample(tm_ctx *ctx, const tm_net *net, double pct, uint64_t seed
 tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm_study_failure *f, uint64_t seed,
                       uint64_t sample, const char *what, int32_t *n_cables);
 
-/* ---- the grid (study.c) --------------------------------------------------
- * The engine works on the public types of topomap/study.h: tm_study_run
- * checks the caller's spec and fills in the defaults of the axes given
- * with n = 0 (samples >= 1 too), then runs tm__study_run on that copy. */
-
-/* The four figures of a row by index, for the code that treats them alike
+/* ---- the rows (row.c) ----------------------------------------------------
+ * The four figures of a row by index, for the code that treats them alike
  * (summaries, writers, the merge): the consecutive placement's (base) or
  * the mapping's. */
 enum { TM__FIG_CONG = 0, TM__FIG_DIL, TM__FIG_J, TM__FIG_TIME, TM__N_FIG };
 double *tm__study_fig(tm_study_row *r, bool base, int k);
 double tm__study_fig_of(const tm_study_row *r, bool base, int k);
+/* 100 * (v - base) / base, 0 when base is 0. */
+double tm__study_change_pct(double base, double v);
+
+/* ---- the grid (study.c) --------------------------------------------------
+ * The engine works on the public types of topomap/study.h: tm_study_run
+ * checks the caller's spec and fills in the defaults of the axes given
+ * with n = 0 (samples >= 1 too), then runs tm__study_run on that copy. */
 
 /* Runs the grid of a checked spec whose axes all have values.  Errors that
  * concern one scenario (disconnection, unreachable hosts, too few slots)
@@ -79,8 +82,6 @@ double tm__study_fig_of(const tm_study_row *r, bool base, int k);
  * one thread and the seed of ctx; the result does not depend on the thread
  * count. */
 tm_err tm__study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
-/* 100 * (v - base) / base, 0 when base is 0. */
-double tm__study_change_pct(double base, double v);
 
 /* Which shard runs each run row of the grid: owner[i] for row i (-1 for
  * summary rows), by tm__shard_assign over the runs' estimated costs: the
