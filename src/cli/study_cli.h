@@ -55,6 +55,7 @@ typedef struct study_outputs {
     char shard_id[TM__SHARD_ID_LEN + 1];
 } study_outputs;
 
+/* `topomap study --help` (study_args.c). */
 void study_usage(FILE *out);
 /* Parses argv: true to go on, false to end with exit code *rc (0 after
  * --help; usage errors printed). */
@@ -73,8 +74,14 @@ tm_err study_write_report(tm_ctx *ctx, const char *path, const study_grid *g,
                           const tm_study_result *res);
 /* The table on stdout. */
 void study_print_table(FILE *out, const study_grid *g, const tm_study_result *res);
-/* Axis labels shared by the writers. */
-const char *study_scale_label(const tm_study_spec *s, int i);
-void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size);
+/* Axis labels shared by the writers (the table, CSV, JSON, the report). */
+static inline const char *study_scale_label(const tm_study_spec *s, int i)
+{
+    return s->scales[i] ? s->scales[i] : "none";
+}
+static inline void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size)
+{
+    tm_study_failure_label(&s->failures[i], buf, size);
+}
 
 #endif

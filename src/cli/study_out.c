@@ -9,16 +9,6 @@
 static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J",
                                            "est_time_s"};
 
-const char *study_scale_label(const tm_study_spec *s, int i)
-{
-    return s->scales[i] ? s->scales[i] : "none";
-}
-
-void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size)
-{
-    tm_study_failure_label(&s->failures[i], buf, size);
-}
-
 static const char *routing_name(const tm_study_spec *s, int i)
 {
     return tm_route_kind_name(s->routings[i]);
