@@ -10,8 +10,6 @@
 /* The probe's descent and the levels' local search: nc:2, ils:2. */
 #define PROBE_NC "2"
 #define LEVEL_ILS_DEPTH 2
-/* The levels' dilation guard for objective obj (TA's dil=; run_auto.c). */
-double tm__auto_level_dil(tm_objective obj);
 
 enum { CAND_CONSTRUCTION = -1, CAND_PROBE = 0 };
 /* TASK_BUILD: the construction and its probe in one task, so that on a
@@ -56,6 +54,7 @@ typedef struct autorun {
     arow *rows;
     int nr;
     int effort;           /* asked for (TM_EFFORT_AUTO: the default, or until converged) */
+    double level_dil;     /* the levels' dilation guard for the objective (TA's dil=) */
     int last;             /* the last level */
     int levels;           /* levels completed */
     bool cut;             /* a task was stopped (time limit, stop request) */
