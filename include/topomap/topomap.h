@@ -14,6 +14,7 @@
 #include "topomap/comm.h"
 #include "topomap/alloc.h"
 #include "topomap/hier.h"
+#include "topomap/shard.h"
 #include "topomap/route.h"
 #include "topomap/map.h"
 #include "topomap/metrics.h"
@@ -21,5 +22,6 @@
 #include "topomap/study.h"
 #include "topomap/sim.h"
 #include "topomap/workload.h"
+#include "topomap/workload_doc.h"
 
 #endif

@@ -138,11 +138,11 @@ static tm_err add_named(study_args *a, tm_study_fail_kind kind, const char *v)
 static tm_err add_scale(study_args *a, const char *v)
 {
     tm_ctx *q = NULL;
-    tm__scale sc;
+    tm_study_scale sc;
     int i;
     if (tm_ctx_new(&q) != TM_EOK)
         return TM_ENOMEM;
-    if (tm__scale_parse(q, v, &sc) != TM_EOK) {
+    if (tm_study_scale_parse(q, v, &sc) != TM_EOK) {
         cli_usage_error(CMD, "--scale-capacity: %s", tm_ctx_errmsg(q));
         tm_ctx_free(q);
         return TM_EUSAGE;

@@ -1,13 +1,13 @@
 /* study_cli.h - `topomap study`: its parsed options and its writers.  The
- * study runs through the public API (tm_study_run, topomap/study.h); the
- * engine's header gives the writers the figures by index, the CSV header
- * and the merge of shards' files. */
+ * study runs through the public API (topomap/study.h: tm_study_run, the
+ * rows' figures by index, the CSV header, tm_study_merge for the shards'
+ * files), as any program's would. */
 #ifndef TM_STUDY_CLI_H
 #define TM_STUDY_CLI_H
 
 #include <stdio.h>
 
-#include "../study/study.h"
+#include "topomap/study.h"
 #include "cli.h"
 #include "shard_cli.h"
 
@@ -35,7 +35,7 @@ typedef struct study_args {
     int objective;
     long seed, samples;
     bool quiet;
-    tm__shard shard;   /* --shard K/N; n = 0: the whole study */
+    tm_shard shard;    /* --shard K/N; n = 0: the whole study */
     study_opt opts[STUDY_MAX_OPTS]; int n_opts; /* every option, in order */
 } study_args;
 
@@ -51,8 +51,8 @@ typedef struct study_outputs {
     const char *const *outs; int n_outs; /* F.csv / F.json */
     const char *report;                  /* F.html or NULL */
     long seed;                           /* the JSON grid's seed */
-    tm__shard shard;                     /* n = 0: not a shard */
-    char shard_id[TM__SHARD_ID_LEN + 1];
+    tm_shard shard;                      /* n = 0: not a shard */
+    char shard_id[TM_SHARD_ID_LEN + 1];
 } study_outputs;
 
 /* `topomap study --help` (study_args.c). */

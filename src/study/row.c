@@ -32,19 +32,19 @@ const char *tm_study_stat_name(tm_study_stat s)
 double *tm__study_fig(tm_study_row *r, bool base, int k)
 {
     switch (k) {
-    case TM__FIG_CONG: return base ? &r->base_congestion : &r->max_congestion;
-    case TM__FIG_DIL: return base ? &r->base_dilation : &r->avg_dilation;
-    case TM__FIG_J: return base ? &r->base_J : &r->qap_J;
+    case TM_STUDY_FIG_CONGESTION: return base ? &r->base_congestion : &r->max_congestion;
+    case TM_STUDY_FIG_DILATION: return base ? &r->base_dilation : &r->avg_dilation;
+    case TM_STUDY_FIG_J: return base ? &r->base_J : &r->qap_J;
     default: return base ? &r->base_est_time_s : &r->est_time_s;
     }
 }
 
-double tm__study_fig_of(const tm_study_row *r, bool base, int k)
+double tm_study_row_fig(const tm_study_row *r, bool base, tm_study_fig k)
 {
     return *tm__study_fig((tm_study_row *)r, base, k);
 }
 
-double tm__study_change_pct(double base, double v)
+double tm_study_change_pct(double base, double v)
 {
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }

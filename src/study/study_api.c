@@ -52,10 +52,10 @@ static tm_err check_axes(tm_ctx *ctx, const tm_study_spec *s)
     if (s->n_slots < 0 || s->n_scales < 0 || s->n_failures < 0 || s->n_routings < 0 ||
         s->n_strategies < 0 || s->samples < 0)
         return tm__fail(ctx, TM_EUSAGE, "negative axis length in a study");
-    if (s->shard_count < 0 || s->shard_count > TM__SHARD_MAX ||
+    if (s->shard_count < 0 || s->shard_count > TM_SHARD_MAX ||
         (s->shard_count > 0 && (s->shard_index < 0 || s->shard_index >= s->shard_count)))
         return tm__fail(ctx, TM_EUSAGE, "study shard %d of %d: not a shard (0 <= index < count "
-                        "<= %d, or count 0)", s->shard_index, s->shard_count, TM__SHARD_MAX);
+                        "<= %d, or count 0)", s->shard_index, s->shard_count, TM_SHARD_MAX);
     for (int i = 0; i < s->n_failures && !err; i++)
         err = check_failure(ctx, &s->failures[i], i);
     for (int i = 0; i < s->n_routings && !err; i++)
