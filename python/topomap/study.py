@@ -1,17 +1,13 @@
 """What-if studies through tm_study_run (include/topomap/study.h)."""
 import os
 
-from ._lib import Context, UsageError, cstr, enc, ffi, lib, string
+from ._lib import CONSTANTS, Context, UsageError, cstr, enc, ffi, lib, string
 from .comm import as_comm
-from .mapping import _OBJECTIVES, _change, _effort_refine, _time_opts
+from .mapping import _OBJECTIVES, _change, _effort_refine, _routing_names, _time_opts
 
 #: columns of StudyResult.rows / to_dataframe(), as `topomap study --out F.csv` writes them
-COLUMNS = ["stat", "topology", "comm", "routing", "slots", "capacity", "failure", "sample",
-           "scaled_cables", "failed_cables", "strategy", "status", "runs", "not_ok",
-           "consecutive_max_congestion", "consecutive_avg_dilation", "consecutive_qap_J",
-           "consecutive_est_time_s", "max_congestion", "avg_dilation", "qap_J", "est_time_s",
-           "change_max_congestion_pct", "change_avg_dilation_pct", "change_qap_J_pct",
-           "change_est_time_s_pct", "best", "cause"]
+#: (TM_STUDY_CSV_HEADER, include/topomap/study.h)
+COLUMNS = CONSTANTS["TM_STUDY_CSV_HEADER"].split(",")
 
 
 def _list(x):
@@ -88,8 +84,8 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     for r in _list(routing):
         k = lib.tm_route_kind_parse(enc(r))
         if k < 0 or k == lib.TM_ROUTE_LFT:
-            raise UsageError(lib.TM_EUSAGE, "unknown study routing %r (ecmp, single, dor, ftree, "
-                                            "minhop, updn)" % (r,))
+            raise UsageError(lib.TM_EUSAGE, "unknown study routing %r (%s)" % (r, ", ".join(
+                n for n in _routing_names() if n != "lft")))
         routings.append(k)
     strategies = _list(strategy)
 

@@ -9,18 +9,15 @@ import math
 import os
 import time
 
-from ._lib import Context, InputFile, UsageError, cstr, enc, ffi, lib, libc, string
+from ._lib import CONSTANTS, Context, InputFile, UsageError, cstr, enc, ffi, lib, libc, string
 from .comm import as_comm
 from .mapping import _route, _time_opts
 
 #: columns of workload_eval(...).jobs, as `topomap workload eval --out F.csv` writes them
-EVAL_COLUMNS = ["job", "index", "line", "nodes", "n_nodes", "n_tasks", "comm", "start", "end",
-                "alone_max_congestion", "alone_avg_dilation", "alone_qap_J", "alone_est_time_s",
-                "shared_max_congestion", "shared_est_time_s", "slowdown", "time_approximate",
-                "group", "links_used", "links_shared", "shares_with"]
+#: (TM_WORKLOAD_EVAL_CSV_HEADER, include/topomap/workload_doc.h)
+EVAL_COLUMNS = CONSTANTS["TM_WORKLOAD_EVAL_CSV_HEADER"].split(",")
 #: columns of replay(...).jobs, as `topomap workload replay --out F.csv` writes them
-REPLAY_COLUMNS = (["policy"] + EVAL_COLUMNS +
-                  ["placed", "worst_slowdown", "worst_max_congestion", "intervals"])
+REPLAY_COLUMNS = CONSTANTS["TM_WORKLOAD_REPLAY_CSV_HEADER"].split(",")
 #: columns of the slowdown statistics (summary tables)
 STATS = ["jobs", "mean", "min", "median", "p90", "p99", "max", "slowed"]
 
