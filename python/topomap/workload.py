@@ -161,12 +161,17 @@ def _row(wl, r, hosts, policy=None, rr=None):
     return row
 
 
+def _stats_of(st):
+    """A tm_slowdown_stats as a dict keyed by STATS."""
+    return {"jobs": st.n, "mean": st.mean, "min": st.min, "median": st.median, "p90": st.p90,
+            "p99": st.p99, "max": st.max, "slowed": st.slowed}
+
+
 def _stats(ctx, values):
     arr = ffi.new("double[]", list(values) or [0.0])
     st = ffi.new("tm_slowdown_stats *")
     ctx.check(lib.tm_slowdown_stats_compute(ctx.ptr, arr, len(values), st))
-    return {"jobs": st.n, "mean": st.mean, "min": st.min, "median": st.median, "p90": st.p90,
-            "p99": st.p99, "max": st.max, "slowed": st.slowed}
+    return _stats_of(st)
 
 
 def _workload(net, jobs, default_comm, comm_format):
@@ -538,11 +543,6 @@ def _doc_row(x):
         row["worst_max_congestion"] = fig(x.worst_max_congestion)
         row["intervals"] = fig(x.intervals)
     return row
-
-
-def _stats_of(st):
-    return {"jobs": st.n, "mean": st.mean, "min": st.min, "median": st.median, "p90": st.p90,
-            "p99": st.p99, "max": st.max, "slowed": st.slowed}
 
 
 def workload_merge(files):
