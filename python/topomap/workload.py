@@ -575,7 +575,8 @@ def workload_merge(files):
                   "max_congestion_link": [string(f.max_from), string(f.max_to)]
                   if f.max_from != ffi.NULL else None,
                   "links_used": f.links_used, "links_shared": f.links_shared} if head else None
-        shared = [{"from": string(getattr(s, "from")), "to": string(s.to), "congestion": s.congestion,
+        shared = [{"from": string(getattr(s, "from")), "to": string(s.to),
+                   "congestion": s.congestion,
                    "jobs": [string(s.jobs[k].job) for k in range(s.n_jobs)],
                    "shares": [s.jobs[k].share for k in range(s.n_jobs)]}
                   for s in (f.shared[i] for i in range(f.n_shared))]
