@@ -45,7 +45,7 @@
 
 /* Level L: ils with its kicks, then TA with 50 moves per slot (as TA's
  * own default), at least 5,000 and at most 500,000 x 2^(L-1), under the
- * dilation guard of the objective (level_dil).  The cap
+ * dilation guard of the objective (tm__auto_level_dil).  The cap
  * is TA's cost on big jobs: a move reroutes both tasks' messages, 35 us
  * on 131,072 tasks on torus:64x64x32, where TA's own 2,000,000 moves
  * cost 70 s a row. */
@@ -295,7 +295,7 @@ static tm_err task_probe(autorun *a, arow *r)
     return err;
 }
 
-static double level_dil(tm_objective obj)
+double tm__auto_level_dil(tm_objective obj)
 {
     return obj == TM_OBJ_CONGESTION || obj == TM_OBJ_TIME ? LEVEL_TA_DIL_CONGESTION : LEVEL_TA_DIL;
 }
@@ -323,7 +323,7 @@ static tm_err task_level(autorun *a, arow *r, int level)
     if (!err && a->rn->p->net) {
         ta = clamp64(LEVEL_TA_PER_SLOT * slots(a), LEVEL_TA_MIN,
                      (int64_t)ldexp(LEVEL_TA_MAX, level - 1));
-        snprintf(arg, sizeof arg, "%lld,dil=%g", (long long)ta, a->level_dil);
+        snprintf(arg, sizeof arg, "%lld,dil=%g", (long long)ta, tm__auto_level_dil(a->rn->obj));
         err = refine_step(r, "ta", arg, 17 + 2 * (uint64_t)level, &m);
         r->ta_n += ta;
     }
@@ -570,7 +570,7 @@ tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_re
     a.rn = rn;
     a.out = out;
     a.effort = tm_ctx_effort(ctx);
-    a.level_dil = level_dil(rn->obj);
+    a.level_dil = tm__auto_level_dil(rn->obj);
     a.last = a.effort != TM_EFFORT_AUTO ? a.effort
              : rn->timed                ? TM_EFFORT_MAX
                                         : DEFAULT_EFFORT(rn->p->comm->n);

@@ -10,6 +10,8 @@
 /* The probe's descent and the levels' local search: nc:2, ils:2. */
 #define PROBE_NC "2"
 #define LEVEL_ILS_DEPTH 2
+/* The levels' dilation guard for objective obj (TA's dil=; run_auto.c). */
+double tm__auto_level_dil(tm_objective obj);
 
 enum { CAND_CONSTRUCTION = -1, CAND_PROBE = 0 };
 /* TASK_BUILD: the construction and its probe in one task, so that on a
