@@ -4,7 +4,7 @@
 #   make demo       install what is missing (as make deps), build, map a shipped job
 #                   against its consecutive placement; write the rankfile and the HTML
 #                   report build/demo-report.html
-#   make test       install what is missing (as make deps), then
+#   make test       install what is missing (as make deps), then build, then
 #                   the layer check (tools/check-layers.py), unit + CLI tests, then the
 #                   same under ASan/UBSan/LSan, the threaded unit tests under
 #                   ThreadSanitizer, then fuzz smoke runs: every stage, also after one
@@ -389,13 +389,16 @@ test-build:
 	$(MAKE) -j$(JOBS) BUILD=$(FUZZ_BUILD) SAN=fuzz $(FUZZ_BIN) || rc=1; \
 	exit $$rc
 
-# The layer rule of src/README.md (also tests/cli/t93-layers.sh):
-# seconds, so `make test` stops on a misplaced include before compiling.
-check-layers:
-	@tools/check-layers.py && echo "check-layers: every include points down"
+# The layer rule of src/README.md (also tests/cli/t93-layers.sh): the
+# includes, and the uses the objects' symbols show (the library's, the
+# CLI's and the first MPI build's: built first).
+MPI_OBJ_DIR = $(if $(MPI_FLAVORS),$(BUILD)/mpi-$(firstword $(MPI_FLAVORS))/obj)
+check-layers: $(LIB_OBJ) $(CLI_OBJ) mpi
+	@tools/check-layers.py --objects $(BUILD)/obj $(if $(MPI_OBJ_DIR),--mpi-objects $(MPI_OBJ_DIR)) \
+	  && echo "check-layers: every include and every call points down, no two files of a folder call each other"
 
-# Every stage runs, also after one failed (tests/run-stages.sh): check-layers,
-# test-build, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one
+# Every stage runs, also after one failed (tests/run-stages.sh): test-build,
+# check-layers, test-unit, test-cli, test-asan, test-tsan, fuzz-smoke; then one
 # summary names each failed test and the step inside it that failed.
 # `make test` first installs what is missing (the README's second command).
 test: $(DEPS_INSTALLED)

@@ -5,8 +5,9 @@
 #
 #   MAKE=make tests/run-stages.sh        (from the repository root; the Makefile's `test`)
 #
-# Stages (Makefile targets): check-layers, test-build (every tree compiled first), test-unit,
-# test-cli, test-asan (unit + CLI under ASan/UBSan/LSan), test-tsan, fuzz-smoke.  The suite
+# Stages (Makefile targets): test-build (every tree compiled first), check-layers (on the
+# objects just built), test-unit, test-cli, test-asan (unit + CLI under ASan/UBSan/LSan),
+# test-tsan, fuzz-smoke.  The suite
 # runners (tests/run-unit.sh, tests/cli/run.sh, tests/fuzz/run.sh, the sanitizer targets)
 # append one line per failed test to $TM_TEST_FAILURES, prefixed by $TM_TEST_STAGE when it is
 # set ("asan", "tsan"); a stage that fails without such a line (a compile error, the layer
@@ -22,8 +23,8 @@ touch "$TM_TEST_FAILURES"
 
 # name target stage-prefix
 stages=(
-    "layers check-layers -"
     "build test-build -"
+    "layers check-layers -"
     "unit test-unit -"
     "cli test-cli -"
     "asan test-asan asan"

@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "topomap/comm.h"
 #include "topomap/error.h"
@@ -147,6 +148,80 @@ TM_API const char *tm_study_stat_name(tm_study_stat s);
 /* A failure as the study's outputs name it: "none", "links 5%",
  * "link A:B[,C:D..]", "switch S[,S2..]" (truncated to size). */
 TM_API void tm_study_failure_label(const tm_study_failure *f, char *buf, size_t size);
+
+/* ---- a row's figures ------------------------------------------------------ */
+
+/* The four figures of a row, by index, for code that treats them alike
+ * (the writers print them in this order). */
+typedef enum {
+    TM_STUDY_FIG_CONGESTION = 0, /* base_congestion / max_congestion */
+    TM_STUDY_FIG_DILATION,       /* base_dilation / avg_dilation */
+    TM_STUDY_FIG_J,              /* base_J / qap_J */
+    TM_STUDY_FIG_TIME,           /* base_est_time_s / est_time_s */
+    TM_STUDY_N_FIG
+} tm_study_fig;
+/* Figure k of row r: the consecutive placement's (base) or the mapping's. */
+TM_API double tm_study_row_fig(const tm_study_row *r, bool base, tm_study_fig k);
+/* The change of v against base in percent, 100 * (v - base) / base, as
+ * the outputs print it: 0 when base is 0. */
+TM_API double tm_study_change_pct(double base, double v);
+
+/* The header line of the study's CSV (`topomap study --out F.csv`,
+ * docs/study.md "Output"): one column per field of a row. */
+#define TM_STUDY_CSV_HEADER                                                                   \
+    "stat,topology,comm,routing,slots,capacity,failure,sample,scaled_cables,failed_cables,"   \
+    "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"        \
+    "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"  \
+    "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,"                     \
+    "change_est_time_s_pct,best,cause"
+
+/* ---- capacity changes ---------------------------------------------------- */
+
+/* A capacity change of the scales axis, "L=F[,L=F...]": cables of level L
+ * (or every cable for "all") get F times their capacity.  The level of a
+ * cable is 1 + the smaller height of its two ends, the height of a vertex
+ * being its hop distance to the nearest host: 1 = cables at hosts
+ * (host-leaf; every cable of a torus), 2 = leaf uplinks, 3 = the next
+ * stage up (docs/study.md). */
+#define TM_STUDY_SCALE_MAX 8
+typedef struct tm_study_scale {
+    int n;
+    int level[TM_STUDY_SCALE_MAX]; /* 0 = all */
+    double factor[TM_STUDY_SCALE_MAX];
+} tm_study_scale;
+/* Parses spec: TM_EUSAGE naming the item on a bad one (a check before a
+ * study starts: tm_study_run parses its scales the same way). */
+TM_API tm_err tm_study_scale_parse(tm_ctx *ctx, const char *spec, tm_study_scale *out);
+
+/* ---- merging shards --------------------------------------------------------
+ * A study run in shards (shard_count > 0, topomap/shard.h) writes each
+ * shard's rows to a file (`topomap study --shard K/N --out F.json|F.csv`).
+ * tm_study_merge reads the N files back and gives the whole study: the
+ * spec's axes as labels (its comms are NULL: the applications' names are
+ * comm_names) and the result, the mean and worst rows computed over every
+ * sample as the unsharded study computes them, so that the writers of the
+ * unsharded study print exactly its files.  JSON shards also give the
+ * grid's alloc, refine and seed (has_grid); CSV shards hold the rows only. */
+typedef struct tm_study_merged {
+    tm_study_spec spec;            /* labels: topologies, scales, failures, routings, ... */
+    const char *const *comm_names; /* spec.n_comms names */
+    tm_study_result res;
+    int32_t n_shards;
+    bool has_grid;                 /* JSON: the three members below are set */
+    const char *alloc;             /* as the grid prints them ("all hosts", "none") */
+    const char *refine;
+    int64_t seed;
+    void *store_;                  /* private: what the spec's pointers point into */
+} tm_study_merged;
+/* Reads the n files of one study's shards (streams in[i], named names[i]
+ * in messages) and merges them into *out.  The files must be the N shards
+ * of one study, each once, all JSON or all CSV (the same options and input
+ * files: their shard id): else TM_EINPUT naming the file ("file:line: ..."
+ * or "file: ..."), and *out left empty. */
+TM_API tm_err tm_study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
+                             tm_study_merged *out);
+/* Frees what *m holds (also after a failed merge); m may be zeroed memory. */
+TM_API void tm_study_merged_release(tm_study_merged *m);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,7 @@
 #include "topomap/alloc.h"
 #include "topomap/slurm.h"
 #include "topomap/hier.h"
+#include "topomap/shard.h"
 #include "topomap/route.h"
 #include "topomap/map.h"
 #include "topomap/metrics.h"
@@ -22,5 +23,6 @@
 #include "topomap/study.h"
 #include "topomap/sim.h"
 #include "topomap/workload.h"
+#include "topomap/workload_doc.h"
 
 #endif

@@ -22,7 +22,7 @@ def same_metrics(cli, m, other=()):
     for k, attr in KEYS.items():
         assert cli[k] == getattr(m, attr), (k, cli[k], getattr(m, attr))
     # a figure the CLI prints under its tm_metrics name (a new one, such as
-    # an estimated time) is compared as soon as _cdef.py declares the field
+    # an estimated time) is compared as soon as the header declares the field
     # (time_s: the CLI's is the whole command's wall time, not the evaluation's)
     same_name = {k for k in cli if k in topomap.METRICS_FIELDS and k not in KEYS and k != "time_s"}
     for k in same_name:
@@ -135,7 +135,8 @@ def test_hierarchy_mode():
 
 def test_metrics_fields_follow_the_struct():
     """Every field of tm_metrics is an attribute (a figure added to the
-    header and to _cdef.py appears without other changes)."""
+    header appears without other changes: the module's declarations are
+    made from it, _cdefgen.py)."""
     m = topomap.evaluate(topomap.Network.generate("torus:2x2"), np.ones((4, 4)))
     for f in topomap.METRICS_FIELDS:
         assert hasattr(m, f), f

@@ -3,6 +3,7 @@ import json
 import math
 
 import pandas as pd
+import pytest
 
 import topomap
 from conftest import CG64, run_cli
@@ -73,3 +74,33 @@ def test_study_inputs_from_python():
     a, b = res.rows
     assert b["max_congestion"] == 2 * a["max_congestion"]
     assert b["avg_dilation"] == a["avg_dilation"] and a["comm"] == "cg"
+
+
+def test_study_merge_equals_cli(tmp_path):
+    """The CLI's shards of a study (JSON and CSV) merged by study_merge
+    (tm_study_merge) give the unsharded study's rows, the mean and worst
+    rows of the random failures computed over both shards' samples."""
+    args = ["study", "--topology", TOPOS[0], "--comm", CG64, "--alloc", "n00[00-47]",
+            "--slots", "2", "--fail-links", "10%", "--seeds", "2",
+            "--strategy", "identity,greedy", "--refine", "none", "--threads", "1", "--quiet"]
+    whole = tmp_path / "whole.csv"
+    run_cli(*args, "--out", whole)
+    for k in range(2):
+        run_cli(*args, "--shard", "%d/2" % k, "--out", tmp_path / ("s%d.json" % k),
+                "--out", tmp_path / ("s%d.csv" % k))
+    cli = pd.read_csv(whole, float_precision="round_trip")
+    for ext in ("json", "csv"):
+        res = topomap.study_merge([tmp_path / ("s1.%s" % ext), tmp_path / ("s0.%s" % ext)])
+        assert res.n_shards == 2
+        df = res.to_dataframe()
+        assert len(df) == len(cli) and {"mean", "worst"} <= set(df["stat"])
+        for i in range(len(df)):
+            for col in df.columns:
+                a, b = norm(df.iloc[i][col]), norm(cli.iloc[i][col])
+                assert a == b, (ext, i, col, a, b)
+    # one shard missing: the merge refuses, naming it
+    with pytest.raises(topomap.InputError) as e:
+        topomap.study_merge([tmp_path / "s0.json"])
+    assert "1 of its 2 shards missing (1;" in e.value.message and e.value.exit_code == 2
+    with pytest.raises(topomap.FileError):
+        topomap.study_merge([tmp_path / "s0.json", tmp_path / "nosuch.json"])

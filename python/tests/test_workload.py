@@ -138,3 +138,64 @@ def test_replay_equals_cli(x5, tmp_path):
     whole = res.jobs[res.jobs["policy"] == "as-recorded"].set_index("job")
     for _, r in part.jobs.iterrows():
         assert r["slowdown"] == whole.loc[r["job"], "slowdown"]
+
+
+def test_shard_assign():
+    """tm_shard_assign: longest first, each to the least loaded shard (the
+    lowest among equals); every shard gets an item when n <= items."""
+    owner = topomap.shard_assign([9, 5, 3, 3, 2, 1], 3)
+    loads = [sum(c for c, o in zip([9, 5, 3, 3, 2, 1], owner) if o == s) for s in range(3)]
+    assert owner[0] == 0 and owner[1] == 1 and sorted(loads) == [7, 7, 9]
+    assert list(topomap.shard_assign([1, 1, 1, 1], 4)) != [0, 0, 0, 0]
+    assert sorted(topomap.shard_assign([1, 1, 1, 1], 4)) == [0, 1, 2, 3]
+    with pytest.raises(topomap.UsageError):
+        topomap.shard_assign([1, 2], 0)
+
+
+def test_workload_shards_and_merge(x5, tmp_path):
+    """workload_eval(shard="K/N") gives the rows of the CLI's --shard K/N;
+    workload_merge of the CLI's shard files (JSON: the whole document; CSV:
+    the rows) gives the tables of the whole run."""
+    whole = topomap.workload_eval(x5, DAY, routing="minhop")
+    seen = []
+    for k in range(3):
+        out = tmp_path / ("e%d.csv" % k)
+        run_cli("workload", "eval", *X5_ARGS, "--jobs", DAY, "--routing", "minhop",
+                "--shard", "%d/3" % k, "--out", out, "--out", tmp_path / ("e%d.json" % k))
+        part = topomap.workload_eval(x5, DAY, routing="minhop", shard="%d/3" % k)
+        cli = pd.read_csv(out, dtype={"job": str, "group": str})
+        assert list(part.jobs["job"]) == list(cli["job"]) and len(part.jobs) > 0
+        seen += list(part.jobs["index"])
+    assert sorted(seen) == list(range(len(whole.jobs)))
+    for ext in ("json", "csv"):
+        m = topomap.workload_merge(sorted(tmp_path.glob("e*.%s" % ext)))
+        assert m.n_shards == 3
+        pd.testing.assert_frame_equal(m.jobs, whole.jobs)
+        for k in ("mean", "median", "p90", "p99", "max", "slowed"):
+            assert m.slowdown[k] == whole.slowdown[k]
+    assert m.fabric is None  # CSV: the rows only
+    m = topomap.workload_merge(sorted(tmp_path.glob("e*.json")))
+    assert m.fabric == whole.fabric
+    pd.testing.assert_frame_equal(m.shared_links, whole.shared_links)
+    # an as-recorded replay in two shards
+    rec = topomap.replay(x5, DAY, policies="as-recorded", routing="minhop")
+    for k in range(2):
+        run_cli("workload", "replay", *X5_ARGS, "--trace", DAY, "--routing", "minhop",
+                "--policy", "as-recorded", "--shard", "%d/2" % k,
+                "--out", tmp_path / ("r%d.json" % k))
+        part = topomap.replay(x5, DAY, policies="as-recorded", routing="minhop",
+                              shard="%d/2" % k)
+        cli = run_cli("workload", "replay", *X5_ARGS, "--trace", DAY, "--routing", "minhop",
+                      "--policy", "as-recorded", "--shard", "%d/2" % k, "--json")
+        assert list(part.jobs["job"]) == [r["job"] for r in cli["jobs"]]
+    m = topomap.workload_merge([tmp_path / "r1.json", tmp_path / "r0.json"])
+    pd.testing.assert_frame_equal(m.jobs, rec.jobs)
+    pd.testing.assert_frame_equal(m.summary, rec.summary)
+    pd.testing.assert_frame_equal(m.timeline, rec.timeline)
+    with pytest.raises(topomap.UsageError):
+        topomap.workload_eval(x5, DAY, shard="3/3")
+    with pytest.raises(topomap.UsageError):
+        topomap.replay(x5, DAY, shard="0/2")  # every policy: no shards
+    with pytest.raises(topomap.InputError) as e:
+        topomap.workload_merge([tmp_path / "e0.json", tmp_path / "r0.json"])
+    assert e.value.exit_code == 2

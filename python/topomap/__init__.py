@@ -21,16 +21,18 @@ from .mapping import (EXHAUSTIVE_PIPELINE, NETWORK_PIPELINE, Hierarchy, Mapping,
                       StrategyRow, evaluate, map, refiners, strategies)
 from .network import Network, generator_help
 from .study import COLUMNS as STUDY_COLUMNS
-from .study import StudyResult, study
+from .study import StudyResult, study, study_merge
 from .workload import (EVAL_COLUMNS as WORKLOAD_COLUMNS, REPLAY_COLUMNS, AllocResult,
-                       ReplayResult, Workload, WorkloadResult, alloc, replay, workload_eval)
+                       ReplayResult, Workload, WorkloadResult, alloc, replay, shard_assign,
+                       workload_eval, workload_merge)
 
 __version__ = "0.1.0"
 
 __all__ = ["Network", "Comm", "Hierarchy", "Mapping", "Metrics", "MapResult", "StrategyRow",
-           "StudyResult", "evaluate", "map", "study", "strategies", "refiners", "as_comm",
-           "Workload", "WorkloadResult", "AllocResult", "ReplayResult", "workload_eval", "alloc",
-           "replay", "WORKLOAD_COLUMNS", "REPLAY_COLUMNS",
+           "StudyResult", "evaluate", "map", "study", "study_merge", "strategies", "refiners",
+           "as_comm", "Workload", "WorkloadResult", "AllocResult", "ReplayResult",
+           "workload_eval", "alloc", "replay", "workload_merge", "shard_assign",
+           "WORKLOAD_COLUMNS", "REPLAY_COLUMNS",
            "generator_help", "TopomapError", "UsageError", "InputError", "FileError",
            "InfeasibleError", "OutOfMemoryError", "InternalError", "TopomapWarning",
            "LIBRARY_PATH", "METRICS_FIELDS", "STUDY_COLUMNS", "NETWORK_PIPELINE",

@@ -6,16 +6,31 @@ install, a Debian package, LD_LIBRARY_PATH), else the in-tree
 build/libtopomap.so of the checkout this module was installed from
 (recorded by setup.py in _paths.py).  cffi's ABI mode releases the GIL
 during every call into the library, so other Python threads run while a
-mapping or an evaluation is computed.
+mapping or an evaluation is computed.  The declarations cffi needs come
+from the library's headers (_cdefgen.py): CONSTANTS holds their
+floating-point and string macros, which cffi's ABI mode does not read.
 """
 import os
 import warnings
 
 import cffi
 
-from ._cdef import CDEF, LIBC_CDEF
+from . import _cdefgen
+
+try:  # made from the headers when the package was built (setup.py)
+    from ._cdef import CDEF, CONSTANTS
+except ImportError:  # a checkout imported without installing: made now from its headers
+    CDEF, CONSTANTS = _cdefgen.generate()[:2]
+
+# libc, for the FILE streams the readers and writers take
+LIBC_CDEF = r"""
+int fclose(FILE *stream);
+FILE *fmemopen(void *buf, size_t size, const char *mode);
+void free(void *p);
+"""
 
 ffi = cffi.FFI()
+ffi.cdef(_cdefgen.FILE_CDEF)
 ffi.cdef(CDEF)
 ffi.cdef(LIBC_CDEF)
 

@@ -1,9 +1,10 @@
 """The figures of a mapping (tm_metrics) as a Python object.
 
 Every field of tm_metrics becomes an attribute of the same name, read from
-the struct's declaration (topomap._cdef), so a figure the library adds (a
-new field in include/topomap/metrics.h, copied into _cdef.py) appears here
-without other changes.  Arrays become numpy arrays; the link-load pointer
+the struct's declaration (made from include/topomap/metrics.h by
+_cdefgen.py), so a figure the library adds (a new field of the header's
+struct) appears here once the module is installed again, without other
+changes.  Arrays become numpy arrays; the link-load pointer
 becomes `link_load` (n_links loads, or None when not kept).
 """
 import numpy as np

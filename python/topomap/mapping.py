@@ -3,8 +3,8 @@ import os
 
 import numpy as np
 
-from ._lib import (Context, InfeasibleError, InputFile, OutputFile, UsageError, cstr, enc, ffi,
-                   lib, string)
+from ._lib import (CONSTANTS, Context, InfeasibleError, InputFile, OutputFile, UsageError, cstr,
+                   enc, ffi, lib, string)
 from ._metrics import Metrics
 from .comm import as_comm
 from .network import Network
@@ -190,9 +190,19 @@ def _alloc(ctx, net, alloc):
     return a
 
 
+def _routing_names():
+    """The library's routing models, by tm_route_kind ("ecmp", ..., "ugal")."""
+    names, k = [], 0
+    while string(lib.tm_route_kind_name(k)) != "unknown":
+        names.append(string(lib.tm_route_kind_name(k)))
+        k += 1
+    return names
+
+
 def _route(ctx, net, routing, lmc_spread=False, roots=None):
-    """A tm_route for "ecmp", "single", "dor", "ftree", "minhop", "updn" or
-    "lft:DIR" (forwarding-table dumps)."""
+    """A tm_route for a model the library names ("ecmp", "single", "dor",
+    "ftree", "minhop", "updn", "valiant", "ugal", ...) or "lft:DIR"
+    (forwarding-table dumps)."""
     o = ffi.new("tm_route_opts *")
     keep = []
     if routing.startswith("lft:"):
@@ -202,8 +212,8 @@ def _route(ctx, net, routing, lmc_spread=False, roots=None):
     else:
         kind = lib.tm_route_kind_parse(enc(routing))
         if kind < 0 or kind == lib.TM_ROUTE_LFT:
-            raise UsageError(lib.TM_EUSAGE, "unknown routing %r (ecmp, single, dor, lft:DIR, "
-                                            "ftree, minhop, updn)" % (routing,))
+            raise UsageError(lib.TM_EUSAGE, "unknown routing %r (%s)" % (routing, ", ".join(
+                "lft:DIR" if n == "lft" else n for n in _routing_names())))
     o.lmc_spread = bool(lmc_spread)
     if roots is not None:
         ids = [net._vertex(r) for r in roots]
@@ -223,10 +233,11 @@ def _node_hier(node_hierarchy):
 
 
 _TIME_MODELS = {"smpi": "TM_TIME_SMPI", "fluid": "TM_TIME_FLUID"}
-#: TM_TIME_OPTS_INIT's values (include/topomap/metrics.h; cffi's ABI mode
-#: cannot read floating-point macros, tests/test_abi.py checks these)
-TIME_DEFAULTS = {"TM_TIME_LATENCY_PER_HOP_DEFAULT": 5e-7, "TM_TIME_HOST_BANDWIDTH_DEFAULT": 80.0,
-                 "TM_TIME_EXACT_MAX_FLOWS_DEFAULT": 4096}
+#: TM_TIME_OPTS_INIT's values (include/topomap/metrics.h, read with the headers'
+#: other macros by _cdefgen.py; tests/test_abi.py checks them against the compiler)
+TIME_DEFAULTS = {k: CONSTANTS[k] if k in CONSTANTS else getattr(lib, k)
+                 for k in ("TM_TIME_LATENCY_PER_HOP_DEFAULT", "TM_TIME_HOST_BANDWIDTH_DEFAULT",
+                           "TM_TIME_EXACT_MAX_FLOWS_DEFAULT")}
 
 
 def _time_opts(time_model="smpi", latency_per_hop=None, message_overhead=None,
@@ -257,8 +268,9 @@ def _time_opts(time_model="smpi", latency_per_hop=None, message_overhead=None,
 
 
 def _change(base, v):
-    """Percent change against the consecutive placement (0 when base is 0), as the CLI."""
-    return 100.0 * (v - base) / base if base > 0 else 0.0
+    """Percent change against the consecutive placement (0 when base is 0), as the CLI
+    (tm_study_change_pct)."""
+    return lib.tm_study_change_pct(base, v)
 
 
 _CHANGE_FIGS = ("max_congestion", "avg_dilation", "qap_J", "est_time_s")

@@ -1,17 +1,15 @@
-"""What-if studies through tm_study_run (include/topomap/study.h)."""
+"""What-if studies through tm_study_run, and their shards joined through
+tm_study_merge (include/topomap/study.h)."""
+import contextlib
 import os
 
-from ._lib import Context, UsageError, cstr, enc, ffi, lib, string
+from ._lib import CONSTANTS, Context, InputFile, UsageError, cstr, enc, ffi, lib, string
 from .comm import as_comm
-from .mapping import _OBJECTIVES, _change, _effort_refine, _time_opts
+from .mapping import _OBJECTIVES, _effort_refine, _routing_names, _time_opts
 
 #: columns of StudyResult.rows / to_dataframe(), as `topomap study --out F.csv` writes them
-COLUMNS = ["stat", "topology", "comm", "routing", "slots", "capacity", "failure", "sample",
-           "scaled_cables", "failed_cables", "strategy", "status", "runs", "not_ok",
-           "consecutive_max_congestion", "consecutive_avg_dilation", "consecutive_qap_J",
-           "consecutive_est_time_s", "max_congestion", "avg_dilation", "qap_J", "est_time_s",
-           "change_max_congestion_pct", "change_avg_dilation_pct", "change_qap_J_pct",
-           "change_est_time_s_pct", "best", "cause"]
+#: (TM_STUDY_CSV_HEADER, include/topomap/study.h)
+COLUMNS = CONSTANTS["TM_STUDY_CSV_HEADER"].split(",")
 
 
 def _list(x):
@@ -22,27 +20,79 @@ def _list(x):
 
 def _failures(fail_links, fail_link, fail_switch):
     """The failure axis: the unchanged network first, as in the CLI."""
-    out = [(lib.TM_STUDY_FAIL_NONE, 0.0, None, "none")]
+    out = [(lib.TM_STUDY_FAIL_NONE, 0.0, None)]
     for p in _list(fail_links):
-        pct = float(str(p).rstrip("%"))
-        out.append((lib.TM_STUDY_FAIL_RANDOM, pct, None, "links %g%%" % pct))
+        out.append((lib.TM_STUDY_FAIL_RANDOM, float(str(p).rstrip("%")), None))
     for n in _list(fail_link):
-        n = ",".join(n) if isinstance(n, (list, tuple)) else n
-        out.append((lib.TM_STUDY_FAIL_LINKS, 0.0, n, "link " + n))
+        out.append((lib.TM_STUDY_FAIL_LINKS, 0.0, ",".join(n) if isinstance(n, (list, tuple))
+                    else n))
     for n in _list(fail_switch):
-        n = ",".join(n) if isinstance(n, (list, tuple)) else n
-        out.append((lib.TM_STUDY_FAIL_SWITCHES, 0.0, n, "switch " + n))
+        out.append((lib.TM_STUDY_FAIL_SWITCHES, 0.0, ",".join(n) if isinstance(n, (list, tuple))
+                    else n))
     return out
+
+
+def _fail_label(f):
+    """A failure as the outputs name it ("links 5%"): tm_study_failure_label."""
+    buf = ffi.new("char[]", 512)
+    lib.tm_study_failure_label(f, buf, 512)
+    return string(buf)
+
+
+def _axes(spec, comm_names):
+    """The labels of a spec's axes, as the outputs print them."""
+    return {"topology": [string(spec.topologies[i]) for i in range(spec.n_topologies)],
+            "comm": list(comm_names),
+            "routing": [string(lib.tm_route_kind_name(spec.routings[i]))
+                        for i in range(spec.n_routings)],
+            "slots": [int(spec.slots[i]) for i in range(spec.n_slots)],
+            "capacity": [string(spec.scales[i]) or "none" for i in range(spec.n_scales)],
+            "failure": [_fail_label(ffi.addressof(spec.failures[i]))
+                        for i in range(spec.n_failures)],
+            "strategy": [string(spec.strategies[i]) for i in range(spec.n_strategies)]}
+
+
+# (column, figure): the consecutive placement's, the mapping's and the change
+_FIGS = [("max_congestion", lib.TM_STUDY_FIG_CONGESTION),
+         ("avg_dilation", lib.TM_STUDY_FIG_DILATION), ("qap_J", lib.TM_STUDY_FIG_J),
+         ("est_time_s", lib.TM_STUDY_FIG_TIME)]
+
+
+def _rows(res, ax):
+    """The rows of a tm_study_result as dicts of COLUMNS (the CSV's)."""
+    rows = []
+    for i in range(res.n_rows):
+        r = res.rows + i
+        ok = r.status == lib.TM_STUDY_OK
+        summary = r.stat != lib.TM_STUDY_RUN
+        row = {"stat": string(lib.tm_study_stat_name(r.stat)),
+               "topology": ax["topology"][r.topology], "comm": ax["comm"][r.comm],
+               "routing": ax["routing"][r.routing], "slots": ax["slots"][r.slots],
+               "capacity": ax["capacity"][r.scale], "failure": ax["failure"][r.failure],
+               "sample": r.sample, "scaled_cables": r.scaled_cables,
+               "failed_cables": r.failed_cables, "strategy": ax["strategy"][r.strategy],
+               "status": string(lib.tm_study_status_name(r.status)),
+               "runs": r.runs if summary else None, "not_ok": r.not_ok if summary else None,
+               "best": string(r.best) or None, "cause": string(r.cause) or None}
+        for name, k in _FIGS:
+            base, v = lib.tm_study_row_fig(r, True, k), lib.tm_study_row_fig(r, False, k)
+            row["consecutive_" + name] = base if ok else None
+            row[name] = v if ok else None
+            row["change_%s_pct" % name] = lib.tm_study_change_pct(base, v) if ok else None
+        rows.append(row)
+    return rows
 
 
 class StudyResult:
     """The rows of a study (grid order; mean and worst rows follow each
     group of random-failure samples): `rows` is a list of dicts keyed by
-    COLUMNS, to_dataframe() the same as a pandas DataFrame."""
+    COLUMNS, to_dataframe() the same as a pandas DataFrame; `n_shards`: the
+    shards study_merge joined (0 for study())."""
 
-    def __init__(self, rows, n_runs):
+    def __init__(self, rows, n_runs, n_shards=0):
         self.rows = rows
         self.n_runs = n_runs
+        self.n_shards = n_shards
 
     def to_dataframe(self):
         import pandas as pd
@@ -88,8 +138,8 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     for r in _list(routing):
         k = lib.tm_route_kind_parse(enc(r))
         if k < 0 or k == lib.TM_ROUTE_LFT:
-            raise UsageError(lib.TM_EUSAGE, "unknown study routing %r (ecmp, single, dor, ftree, "
-                                            "minhop, updn)" % (r,))
+            raise UsageError(lib.TM_EUSAGE, "unknown study routing %r (%s)" % (r, ", ".join(
+                n for n in _routing_names() if n != "lft")))
         routings.append(k)
     strategies = _list(strategy)
 
@@ -110,7 +160,7 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     spec.slots, spec.n_slots = slot_arr, len(slot_list)
     spec.scales, spec.n_scales = strings(scales), len(scales)
     fail_arr = ffi.new("tm_study_failure[]", len(fails))
-    for i, (kind, pct, names, _) in enumerate(fails):
+    for i, (kind, pct, names) in enumerate(fails):
         fail_arr[i].kind, fail_arr[i].pct = kind, pct
         if names is not None:
             keep.append(cstr(names))
@@ -136,29 +186,27 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
     res = ffi.gc(ffi.new("tm_study_result *"), lib.tm_study_result_release)
     lib.tm_study_result_init(res)
     ctx.check(lib.tm_study_run(ctx.ptr, spec, res))
-    rows = []
-    for i in range(res.n_rows):
-        r = res.rows[i]
-        ok = r.status == lib.TM_STUDY_OK
-        summary = r.stat != lib.TM_STUDY_RUN
-        fig = lambda v: v if ok else None
-        rows.append({
-            "stat": string(lib.tm_study_stat_name(r.stat)),
-            "topology": topologies[r.topology], "comm": comm_names[r.comm],
-            "routing": string(lib.tm_route_kind_name(routings[r.routing])),
-            "slots": slot_list[r.slots], "capacity": scales[r.scale] or "none",
-            "failure": fails[r.failure][3], "sample": r.sample,
-            "scaled_cables": r.scaled_cables, "failed_cables": r.failed_cables,
-            "strategy": strategies[r.strategy], "status": string(lib.tm_study_status_name(r.status)),
-            "runs": r.runs if summary else None, "not_ok": r.not_ok if summary else None,
-            "consecutive_max_congestion": fig(r.base_congestion),
-            "consecutive_avg_dilation": fig(r.base_dilation), "consecutive_qap_J": fig(r.base_J),
-            "consecutive_est_time_s": fig(r.base_est_time_s),
-            "max_congestion": fig(r.max_congestion), "avg_dilation": fig(r.avg_dilation),
-            "qap_J": fig(r.qap_J), "est_time_s": fig(r.est_time_s),
-            "change_max_congestion_pct": fig(_change(r.base_congestion, r.max_congestion)),
-            "change_avg_dilation_pct": fig(_change(r.base_dilation, r.avg_dilation)),
-            "change_qap_J_pct": fig(_change(r.base_J, r.qap_J)),
-            "change_est_time_s_pct": fig(_change(r.base_est_time_s, r.est_time_s)),
-            "best": string(r.best) or None, "cause": string(r.cause) or None})
-    return StudyResult(rows, res.n_runs)
+    return StudyResult(_rows(res, _axes(spec, comm_names)), res.n_runs)
+
+
+def study_merge(files):
+    """The --out files of the shards of one study (`topomap study --shard
+    K/N --out F`, K = 0..N-1, all JSON or all CSV) joined into the whole
+    study with tm_study_merge, as `topomap study merge` does: a StudyResult
+    whose rows are the unsharded study's (the mean and worst rows computed
+    over every sample).  The files must be the N shards of one study, each
+    once (the same options and input files): else an InputError naming the
+    file (docs/study.md "Shards")."""
+    paths = [os.fspath(f) for f in ([files] if isinstance(files, (str, os.PathLike))
+                                    else files)]
+    if not paths:
+        raise UsageError(lib.TM_EUSAGE, "no shard files")
+    ctx = Context()
+    m = ffi.gc(ffi.new("tm_study_merged *"), lib.tm_study_merged_release)
+    names = [cstr(p) for p in paths]
+    with contextlib.ExitStack() as stack:
+        fps = [stack.enter_context(InputFile(ctx, p)) for p in paths]
+        ctx.check(lib.tm_study_merge(ctx.ptr, ffi.new("FILE *[]", fps),
+                                     ffi.new("const char *[]", names), len(paths), m))
+    comm_names = [string(m.comm_names[i]) for i in range(m.spec.n_comms)]
+    return StudyResult(_rows(m.res, _axes(m.spec, comm_names)), m.res.n_runs, m.n_shards)

@@ -1,26 +1,26 @@
 """Many jobs on one fabric (docs/workload.md): workload_eval, alloc and replay
-through tm_workload_eval, tm_pick_nodes and tm_replay (include/topomap/workload.h).
+through tm_workload_eval, tm_pick_nodes and tm_replay (include/topomap/workload.h),
+their shards (tm_shard_assign, tm_workload_eval_costs, tm_replay_shard_owners) and
+the merge of the CLI's shard files (tm_workload_merge, include/topomap/workload_doc.h).
 
 Every figure comes from the library; the tables are pandas DataFrames whose
 columns are those `topomap workload eval|replay --out F.csv` writes (one row
 per job), so a table from Python and one from the CLI compare cell by cell.
 """
+import contextlib
 import math
 import os
 import time
 
-from ._lib import Context, InputFile, UsageError, cstr, enc, ffi, lib, libc, string
+from ._lib import CONSTANTS, Context, InputFile, UsageError, cstr, enc, ffi, lib, libc, string
 from .comm import as_comm
 from .mapping import _route, _time_opts
 
 #: columns of workload_eval(...).jobs, as `topomap workload eval --out F.csv` writes them
-EVAL_COLUMNS = ["job", "index", "line", "nodes", "n_nodes", "n_tasks", "comm", "start", "end",
-                "alone_max_congestion", "alone_avg_dilation", "alone_qap_J", "alone_est_time_s",
-                "shared_max_congestion", "shared_est_time_s", "slowdown", "time_approximate",
-                "group", "links_used", "links_shared", "shares_with"]
+#: (TM_WORKLOAD_EVAL_CSV_HEADER, include/topomap/workload_doc.h)
+EVAL_COLUMNS = CONSTANTS["TM_WORKLOAD_EVAL_CSV_HEADER"].split(",")
 #: columns of replay(...).jobs, as `topomap workload replay --out F.csv` writes them
-REPLAY_COLUMNS = (["policy"] + EVAL_COLUMNS +
-                  ["placed", "worst_slowdown", "worst_max_congestion", "intervals"])
+REPLAY_COLUMNS = CONSTANTS["TM_WORKLOAD_REPLAY_CSV_HEADER"].split(",")
 #: columns of the slowdown statistics (summary tables)
 STATS = ["jobs", "mean", "min", "median", "p90", "p99", "max", "slowed"]
 
@@ -161,23 +161,79 @@ def _row(wl, r, hosts, policy=None, rr=None):
     return row
 
 
+def _stats_of(st):
+    """A tm_slowdown_stats as a dict keyed by STATS."""
+    return {"jobs": st.n, "mean": st.mean, "min": st.min, "median": st.median, "p90": st.p90,
+            "p99": st.p99, "max": st.max, "slowed": st.slowed}
+
+
 def _stats(ctx, values):
     arr = ffi.new("double[]", list(values) or [0.0])
     st = ffi.new("tm_slowdown_stats *")
     ctx.check(lib.tm_slowdown_stats_compute(ctx.ptr, arr, len(values), st))
-    return {"jobs": st.n, "mean": st.mean, "min": st.min, "median": st.median, "p90": st.p90,
-            "p99": st.p99, "max": st.max, "slowed": st.slowed}
+    return _stats_of(st)
 
 
 def _workload(net, jobs, default_comm, comm_format):
     return jobs if isinstance(jobs, Workload) else Workload(net, jobs, default_comm, comm_format)
 
 
+def shard_assign(costs, n):
+    """The shard (0..n-1) of each item of estimated cost costs[i], as the
+    CLI deals the runs of a study and the jobs of `workload eval --shard`
+    (tm_shard_assign: longest first, each to the shard with the least cost
+    so far; a function of the costs and n alone).  A numpy int32 array."""
+    import numpy as np
+    c = [int(x) for x in costs]
+    owner = ffi.new("int32_t[]", len(c) or 1)
+    ctx = Context()
+    ctx.check(lib.tm_shard_assign(ctx.ptr, ffi.new("int64_t[]", c or [0]), len(c), int(n), owner))
+    return np.array([owner[i] for i in range(len(c))], dtype=np.int32)
+
+
+def _shard(spec):
+    """(K, N) of "K/N" (tm_shard_parse: the CLI's --shard)."""
+    s = ffi.new("tm_shard *")
+    ctx = Context()
+    ctx.check(lib.tm_shard_parse(ctx.ptr, enc(spec), s))
+    return s.k, s.n
+
+
+def _eval_shard_rows(ctx, wl, topt, set_, spec):
+    """The job indices of shard spec ("K/N") of an eval over set_ (None:
+    every job), as `workload eval --shard K/N` deals them."""
+    k, n = _shard(spec)
+    jobs = list(range(len(wl))) if set_ is None else list(set_)
+    if len(jobs) < n:
+        raise UsageError(lib.TM_EUSAGE, "shard %s: %d jobs, so at most %d shards"
+                         % (spec, len(jobs), len(jobs)))
+    arr = ffi.new("int32_t[]", jobs or [0])
+    cost = ffi.new("int64_t[]", len(jobs) or 1)
+    lib.tm_workload_eval_costs(ctx.ptr, wl.ptr, topt, arr, len(jobs), cost)
+    owner = shard_assign([cost[i] for i in range(len(jobs))], n)
+    return [j for j, o in zip(jobs, owner) if o == k]
+
+
+def _replay_shard_rows(ctx, wl, topt, spec):
+    """The job indices of shard spec ("K/N") of an as-recorded replay, as
+    `workload replay --policy as-recorded --shard K/N` deals them."""
+    k, n = _shard(spec)
+    if len(wl) < n:
+        raise UsageError(lib.TM_EUSAGE, "shard %s: the trace has %d jobs, so at most %d shards"
+                         % (spec, len(wl), len(wl)))
+    owner = ffi.new("int32_t[]", len(wl) or 1)
+    ctx.check(lib.tm_replay_shard_owners(ctx.ptr, wl.ptr, topt, n, owner))
+    return [j for j in range(len(wl)) if owner[j] == k]
+
+
 class WorkloadResult:
     """workload_eval's answer: `jobs` (a DataFrame, one row per job,
     EVAL_COLUMNS), `fabric` (max_congestion, max_congestion_link, links_used,
     links_shared), `shared_links` (a DataFrame: from, to, congestion, jobs,
-    shares) and `slowdown` (the statistics of the rows' slowdowns)."""
+    shares) and `slowdown` (the statistics of the rows' slowdowns);
+    `n_shards`: the shards workload_merge joined (0: computed whole)."""
+
+    n_shards = 0
 
     def __init__(self, jobs, fabric, shared_links, slowdown):
         self.jobs, self.fabric, self.shared_links, self.slowdown = (jobs, fabric, shared_links,
@@ -191,14 +247,16 @@ class WorkloadResult:
 def workload_eval(net, jobs, routing="ecmp", at=None, rows=None, default_comm=None,
                   comm_format=None, threads=None, lmc_spread=False, roots=None, max_shared=64,
                   time_model="smpi", latency_per_hop=None, message_overhead=None,
-                  host_bandwidth=None, time_exact_max=None):
+                  host_bandwidth=None, time_exact_max=None, shard=None):
     """Every job of `jobs` (a jobs file, a DataFrame with its columns, or a
     Workload) alone and with the others' traffic, as `topomap workload eval`
     (docs/workload.md): alone the figures of `eval`, shared the congestion of
     its links with every job's load and its est_time_s with the others' flows
     in one max-min simulation, and the slowdown.  at: only the jobs running
     then (ISO 8601); rows: the job ids to give rows for (the others stay the
-    background: a shard).  The time options are those of evaluate()."""
+    background: a shard); shard: "K/N", the rows of shard K of N as
+    `topomap workload eval --shard K/N` deals them (by estimated cost).  The
+    time options are those of evaluate()."""
     wl = _workload(net, jobs, default_comm, comm_format)
     ctx = Context(threads=0 if threads is None else threads)
     route = _route(ctx, net, routing, lmc_spread, roots)
@@ -207,12 +265,16 @@ def workload_eval(net, jobs, routing="ecmp", at=None, rows=None, default_comm=No
     o = ffi.new("tm_workload_eval_opts *")
     o.time = topt
     keep = []
+    s = None
     if at is not None:
         s = wl.at(at)
         keep.append(ffi.new("int32_t[]", s or [0]))
         o.set, o.n_set = keep[-1], len(s)
-    if rows is not None:
-        r = [wl.index_of(x) for x in rows]
+    if rows is not None and shard is not None:
+        raise UsageError(lib.TM_EUSAGE, "rows and shard: give one")
+    r = [wl.index_of(x) for x in rows] if rows is not None else (
+        _eval_shard_rows(ctx, wl, topt, s, shard) if shard is not None else None)
+    if r is not None:
         keep.append(ffi.new("int32_t[]", r or [0]))
         o.rows, o.n_rows = keep[-1], len(r)
     o.max_shared = int(max_shared)
@@ -364,7 +426,10 @@ class ReplayResult:
     the statistics of the placed jobs' slowdowns, the fabric's peak and
     time-weighted mean max congestion) and
     `timeline` (one row per (policy, interval): t0, t1 in seconds since the
-    first start, running, busy_nodes, max_congestion)."""
+    first start, running, busy_nodes, max_congestion); `n_shards`: the
+    shards workload_merge joined (0: computed whole)."""
+
+    n_shards = 0
 
     def __init__(self, jobs, summary, timeline):
         self.jobs, self.summary, self.timeline = jobs, summary, timeline
@@ -379,13 +444,16 @@ POLICIES = ["as-recorded", "slurm-tree", "random", "topomap"]
 def replay(net, trace, policies="all", routing="ecmp", partition=None, seed=1, rows=None,
            slurm_topology=None, default_comm=None, comm_format=None, threads=None,
            lmc_spread=False, roots=None, time_model="smpi", latency_per_hop=None,
-           message_overhead=None, host_bandwidth=None, time_exact_max=None):
+           message_overhead=None, host_bandwidth=None, time_exact_max=None, shard=None):
     """A trace (a jobs file with Start and End, a DataFrame or a Workload)
     replayed under each policy ("as-recorded", "slurm-tree", "random",
     "topomap"; "all" or a list), as `topomap workload replay`: every job with
     the jobs running beside it, time-weighted over its run.  partition: the
     hosts the policies may give (a hostlist or a list; default every host);
-    rows: as-recorded only, the job ids to give rows for (a shard)."""
+    rows: as-recorded only, the job ids to give rows for (a shard); shard:
+    as-recorded only, "K/N", the rows of shard K of N as `topomap workload
+    replay --policy as-recorded --shard K/N` deals them (runs of jobs in
+    start order)."""
     wl = _workload(net, trace, default_comm, comm_format)
     names = POLICIES if policies == "all" else ([policies] if isinstance(policies, str)
                                                 else list(policies))
@@ -407,8 +475,13 @@ def replay(net, trace, policies="all", routing="ecmp", partition=None, seed=1, r
         ctx.check(lib.tm_alloc_from_hostlist(ctx.ptr, net.ptr, enc(expr), part))
         keep.append(part)
         o.partition, o.n_partition = part.host, part.n
-    if rows is not None:
-        r = [wl.index_of(x) for x in rows]
+    if rows is not None and shard is not None:
+        raise UsageError(lib.TM_EUSAGE, "rows and shard: give one")
+    if shard is not None and names != ["as-recorded"]:
+        raise UsageError(lib.TM_EUSAGE, "shard: as-recorded only (policies=\"as-recorded\")")
+    r = [wl.index_of(x) for x in rows] if rows is not None else (
+        _replay_shard_rows(ctx, wl, topt, shard) if shard is not None else None)
+    if r is not None:
         keep.append(ffi.new("int32_t[]", r or [0]))
         o.rows, o.n_rows = keep[-1], len(r)
     tree = _tree(ctx, net, slurm_topology) if slurm_topology is not None else None
@@ -442,3 +515,92 @@ def replay(net, trace, policies="all", routing="ecmp", partition=None, seed=1, r
                             ["max_congestion_peak", "max_congestion_mean"]),
                         _df(timeline, ["policy", "t0", "t1", "running", "busy_nodes",
                                        "max_congestion"]))
+
+
+# ---- the CLI's shard files merged (tm_workload_merge) ---------------------------
+
+def _doc_row(x):
+    """One row of a tm_workload_doc as the CSV has it (REPLAY_COLUMNS when
+    it has a policy, else EVAL_COLUMNS)."""
+    placed = bool(x.placed)
+    fig = (lambda v: v) if placed else (lambda v: None)
+    ids = " ".join(string(x.shares_with[k]) for k in range(x.n_shares))
+    row = {"job": string(x.job), "index": x.index, "line": x.line,
+           "nodes": string(x.nodes) or None, "n_nodes": x.n_nodes, "n_tasks": x.n_tasks,
+           "comm": string(x.comm), "start": string(x.start), "end": string(x.end),
+           "alone_max_congestion": fig(x.alone.max_congestion),
+           "alone_avg_dilation": fig(x.alone.avg_dilation), "alone_qap_J": fig(x.alone.qap_J),
+           "alone_est_time_s": fig(x.alone.est_time_s),
+           "shared_max_congestion": fig(x.shared.max_congestion),
+           "shared_est_time_s": fig(x.shared.est_time_s), "slowdown": fig(x.slowdown),
+           "time_approximate": fig(bool(x.shared.time_approximate or x.alone.time_approximate)),
+           "group": string(x.group), "links_used": x.links_used,
+           "links_shared": x.links_shared, "shares_with": ids or None}
+    if x.policy != ffi.NULL:
+        row["policy"] = string(x.policy)
+        row["placed"] = placed
+        row["worst_slowdown"] = fig(x.worst_slowdown)
+        row["worst_max_congestion"] = fig(x.worst_max_congestion)
+        row["intervals"] = fig(x.intervals)
+    return row
+
+
+def workload_merge(files):
+    """The --out files of the shards of one `topomap workload eval` or
+    as-recorded `workload replay` (`--shard K/N --out F`, K = 0..N-1, all
+    JSON or all CSV) joined into the whole result with tm_workload_merge, as
+    `topomap workload merge` does: a WorkloadResult (eval) or ReplayResult
+    (replay) whose tables equal those of workload_eval / replay run whole.
+    CSV shards hold the rows only: fabric and shared_links are then None,
+    as are a replay's timeline and the summary's congestion figures.  The
+    files must be the N shards of one run, each once: else an InputError
+    naming the file (docs/workload.md "Shards")."""
+    paths = [os.fspath(f) for f in ([files] if isinstance(files, (str, os.PathLike))
+                                    else files)]
+    ctx = Context()
+    d = ffi.gc(ffi.new("tm_workload_doc *"), lib.tm_workload_doc_release)
+    lib.tm_workload_doc_init(d)
+    n_shards = ffi.new("int32_t *")
+    names = [cstr(p) for p in paths]
+    with contextlib.ExitStack() as stack:
+        fps = [stack.enter_context(InputFile(ctx, p)) for p in paths]
+        ctx.check(lib.tm_workload_merge(ctx.ptr, ffi.new("FILE *[]", fps or [ffi.NULL]),
+                                        ffi.new("const char *[]", names or [ffi.NULL]),
+                                        len(paths), d, n_shards))
+    table = [_doc_row(d.rows[i]) for i in range(d.n_rows)]
+    head = bool(d.has_head)
+    if not d.replay:
+        f = d.fabric
+        fabric = {"max_congestion": f.max_congestion,
+                  "max_congestion_link": [string(f.max_from), string(f.max_to)]
+                  if f.max_from != ffi.NULL else None,
+                  "links_used": f.links_used, "links_shared": f.links_shared} if head else None
+        shared = [{"from": string(getattr(s, "from")), "to": string(s.to),
+                   "congestion": s.congestion,
+                   "jobs": [string(s.jobs[k].job) for k in range(s.n_jobs)],
+                   "shares": [s.jobs[k].share for k in range(s.n_jobs)]}
+                  for s in (f.shared[i] for i in range(f.n_shared))]
+        res = WorkloadResult(_df(table, EVAL_COLUMNS), fabric,
+                             _df(shared, ["from", "to", "congestion", "jobs", "shares"])
+                             if head else None, _stats_of(d.slowdown))
+    else:
+        summary = []
+        for p in range(d.n_policies):
+            s = d.summary[p]
+            st = _stats_of(s.slowdown)
+            st["placed"] = st.pop("jobs")
+            summary.append(dict({"policy": string(s.policy), "jobs": s.jobs,
+                                 "not_placed": s.not_placed,
+                                 "max_congestion_peak": s.peak if head else None,
+                                 "max_congestion_mean": s.mean if head else None}, **st))
+        timeline = [{"policy": string(iv.policy), "t0": iv.t0, "t1": iv.t1,
+                     "running": iv.running, "busy_nodes": iv.busy_nodes,
+                     "max_congestion": iv.max_congestion}
+                    for iv in (d.timeline[i] for i in range(d.n_intervals))]
+        res = ReplayResult(_df(table, REPLAY_COLUMNS),
+                           _df(summary, ["policy", "jobs", "not_placed", "placed"] + STATS[1:] +
+                               ["max_congestion_peak", "max_congestion_mean"]),
+                           _df(timeline, ["policy", "t0", "t1", "running", "busy_nodes",
+                                          "max_congestion"]) if head else None)
+    res.n_shards = n_shards[0]
+    return res

@@ -64,7 +64,7 @@ static tm_err parse_policies(const char *cmd, const char *list, replay_run *rr)
     return TM_EOK;
 }
 
-static void replay_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d,
+static void replay_text(const wl_args *a, const wl_inputs *in, const tm_workload_doc *d,
                         const wl_shard_out *sh, double secs)
 {
     printf("topology     %s (%d hosts), routing %s\n", a->in.topology, tm_net_n_hosts(in->net),
@@ -83,9 +83,9 @@ static void replay_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc 
 /* The result as printed: every policy's rows, then every policy's
  * intervals. */
 static tm_err make_doc(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const replay_run *rr,
-                       tm__wl_doc *d)
+                       tm_workload_doc *d)
 {
-    const char **names = tm__wl_doc_keep(d, calloc((size_t)rr->n + 1, sizeof *names));
+    const char **names = tm_workload_doc_keep(d, calloc((size_t)rr->n + 1, sizeof *names));
     int32_t nr = 0, ni = 0;
     char t[64];
     tm_err err = TM_EOK;
@@ -95,16 +95,16 @@ static tm_err make_doc(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const
     d->routing = tm_route_kind_name(tm_route_kind_of(in->route));
     d->n_jobs = in->w.n_jobs;
     wl_time_str(rr->res[0].start, t, sizeof t);
-    d->start = tm__wl_doc_str(d, t);
+    d->start = tm_workload_doc_str(d, t);
     wl_time_str(rr->res[0].end, t, sizeof t);
-    d->end = tm__wl_doc_str(d, t);
+    d->end = tm_workload_doc_str(d, t);
     d->duration_s = rr->res[0].end - rr->res[0].start;
     for (int p = 0; p < rr->n; p++) {
         nr += rr->res[p].n_rows;
         ni += rr->res[p].n_intervals;
     }
-    d->rows = tm__wl_doc_keep(d, calloc((size_t)nr + 1, sizeof *d->rows));
-    d->timeline = tm__wl_doc_keep(d, calloc((size_t)ni + 1, sizeof *d->timeline));
+    d->rows = tm_workload_doc_keep(d, calloc((size_t)nr + 1, sizeof *d->rows));
+    d->timeline = tm_workload_doc_keep(d, calloc((size_t)ni + 1, sizeof *d->timeline));
     if (!names || !d->start || !d->end || !d->rows || !d->timeline)
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
     for (int p = 0; p < rr->n; p++)
@@ -121,13 +121,13 @@ static tm_err make_doc(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const
     for (int p = 0; p < rr->n; p++)
         for (int32_t i = 0; i < rr->res[p].n_intervals; i++) {
             const tm_replay_interval *iv = &rr->res[p].intervals[i];
-            d->timeline[d->n_intervals++] = (tm__wl_interval){
+            d->timeline[d->n_intervals++] = (tm_workload_interval){
                 names[p], iv->t0, iv->t1, iv->running, iv->busy_nodes, iv->max_congestion};
         }
     return err ? tm_ctx_fail(ctx, TM_ENOMEM, "out of memory") : TM_EOK;
 }
 
-/* Shard K's rows (tm__wl_replay_owners), by index; their positions are
+/* Shard K's rows (tm_replay_shard_owners), by index; their positions are
  * their indices. */
 static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t **rows,
                          int64_t **pos, int32_t *n_rows)
@@ -145,7 +145,7 @@ static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int
                           "shards (each shard replays at least one)", (int)a->shard.k,
                           (int)a->shard.n, (int)n, n == 1 ? "" : "s", (int)n);
     else
-        err = tm__wl_replay_owners(ctx, &in->w, &in->topt, a->shard.n, owner);
+        err = tm_replay_shard_owners(ctx, &in->w, &in->topt, a->shard.n, owner);
     for (int32_t j = 0; !err && j < n; j++)
         if (owner[j] == a->shard.k) {
             (*pos)[*n_rows] = j;
@@ -193,7 +193,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
     replay_run rr;
     tm_ctx *ctx = NULL;
     wl_inputs in;
-    tm__wl_doc doc;
+    tm_workload_doc doc;
     wl_shard_out sh;
     int32_t *rows = NULL, n_rows = 0;
     int64_t *pos = NULL;
@@ -221,7 +221,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;
     wl_inputs_init(&in);
-    tm__wl_doc_init(&doc);
+    tm_workload_doc_init(&doc);
     memset(&sh, 0, sizeof sh);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
@@ -244,7 +244,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
     if (!err)
         err = make_doc(ctx, &a, &in, &rr, &doc);
     if (!err && !a.shard.n)
-        err = tm__wl_doc_summarize(ctx, &doc);
+        err = tm_workload_doc_summarize(ctx, &doc);
     if (!err)
         err = wl_write_outs(ctx, a.out, a.n_out, &doc, a.shard.n ? &sh : NULL);
     if (!err && a.report)
@@ -256,7 +256,7 @@ int cmd_replay(int argc, char **argv, cli_warns *w)
         wl_write_json(stdout, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
     else
         replay_text(&a, &in, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
-    tm__wl_doc_release(&doc);
+    tm_workload_doc_release(&doc);
     for (int p = 0; p < MAX_POLICIES; p++)
         tm_replay_result_release(&rr.res[p]);
     wl_inputs_release(&in);

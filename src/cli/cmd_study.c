@@ -1,44 +1,12 @@
 /* cmd_study.c - `topomap study`: a grid of what-if scenarios, each mapped
  * by every strategy given and compared with its consecutive placement
  * (run through the public tm_study_run, topomap/study.h; engine:
- * src/study/; options: study_args.c; CSV/JSON: study_out.c). */
+ * src/study/; options and --help: study_args.c; CSV/JSON: study_out.c). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "study_cli.h"
-
-static const char usage_text[] =
-    "usage: topomap study --topology T [--topology T2 ...] --comm G [--comm G2 ...]\n"
-    "                     [--alloc A] [--strategy S[,S2..]] [--routing R[,R2..]] [--slots N[,N2..]]\n"
-    "                     [--scale-capacity LEVEL=FACTOR[,..]] [--fail-links P%[,P2%..]] [--seeds N]\n"
-    "                     [--fail-link A:B[,C:D..]] [--fail-switch S[,S2..]] [--seed N] [--threads N]\n"
-    "                     [--refine R] [--objective O] [--out F.csv|F.json] [--report F.html]\n"
-    "                     [--quiet] [--shard K/N]\n"
-    "       topomap study merge F1 F2 ... [--out F.csv|F.json] [--report F.html]\n"
-    "\n"
-    "Runs every combination of the values given (topologies x slots x capacity changes x\n"
-    "failures x routing models x applications) and prints, for every scenario and strategy,\n"
-    "max congestion, average dilation and J of the consecutive placement and of the\n"
-    "strategy's mapping, with the change in percent (docs/study.md).  --shard K/N runs\n"
-    "one shard of the runs (a Slurm job array: docs/slurm.md); 'topomap study merge'\n"
-    "joins the shards' --out files into exactly the unsharded study's files\n"
-    "('topomap study merge --help').\n"
-    "\n"
-    "options:\n";
-
-static const char usage_tail[] =
-    "\n"
-    "The unchanged network (no capacity change, no failure) is always part of the grid.  A\n"
-    "scenario whose failures split the allocation is kept as a row with status\n"
-    "'disconnected' and the hosts that were cut apart.\n";
-
-void study_usage(FILE *out)
-{
-    fputs(usage_text, out);
-    cli_print_options(out, CLI_STUDY); /* options.c */
-    fputs(usage_tail, out);
-}
 
 /* A progress bar on stderr when it is a terminal. */
 static void progress_bar(void *ud, int done, int total)

@@ -38,13 +38,13 @@ static tm_err open_all(tm_ctx *ctx, char **paths, int n, FILE **fp)
     return TM_EOK;
 }
 
-static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm__study_merged *m)
+static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm_study_merged *m)
 {
     FILE **fp = calloc((size_t)n, sizeof *fp);
     study_outputs o;
     tm_err err = fp ? open_all(ctx, paths, n, fp) : tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
     if (!err)
-        err = tm__study_merge(ctx, fp, (const char *const *)paths, n, m);
+        err = tm_study_merge(ctx, fp, (const char *const *)paths, n, m);
     for (int i = 0; fp && i < n; i++)
         if (fp[i])
             fclose(fp[i]);
@@ -68,7 +68,7 @@ static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm_
 int cmd_study_merge(int argc, char **argv, cli_warns *w)
 {
     cli_merge_args a;
-    tm__study_merged m;
+    tm_study_merged m;
     tm_ctx *ctx = NULL;
     int first = argc, rc;
     tm_err err;
@@ -91,7 +91,7 @@ int cmd_study_merge(int argc, char **argv, cli_warns *w)
         study_print_table(stdout, &(study_grid){&m.spec, m.comm_names}, &m.res);
         printf("%d runs, merged from %d shards\n", m.res.n_runs, (int)m.n_shards);
     }
-    tm__study_merged_release(&m);
+    tm_study_merged_release(&m);
     tm_ctx_free(ctx);
     return rc;
 }

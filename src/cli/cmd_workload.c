@@ -74,7 +74,7 @@ static tm_err check_args(const char *cmd, const wl_args *a)
     return TM_EOK;
 }
 
-static void eval_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d,
+static void eval_text(const wl_args *a, const wl_inputs *in, const tm_workload_doc *d,
                       const wl_shard_out *sh, double secs)
 {
     printf("topology     %s (%d hosts), routing %s\n", a->in.topology, tm_net_n_hosts(in->net),
@@ -95,7 +95,7 @@ static void eval_text(const wl_args *a, const wl_inputs *in, const tm__wl_doc *d
         printf("report       %s\n", a->report);
 }
 
-/* Shard K's rows: the jobs of the set tm__shard_assign gives it, by their
+/* Shard K's rows: the jobs of the set tm_shard_assign gives it, by their
  * cost; their positions in the set. */
 static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, const int32_t *set,
                          int32_t n_set, int32_t **rows, int64_t **pos, int32_t *n_rows)
@@ -120,8 +120,8 @@ static tm_err shard_rows(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, con
     }
     for (int32_t i = 0; i < n_set; i++)
         all[i] = set ? set[i] : i;
-    tm__wl_eval_costs(ctx, &in->w, &in->topt, all, n_set, cost);
-    if ((err = tm__shard_assign(ctx, cost, n_set, a->shard.n, owner)))
+    tm_workload_eval_costs(ctx, &in->w, &in->topt, all, n_set, cost);
+    if ((err = tm_shard_assign(ctx, cost, n_set, a->shard.n, owner)))
         goto out;
     for (int32_t i = 0; i < n_set; i++)
         if (owner[i] == a->shard.k) {
@@ -144,7 +144,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
     tm_workload_result res;
     tm_ctx *ctx = NULL;
     wl_inputs in;
-    tm__wl_doc doc;
+    tm_workload_doc doc;
     wl_shard_out sh;
     int32_t *set = NULL, n_set = 0, *rows = NULL, n_rows = 0;
     int64_t *pos = NULL;
@@ -163,7 +163,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
         return TM_EXIT_INTERNAL;
     wl_inputs_init(&in);
     tm_workload_result_init(&res);
-    tm__wl_doc_init(&doc);
+    tm_workload_doc_init(&doc);
     memset(&sh, 0, sizeof sh);
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
@@ -190,7 +190,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
     if (!err)
         err = wl_doc_eval(ctx, &a, &in, n_set, &res, &doc);
     if (!err && !a.shard.n)
-        err = tm__wl_doc_summarize(ctx, &doc);
+        err = tm_workload_doc_summarize(ctx, &doc);
     if (!err)
         err = wl_write_outs(ctx, a.out, a.n_out, &doc, a.shard.n ? &sh : NULL);
     if (!err && a.report)
@@ -202,7 +202,7 @@ static int workload_eval(int argc, char **argv, cli_warns *w)
         wl_write_json(stdout, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
     else
         eval_text(&a, &in, &doc, a.shard.n ? &sh : NULL, cli_now() - t0);
-    tm__wl_doc_release(&doc);
+    tm_workload_doc_release(&doc);
     tm_workload_result_release(&res);
     wl_inputs_release(&in);
     free(set);

@@ -33,7 +33,7 @@ static void merge_usage(FILE *out)
 }
 
 /* What the merged files need that the shards may not hold. */
-static tm_err check_outputs(tm_ctx *ctx, const cli_merge_args *a, const tm__wl_doc *d)
+static tm_err check_outputs(tm_ctx *ctx, const cli_merge_args *a, const tm_workload_doc *d)
 {
     if ((a->json_out || a->json) && !d->has_head)
         return tm_ctx_fail(ctx, TM_EUSAGE, "%s needs the shards' JSON files (a CSV holds the "
@@ -50,7 +50,7 @@ static tm_err check_outputs(tm_ctx *ctx, const cli_merge_args *a, const tm__wl_d
     return TM_EOK;
 }
 
-static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm__wl_doc *d,
+static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm_workload_doc *d,
                   int32_t *n_shards)
 {
     FILE **fp = calloc((size_t)n, sizeof *fp);
@@ -59,7 +59,7 @@ static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm_
         if (!(fp[i] = fopen(paths[i], "r")))
             err = tm_ctx_fail(ctx, TM_EINPUT, "%s: %s", paths[i], strerror(errno));
     if (!err)
-        err = tm__workload_merge(ctx, fp, (const char *const *)paths, n, d, n_shards);
+        err = tm_workload_merge(ctx, fp, (const char *const *)paths, n, d, n_shards);
     for (int i = 0; fp && i < n; i++)
         if (fp[i])
             fclose(fp[i]);
@@ -73,7 +73,7 @@ static tm_err run(tm_ctx *ctx, const cli_merge_args *a, char **paths, int n, tm_
     return err;
 }
 
-static void print_text(const cli_merge_args *a, const tm__wl_doc *d, int32_t n_shards)
+static void print_text(const cli_merge_args *a, const tm_workload_doc *d, int32_t n_shards)
 {
     if (d->has_head)
         printf("%-12s %s on %s, routing %s: %lld jobs\n\n", d->replay ? "trace" : "jobs",
@@ -91,14 +91,14 @@ static void print_text(const cli_merge_args *a, const tm__wl_doc *d, int32_t n_s
 int cmd_workload_merge(int argc, char **argv, cli_warns *w)
 {
     cli_merge_args a;
-    tm__wl_doc d;
+    tm_workload_doc d;
     tm_ctx *ctx = NULL;
     int32_t n_shards = 0;
     int first = argc, rc;
     tm_err err;
     memset(&a, 0, sizeof a);
     a.cmd = CMD;
-    tm__wl_doc_init(&d);
+    tm_workload_doc_init(&d);
     if (!cli_parse_options_args(CMD, CLI_WMERGE, argc, argv, cli_merge_option, &a, merge_usage,
                                 &first, &rc))
         return rc;
@@ -113,7 +113,7 @@ int cmd_workload_merge(int argc, char **argv, cli_warns *w)
         wl_write_json(stdout, &d, NULL, NAN);
     else if (!err)
         print_text(&a, &d, n_shards);
-    tm__wl_doc_release(&d);
+    tm_workload_doc_release(&d);
     tm_ctx_free(ctx);
     return rc;
 }

@@ -36,13 +36,13 @@ tm_err cli_merge_option(void *ud, int c, const char *v)
     }
 }
 
-tm_err cli_shard_option(const char *cmd, const char *v, tm__shard *out)
+tm_err cli_shard_option(const char *cmd, const char *v, tm_shard *out)
 {
     tm_ctx *q = NULL;
     tm_err err;
     if (tm_ctx_new(&q) != TM_EOK)
         return TM_ENOMEM;
-    if ((err = tm__shard_parse(q, v, out)))
+    if ((err = tm_shard_parse(q, v, out)))
         cli_usage_error(cmd, "%s", tm_ctx_errmsg(q));
     tm_ctx_free(q);
     return err ? TM_EUSAGE : TM_EOK;
@@ -66,7 +66,7 @@ static int by_name(const void *a, const void *b)
 }
 
 tm_err cli_shard_id(tm_ctx *ctx, const char *what, const cli_optval *opts, int n,
-                    bool (*row_free)(int id), bool (*names_input)(int id), tm__shard_id *id)
+                    bool (*row_free)(int id), bool (*names_input)(int id), tm_shard_id *id)
 {
     const cli_optval **sorted = malloc(((size_t)n + 1) * sizeof *sorted);
     int m = 0;
@@ -77,17 +77,17 @@ tm_err cli_shard_id(tm_ctx *ctx, const char *what, const cli_optval *opts, int n
         if (!row_free(opts[i].id))
             sorted[m++] = &opts[i];
     qsort(sorted, (size_t)m, sizeof *sorted, by_name);
-    tm__shard_id_init(id, what);
+    tm_shard_id_init(id, what);
     for (int i = 0; !err && i < m; i++) {
         const char *name = opt_name(sorted[i]->id), *v = sorted[i]->val ? sorted[i]->val : "";
-        err = names_input(sorted[i]->id) ? tm__shard_id_add_input(ctx, id, name, v)
-                                         : (tm__shard_id_add(id, name, v), TM_EOK);
+        err = names_input(sorted[i]->id) ? tm_shard_id_add_input(ctx, id, name, v)
+                                         : (tm_shard_id_add(id, name, v), TM_EOK);
     }
     free(sorted);
     return err;
 }
 
-void cli_shard_json(json_w *j, const tm__shard *sh, const char *id, int64_t total,
+void cli_shard_json(json_w *j, const tm_shard *sh, const char *id, int64_t total,
                     const int64_t *pos, int64_t n)
 {
     json_obj_begin(j, "shard");
@@ -102,7 +102,7 @@ void cli_shard_json(json_w *j, const tm__shard *sh, const char *id, int64_t tota
     json_obj_end(j);
 }
 
-void cli_shard_csv(FILE *f, const tm__shard *sh, const char *id, int64_t pos, int64_t total)
+void cli_shard_csv(FILE *f, const tm_shard *sh, const char *id, int64_t pos, int64_t total)
 {
     fprintf(f, ",%d/%d,%s,%lld,%lld", (int)sh->k, (int)sh->n, id, (long long)pos,
             (long long)total);

@@ -1,12 +1,44 @@
-/* study_args.c - the options of `topomap study`.  Every value is checked
- * here, before anything is loaded, so a bad option is a usage error (exit
- * 1) and not a failure in the middle of a long study. */
+/* study_args.c - the options of `topomap study` and its --help.  Every
+ * value is checked here, before anything is loaded, so a bad option is a
+ * usage error (exit 1) and not a failure in the middle of a long study. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "study_cli.h"
 
 static const char *const CMD = "topomap study";
+
+static const char usage_text[] =
+    "usage: topomap study --topology T [--topology T2 ...] --comm G [--comm G2 ...]\n"
+    "                     [--alloc A] [--strategy S[,S2..]] [--routing R[,R2..]] [--slots N[,N2..]]\n"
+    "                     [--scale-capacity LEVEL=FACTOR[,..]] [--fail-links P%[,P2%..]] [--seeds N]\n"
+    "                     [--fail-link A:B[,C:D..]] [--fail-switch S[,S2..]] [--seed N] [--threads N]\n"
+    "                     [--refine R] [--objective O] [--out F.csv|F.json] [--report F.html]\n"
+    "                     [--quiet] [--shard K/N]\n"
+    "       topomap study merge F1 F2 ... [--out F.csv|F.json] [--report F.html]\n"
+    "\n"
+    "Runs every combination of the values given (topologies x slots x capacity changes x\n"
+    "failures x routing models x applications) and prints, for every scenario and strategy,\n"
+    "max congestion, average dilation and J of the consecutive placement and of the\n"
+    "strategy's mapping, with the change in percent (docs/study.md).  --shard K/N runs\n"
+    "one shard of the runs (a Slurm job array: docs/slurm.md); 'topomap study merge'\n"
+    "joins the shards' --out files into exactly the unsharded study's files\n"
+    "('topomap study merge --help').\n"
+    "\n"
+    "options:\n";
+
+static const char usage_tail[] =
+    "\n"
+    "The unchanged network (no capacity change, no failure) is always part of the grid.  A\n"
+    "scenario whose failures split the allocation is kept as a row with status\n"
+    "'disconnected' and the hosts that were cut apart.\n";
+
+void study_usage(FILE *out)
+{
+    fputs(usage_text, out);
+    cli_print_options(out, CLI_STUDY); /* options.c */
+    fputs(usage_tail, out);
+}
 
 /* A new value of an axis, its index in *i; TM_EUSAGE (printed) when the
  * axis is full. */
@@ -106,11 +138,11 @@ static tm_err add_named(study_args *a, tm_study_fail_kind kind, const char *v)
 static tm_err add_scale(study_args *a, const char *v)
 {
     tm_ctx *q = NULL;
-    tm__scale sc;
+    tm_study_scale sc;
     int i;
     if (tm_ctx_new(&q) != TM_EOK)
         return TM_ENOMEM;
-    if (tm__scale_parse(q, v, &sc) != TM_EOK) {
+    if (tm_study_scale_parse(q, v, &sc) != TM_EOK) {
         cli_usage_error(CMD, "--scale-capacity: %s", tm_ctx_errmsg(q));
         tm_ctx_free(q);
         return TM_EUSAGE;

@@ -1,13 +1,13 @@
 /* study_cli.h - `topomap study`: its parsed options and its writers.  The
- * study runs through the public API (tm_study_run, topomap/study.h); the
- * engine's header gives the writers the figures by index, the CSV header
- * and the merge of shards' files. */
+ * study runs through the public API (topomap/study.h: tm_study_run, the
+ * rows' figures by index, the CSV header, tm_study_merge for the shards'
+ * files), as any program's would. */
 #ifndef TM_STUDY_CLI_H
 #define TM_STUDY_CLI_H
 
 #include <stdio.h>
 
-#include "../study/study.h"
+#include "topomap/study.h"
 #include "cli.h"
 #include "shard_cli.h"
 
@@ -35,7 +35,7 @@ typedef struct study_args {
     int objective;
     long seed, samples;
     bool quiet;
-    tm__shard shard;   /* --shard K/N; n = 0: the whole study */
+    tm_shard shard;    /* --shard K/N; n = 0: the whole study */
     study_opt opts[STUDY_MAX_OPTS]; int n_opts; /* every option, in order */
 } study_args;
 
@@ -51,10 +51,11 @@ typedef struct study_outputs {
     const char *const *outs; int n_outs; /* F.csv / F.json */
     const char *report;                  /* F.html or NULL */
     long seed;                           /* the JSON grid's seed */
-    tm__shard shard;                     /* n = 0: not a shard */
-    char shard_id[TM__SHARD_ID_LEN + 1];
+    tm_shard shard;                      /* n = 0: not a shard */
+    char shard_id[TM_SHARD_ID_LEN + 1];
 } study_outputs;
 
+/* `topomap study --help` (study_args.c). */
 void study_usage(FILE *out);
 /* Parses argv: true to go on, false to end with exit code *rc (0 after
  * --help; usage errors printed). */
@@ -73,8 +74,14 @@ tm_err study_write_report(tm_ctx *ctx, const char *path, const study_grid *g,
                           const tm_study_result *res);
 /* The table on stdout. */
 void study_print_table(FILE *out, const study_grid *g, const tm_study_result *res);
-/* Axis labels shared by the writers. */
-const char *study_scale_label(const tm_study_spec *s, int i);
-void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size);
+/* Axis labels shared by the writers (the table, CSV, JSON, the report). */
+static inline const char *study_scale_label(const tm_study_spec *s, int i)
+{
+    return s->scales[i] ? s->scales[i] : "none";
+}
+static inline void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size)
+{
+    tm_study_failure_label(&s->failures[i], buf, size);
+}
 
 #endif

@@ -6,18 +6,8 @@
 #include "shard_cli.h"
 #include "study_cli.h"
 
-static const char *const FIG[TM__N_FIG] = {"max_congestion", "avg_dilation", "qap_J",
+static const char *const FIG[TM_STUDY_N_FIG] = {"max_congestion", "avg_dilation", "qap_J",
                                            "est_time_s"};
-
-const char *study_scale_label(const tm_study_spec *s, int i)
-{
-    return s->scales[i] ? s->scales[i] : "none";
-}
-
-void study_fail_label(const tm_study_spec *s, int i, char *buf, size_t size)
-{
-    tm_study_failure_label(&s->failures[i], buf, size);
-}
 
 static const char *routing_name(const tm_study_spec *s, int i)
 {
@@ -68,11 +58,11 @@ static void print_row(FILE *out, const tm_study_spec *s, const tm_study_row *r)
         fprintf(out, " %s\n", r->cause);
         return;
     }
-    for (int k = 0; k < TM__N_FIG; k++) {
-        int w = k == TM__FIG_DIL ? 9 : 13;
-        double b = tm__study_fig_of(r, true, k), v = tm__study_fig_of(r, false, k);
-        fprintf(out, k == TM__FIG_DIL ? " %*.4f %*.4f" : " %*.6g %*.6g", w, b, w, v);
-        fprintf(out, " %+7.1f%%", tm__study_change_pct(b, v));
+    for (int k = 0; k < TM_STUDY_N_FIG; k++) {
+        int w = k == TM_STUDY_FIG_DILATION ? 9 : 13;
+        double b = tm_study_row_fig(r, true, k), v = tm_study_row_fig(r, false, k);
+        fprintf(out, k == TM_STUDY_FIG_DILATION ? " %*.4f %*.4f" : " %*.6g %*.6g", w, b, w, v);
+        fprintf(out, " %+7.1f%%", tm_study_change_pct(b, v));
     }
     fprintf(out, "  %s\n", r->best);
 }
@@ -142,13 +132,13 @@ static void csv_row(FILE *f, const study_outputs *o, const study_grid *g,
         fprintf(f, "%d,%d,", r->runs, r->not_ok);
     else
         fputs(",,", f);
-    for (int k = 0; k < TM__N_FIG; k++)
-        csv_num(f, ok, tm__study_fig_of(r, true, k));
-    for (int k = 0; k < TM__N_FIG; k++)
-        csv_num(f, ok, tm__study_fig_of(r, false, k));
-    for (int k = 0; k < TM__N_FIG; k++)
+    for (int k = 0; k < TM_STUDY_N_FIG; k++)
+        csv_num(f, ok, tm_study_row_fig(r, true, k));
+    for (int k = 0; k < TM_STUDY_N_FIG; k++)
+        csv_num(f, ok, tm_study_row_fig(r, false, k));
+    for (int k = 0; k < TM_STUDY_N_FIG; k++)
         csv_num(f, ok,
-                tm__study_change_pct(tm__study_fig_of(r, true, k), tm__study_fig_of(r, false, k)));
+                tm_study_change_pct(tm_study_row_fig(r, true, k), tm_study_row_fig(r, false, k)));
     csv_str(f, r->best, false);
     csv_cell(f, ok ? "" : r->cause);
     /* a shard's row: the unsharded line, then where it belongs */
@@ -160,8 +150,8 @@ static void csv_row(FILE *f, const study_outputs *o, const study_grid *g,
 static void write_csv(FILE *f, const study_outputs *o, const study_grid *g,
                       const tm_study_result *res)
 {
-    fputs(TM__STUDY_CSV_HEADER, f);
-    fputs(sharded(o) ? "," TM__SHARD_CSV_COLUMNS "\n" : "\n", f);
+    fputs(TM_STUDY_CSV_HEADER, f);
+    fputs(sharded(o) ? "," TM_SHARD_CSV_COLUMNS "\n" : "\n", f);
     for (int i = 0; i < res->n_rows; i++)
         csv_row(f, o, g, res, &res->rows[i]);
 }
@@ -171,7 +161,7 @@ static void write_csv(FILE *f, const study_outputs *o, const study_grid *g,
 static void json_figs(json_w *j, const char *key, const double *v)
 {
     json_obj_begin(j, key);
-    for (int k = 0; k < TM__N_FIG; k++)
+    for (int k = 0; k < TM_STUDY_N_FIG; k++)
         json_num(j, FIG[k], v[k]);
     json_obj_end(j);
 }
@@ -180,7 +170,7 @@ static void json_row(json_w *j, const study_grid *g, const tm_study_row *r)
 {
     const tm_study_spec *s = g->s;
     char fl[400];
-    double base[TM__N_FIG], val[TM__N_FIG], pct[TM__N_FIG];
+    double base[TM_STUDY_N_FIG], val[TM_STUDY_N_FIG], pct[TM_STUDY_N_FIG];
     study_fail_label(s, r->failure, fl, sizeof fl);
     json_obj_begin(j, NULL);
     json_str(j, "stat", tm_study_stat_name(r->stat));
@@ -202,10 +192,10 @@ static void json_row(json_w *j, const study_grid *g, const tm_study_row *r)
     if (r->status != TM_STUDY_OK) {
         json_str(j, "cause", r->cause);
     } else {
-        for (int k = 0; k < TM__N_FIG; k++) {
-            base[k] = tm__study_fig_of(r, true, k);
-            val[k] = tm__study_fig_of(r, false, k);
-            pct[k] = tm__study_change_pct(base[k], val[k]);
+        for (int k = 0; k < TM_STUDY_N_FIG; k++) {
+            base[k] = tm_study_row_fig(r, true, k);
+            val[k] = tm_study_row_fig(r, false, k);
+            pct[k] = tm_study_change_pct(base[k], val[k]);
         }
         json_figs(j, "consecutive", base);
         json_figs(j, "mapped", val);

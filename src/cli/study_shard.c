@@ -1,4 +1,4 @@
-/* study_shard.c - the identity of a sharded study (src/shard/shard.h): a
+/* study_shard.c - the identity of a sharded study (topomap/shard.h): a
  * hash of every option that changes a row and of the bytes of the input
  * files, which every shard writes and `study merge` compares, so that
  * shards run with other options or on changed inputs are not joined. */
@@ -22,8 +22,8 @@ static bool names_input(int id)
 
 tm_err study_shard_id(tm_ctx *ctx, const study_args *a, char *out)
 {
-    tm__shard_id id;
+    tm_shard_id id;
     tm_err err = cli_shard_id(ctx, "study", a->opts, a->n_opts, no_row_change, names_input, &id);
-    tm__shard_id_hex(&id, out);
+    tm_shard_id_hex(&id, out);
     return err;
 }

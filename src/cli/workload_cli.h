@@ -1,12 +1,12 @@
 /* workload_cli.h - pieces shared by `topomap workload eval`, `workload
  * replay`, `workload merge` and `topomap alloc` (docs/workload.md): their
  * options, their inputs, and their results as a table, JSON or CSV
- * (printed from a tm__wl_doc, src/workload/wl_shard.h, whichever command
- * made it: the merge's files are the unsharded command's). */
+ * (printed from a tm_workload_doc, topomap/workload_doc.h, whichever
+ * command made it: the merge's files are the unsharded command's). */
 #ifndef TM_WORKLOAD_CLI_H
 #define TM_WORKLOAD_CLI_H
 
-#include "../workload/wl_shard.h"
+#include "topomap/workload_doc.h"
 #include "cli.h"
 #include "shard_cli.h"
 
@@ -26,7 +26,7 @@ typedef struct wl_args {
     int n_out;
     long seed, nodes, ppn;
     bool json;
-    tm__shard shard;                 /* --shard K/N; n = 0: every row */
+    tm_shard shard;                  /* --shard K/N; n = 0: every row */
     cli_optval opts[WL_MAX_OPTS];    /* every option, in order (the shard identity) */
     int n_opts;
 } wl_args;
@@ -77,8 +77,8 @@ void wl_time_str(double t, char *buf, size_t size);
 /* A shard's output: K/N, its identity, each row's position among the
  * unsharded rows (rows_total of them). */
 typedef struct wl_shard_out {
-    tm__shard sh;
-    char id[TM__SHARD_ID_LEN + 1];
+    tm_shard sh;
+    char id[TM_SHARD_ID_LEN + 1];
     int64_t total;
     const int64_t *pos; /* per row of the doc */
 } wl_shard_out;
@@ -90,25 +90,25 @@ tm_err wl_shard_id(tm_ctx *ctx, const char *what, const wl_args *a, const tm_wor
 
 /* The printed form of a result (workload_doc.c): a row (job r->job of w;
  * rr: its replay row, else NULL; hosts: its nodes, NULL when not placed). */
-tm_err wl_doc_row(tm__wl_doc *d, const tm_net *net, const tm_workload *w, const tm_job_result *r,
-                  const int32_t *hosts, const tm_replay_row *rr, const char *policy,
-                  tm__wl_row *out);
+tm_err wl_doc_row(tm_workload_doc *d, const tm_net *net, const tm_workload *w,
+                  const tm_job_result *r, const int32_t *hosts, const tm_replay_row *rr,
+                  const char *policy, tm_workload_row *out);
 /* Eval's result: its rows and the fabric (not summarized). */
 tm_err wl_doc_eval(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t n_set,
-                   const tm_workload_result *res, tm__wl_doc *d);
+                   const tm_workload_result *res, tm_workload_doc *d);
 
 /* The writers (workload_out.c): JSON (sh: a shard's, NULL: the whole, with
  * the statistics; time_s: the command's run time, NaN in files), CSV. */
-void wl_write_json(FILE *out, const tm__wl_doc *d, const wl_shard_out *sh, double time_s);
-void wl_write_csv(FILE *out, const tm__wl_doc *d, const wl_shard_out *sh);
+void wl_write_json(FILE *out, const tm_workload_doc *d, const wl_shard_out *sh, double time_s);
+void wl_write_csv(FILE *out, const tm_workload_doc *d, const wl_shard_out *sh);
 /* Every --out file (CSV or JSON by its name), atomically. */
-tm_err wl_write_outs(tm_ctx *ctx, const char *const *outs, int n_out, const tm__wl_doc *d,
+tm_err wl_write_outs(tm_ctx *ctx, const char *const *outs, int n_out, const tm_workload_doc *d,
                      const wl_shard_out *sh);
 /* The tables: eval's rows, the fabric's shared links, the slowdowns (when
  * summarized); a replay's policies and (up to 40 jobs) each job's slowdown
  * under each. */
-void wl_print_eval(FILE *out, const tm__wl_doc *d);
-void wl_print_replay(FILE *out, const tm__wl_doc *d);
+void wl_print_eval(FILE *out, const tm_workload_doc *d);
+void wl_print_replay(FILE *out, const tm_workload_doc *d);
 
 /* workload replay (cmd_replay.c). */
 int cmd_replay(int argc, char **argv, cli_warns *w);
@@ -118,6 +118,6 @@ int cmd_workload_merge(int argc, char **argv, cli_warns *w);
  * job: the whole result with its link loads); a replay's, from its doc. */
 tm_err wl_write_eval_report(tm_ctx *ctx, const wl_args *a, const wl_inputs *in,
                             const tm_workload_result *r);
-tm_err wl_write_replay_report(tm_ctx *ctx, const tm__wl_doc *d, const char *path);
+tm_err wl_write_replay_report(tm_ctx *ctx, const tm_workload_doc *d, const char *path);
 
 #endif

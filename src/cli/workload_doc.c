@@ -1,5 +1,5 @@
 /* workload_doc.c - a workload command's result in the form its writers
- * print (tm__wl_doc, src/workload/wl_shard.h): names instead of vertex
+ * print (tm_workload_doc, topomap/workload_doc.h): names instead of vertex
  * ids, hostlists, labels and times as written; and a shard's identity. */
 #include <stdlib.h>
 #include <string.h>
@@ -23,18 +23,18 @@ static bool names_input(int id)
 tm_err wl_shard_id(tm_ctx *ctx, const char *what, const wl_args *a, const tm_workload *w,
                    char *out)
 {
-    tm__shard_id id;
+    tm_shard_id id;
     tm_err err = cli_shard_id(ctx, what, a->opts, a->n_opts, row_free, names_input, &id);
     /* the matrices the jobs name, in the order the jobs file names them */
     for (int32_t m = 0; !err && m < w->n_matrices; m++)
-        err = tm__shard_id_add_input(ctx, &id, "matrix", w->matrix_path[m]);
-    tm__shard_id_hex(&id, out);
+        err = tm_shard_id_add_input(ctx, &id, "matrix", w->matrix_path[m]);
+    tm_shard_id_hex(&id, out);
     return err;
 }
 
-tm_err wl_doc_row(tm__wl_doc *d, const tm_net *net, const tm_workload *w, const tm_job_result *r,
-                  const int32_t *hosts, const tm_replay_row *rr, const char *policy,
-                  tm__wl_row *x)
+tm_err wl_doc_row(tm_workload_doc *d, const tm_net *net, const tm_workload *w,
+                  const tm_job_result *r, const int32_t *hosts, const tm_replay_row *rr,
+                  const char *policy, tm_workload_row *x)
 {
     const tm_job *job = &w->job[r->job];
     const char **with;
@@ -44,16 +44,16 @@ tm_err wl_doc_row(tm__wl_doc *d, const tm_net *net, const tm_workload *w, const 
     x->job = job->id;
     x->index = r->job;
     x->line = job->line;
-    x->nodes = hosts ? tm__wl_doc_keep(d, wl_hostlist(net, hosts, job->n_hosts)) : "";
+    x->nodes = hosts ? tm_workload_doc_keep(d, wl_hostlist(net, hosts, job->n_hosts)) : "";
     x->n_nodes = job->n_hosts;
     x->n_tasks = job->n_tasks;
     wl_comm_label(w, job, buf, sizeof buf);
-    x->comm = tm__wl_doc_str(d, buf);
+    x->comm = tm_workload_doc_str(d, buf);
     if (w->has_times) {
         wl_time_str(job->start, buf, sizeof buf);
-        x->start = tm__wl_doc_str(d, buf);
+        x->start = tm_workload_doc_str(d, buf);
         wl_time_str(job->end, buf, sizeof buf);
-        x->end = tm__wl_doc_str(d, buf);
+        x->end = tm_workload_doc_str(d, buf);
     }
     x->placed = !rr || rr->placed;
     x->alone = r->alone;
@@ -67,7 +67,7 @@ tm_err wl_doc_row(tm__wl_doc *d, const tm_net *net, const tm_workload *w, const 
     x->group = r->group >= 0 ? w->job[r->group].id : NULL;
     x->links_used = r->links_used;
     x->links_shared = r->links_shared;
-    with = tm__wl_doc_keep(d, calloc((size_t)r->n_neighbours + 1, sizeof *with));
+    with = tm_workload_doc_keep(d, calloc((size_t)r->n_neighbours + 1, sizeof *with));
     for (int32_t k = 0; with && k < r->n_neighbours; k++)
         with[k] = w->job[r->neighbours[k]].id;
     x->shares_with = with;
@@ -84,31 +84,31 @@ static void link_ends(const tm_net *net, int32_t link, const char **a, const cha
 }
 
 /* The fabric: names, and each job's share of a shared link's load. */
-static tm_err doc_fabric(tm__wl_doc *d, const tm_net *net, const tm_workload *w,
+static tm_err doc_fabric(tm_workload_doc *d, const tm_net *net, const tm_workload *w,
                          const tm_workload_result *r)
 {
-    tm__wl_fabric *f = &d->fabric;
+    tm_workload_fabric *f = &d->fabric;
     f->max_congestion = r->max_congestion;
     if (r->max_link >= 0)
         link_ends(net, r->max_link, &f->max_from, &f->max_to);
     f->links_used = r->links_used;
     f->links_shared = r->links_shared;
-    f->shared = tm__wl_doc_keep(d, calloc((size_t)r->n_shared + 1, sizeof *f->shared));
+    f->shared = tm_workload_doc_keep(d, calloc((size_t)r->n_shared + 1, sizeof *f->shared));
     if (!f->shared)
         return TM_ENOMEM;
     for (int32_t i = 0; i < r->n_shared; i++) {
         const tm_link_share *s = &r->shared[i];
-        tm__wl_share *x = &f->shared[i];
+        tm_workload_share *x = &f->shared[i];
         double tot = 0;
         for (int32_t k = 0; k < s->n_jobs; k++)
             tot += s->load[k];
         link_ends(net, s->link, &x->from, &x->to);
         x->congestion = s->congestion;
-        x->jobs = tm__wl_doc_keep(d, calloc((size_t)s->n_jobs + 1, sizeof *x->jobs));
+        x->jobs = tm_workload_doc_keep(d, calloc((size_t)s->n_jobs + 1, sizeof *x->jobs));
         if (!x->jobs)
             return TM_ENOMEM;
         for (int32_t k = 0; k < s->n_jobs; k++)
-            x->jobs[k] = (tm__wl_share_job){w->job[s->jobs[k]].id, s->load[k],
+            x->jobs[k] = (tm_workload_share_job){w->job[s->jobs[k]].id, s->load[k],
                                             tot > 0 ? s->load[k] / tot : 0};
         x->n_jobs = s->n_jobs;
     }
@@ -117,7 +117,7 @@ static tm_err doc_fabric(tm__wl_doc *d, const tm_net *net, const tm_workload *w,
 }
 
 tm_err wl_doc_eval(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t n_set,
-                   const tm_workload_result *res, tm__wl_doc *d)
+                   const tm_workload_result *res, tm_workload_doc *d)
 {
     tm_err err = TM_EOK;
     d->has_head = true;
@@ -129,7 +129,7 @@ tm_err wl_doc_eval(tm_ctx *ctx, const wl_args *a, const wl_inputs *in, int32_t n
     d->n_running = n_set;
     d->skipped_steps = in->w.skipped_steps;
     d->skipped_not_started = in->w.skipped_not_started;
-    d->rows = tm__wl_doc_keep(d, calloc((size_t)res->n_rows + 1, sizeof *d->rows));
+    d->rows = tm_workload_doc_keep(d, calloc((size_t)res->n_rows + 1, sizeof *d->rows));
     if (!d->rows)
         err = TM_ENOMEM;
     for (int32_t i = 0; !err && i < res->n_rows; i++) {

@@ -1,6 +1,6 @@
 /* workload_out.c - the results of workload eval and replay (and of their
  * merge) as a table on stdout, JSON or CSV (keys and columns in
- * docs/workload.md "Output"), printed from a tm__wl_doc: whatever made the
+ * docs/workload.md "Output"), printed from a tm_workload_doc: whatever made the
  * doc, the same doc prints the same bytes.  A row depends only on its job
  * and the jobs that ran with it, so the rows of shards joined by position
  * make the unsharded doc. */
@@ -23,7 +23,7 @@ static void json_figures(json_w *j, const char *key, const tm_job_figures *f)
     json_obj_end(j);
 }
 
-static void json_row(json_w *j, const tm__wl_row *x)
+static void json_row(json_w *j, const tm_workload_row *x)
 {
     json_obj_begin(j, NULL);
     if (x->policy)
@@ -65,7 +65,7 @@ static void json_row(json_w *j, const tm__wl_row *x)
     json_obj_end(j);
 }
 
-static void json_fabric(json_w *j, const tm__wl_fabric *f)
+static void json_fabric(json_w *j, const tm_workload_fabric *f)
 {
     json_obj_begin(j, "fabric");
     json_num(j, "max_congestion", f->max_congestion);
@@ -79,7 +79,7 @@ static void json_fabric(json_w *j, const tm__wl_fabric *f)
     json_int(j, "links_shared", f->links_shared);
     json_arr_begin(j, "shared_links");
     for (int32_t i = 0; i < f->n_shared; i++) {
-        const tm__wl_share *s = &f->shared[i];
+        const tm_workload_share *s = &f->shared[i];
         json_obj_begin(j, NULL);
         json_str(j, "from", s->from);
         json_str(j, "to", s->to);
@@ -113,7 +113,7 @@ static void json_stats(json_w *j, const char *key, const tm_slowdown_stats *s)
     json_obj_end(j);
 }
 
-static void json_rows(json_w *j, const tm__wl_doc *d)
+static void json_rows(json_w *j, const tm_workload_doc *d)
 {
     json_arr_begin(j, "jobs");
     for (int32_t i = 0; i < d->n_rows; i++)
@@ -121,7 +121,7 @@ static void json_rows(json_w *j, const tm__wl_doc *d)
     json_arr_end(j);
 }
 
-static void json_eval(json_w *j, const tm__wl_doc *d)
+static void json_eval(json_w *j, const tm_workload_doc *d)
 {
     json_str(j, "topology", d->topology);
     json_str(j, "jobs_file", d->input);
@@ -137,7 +137,7 @@ static void json_eval(json_w *j, const tm__wl_doc *d)
         json_stats(j, "slowdown", &d->slowdown);
 }
 
-static void json_replay(json_w *j, const tm__wl_doc *d)
+static void json_replay(json_w *j, const tm_workload_doc *d)
 {
     json_str(j, "topology", d->topology);
     json_str(j, "trace", d->input);
@@ -153,7 +153,7 @@ static void json_replay(json_w *j, const tm__wl_doc *d)
     if (d->summarized) {
         json_arr_begin(j, "summary");
         for (int32_t p = 0; p < d->n_policies; p++) {
-            const tm__wl_summary *s = &d->summary[p];
+            const tm_workload_summary *s = &d->summary[p];
             json_obj_begin(j, NULL);
             json_str(j, "policy", s->policy);
             json_int(j, "jobs", s->jobs);
@@ -168,7 +168,7 @@ static void json_replay(json_w *j, const tm__wl_doc *d)
     json_rows(j, d);
     json_arr_begin(j, "timeline");
     for (int32_t i = 0; i < d->n_intervals; i++) {
-        const tm__wl_interval *iv = &d->timeline[i];
+        const tm_workload_interval *iv = &d->timeline[i];
         json_obj_begin(j, NULL);
         json_str(j, "policy", iv->policy);
         json_num(j, "t0", iv->t0);
@@ -181,7 +181,7 @@ static void json_replay(json_w *j, const tm__wl_doc *d)
     json_arr_end(j);
 }
 
-void wl_write_json(FILE *out, const tm__wl_doc *d, const wl_shard_out *sh, double time_s)
+void wl_write_json(FILE *out, const tm_workload_doc *d, const wl_shard_out *sh, double time_s)
 {
     json_w j;
     json_begin(&j, out);
@@ -249,7 +249,7 @@ static void csv_ids(FILE *out, const char *const *ids, int32_t n, bool last)
         fputc(',', out);
 }
 
-static void csv_row(FILE *out, const tm__wl_row *x)
+static void csv_row(FILE *out, const tm_workload_row *x)
 {
     if (x->policy)
         csv_str(out, x->policy, false);
@@ -276,10 +276,10 @@ static void csv_row(FILE *out, const tm__wl_row *x)
         fputs("false,,,", out);
 }
 
-void wl_write_csv(FILE *out, const tm__wl_doc *d, const wl_shard_out *sh)
+void wl_write_csv(FILE *out, const tm_workload_doc *d, const wl_shard_out *sh)
 {
-    fputs(d->replay ? TM__WL_REPLAY_CSV_HEADER : TM__WL_EVAL_CSV_HEADER, out);
-    fputs(sh ? "," TM__SHARD_CSV_COLUMNS "\n" : "\n", out);
+    fputs(d->replay ? TM_WORKLOAD_REPLAY_CSV_HEADER : TM_WORKLOAD_EVAL_CSV_HEADER, out);
+    fputs(sh ? "," TM_SHARD_CSV_COLUMNS "\n" : "\n", out);
     for (int32_t i = 0; i < d->n_rows; i++) {
         csv_row(out, &d->rows[i]);
         if (sh)
@@ -288,7 +288,7 @@ void wl_write_csv(FILE *out, const tm__wl_doc *d, const wl_shard_out *sh)
     }
 }
 
-tm_err wl_write_outs(tm_ctx *ctx, const char *const *outs, int n_out, const tm__wl_doc *d,
+tm_err wl_write_outs(tm_ctx *ctx, const char *const *outs, int n_out, const tm_workload_doc *d,
                      const wl_shard_out *sh)
 {
     for (int i = 0; i < n_out; i++) {
@@ -308,13 +308,13 @@ tm_err wl_write_outs(tm_ctx *ctx, const char *const *outs, int n_out, const tm__
 
 /* ---- tables -------------------------------------------------------------------- */
 
-static void print_rows(FILE *out, const tm__wl_doc *d)
+static void print_rows(FILE *out, const tm_workload_doc *d)
 {
     fprintf(out, "%-12s %5s %6s  %-16s %12s %9s %13s %12s %13s %9s  %s\n", "job", "nodes",
             "tasks", "comm", "cong alone", "dil alone", "time alone", "cong shared",
             "time shared", "slowdown", "shares links with");
     for (int32_t i = 0; i < d->n_rows; i++) {
-        const tm__wl_row *r = &d->rows[i];
+        const tm_workload_row *r = &d->rows[i];
         const char *base = strrchr(r->comm, '/') ? strrchr(r->comm, '/') + 1 : r->comm;
         char with[200];
         size_t len = 0;
@@ -332,7 +332,7 @@ static void print_rows(FILE *out, const tm__wl_doc *d)
     }
 }
 
-static void print_shared(FILE *out, const tm__wl_fabric *f)
+static void print_shared(FILE *out, const tm_workload_fabric *f)
 {
     fprintf(out, "fabric       max congestion %.6g", f->max_congestion);
     if (f->max_from)
@@ -344,7 +344,7 @@ static void print_shared(FILE *out, const tm__wl_fabric *f)
     fprintf(out, "links shared by jobs, most congested first%s:\n",
             f->n_shared < f->links_shared ? " (the first ones)" : "");
     for (int32_t i = 0, shown = 0; i < f->n_shared && shown < 10; shown++) {
-        const tm__wl_share *s = &f->shared[i];
+        const tm_workload_share *s = &f->shared[i];
         double tot = 0;
         int32_t same = 1;
         /* parallel cables with the same load: one line */
@@ -370,7 +370,7 @@ static void print_shared(FILE *out, const tm__wl_fabric *f)
     }
 }
 
-void wl_print_eval(FILE *out, const tm__wl_doc *d)
+void wl_print_eval(FILE *out, const tm_workload_doc *d)
 {
     const tm_slowdown_stats *st = &d->slowdown;
     print_rows(out, d);
@@ -383,7 +383,7 @@ void wl_print_eval(FILE *out, const tm__wl_doc *d)
                 100 * (TM_SLOWED - 1));
 }
 
-void wl_print_replay(FILE *out, const tm__wl_doc *d)
+void wl_print_replay(FILE *out, const tm_workload_doc *d)
 {
     int32_t per = d->n_policies ? d->n_rows / d->n_policies : 0;
     if (d->summarized) {
@@ -391,7 +391,7 @@ void wl_print_replay(FILE *out, const tm__wl_doc *d)
                 "unplaced", "mean", "median", "p90", "p99", "max", "slowed", "cong peak",
                 "cong mean");
         for (int32_t p = 0; p < d->n_policies; p++) {
-            const tm__wl_summary *s = &d->summary[p];
+            const tm_workload_summary *s = &d->summary[p];
             const tm_slowdown_stats *st = &s->slowdown;
             fprintf(out, "%-12s %6d %6d %8.3fx %8.3fx %8.3fx %8.3fx %8.3fx %7d %14.6g %14.6g\n",
                     s->policy, s->jobs, s->not_placed, st->mean, st->median, st->p90, st->p99,
@@ -411,7 +411,7 @@ void wl_print_replay(FILE *out, const tm__wl_doc *d)
     for (int32_t i = 0; i < per; i++) {
         fprintf(out, "%-12s %5d", d->rows[i].job, d->rows[i].n_nodes);
         for (int32_t p = 0; p < d->n_policies; p++) {
-            const tm__wl_row *r = &d->rows[(size_t)p * per + i];
+            const tm_workload_row *r = &d->rows[(size_t)p * per + i];
             if (r->placed)
                 fprintf(out, " %11.3fx", r->slowdown);
             else

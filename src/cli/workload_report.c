@@ -83,7 +83,7 @@ static void page_free(replay_page *g)
     free(g->series);
 }
 
-tm_err wl_write_replay_report(tm_ctx *ctx, const tm__wl_doc *d, const char *path)
+tm_err wl_write_replay_report(tm_ctx *ctx, const tm_workload_doc *d, const char *path)
 {
     size_t np = (size_t)d->n_policies + 1, nr = (size_t)d->n_rows + 1, ni = (size_t)d->n_intervals + 1;
     replay_page g = {calloc(nr, sizeof *g.jobs), malloc(nr * sizeof *g.slow),
@@ -99,7 +99,7 @@ tm_err wl_write_replay_report(tm_ctx *ctx, const tm__wl_doc *d, const char *path
         return tm_ctx_fail(ctx, TM_ENOMEM, "out of memory");
     }
     for (int32_t i = 0; i < d->n_rows; i++) {
-        const tm__wl_row *r = &d->rows[i];
+        const tm_workload_row *r = &d->rows[i];
         tm_report_job *x = &g.jobs[i];
         x->label = r->job;
         x->policy = r->policy;
@@ -122,7 +122,7 @@ tm_err wl_write_replay_report(tm_ctx *ctx, const tm__wl_doc *d, const char *path
             if (d->rows[i].placed && strcmp(d->rows[i].policy, name) == 0)
                 g.slow[ns++] = d->rows[i].slowdown, g.n_slow[p]++;
         for (int32_t i = 0; i < d->n_intervals; i++) {
-            const tm__wl_interval *iv = &d->timeline[i];
+            const tm_workload_interval *iv = &d->timeline[i];
             if (strcmp(iv->policy, name) != 0)
                 continue;
             g.t[nt] = iv->t0;

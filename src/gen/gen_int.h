@@ -4,7 +4,7 @@
  * overflow-safe arithmetic, and vertex/cable helpers that apply the name
  * prefix, the host name pattern, slots and the transit policy.
  *
- * Life cycle of one tm_gen_build() call (spec.c):
+ * Life cycle of one tm_gen_build() call (spec.c; the accessors: option.c):
  *   parse "<name>:<items>" -> check every key against the generator's
  *   table -> generator reads its options (tm__gen_int/cap) -> computes its
  *   exact vertex and cable counts with saturating arithmetic ->
@@ -68,7 +68,7 @@ typedef struct tm__gen {
     int64_t plan_vertices, plan_cables;
 } tm__gen;
 
-/* ---- spec access (spec.c) ----------------------------------------------- */
+/* ---- spec access (option.c) --------------------------------------------- */
 
 /* Records TM_EUSAGE "generator spec '<spec>': <message>". */
 tm_err tm__gen_fail(tm__gen *g, const char *fmt, ...) TM_PRINTF(2, 3);
@@ -91,7 +91,7 @@ tm_err tm__gen_host(tm__gen *g, int64_t index, int32_t *id);
 /* Adds a switch named prefix + printf(fmt, ...). */
 tm_err tm__gen_switch(tm__gen *g, int32_t *id, const char *fmt, ...) TM_PRINTF(3, 4);
 tm_err tm__gen_cable(tm__gen *g, int32_t a, int32_t b, double cap);
-/* Number of decimal digits of v >= 0, at least min. */
+/* Number of decimal digits of v >= 0, at least min (option.c). */
 int tm__gen_digits(int64_t v, int min);
 
 /* ---- saturating arithmetic for size planning ---------------------------- */

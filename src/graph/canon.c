@@ -311,7 +311,7 @@ tm_err tm__comm_permute(tm_ctx *ctx, const tm_comm *c, const int32_t *perm, tm_c
     pent *row = tm__malloc_n((size_t)c->nnz + 1, sizeof *row);
     int64_t k = 0;
     tm_err err = TM_EOK;
-    tm_comm_init(out);
+    memset(out, 0, sizeof *out);
     out->n = c->n;
     out->nnz = c->nnz;
     out->xadj = tm__malloc_n(n + 1, sizeof *out->xadj);
@@ -346,6 +346,6 @@ out:
     free(inv);
     free(row);
     if (err)
-        tm_comm_release(out);
+        tm__comm_drop(out);
     return err;
 }

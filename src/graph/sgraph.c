@@ -18,6 +18,15 @@ void tm__sgraph_release(tm__sgraph *g)
     memset(g, 0, sizeof *g);
 }
 
+void tm__comm_drop(tm_comm *c)
+{
+    free(c->xadj);
+    free(c->adj);
+    free(c->w);
+    free(c->vwgt);
+    memset(c, 0, sizeof *c);
+}
+
 double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v)
 {
     double s = 0;

@@ -65,6 +65,10 @@ tm_err tm__sgraph_induced(tm_ctx *ctx, const tm__sgraph *g, const int32_t *verts
  * summed when g has them.  flags: TM__SG_SORTED_ROWS. */
 tm_err tm__sgraph_contract(tm_ctx *ctx, const tm__sgraph *g, const int32_t *part, int32_t k,
                            unsigned flags, tm__sgraph *out);
+/* Frees a communication graph built here (tm__comm_heavy,
+ * tm__comm_permute) and leaves it empty, as tm_comm_release does (this
+ * layer does not call src/comm). */
+void tm__comm_drop(tm_comm *c);
 /* Sum of the weights at v (its "cumulative edge weight"). */
 double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v);
 /* The heavy edges of g (sgraph_heavy.c): {u, v} is kept when its weight

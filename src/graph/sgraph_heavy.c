@@ -83,7 +83,7 @@ tm_err tm__comm_heavy(tm_ctx *ctx, const tm_comm *c, double ratio, tm_comm *out,
     tm__sgraph g, h;
     int64_t k = 0;
     tm_err err = tm__sgraph_from_comm(ctx, c, TM__SG_POSITIVE, &g);
-    tm_comm_init(out);
+    memset(out, 0, sizeof *out);
     if (err)
         return err;
     err = tm__sgraph_heavy(ctx, &g, ratio, &h, kept);
@@ -114,6 +114,6 @@ done:
     tm__sgraph_release(&g);
     tm__sgraph_release(&h);
     if (err)
-        tm_comm_release(out);
+        tm__comm_drop(out);
     return err;
 }

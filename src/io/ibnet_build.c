@@ -10,24 +10,10 @@
  * vertex and cable order independent of the dump's node order: hosts
  * first, then switches, each in natural name order; cables by endpoints.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ibnet_int.h"
-
-void tm__ib_dump_release(tm__ib_dump *d)
-{
-    for (size_t i = 0; i < d->n_nodes; i++) {
-        free(d->nodes[i].id);
-        free(d->nodes[i].desc);
-    }
-    for (size_t i = 0; i < d->n_ports; i++)
-        free(d->ports[i].peer_key);
-    free(d->nodes);
-    free(d->ports);
-    tm__strmap_release(&d->keys);
-}
 
 /* Readable form of a node key for messages. */
 static void key_display(const char *key, char *buf, size_t sz)
@@ -36,16 +22,6 @@ static void key_display(const char *key, char *buf, size_t sz)
         snprintf(buf, sz, "GUID 0x%s", key + 1);
     else
         snprintf(buf, sz, "\"%.200s\"", key + 1);
-}
-
-tm_err tm__ib_fail_at(tm__ib_dump *d, long line, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return tm__fail(d->ctx, TM_EINPUT, "%s:%ld: %s", d->name, line, msg);
 }
 
 /* Resolves peers and fills the port slot table. */

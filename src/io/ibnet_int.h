@@ -4,9 +4,10 @@
  * GUID), the width x speed table, and the build step that turns the raw
  * model into tm_net vertices and cables.
  *
- * Split: ibnet_speed.c (link rates), ibnet_parse.c (topology / -g / ibsim
- * lines), ibnet_ports.c (-p ports report), ibnet_build.c (pairing, naming,
- * net construction), ibnet_write.c (writer), nodemap.c (GUID -> name map).
+ * Split: ibnet_speed.c (link rates), ibnet_dump.c (the dump's records),
+ * ibnet_parse.c (topology / -g / ibsim lines), ibnet_ports.c (-p ports
+ * report), ibnet_build.c (pairing, naming, net construction), ibnet_write.c
+ * (writer), nodemap.c (GUID -> name map).
  */
 #ifndef TM_IBNET_INT_H
 #define TM_IBNET_INT_H
@@ -68,6 +69,14 @@ int tm__ib_mask_cap(unsigned wmask, unsigned smask, double *cap);
  * otherwise the nearest one. */
 const char *tm__ib_cap_token(double cap, bool *exact, double *token_cap);
 
+/* ---- ibnet_dump.c ---- */
+/* Appends a node / port record (NULL on OOM, message recorded). */
+tm__ib_node *tm__ib_add_node(tm__ib_dump *d, int32_t *idx);
+tm__ib_port *tm__ib_add_port(tm__ib_dump *d);
+/* TM_EINPUT "name:line: message". */
+tm_err tm__ib_fail_at(tm__ib_dump *d, long line, const char *fmt, ...) TM_PRINTF(3, 4);
+void tm__ib_dump_release(tm__ib_dump *d);
+
 /* ---- ibnet_parse.c / ibnet_ports.c ---- */
 /* Key of a node id: "g<16 hex>" for S-/H-/R-<hex> ids, "i<id>" otherwise.
  * Returns the key length or -1 if it does not fit. */
@@ -75,9 +84,6 @@ int tm__ib_key(const char *id, size_t len, char *out, size_t outsz, uint64_t *gu
 tm_err tm__ib_parse(tm__ib_dump *d, FILE *in);
 /* One line of the -p report (already known to start with SW/CA/RT). */
 tm_err tm__ib_ports_line(tm__ib_dump *d, const tm__lexer *lx, const char *p);
-/* Appends a node / port record (NULL on OOM, message recorded). */
-tm__ib_node *tm__ib_add_node(tm__ib_dump *d, int32_t *idx);
-tm__ib_port *tm__ib_add_port(tm__ib_dump *d);
 bool tm__ib_is_ports_line(const char *p);
 
 /* ---- build step (ibnet_build.c, ibnet_names.c) ---- */
@@ -108,7 +114,6 @@ typedef struct tm__ib_builder {
     tm__strmap names;   /* vertex name -> vtx index */
 } tm__ib_builder;
 
-tm_err tm__ib_fail_at(tm__ib_dump *d, long line, const char *fmt, ...) TM_PRINTF(3, 4);
 tm_err tm__ib_name_hosts(tm__ib_builder *b);
 tm_err tm__ib_name_switches(tm__ib_builder *b);
 
@@ -141,6 +146,5 @@ tm_err tm__ib_add_lids(tm__ib_builder *b, const int32_t *order, tm_net *net);
 
 /* ---- ibnet_build.c ---- */
 tm_err tm__ib_build(tm__ib_dump *d, const tm_ibnet_opts *opts, tm_net *net);
-void tm__ib_dump_release(tm__ib_dump *d);
 
 #endif

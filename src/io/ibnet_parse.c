@@ -72,34 +72,6 @@ int tm__ib_key(const char *id, size_t len, char *out, size_t outsz, uint64_t *gu
     return (int)len + 1;
 }
 
-tm__ib_node *tm__ib_add_node(tm__ib_dump *d, int32_t *idx)
-{
-    tm__ib_node *n;
-    if (d->n_nodes >= (size_t)INT32_MAX - 1 ||
-        tm__grow((void **)&d->nodes, &d->cap_nodes, d->n_nodes + 1, sizeof *d->nodes) < 0) {
-        tm__nomem(d->ctx);
-        return NULL;
-    }
-    n = &d->nodes[d->n_nodes];
-    memset(n, 0, sizeof *n);
-    *idx = (int32_t)d->n_nodes++;
-    return n;
-}
-
-tm__ib_port *tm__ib_add_port(tm__ib_dump *d)
-{
-    tm__ib_port *p;
-    if (d->n_ports >= (size_t)INT32_MAX - 1 ||
-        tm__grow((void **)&d->ports, &d->cap_ports, d->n_ports + 1, sizeof *d->ports) < 0) {
-        tm__nomem(d->ctx);
-        return NULL;
-    }
-    p = &d->ports[d->n_ports++];
-    memset(p, 0, sizeof *p);
-    p->peer = -1;
-    return p;
-}
-
 static bool starts(const char *p, const char *prefix)
 {
     return strncmp(p, prefix, strlen(prefix)) == 0;

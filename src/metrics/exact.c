@@ -201,6 +201,18 @@ static tm_err do_group(worker *wk, int32_t gi, double *load, tm__msum *ps)
     return TM_EOK;
 }
 
+/* acc += part (the per-chunk partial sums, reduced in chunk order). */
+static void msum_add(tm__msum *acc, const tm__msum *part)
+{
+    acc->messages += part->messages;
+    acc->total_volume += part->total_volume;
+    acc->inter_host_volume += part->inter_host_volume;
+    acc->sum_w_hops += part->sum_w_hops;
+    acc->j_node += part->j_node;
+    if (part->max_dilation > acc->max_dilation)
+        acc->max_dilation = part->max_dilation;
+}
+
 /* Adds finished chunks to the total in chunk order (lock held). */
 static void reduce_ready(job *jb)
 {
@@ -212,7 +224,7 @@ static void reduce_ready(job *jb)
             jb->load[l] += b[l];
             b[l] = 0.0;
         }
-        tm__msum_add(jb->sum, &jb->part[s]);
+        msum_add(jb->sum, &jb->part[s]);
         jb->done[s] = 0;
         jb->reduced++;
     }
@@ -374,7 +386,7 @@ static tm_err classes_run(tm_ctx *ctx, job *jb, tm__route_classes *cls)
     }
     if (!err) {
         tm__route_classes_load(cls, jb->load);
-        tm__msum_add(jb->sum, &ps);
+        msum_add(jb->sum, &ps);
     }
     worker_release(&wk);
     return err;
@@ -420,7 +432,7 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, tm__gridmsg **msg, size_t *m)
                 e->w = wk.acc[e->dst];
                 add_flow(&gs, e->w, tm__route_grid_hops(jb->route, v, e->dst));
             }
-            tm__msum_add(&ps, &gs);
+            msum_add(&ps, &gs);
             continue;
         }
         jb->grp_off[ng] = pos; /* keep the group (ng <= gi: read before written) */
@@ -431,7 +443,7 @@ static tm_err grid_split(tm_ctx *ctx, job *jb, tm__gridmsg **msg, size_t *m)
     jb->grp_off[ng] = pos;
     jb->n_grp = ng;
     if (!err)
-        tm__msum_add(jb->sum, &ps);
+        msum_add(jb->sum, &ps);
     worker_release(&wk);
     return err;
 }

@@ -10,7 +10,9 @@
  *                     ones counting 0 hops;
  *   qap_J           = sum(w * hops) (+ node-internal part, see exact.c);
  *   histogram       = used links by congestion, bins of width max / BINS
- *                     (the maximum falls in the last bin).
+ *                     (the maximum falls in the last bin);
+ * and the time model's figures from time.c, a job in phases phase by phase
+ * (tm_time_eval: those alone).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +33,6 @@ void tm_metrics_release(tm_metrics *m)
 {
     free(m->link_load);
     tm_metrics_init(m);
-}
-
-void tm__msum_add(tm__msum *acc, const tm__msum *part)
-{
-    acc->messages += part->messages;
-    acc->total_volume += part->total_volume;
-    acc->inter_host_volume += part->inter_host_volume;
-    acc->sum_w_hops += part->sum_w_hops;
-    acc->j_node += part->j_node;
-    if (part->max_dilation > acc->max_dilation)
-        acc->max_dilation = part->max_dilation;
 }
 
 void tm__group_release(tm__bygroup *b)
@@ -166,6 +157,53 @@ static tm_err node_part(tm_ctx *ctx, const tm_comm *comm, const tm_mapping *map,
     return TM_EOK;
 }
 
+/* est_time_s of a job that runs in phases (docs/time.md "Phases"): the
+ * phases run one after the other, so the job's time is the sum over its
+ * distinct phases of repeat x the time of one exchange of the phase's
+ * matrix, each with every message in flight at once and its own latency
+ * and overhead.  This is not the time of the sum: the messages of two
+ * phases do not share links, and a phase's message keeps its own size (the
+ * SMPI bandwidth and latency factors depend on it).  Each phase's matrix is
+ * evaluated alone, by tm_metrics_eval without phases. */
+static tm_err time_of_phases(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                             const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out)
+{
+    const tm_comm_phases *ph = topt->phases;
+    tm_time_opts one = *topt;
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    double est = 0.0, lb = 0.0;
+    int64_t flows = 0;
+    int64_t updates = 0;
+    bool approx = false;
+    if (ph->n_tasks != comm->n)
+        return tm_ctx_fail(ctx, TM_EINPUT, "the phases have %d tasks but the communication "
+                                           "graph has %d", ph->n_tasks, comm->n);
+    one.phases = NULL; /* each phase alone */
+    o.time = &one;
+    for (int32_t k = 0; k < ph->n_phases; k++) {
+        tm_metrics m;
+        tm_err err;
+        if (ph->phase[k].n != comm->n)
+            return tm_ctx_fail(ctx, TM_EINPUT, "phase %d has %d tasks, not %d", k + 1,
+                               ph->phase[k].n, comm->n);
+        err = tm_metrics_eval(ctx, route, &ph->phase[k], map, &o, &m);
+        if (err)
+            return err;
+        est += (double)ph->repeat[k] * m.est_time_s;
+        lb += (double)ph->repeat[k] * m.time_lower_bound_s;
+        approx = approx || m.time_approximate;
+        flows += m.time_flows;
+        updates += m.time_rate_updates;
+        tm_metrics_release(&m);
+    }
+    out->est_time_s = est;
+    out->time_lower_bound_s = lb;
+    out->time_approximate = approx;
+    out->time_flows = flows;
+    out->time_rate_updates = updates > INT32_MAX ? INT32_MAX : (int32_t)updates;
+    return TM_EOK;
+}
+
 tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                        const tm_mapping *map, const tm_metrics_opts *opts, tm_metrics *out)
 {
@@ -221,7 +259,7 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
     if (opts->time && opts->time->model == TM_TIME_NONE)
         err = TM_EOK; /* the caller does not need the time */
     else if (opts->time && opts->time->phases)
-        err = tm__time_eval_phases(ctx, route, comm, map, opts->time, out);
+        err = time_of_phases(ctx, route, comm, map, opts->time, out);
     else
         err = tm__time_eval(ctx, route, comm, map, opts->time, load, out);
     if (err) {
@@ -237,6 +275,25 @@ out:
     tm__group_release(&by);
     free(load);
     return err;
+}
+
+tm_err tm_time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
+                    const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out)
+{
+    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
+    tm_metrics m;
+    tm_err err;
+    o.time = topt;
+    err = tm_metrics_eval(ctx, route, comm, map, &o, &m);
+    if (err)
+        return err;
+    out->est_time_s = m.est_time_s;
+    out->time_lower_bound_s = m.time_lower_bound_s;
+    out->time_approximate = m.time_approximate;
+    out->time_flows = m.time_flows;
+    out->time_rate_updates = m.time_rate_updates;
+    tm_metrics_release(&m);
+    return TM_EOK;
 }
 
 tm_err tm_metrics_link_loads(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,

@@ -33,8 +33,6 @@ typedef struct tm__msum {
     int32_t max_dilation;
 } tm__msum;
 
-void tm__msum_add(tm__msum *acc, const tm__msum *part);
-
 /* Exact loads of every directed link under the router (exact.c), using
  * tm_ctx_threads(ctx) threads; bit-identical for any thread count. */
 tm_err tm__metrics_exact(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,

@@ -289,22 +289,3 @@ out:
     free(done);
     return err;
 }
-
-tm_err tm_time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
-                    const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out)
-{
-    tm_metrics_opts o = TM_METRICS_OPTS_INIT;
-    tm_metrics m;
-    tm_err err;
-    o.time = topt;
-    err = tm_metrics_eval(ctx, route, comm, map, &o, &m);
-    if (err)
-        return err;
-    out->est_time_s = m.est_time_s;
-    out->time_lower_bound_s = m.time_lower_bound_s;
-    out->time_approximate = m.time_approximate;
-    out->time_flows = m.time_flows;
-    out->time_rate_updates = m.time_rate_updates;
-    tm_metrics_release(&m);
-    return TM_EOK;
-}

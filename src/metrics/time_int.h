@@ -85,12 +85,6 @@ tm_err tm__time_paths(tm_ctx *ctx, const tm_route *route, const tm__tmsg *msg, i
 tm_err tm__time_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
                      const tm_mapping *map, const tm_time_opts *topt, const double *load,
                      tm_metrics *out);
-/* The time fields of out from topt->phases (time_phases.c): sums over the
- * phases of repeat x each phase's figures, the phase's matrix evaluated
- * alone (tm_metrics_eval without phases).  The phases must have comm's
- * task count. */
-tm_err tm__time_eval_phases(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
-                            const tm_mapping *map, const tm_time_opts *topt, tm_metrics *out);
 /* ---- the pieces of time.c that time_shared.c strings together ------------ */
 #define TM__TIME_CROSSTRAFFIC 0.05 /* SMPI network/crosstraffic: acks on the route back */
 #define TM__TIME_APPROX_EPOCHS 64  /* epochs of the approximation (tier 2) */

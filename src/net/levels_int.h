@@ -1,10 +1,11 @@
 /*
  * levels_int.h - shared state of the hierarchy detection (not installed).
  *
- * levels.c       public API, dispatch, level storage with the nesting and
- *                drop rules, hop sampling
- * levels_tree.c  networks with switches: flat, dragonfly, tree rule
- * levels_direct.c networks without switches: clique partition, PERCS, grids
+ * levels_store.c  level storage with the nesting and drop rules
+ * levels_cliques.c the clique partition (PERCS supernodes, dragonfly groups)
+ * levels_tree.c   networks with switches: flat, dragonfly, tree rule
+ * levels_direct.c networks without switches: PERCS, grids
+ * levels.c        public API, dispatch, hop sampling
  */
 #ifndef TM_LEVELS_INT_H
 #define TM_LEVELS_INT_H
@@ -25,7 +26,7 @@ typedef struct tm__lv {
     int32_t *remap; /* n: scratch for tm__lv_push, all -1 between calls */
 } tm__lv;
 
-/* Sets out->kind. */
+/* The level store (levels_store.c).  Sets out->kind. */
 void tm__lv_kind(tm__lv *s, const char *kind);
 /* Offers a level whose group of host v is key[v] (any value in [0, n), the
  * same value = the same group; switches ignored).  The level is dropped if
@@ -40,7 +41,8 @@ tm_err tm__lv_indirect(tm__lv *s);
 tm_err tm__lv_direct(tm__lv *s);
 
 /* Greedy partition of the vertices with in[v] != 0 into cliques of the
- * subgraph they induce (levels_direct.c, also used for dragonfly groups).
+ * subgraph they induce (levels_cliques.c: PERCS supernodes, dragonfly
+ * groups).
  * cl[v] gets the clique id (0, 1, ... in order of the lowest member) or -1
  * for vertices not in.  *ok is true iff every clique has the same size
  * *size >= min_size (min_size >= 3); the partition stops at the first

@@ -85,6 +85,19 @@ static void free_snapshot(tm_net *net)
     net->finalized = false;
 }
 
+void tm__net_addr_free(tm__net_addr *a)
+{
+    if (!a)
+        return;
+    free(a->port_a);
+    free(a->port_b);
+    free(a->lid_owner);
+    free(a->lid_port);
+    free(a->base_lid);
+    free(a->lmc);
+    free(a);
+}
+
 void tm_net_free(tm_net *net)
 {
     if (!net)
@@ -711,7 +724,8 @@ tm_err tm_net_info_compute(tm_ctx *ctx, const tm_net *net, bool diameter, tm_net
     if (!err)
         err = info_parts(ctx, net, count, out);
     if (!err)
-        err = tm__net_degree_stats(ctx, net, &out->host_degree, &out->switch_degree);
+        err = tm__net_degree_stats(ctx, net->have_graph ? &net->graph : NULL, net->kind, net->nv,
+                                   &out->host_degree, &out->switch_degree);
     if (err || !diameter)
         goto out;
     dist = tm__malloc_n((size_t)g->n, sizeof *dist);

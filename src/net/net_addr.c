@@ -10,19 +10,6 @@
 #include "net_int.h"
 #include "../util/util.h"
 
-void tm__net_addr_free(tm__net_addr *a)
-{
-    if (!a)
-        return;
-    free(a->port_a);
-    free(a->port_b);
-    free(a->lid_owner);
-    free(a->lid_port);
-    free(a->base_lid);
-    free(a->lmc);
-    free(a);
-}
-
 /* The addressing record, created with its LID table on first use. */
 static tm__net_addr *addr_of(tm_net *net)
 {

@@ -72,10 +72,9 @@ static void deg_add(tm_net_degrees *d, int32_t k)
 
 /* Cables per host and per switch (igraph_degree of the multigraph: a
  * parallel cable counts once per cable, like a port). */
-tm_err tm__net_degree_stats(tm_ctx *ctx, const tm_net *net, tm_net_degrees *hosts,
-                            tm_net_degrees *switches)
+tm_err tm__net_degree_stats(tm_ctx *ctx, const igraph_t *graph, const uint8_t *kind, int32_t nv,
+                            tm_net_degrees *hosts, tm_net_degrees *switches)
 {
-    const igraph_t *graph = tm__net_igraph(net);
     igraph_vector_int_t deg;
     tm__igraph_guard guard;
     igraph_error_t rc;
@@ -94,8 +93,8 @@ tm_err tm__net_degree_stats(tm_ctx *ctx, const tm_net *net, tm_net_degrees *host
     rc = igraph_degree(graph, &deg, igraph_vss_all(), IGRAPH_ALL, IGRAPH_LOOPS);
     if (rc)
         err = tm__igraph_err(ctx, rc, "degrees of the network");
-    for (int32_t v = 0; !rc && v < tm_net_n_vertices(net); v++)
-        deg_add(tm_net_kind(net, v) == TM_VERTEX_HOST ? hosts : switches, (int32_t)VECTOR(deg)[v]);
+    for (int32_t v = 0; !rc && v < nv; v++)
+        deg_add(kind[v] == TM_VERTEX_HOST ? hosts : switches, (int32_t)VECTOR(deg)[v]);
     igraph_vector_int_destroy(&deg);
 out:
     tm__igraph_end(&guard);

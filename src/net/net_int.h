@@ -13,12 +13,14 @@
 const igraph_t *tm__net_igraph(const tm_net *net);
 const int32_t *tm__net_igraph_cable(const tm_net *net);
 
-/* igraph analyses (net_igraph.c).  Parts: comp[v] for every vertex,
- * numbered by smallest vertex. */
+/* igraph analyses of a graph (net_igraph.c, below net.c).  Parts: comp[v]
+ * for every vertex, numbered by smallest vertex.  Degrees: of the hosts
+ * and of the switches, kind[v] the tm_vertex_kind of each of the nv
+ * vertices. */
 tm_err tm__net_components(tm_ctx *ctx, const igraph_t *graph, int32_t nv, int32_t *comp,
                           int32_t *n_comp);
-tm_err tm__net_degree_stats(tm_ctx *ctx, const tm_net *net, tm_net_degrees *hosts,
-                            tm_net_degrees *switches);
+tm_err tm__net_degree_stats(tm_ctx *ctx, const igraph_t *graph, const uint8_t *kind, int32_t nv,
+                            tm_net_degrees *hosts, tm_net_degrees *switches);
 
 /* Vertex id of the first len bytes of name, or -1: tm_net_find without a
  * NUL-terminated copy (so lookups of a prefix cannot fail for memory). */
@@ -64,6 +66,7 @@ typedef struct tm__net_addr {
 } tm__net_addr;
 tm__net_addr **tm__net_addr_slot(tm_net *net);
 const tm__net_addr *tm__net_addr_get(const tm_net *net);
+/* (net.c, which frees the record with the net) */
 void tm__net_addr_free(tm__net_addr *a);
 
 #endif

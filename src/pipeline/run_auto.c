@@ -612,6 +612,7 @@ tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_re
     a.rn = rn;
     a.out = out;
     a.effort = tm_ctx_effort(ctx);
+    a.level_dil = tm__auto_level_dil(rn->obj);
     a.last = a.effort != TM_EFFORT_AUTO ? a.effort
              : rn->timed                ? TM_EFFORT_MAX
                                         : DEFAULT_EFFORT(rn->p->comm->n);

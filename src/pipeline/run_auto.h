@@ -56,6 +56,7 @@ typedef struct autorun {
     arow *rows;
     int nr;
     int effort;           /* asked for (TM_EFFORT_AUTO: the default, or until converged) */
+    double level_dil;     /* the levels' dilation guard for the objective (TA's dil=) */
     int last;             /* the last level */
     int levels;           /* levels completed */
     bool cut;             /* a task was stopped (time limit, stop request) */

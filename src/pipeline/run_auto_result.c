@@ -136,8 +136,7 @@ static void describe(const autorun *a, const cand *c, char *buf, size_t size)
 {
     char ta[48] = "";
     if (c->ta > 0)
-        snprintf(ta, sizeof ta, "+ta:%lld,dil=%g", (long long)c->ta,
-                 tm__auto_level_dil(a->rn->obj));
+        snprintf(ta, sizeof ta, "+ta:%lld,dil=%g", (long long)c->ta, a->level_dil);
     if (c->level == CAND_CONSTRUCTION)
         buf[0] = 0;
     else if (c->level == CAND_PROBE)

@@ -1,5 +1,6 @@
-/* qap_ils.c - iterated local search on J (refiner ils:D): N_C^D first,
- * then kicks with local repair and undo (see the comment below). */
+/* qap_ils.c - the kicks of iterated local search on J (refiner ils:D):
+ * N_C^D first, then kicks with local repair and undo (see the comment
+ * below); the run: qap_ls_run.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,16 +135,6 @@ bool tm__ls_kick_keeps(const tm__ls_kick_log *k, double j0)
     return j < j0 - 1e-9 * (1.0 + fabs(j0) * 1e-6);
 }
 
-static bool load_ok(const tm__ls *L, int32_t u, int32_t v)
-{
-    double du;
-    if (!L->load)
-        return true;
-    du = L->g->vw[v] - L->g->vw[u];
-    return du == 0 || (L->load[L->pe[u]] + du <= L->bound * (1 + 1e-12) &&
-                       L->load[L->pe[v]] - du <= L->bound * (1 + 1e-12));
-}
-
 void tm__ls_kick_undo(tm__ls *L, tm__ls_undo *ul, const tm__ls_kick_log *k)
 {
     tm__ls_undo_apply(ul);
@@ -187,50 +178,4 @@ bool tm__ls_kick_draw(const tm__sgraph *g, tm__rng *r, int32_t *u, int32_t *v)
 bool tm__ls_kicks_futile(const tm__ls *L, int64_t it, bool kept)
 {
     return !kept && L->t_end < 0 && it >= (int64_t)L->g->n * TM__ILS_PROBE;
-}
-
-/* The kicks one after the other. */
-static tm_err seq_kicks(tm_ctx *ctx, tm__ls *L, tm__rng *r, int64_t kicks)
-{
-    const tm__sgraph *g = L->g;
-    tm__ls_undo ul = {0};
-    tm__ls_kick_log k;
-    tm_err err = tm__ls_kick_init(ctx, &k, g->n);
-    bool kept = false;
-    for (int64_t it = 0; !err && (it < kicks || L->t_end >= 0); it++) {
-        int32_t u, v;
-        if (tm__ls_kicks_futile(L, it, kept))
-            break;
-        if ((it & 63) == 0 && tm__ls_out_of_time(L))
-            break;
-        if (L->t_end >= 0 && it >= kicks * 64)
-            break;
-        if (!tm__ls_kick_draw(L->sg, r, &u, &v) || v == u || L->pe[u] == L->pe[v] ||
-            !load_ok(L, u, v))
-            continue;
-        bool this_kept;
-        if (tm__ls_kick_run(L, &k, &ul, u, v, &this_kept) < 0)
-            err = tm__nomem(ctx);
-        else if (this_kept)
-            kept = true;
-    }
-    free(ul.at);
-    free(ul.old);
-    tm__ls_kick_free(&k);
-    return err;
-}
-
-tm_err tm__ls_run_ils(tm_ctx *ctx, tm__ls *L, int depth, tm__rng *r)
-{
-    int32_t n = L->g->n;
-    int64_t kicks;
-    tm_err err = tm__ls_run_nc(ctx, L, depth, r);
-    if (err || n < 3)
-        return err;
-    kicks = (int64_t)ceil((double)n * (L->kicks >= 0 ? L->kicks : TM__ILS_KICKS));
-    if (kicks <= 0)
-        return TM_EOK;
-    if (L->team && !L->load)
-        return tm__ls_par_kicks(ctx, L, r, kicks);
-    return seq_kicks(ctx, L, r, kicks);
 }

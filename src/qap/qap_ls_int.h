@@ -79,6 +79,13 @@ int tm__ls_nc_visit(tm__ls *L, tm__ls_ws *w, int32_t u, int depth, uint8_t *next
 /* Whether tm__ls_nc_visit(u) would swap anything now (reads only). */
 bool tm__ls_nc_probe(const tm__ls *L, tm__ls_ws *w, int32_t u, int depth);
 
+/* J's part at task u: the sum over its edges of weight x distance. */
+double tm__ls_contrib(const tm__ls *L, int32_t u);
+/* Many-to-one only: one pass of single-task moves to a neighbour's PE that
+ * lower J and fit the balance, tasks in `order`.  Returns the moves made. */
+int tm__ls_move_pass(tm__ls *L, const int32_t *order);
+
+/* qap_ls_run.c: the runs of nc and ils on L. */
 tm_err tm__ls_run_nc(tm_ctx *ctx, tm__ls *L, int depth, tm__rng *r);
 tm_err tm__ls_run_ils(tm_ctx *ctx, tm__ls *L, int depth, tm__rng *r);
 

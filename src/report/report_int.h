@@ -65,10 +65,10 @@ void tm__svg_fabric_jobs(FILE *out, const tm__jobview *jv, const tm__fabric *f);
 /* The colour of job i (ten, repeated), grey for -1. */
 const char *tm__job_colour(int32_t job);
 
-/* Writes a page through body(ctx, out, arg) atomically (html.c). */
+/* Writes a page through body(ctx, out, arg) atomically (page.c). */
 typedef tm_err (*tm__page_fn)(tm_ctx *ctx, FILE *out, const void *arg);
 tm_err tm__page_write(tm_ctx *ctx, const char *path, tm__page_fn body, const void *arg);
-/* The page's head, style sheet, title and subtitle (html.c). */
+/* The page's head, style sheet, title and subtitle (page.c). */
 void tm__page_begin(FILE *out, const char *title, const char *subtitle);
 /* Charts of a replay (timeline.c): the CDF of every policy's slowdowns,
  * and the fabric's max congestion over time per policy (busy nodes
@@ -76,7 +76,7 @@ void tm__page_begin(FILE *out, const char *title, const char *subtitle);
 void tm__svg_slowdown_cdf(FILE *out, const tm_report_workload *r);
 void tm__svg_timeline(FILE *out, const tm_report_workload *r);
 
-/* HTML text with & < > " ' escaped (html.c). */
+/* HTML text with & < > " ' escaped (page.c). */
 void tm__html_text(FILE *out, const char *s);
 /* Colour of a congestion t in [0, 1] of the maximum ("#rrggbb"). */
 void tm__load_colour(double t, char out[8]);

@@ -1,6 +1,7 @@
 /*
- * fwd_walk.h - following forwarding tables hop by hop (fwd.c), shared with
- * the multi-rail sources of fwd_rails.c.  Private to src/route/fwd*.c.
+ * fwd_walk.h - following forwarding tables hop by hop (fwd_walk.c), shared
+ * by the flows of fwd.c and the multi-rail sources of fwd_rails.c.  Private
+ * to src/route/fwd*.c.
  */
 #ifndef TM_FWD_WALK_H
 #define TM_FWD_WALK_H

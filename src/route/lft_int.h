@@ -2,8 +2,9 @@
  * lft_int.h - shared state of the forwarding-table readers (lft_read.c:
  * the `Unicast lids` family of ibroute, dump_lfts.sh / dump_fts and
  * OpenSM's opensm-lfts.dump; lft_fdbs.c: the `dump_ucast_routes` family
- * of OpenSM's opensm.fdbs and ibdiagnet's ibdiagnet2.fdbs).  Private to
- * src/route/lft*.c.
+ * of OpenSM's opensm.fdbs and ibdiagnet's ibdiagnet2.fdbs; lft_diag.c: the
+ * tools' own lines; lft_table.c: the tokens and the table they fill).
+ * Private to src/route/lft*.c.
  */
 #ifndef TM_LFT_INT_H
 #define TM_LFT_INT_H
@@ -28,6 +29,7 @@ typedef struct tm__lft_file {
     long diag_line;   /* first tool diagnostic of the file (0: none) */
 } tm__lft_file;
 
+/* ---- lft_table.c ---- */
 /* Skips blanks, then the literal s; 0 if it matched. */
 int tm__lft_lit(const char **p, const char *s);
 /* An unsigned number in base 10 or 16 ("0x" prefix required for 16), at

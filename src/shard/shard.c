@@ -9,7 +9,7 @@
 #include "shard.h"
 #include "topomap/topomap.h"
 
-tm_err tm__shard_parse(tm_ctx *ctx, const char *s, tm__shard *out)
+tm_err tm_shard_parse(tm_ctx *ctx, const char *s, tm_shard *out)
 {
     const char *slash = s ? strchr(s, '/') : NULL;
     int64_t k, n;
@@ -28,8 +28,8 @@ tm_err tm__shard_parse(tm_ctx *ctx, const char *s, tm__shard *out)
         return tm__fail(ctx, TM_EUSAGE, "--shard expects K/N (shard K of N, K from 0 to N-1, "
                                         "as SLURM_ARRAY_TASK_ID of --array=0-(N-1)), got '%s'",
                         s ? s : "");
-    if (n < 1 || n > TM__SHARD_MAX)
-        return tm__fail(ctx, TM_EUSAGE, "--shard %s: N must be from 1 to %d", s, TM__SHARD_MAX);
+    if (n < 1 || n > TM_SHARD_MAX)
+        return tm__fail(ctx, TM_EUSAGE, "--shard %s: N must be from 1 to %d", s, TM_SHARD_MAX);
     if (k >= n)
         return tm__fail(ctx, TM_EUSAGE, "--shard %s: K must be from 0 to N-1 = %lld (shards are "
                                         "numbered from 0, as Slurm's array task ids)",
@@ -94,8 +94,8 @@ static void sift_down(slot *h, int32_t n, int32_t i)
     }
 }
 
-tm_err tm__shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
-                        int32_t *owner)
+tm_err tm_shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
+                       int32_t *owner)
 {
     item *it;
     slot *h;
@@ -130,7 +130,7 @@ tm_err tm__shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 
-static void fnv(tm__shard_id *id, const void *p, size_t n)
+static void fnv(tm_shard_id *id, const void *p, size_t n)
 {
     const unsigned char *b = p;
     for (size_t i = 0; i < n; i++) {
@@ -140,7 +140,7 @@ static void fnv(tm__shard_id *id, const void *p, size_t n)
 }
 
 /* The length first, in 8 bytes of fixed order: "ab"+"c" differs from "a"+"bc". */
-static void fnv_len(tm__shard_id *id, uint64_t n)
+static void fnv_len(tm_shard_id *id, uint64_t n)
 {
     unsigned char b[8];
     for (int i = 0; i < 8; i++)
@@ -148,34 +148,34 @@ static void fnv_len(tm__shard_id *id, uint64_t n)
     fnv(id, b, sizeof b);
 }
 
-static void fnv_str(tm__shard_id *id, const char *s)
+static void fnv_str(tm_shard_id *id, const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     fnv_len(id, n);
     fnv(id, s ? s : "", n);
 }
 
-void tm__shard_id_init(tm__shard_id *id, const char *what)
+void tm_shard_id_init(tm_shard_id *id, const char *what)
 {
     id->h = FNV_OFFSET;
-    tm__shard_id_add(id, "topomap", TOPOMAP_VERSION);
-    tm__shard_id_add(id, "command", what);
+    tm_shard_id_add(id, "topomap", TOPOMAP_VERSION);
+    tm_shard_id_add(id, "command", what);
 }
 
-void tm__shard_id_add(tm__shard_id *id, const char *key, const char *val)
+void tm_shard_id_add(tm_shard_id *id, const char *key, const char *val)
 {
     fnv_str(id, key);
     fnv_str(id, val);
 }
 
-tm_err tm__shard_id_add_input(tm_ctx *ctx, tm__shard_id *id, const char *key, const char *val)
+tm_err tm_shard_id_add_input(tm_ctx *ctx, tm_shard_id *id, const char *key, const char *val)
 {
     struct stat st;
     unsigned char buf[1 << 16];
     size_t got;
     uint64_t total = 0;
     FILE *f;
-    tm__shard_id_add(id, key, val);
+    tm_shard_id_add(id, key, val);
     if (!val || stat(val, &st) != 0 || !S_ISREG(st.st_mode))
         return TM_EOK; /* a generator spec, a hostlist: the string is the input */
     if (!(f = fopen(val, "rb")))
@@ -193,7 +193,7 @@ tm_err tm__shard_id_add_input(tm_ctx *ctx, tm__shard_id *id, const char *key, co
     return TM_EOK;
 }
 
-void tm__shard_id_hex(const tm__shard_id *id, char *out)
+void tm_shard_id_hex(const tm_shard_id *id, char *out)
 {
-    snprintf(out, TM__SHARD_ID_LEN + 1, "%016llx", (unsigned long long)id->h);
+    snprintf(out, TM_SHARD_ID_LEN + 1, "%016llx", (unsigned long long)id->h);
 }

@@ -1,14 +1,17 @@
 /* shard.h - one long computation split into N independent shards, and the
- * shards' outputs joined into exactly the unsharded result (not installed;
- * docs/study.md "Shards", docs/slurm.md "Job arrays").
+ * shards' outputs joined into exactly the unsharded result (docs/study.md
+ * "Shards", docs/slurm.md "Job arrays").  The parts every sharded command
+ * uses ("K/N", dealing the items, the identity) are public:
+ * topomap/shard.h; here, internal to the library, the shards' files read
+ * back for the merges (tm_study_merge, tm_workload_merge).
  *
  * A computation that can be sharded is a list of items (a study's
  * (scenario, strategy) runs; a workload's jobs) whose unsharded output is
  * a list of rows in a fixed order.  Shard K of N runs the items
- * tm__shard_assign gives it and writes the rows of those items only, each
+ * tm_shard_assign gives it and writes the rows of those items only, each
  * with its position in the unsharded list, beside four facts that every
  * shard of the computation shares: K/N, the identity of the computation
- * (tm__shard_id: its options and the bytes of its input files), and the
+ * (tm_shard_id: its options and the bytes of its input files), and the
  * number of rows of the unsharded output.  The merge reads the shards'
  * files back (tm__shard_set), checks that they are the N shards of one
  * computation, each once, and hands the caller every row by its position;
@@ -23,13 +26,14 @@
  *         (positions[i] is the position of the i-th row).
  *   CSV:  the unsharded header and rows, each row followed by the
  *         columns shard ("K/N"), shard_id, shard_row (its position) and
- *         shard_rows_total (R): TM__SHARD_CSV_COLUMNS.
+ *         shard_rows_total (R): TM_SHARD_CSV_COLUMNS.
  *
  * A command with --shard and merge (study; workload eval and replay:
- * src/workload/wl_shard.h) lists its items and their estimated costs,
- * keeps the items tm__shard_assign gives shard K (or deals them its own
- * way: a replay's jobs go in runs, src/workload/shard_cost.c), hashes its options and inputs into a tm__shard_id, and its writers
- * add the "shard" object / the four CSV columns (src/cli/shard_cli.h).
+ * topomap/workload_doc.h) lists its items and their estimated costs, keeps
+ * the items tm_shard_assign gives shard K (or deals them its own way: a
+ * replay's jobs go in runs, src/workload/shard_cost.c), hashes its options
+ * and inputs into a tm_shard_id (topomap/shard.h), and its writers add the
+ * "shard" object / the four CSV columns (src/cli/shard_cli.h).
  * Its merge describes its output in a tm__shard_kind and walks the rows
  * of a finished tm__shard_set by position with the getters below.
  */
@@ -41,52 +45,7 @@
 #include <stdio.h>
 
 #include "topomap/error.h"
-
-/* Largest N of --shard K/N (Slurm's default MaxArraySize is 1001). */
-#define TM__SHARD_MAX 100000
-/* Characters of an identity in hex. */
-#define TM__SHARD_ID_LEN 16
-/* The columns a sharded CSV adds after the unsharded ones. */
-#define TM__SHARD_CSV_COLUMNS "shard,shard_id,shard_row,shard_rows_total"
-
-/* Shard k (0-based) of n; n = 0: the whole computation. */
-typedef struct tm__shard {
-    int32_t k, n;
-} tm__shard;
-
-/* Parses "K/N" (0 <= K < N <= TM__SHARD_MAX, both decimal): TM_EUSAGE
- * naming the value otherwise. */
-tm_err tm__shard_parse(tm_ctx *ctx, const char *s, tm__shard *out);
-
-/* Deals n_items items to n shards, balanced by their estimated costs
- * (cost[i] >= 0), and writes each item's shard to owner[i].  Longest
- * processing time first: items by decreasing cost, each to the shard with
- * the least cost so far (the lowest shard among equals).  Items of equal
- * cost are taken in an order fixed by a hash of their index, so that no
- * axis of a grid lines up with the shards (strategies 0 and 1 of every
- * scenario are not all on shards 0 and 1).  A function of (cost, n_items,
- * n) alone; every shard gets an item when n <= n_items. */
-tm_err tm__shard_assign(tm_ctx *ctx, const int64_t *cost, int64_t n_items, int32_t n,
-                        int32_t *owner);
-/* ---- identity ------------------------------------------------------------
- * A 64-bit FNV-1a hash over what decides the rows: the command and its
- * version, every option that changes a row (not --shard, --out, --threads,
- * ...) in a fixed order, and the contents of the input files.  Not a
- * cryptographic hash: it catches shards run with other options or on
- * changed inputs, not an adversary. */
-typedef struct tm__shard_id {
-    uint64_t h;
-} tm__shard_id;
-/* Starts an identity of command `what` ("study"); adds the version. */
-void tm__shard_id_init(tm__shard_id *id, const char *what);
-/* Adds key=value (each with its length, so pairs cannot run together). */
-void tm__shard_id_add(tm__shard_id *id, const char *key, const char *val);
-/* As tm__shard_id_add, then the bytes of the file val names when it is a
- * regular file (a generator spec or a hostlist is not): TM_EINPUT when it
- * cannot be read. */
-tm_err tm__shard_id_add_input(tm_ctx *ctx, tm__shard_id *id, const char *key, const char *val);
-/* The identity as TM__SHARD_ID_LEN lowercase hex digits and a NUL. */
-void tm__shard_id_hex(const tm__shard_id *id, char *out);
+#include "topomap/shard.h"
 
 /* ---- reading shards back ------------------------------------------------- */
 

@@ -45,7 +45,7 @@ struct tm__shard_set {
     tm__shard_row *rows;
     size_t n_rows, cap_rows;
     int32_t n;               /* N, 0 before the first file */
-    char id[TM__SHARD_ID_LEN + 1];
+    char id[TM_SHARD_ID_LEN + 1];
     int64_t total;
     int32_t *file_of;        /* per shard index: the file that gave it, or -1 */
     char **csv_cols;         /* the unsharded CSV's columns */
@@ -133,12 +133,12 @@ static tm_err check_facts(tm_ctx *ctx, tm__shard_set *s, int32_t f, const char *
                           int32_t n, const char *id, int64_t total)
 {
     const char *name = fname(s, f);
-    if (n < 1 || n > TM__SHARD_MAX || k < 0 || k >= n)
+    if (n < 1 || n > TM_SHARD_MAX || k < 0 || k >= n)
         return tm__fail(ctx, TM_EINPUT, "%s: shard %d/%d: expected K/N with 0 <= K < N <= %d", where,
-                        (int)k, (int)n, TM__SHARD_MAX);
-    if (strlen(id) != TM__SHARD_ID_LEN || strspn(id, "0123456789abcdef") != TM__SHARD_ID_LEN)
+                        (int)k, (int)n, TM_SHARD_MAX);
+    if (strlen(id) != TM_SHARD_ID_LEN || strspn(id, "0123456789abcdef") != TM_SHARD_ID_LEN)
         return tm__fail(ctx, TM_EINPUT, "%s: shard id '%.40s' is not %d hex digits", where, id,
-                        TM__SHARD_ID_LEN);
+                        TM_SHARD_ID_LEN);
     if (total < 1 || total > MAX_TOTAL)
         return tm__fail(ctx, TM_EINPUT, "%s: shard rows total %lld out of range [1, %d]", where,
                         (long long)total, MAX_TOTAL);

@@ -19,7 +19,7 @@
 #include "study_int.h"
 
 static const char *const VARYING[] = {"runs", NULL};
-static const tm__shard_kind KIND = {"study", "rows", VARYING, TM__STUDY_CSV_HEADER};
+static const tm__shard_kind KIND = {"study", "rows", VARYING, TM_STUDY_CSV_HEADER};
 
 const tm__shard_kind *tm__study_shard_kind(void) { return &KIND; }
 
@@ -30,12 +30,12 @@ static const tm__shard_field F_STAT = F("stat", "stat"), F_TOPO = F("topology", 
     F_SAMPLE = F("sample", "sample"), F_SCALED = F("scaled_cables", "scaled_cables"),
     F_FAILED = F("failed_cables", "failed_cables"), F_STRATEGY = F("strategy", "strategy"),
     F_STATUS = F("status", "status"), F_CAUSE = F("cause", "cause"), F_BEST = F("best", "best");
-static const tm__shard_field F_BASE[TM__N_FIG] = {
+static const tm__shard_field F_BASE[TM_STUDY_N_FIG] = {
     F("consecutive.max_congestion", "consecutive_max_congestion"),
     F("consecutive.avg_dilation", "consecutive_avg_dilation"),
     F("consecutive.qap_J", "consecutive_qap_J"),
     F("consecutive.est_time_s", "consecutive_est_time_s")};
-static const tm__shard_field F_VAL[TM__N_FIG] = {
+static const tm__shard_field F_VAL[TM_STUDY_N_FIG] = {
     F("mapped.max_congestion", "max_congestion"), F("mapped.avg_dilation", "avg_dilation"),
     F("mapped.qap_J", "qap_J"), F("mapped.est_time_s", "est_time_s")};
 #undef F
@@ -204,7 +204,7 @@ static tm_err row_labels(tm_ctx *ctx, store *st, const tm__shard_row *r, int *ax
 
 /* JSON: the axes are the grid the shards carry (the same in every file),
  * each label once and each a valid value. */
-static tm_err grid_axes(tm_ctx *ctx, store *st, tm__study_merged *m)
+static tm_err grid_axes(tm_ctx *ctx, store *st, tm_study_merged *m)
 {
     const tm__shard_set *set = st->set;
     int64_t n, samples, seed;
@@ -353,7 +353,7 @@ static tm_err read_run(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_ro
     out->failed_cables = (int32_t)failed;
     if (out->status != TM_STUDY_OK)
         return copy_text(ctx, set, r, F_CAUSE, out->cause, sizeof out->cause);
-    for (int k = 0; k < TM__N_FIG; k++)
+    for (int k = 0; k < TM_STUDY_N_FIG; k++)
         if ((err = tm__shard_get_num(ctx, set, r, F_BASE[k], tm__study_fig(out, true, k))) ||
             (err = tm__shard_get_num(ctx, set, r, F_VAL[k], tm__study_fig(out, false, k))))
             return err;
@@ -420,7 +420,7 @@ static tm_err fill_rows(tm_ctx *ctx, store *st, const tm_study_spec *s, tm_study
     return TM_EOK;
 }
 
-static tm_err merge(tm_ctx *ctx, store *st, tm__study_merged *m)
+static tm_err merge(tm_ctx *ctx, store *st, tm_study_merged *m)
 {
     const tm__shard_set *set = st->set;
     int64_t n = tm__shard_set_n_rows(set), rows;
@@ -503,8 +503,8 @@ static void store_free(store *st)
     free(st);
 }
 
-tm_err tm__study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
-                       tm__study_merged *out)
+tm_err tm_study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
+                      tm_study_merged *out)
 {
     store *st = tm__calloc_n(1, sizeof *st);
     tm_err err;
@@ -522,11 +522,11 @@ tm_err tm__study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, i
     if (!err)
         err = merge(ctx, st, out);
     if (err)
-        tm__study_merged_release(out);
+        tm_study_merged_release(out);
     return err;
 }
 
-void tm__study_merged_release(tm__study_merged *m)
+void tm_study_merged_release(tm_study_merged *m)
 {
     tm_study_result_release(&m->res);
     store_free(m->store_);

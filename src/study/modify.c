@@ -10,7 +10,8 @@
 #include "study.h"
 
 /* One "L=F" item of a --scale-capacity value. */
-static tm_err scale_item(tm_ctx *ctx, const char *spec, const char *it, size_t len, tm__scale *o)
+static tm_err scale_item(tm_ctx *ctx, const char *spec, const char *it, size_t len,
+                         tm_study_scale *o)
 {
     char buf[64];
     const char *eq;
@@ -21,7 +22,7 @@ static tm_err scale_item(tm_ctx *ctx, const char *spec, const char *it, size_t l
     memcpy(buf, it, len);
     buf[len] = 0;
     eq = strchr(buf, '=');
-    if (!eq || o->n == TM__SCALE_MAX)
+    if (!eq || o->n == TM_STUDY_SCALE_MAX)
         return tm__fail(ctx, TM_EUSAGE, "capacity change '%s': '%s' is not LEVEL=FACTOR%s", spec,
                         buf, eq ? " (at most 8 items)" : "");
     buf[eq - buf] = 0;
@@ -38,7 +39,7 @@ static tm_err scale_item(tm_ctx *ctx, const char *spec, const char *it, size_t l
     return TM_EOK;
 }
 
-tm_err tm__scale_parse(tm_ctx *ctx, const char *spec, tm__scale *out)
+tm_err tm_study_scale_parse(tm_ctx *ctx, const char *spec, tm_study_scale *out)
 {
     const char *p = spec;
     memset(out, 0, sizeof *out);
@@ -110,7 +111,7 @@ tm_err tm__cable_levels(tm_ctx *ctx, const tm_net *net, int32_t **out)
     return TM_EOK;
 }
 
-tm_err tm__scale_apply(tm_ctx *ctx, tm_net *net, const tm__scale *s, const char *what,
+tm_err tm__scale_apply(tm_ctx *ctx, tm_net *net, const tm_study_scale *s, const char *what,
                        int32_t *n_cables)
 {
     int32_t *lv = NULL, nc = tm_net_n_cables(net);

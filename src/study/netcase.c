@@ -41,9 +41,9 @@ static tm_err modify(tm_ctx *ctx, const tm_study_spec *s, tm__netcase *nc)
     if (!scale && f->kind == TM_STUDY_FAIL_NONE)
         return TM_EOK;
     if (scale) {
-        tm__scale sc;
+        tm_study_scale sc;
         snprintf(what, sizeof what, "capacity scale %s on %s", scale, topo);
-        err = tm__scale_parse(ctx, scale, &sc);
+        err = tm_study_scale_parse(ctx, scale, &sc);
         if (!err)
             err = tm__scale_apply(ctx, nc->net, &sc, what, &nc->scaled);
         if (err)

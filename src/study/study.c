@@ -237,7 +237,7 @@ tm_err tm__study_shard_owners(tm_ctx *ctx, const tm_study_spec *s, int32_t **own
                        n_runs, n_runs == 1 ? "" : "s", n_runs);
         goto out;
     }
-    if ((err = tm__shard_assign(ctx, cost, n_runs, s->shard_count, run_owner)))
+    if ((err = tm_shard_assign(ctx, cost, n_runs, s->shard_count, run_owner)))
         goto out;
     for (int i = 0, j = 0; i < n_rows; i++)
         (*owner)[i] = rows[i].stat == TM_STUDY_RUN ? run_owner[j++] : -1;
@@ -315,9 +315,4 @@ out:
     if (err)
         tm_study_result_release(out);
     return err;
-}
-
-double tm__study_change_pct(double base, double v)
-{
-    return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }

@@ -24,25 +24,14 @@
 
 /* ---- scenario modifications (modify.c) --------------------------------- */
 
-/* A capacity change "L=F[,L=F...]": cables of level L (or every cable for
- * "all") get F times their capacity.  The level of a cable is 1 + the
- * smaller height of its two ends, the height of a vertex being its hop
- * distance to the nearest host: 1 = cables at hosts (host-leaf; every cable
- * of a torus), 2 = leaf uplinks, 3 = the next stage up. */
-#define TM__SCALE_MAX 8
-typedef struct tm__scale {
-    int n;
-    int level[TM__SCALE_MAX]; /* 0 = all */
-    double factor[TM__SCALE_MAX];
-} tm__scale;
-/* Parses spec (TM_EUSAGE naming the item on a bad one). */
-tm_err tm__scale_parse(tm_ctx *ctx, const char *spec, tm__scale *out);
+/* Capacity changes: tm_study_scale and tm_study_scale_parse (the public
+ * topomap/study.h, where the level of a cable is defined). */
 /* Per cable: its level (above), or 0 for a cable whose ends reach no host.
  * The net must be finalized; *out is malloc'ed. */
 tm_err tm__cable_levels(tm_ctx *ctx, const tm_net *net, int32_t **out);
 /* Scales the matching cables; *n_cables counts them.  A level that matches
  * no cable is TM_EUSAGE naming the topology `what`. */
-tm_err tm__scale_apply(tm_ctx *ctx, tm_net *net, const tm__scale *s, const char *what,
+tm_err tm__scale_apply(tm_ctx *ctx, tm_net *net, const tm_study_scale *s, const char *what,
                        int32_t *n_cables);
 
 /* RANDOM: the cables that may fail are the enabled cables between two
@@ -60,17 +49,15 @@ tm_err tm__fail_sample(tm_ctx *ctx, const tm_net *net, double pct, uint64_t seed
 tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm_study_failure *f, uint64_t seed,
                       uint64_t sample, const char *what, int32_t *n_cables);
 
+/* ---- the rows (row.c) ----------------------------------------------------
+ * The figures of a row by index (tm_study_fig), writable; tm_study_row_fig
+ * and tm_study_change_pct are public. */
+double *tm__study_fig(tm_study_row *r, bool base, int k);
+
 /* ---- the grid (study.c) --------------------------------------------------
  * The engine works on the public types of topomap/study.h: tm_study_run
  * checks the caller's spec and fills in the defaults of the axes given
  * with n = 0 (samples >= 1 too), then runs tm__study_run on that copy. */
-
-/* The four figures of a row by index, for the code that treats them alike
- * (summaries, writers, the merge): the consecutive placement's (base) or
- * the mapping's. */
-enum { TM__FIG_CONG = 0, TM__FIG_DIL, TM__FIG_J, TM__FIG_TIME, TM__N_FIG };
-double *tm__study_fig(tm_study_row *r, bool base, int k);
-double tm__study_fig_of(const tm_study_row *r, bool base, int k);
 
 /* Runs the grid of a checked spec whose axes all have values.  Errors that
  * concern one scenario (disconnection, unreachable hosts, too few slots)
@@ -79,11 +66,9 @@ double tm__study_fig_of(const tm_study_row *r, bool base, int k);
  * one thread and the seed of ctx; the result does not depend on the thread
  * count. */
 tm_err tm__study_run(tm_ctx *ctx, const tm_study_spec *spec, tm_study_result *out);
-/* 100 * (v - base) / base, 0 when base is 0. */
-double tm__study_change_pct(double base, double v);
 
 /* Which shard runs each run row of the grid: owner[i] for row i (-1 for
- * summary rows), by tm__shard_assign over the runs' estimated costs: the
+ * summary rows), by tm_shard_assign over the runs' estimated costs: the
  * strategy's (all: every strategy it runs) times the application's tasks
  * plus messages.  The same for every shard of a study (the spec and its
  * graphs alone); *owner malloc'ed.  N above the number of runs is
@@ -91,36 +76,10 @@ double tm__study_change_pct(double base, double v);
 tm_err tm__study_shard_owners(tm_ctx *ctx, const tm_study_spec *s, int32_t **owner);
 
 /* ---- merging the outputs of shards (merge.c) ------------------------------
- * The shards' JSON or CSV files read back into the spec's labels and the
- * whole result, mean and worst rows computed as the unsharded study does:
- * the writers of the unsharded study then print exactly its files.  The
- * spec holds labels only (comms is NULL; the applications' names are
- * comm_names); JSON shards also give the grid's alloc, refine and seed
- * (has_grid). */
-typedef struct tm__study_merged {
-    tm_study_spec spec;
-    const char *const *comm_names; /* spec.n_comms names */
-    tm_study_result res;
-    int32_t n_shards;
-    bool has_grid;           /* JSON: the members below are set */
-    const char *alloc;       /* as the grid prints them ("all hosts", "none") */
-    const char *refine;
-    int64_t seed;
-    void *store_;            /* what the spec's pointers point into */
-} tm__study_merged;
-/* The header line of the study's CSV (docs/study.md "Output"). */
-#define TM__STUDY_CSV_HEADER                                                                  \
-    "stat,topology,comm,routing,slots,capacity,failure,sample,scaled_cables,failed_cables,"   \
-    "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"        \
-    "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"  \
-    "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,"                     \
-    "change_est_time_s_pct,best,cause"
+ * tm_study_merge (public): the shards' JSON or CSV files read back into the
+ * spec's labels and the whole result. */
 /* The kind of a study's output (shard.h): "rows", the CSV header. */
 const tm__shard_kind *tm__study_shard_kind(void);
-/* Reads the n shard files (streams in[i], named names[i]) and merges. */
-tm_err tm__study_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
-                       tm__study_merged *out);
-void tm__study_merged_release(tm__study_merged *m);
 
 /* ---- internal to src/study ----------------------------------------------- */
 /* Mean and worst rows of the random-failure groups (summary.c). */

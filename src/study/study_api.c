@@ -52,10 +52,10 @@ static tm_err check_axes(tm_ctx *ctx, const tm_study_spec *s)
     if (s->n_slots < 0 || s->n_scales < 0 || s->n_failures < 0 || s->n_routings < 0 ||
         s->n_strategies < 0 || s->samples < 0)
         return tm__fail(ctx, TM_EUSAGE, "negative axis length in a study");
-    if (s->shard_count < 0 || s->shard_count > TM__SHARD_MAX ||
+    if (s->shard_count < 0 || s->shard_count > TM_SHARD_MAX ||
         (s->shard_count > 0 && (s->shard_index < 0 || s->shard_index >= s->shard_count)))
         return tm__fail(ctx, TM_EUSAGE, "study shard %d of %d: not a shard (0 <= index < count "
-                        "<= %d, or count 0)", s->shard_index, s->shard_count, TM__SHARD_MAX);
+                        "<= %d, or count 0)", s->shard_index, s->shard_count, TM_SHARD_MAX);
     for (int i = 0; i < s->n_failures && !err; i++)
         err = check_failure(ctx, &s->failures[i], i);
     for (int i = 0; i < s->n_routings && !err; i++)
@@ -103,41 +103,4 @@ tm_err tm_study_run(tm_ctx *ctx, const tm_study_spec *s, tm_study_result *out)
         return err;
     with_defaults(s, &full);
     return tm__study_run(ctx, &full, out);
-}
-
-void tm_study_result_init(tm_study_result *r) { memset(r, 0, sizeof *r); }
-
-void tm_study_result_release(tm_study_result *r)
-{
-    if (!r)
-        return;
-    free(r->rows);
-    tm_study_result_init(r);
-}
-
-const char *tm_study_status_name(tm_study_status s)
-{
-    static const char *const n[] = {"ok", "disconnected", "unroutable", "infeasible"};
-    return (unsigned)s < 4 ? n[s] : "?";
-}
-
-const char *tm_study_stat_name(tm_study_stat s)
-{
-    static const char *const n[] = {"run", "mean", "worst"};
-    return (unsigned)s < 3 ? n[s] : "?";
-}
-
-double *tm__study_fig(tm_study_row *r, bool base, int k)
-{
-    switch (k) {
-    case TM__FIG_CONG: return base ? &r->base_congestion : &r->max_congestion;
-    case TM__FIG_DIL: return base ? &r->base_dilation : &r->avg_dilation;
-    case TM__FIG_J: return base ? &r->base_J : &r->qap_J;
-    default: return base ? &r->base_est_time_s : &r->est_time_s;
-    }
-}
-
-double tm__study_fig_of(const tm_study_row *r, bool base, int k)
-{
-    return *tm__study_fig((tm_study_row *)r, base, k);
 }

@@ -24,7 +24,7 @@ static bool same_group(const tm_study_row *a, const tm_study_row *b)
 static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
 {
     const tm_study_row *first = NULL;
-    double sum[2][TM__N_FIG] = {{0}}, max[2][TM__N_FIG] = {{0}};
+    double sum[2][TM_STUDY_N_FIG] = {{0}}, max[2][TM_STUDY_N_FIG] = {{0}};
     int ok = 0;
     sr->runs = sr->not_ok = 0;
     for (int j = 0; j < end; j++) {
@@ -40,8 +40,8 @@ static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
         }
         ok++;
         for (int b = 0; b < 2; b++)
-            for (int k = 0; k < TM__N_FIG; k++) {
-                double v = tm__study_fig_of(r, b == 0, k);
+            for (int k = 0; k < TM_STUDY_N_FIG; k++) {
+                double v = tm_study_row_fig(r, b == 0, k);
                 sum[b][k] += v;
                 max[b][k] = ok == 1 || v > max[b][k] ? v : max[b][k];
             }
@@ -57,7 +57,7 @@ static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
         return;
     }
     for (int b = 0; b < 2; b++)
-        for (int k = 0; k < TM__N_FIG; k++)
+        for (int k = 0; k < TM_STUDY_N_FIG; k++)
             *tm__study_fig(sr, b == 0, k) = sr->stat == TM_STUDY_MEAN ? sum[b][k] / ok : max[b][k];
     /* no single chosen row: "all" may pick a different one per sample */
     sr->best[0] = 0;

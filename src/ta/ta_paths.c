@@ -3,12 +3,52 @@
  * links and shares of the flow src -> dst are kept (open-addressing hash on
  * the pair, one pool of (link, share) entries) and a move then costs a few
  * lookups and additions per message instead of a DAG search and sweep.
- * The pool has a fixed budget; pairs beyond it are routed uncached. */
+ * The pool has a fixed budget; pairs beyond it are routed uncached.  A
+ * routed flow's links are listed by a walk from its source (below the
+ * state of ta_state.c, which walks the same way). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ta_state.h"
 #include "../util/util.h"
+
+/* A fresh visit stamp for one traversal (vstamp[v] == gen: v visited);
+ * on wrap-around the stamps are cleared. */
+uint32_t tm__ta_next_gen(tm__ta_state *st)
+{
+    uint32_t gen = ++st->vgen;
+    if (gen == 0) {
+        memset(st->vstamp, 0, (size_t)st->g->n * sizeof *st->vstamp);
+        gen = st->vgen = 1;
+    }
+    return gen;
+}
+
+int32_t tm__ta_scratch_list(tm__ta_state *st, double *s, int32_t src, int32_t *links,
+                            double *share)
+{
+    const tm_net_csr *g = st->g;
+    int32_t top = 0, n = 0;
+    uint32_t gen = tm__ta_next_gen(st);
+    st->stack[top++] = src;
+    st->vstamp[src] = gen;
+    while (top > 0) {
+        int32_t v = st->stack[--top];
+        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
+            int32_t l = g->link[j];
+            if (s[l] == 0)
+                continue;
+            links[n] = l;
+            share[n++] = s[l];
+            s[l] = 0;
+            if (st->vstamp[g->head[j]] != gen) {
+                st->vstamp[g->head[j]] = gen;
+                st->stack[top++] = g->head[j];
+            }
+        }
+    }
+    return n;
+}
 
 static uint64_t pair_key(int32_t src, int32_t dst)
 {

@@ -19,18 +19,6 @@
 #include "ta_state.h"
 #include "../util/util.h"
 
-/* A fresh visit stamp for one traversal (vstamp[v] == gen: v visited);
- * on wrap-around the stamps are cleared. */
-static uint32_t next_gen(tm__ta_state *st)
-{
-    uint32_t gen = ++st->vgen;
-    if (gen == 0) {
-        memset(st->vstamp, 0, (size_t)st->g->n * sizeof *st->vstamp);
-        gen = st->vgen = 1;
-    }
-    return gen;
-}
-
 /* delta[l] += v, remembering l in the touched list. */
 static void add_delta(tm__ta_state *st, int32_t l, double v)
 {
@@ -47,7 +35,7 @@ static void collect(tm__ta_state *st, double *s, int32_t src, double sign, bool 
 {
     const tm_net_csr *g = st->g;
     int32_t top = 0;
-    uint32_t gen = next_gen(st);
+    uint32_t gen = tm__ta_next_gen(st);
     st->stack[top++] = src;
     st->vstamp[src] = gen;
     while (top > 0) {
@@ -65,32 +53,6 @@ static void collect(tm__ta_state *st, double *s, int32_t src, double sign, bool 
             }
         }
     }
-}
-
-int32_t tm__ta_scratch_list(tm__ta_state *st, double *s, int32_t src, int32_t *links,
-                            double *share)
-{
-    const tm_net_csr *g = st->g;
-    int32_t top = 0, n = 0;
-    uint32_t gen = next_gen(st);
-    st->stack[top++] = src;
-    st->vstamp[src] = gen;
-    while (top > 0) {
-        int32_t v = st->stack[--top];
-        for (int32_t j = g->off[v]; j < g->off[v + 1]; j++) {
-            int32_t l = g->link[j];
-            if (s[l] == 0)
-                continue;
-            links[n] = l;
-            share[n++] = s[l];
-            s[l] = 0;
-            if (st->vstamp[g->head[j]] != gen) {
-                st->vstamp[g->head[j]] = gen;
-                st->stack[top++] = g->head[j];
-            }
-        }
-    }
-    return n;
 }
 
 /* Adds vol_f times a unit-flow list to delta and vol_r times it on the

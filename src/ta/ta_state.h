@@ -60,6 +60,7 @@ typedef struct tm__ta_state {
 #define TM__TA_POOL_MAX ((size_t)4 << 20)
 #define TM__TA_PAIR_MAX_LEN 2048
 
+/* ---- ta_paths.c ---- */
 /* Flow of one unit from host src to host dst as (link, share) pairs: from
  * the cache, or routed now and cached (*n < 0: the budget is spent and
  * nothing was routed). */
@@ -67,9 +68,11 @@ tm_err tm__ta_pair(tm__ta_state *st, int32_t src, int32_t dst, const int32_t **l
                    const double **share, int32_t *n);
 void tm__ta_paths_release(tm__ta_state *st);
 /* Moves the flow in scratch s (routed from src) into out lists; clears s.
- * Returns the number of links (ta_state.c). */
+ * Returns the number of links. */
 int32_t tm__ta_scratch_list(tm__ta_state *st, double *s, int32_t src, int32_t *links,
                             double *share);
+/* A fresh visit stamp for one traversal (vstamp[v] == gen: v visited). */
+uint32_t tm__ta_next_gen(tm__ta_state *st);
 
 #define TM__TA_NEAR 8
 

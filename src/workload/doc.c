@@ -1,6 +1,7 @@
-/* doc.c - the printed result of workload eval and replay (wl_shard.h,
- * tm__wl_doc): its memory and the statistics computed from its rows, the
- * same for a command's own result and for a merge of its shards. */
+/* doc.c - the printed result of workload eval and replay
+ * (topomap/workload_doc.h, tm_workload_doc): its memory and the statistics
+ * computed from its rows, the same for a command's own result and for a
+ * merge of its shards. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,23 +9,23 @@
 #include "../util/util.h"
 #include "wl_shard.h"
 
-void tm__wl_doc_init(tm__wl_doc *d)
+void tm_workload_doc_init(tm_workload_doc *d)
 {
     memset(d, 0, sizeof *d);
 }
 
-void tm__wl_doc_release(tm__wl_doc *d)
+void tm_workload_doc_release(tm_workload_doc *d)
 {
     if (!d)
         return;
     for (size_t i = 0; i < d->n_own; i++)
         free(d->own[i]);
     free(d->own);
-    tm__shard_set_free(d->set);
-    tm__wl_doc_init(d);
+    tm__shard_set_free(d->files_);
+    tm_workload_doc_init(d);
 }
 
-void *tm__wl_doc_keep(tm__wl_doc *d, void *p)
+void *tm_workload_doc_keep(tm_workload_doc *d, void *p)
 {
     if (!p)
         return NULL;
@@ -36,18 +37,18 @@ void *tm__wl_doc_keep(tm__wl_doc *d, void *p)
     return p;
 }
 
-const char *tm__wl_doc_str(tm__wl_doc *d, const char *s)
+const char *tm_workload_doc_str(tm_workload_doc *d, const char *s)
 {
-    return tm__wl_doc_keep(d, tm__strdup(s ? s : ""));
+    return tm_workload_doc_keep(d, tm__strdup(s ? s : ""));
 }
 
 /* The peak and the time-weighted mean of the policy's max congestion. */
-static void over_time(const tm__wl_doc *d, const char *policy, double *peak, double *mean)
+static void over_time(const tm_workload_doc *d, const char *policy, double *peak, double *mean)
 {
     double w = 0, s = 0;
     *peak = 0;
     for (int32_t i = 0; i < d->n_intervals; i++) {
-        const tm__wl_interval *iv = &d->timeline[i];
+        const tm_workload_interval *iv = &d->timeline[i];
         if (strcmp(iv->policy, policy) != 0)
             continue;
         *peak = fmax(*peak, iv->max_congestion);
@@ -57,7 +58,7 @@ static void over_time(const tm__wl_doc *d, const char *policy, double *peak, dou
     *mean = w > 0 ? s / w : 0;
 }
 
-tm_err tm__wl_doc_summarize(tm_ctx *ctx, tm__wl_doc *d)
+tm_err tm_workload_doc_summarize(tm_ctx *ctx, tm_workload_doc *d)
 {
     double *v = tm__malloc_n((size_t)d->n_rows + 1, sizeof *v);
     tm_err err = TM_EOK;
@@ -71,17 +72,18 @@ tm_err tm__wl_doc_summarize(tm_ctx *ctx, tm__wl_doc *d)
         d->summarized = !err;
         return err;
     }
-    d->summary = tm__wl_doc_keep(d, tm__calloc_n((size_t)d->n_policies + 1, sizeof *d->summary));
+    d->summary = tm_workload_doc_keep(d, tm__calloc_n((size_t)d->n_policies + 1,
+                                                      sizeof *d->summary));
     if (!d->summary) {
         free(v);
         return tm__nomem(ctx);
     }
     for (int32_t p = 0; p < d->n_policies && !err; p++) {
-        tm__wl_summary *s = &d->summary[p];
+        tm_workload_summary *s = &d->summary[p];
         int32_t nv = 0;
         s->policy = d->policies[p];
         for (int32_t i = 0; i < d->n_rows; i++) {
-            const tm__wl_row *r = &d->rows[i];
+            const tm_workload_row *r = &d->rows[i];
             if (strcmp(r->policy, s->policy) != 0)
                 continue;
             s->jobs++;

@@ -9,7 +9,7 @@
  * alike (the head, eval's fabric, the replay's timeline: tm__shard_set_add
  * compared them) from the first file.  The statistics of the whole set
  * (eval's slowdown, the replay's summary) are then computed from the rows
- * as the commands compute them (tm__wl_doc_summarize). */
+ * as the commands compute them (tm_workload_doc_summarize). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +19,9 @@
 #include "wl_shard.h"
 
 static const char *const VARYING[] = {"time_s", NULL};
-static const tm__shard_kind EVAL = {"workload eval", "jobs", VARYING, TM__WL_EVAL_CSV_HEADER};
+static const tm__shard_kind EVAL = {"workload eval", "jobs", VARYING, TM_WORKLOAD_EVAL_CSV_HEADER};
 static const tm__shard_kind REPLAY = {"workload replay", "jobs", VARYING,
-                                      TM__WL_REPLAY_CSV_HEADER};
+                                      TM_WORKLOAD_REPLAY_CSV_HEADER};
 
 const tm__shard_kind *tm__wl_shard_kind(bool replay) { return replay ? &REPLAY : &EVAL; }
 
@@ -55,7 +55,7 @@ static const tm__shard_field F_SHARED[5] = {
 typedef struct merger {
     tm_ctx *ctx;
     tm__shard_set *set;
-    tm__wl_doc *d;
+    tm_workload_doc *d;
     bool json;
 } merger;
 
@@ -113,7 +113,7 @@ static tm_err figures(const merger *m, const tm__shard_row *r, const tm__shard_f
 
 /* JSON: a list of ids; CSV: ids separated by blanks (split at every one,
  * so that joining them again gives the cell back). */
-static tm_err shares(const merger *m, const tm__shard_row *r, tm__wl_row *x)
+static tm_err shares(const merger *m, const tm__shard_row *r, tm_workload_row *x)
 {
     const char **list;
     int64_t n = 0;
@@ -131,7 +131,7 @@ static tm_err shares(const merger *m, const tm__shard_row *r, tm__wl_row *x)
     }
     if (n > INT32_MAX)
         return row_error(m, r, "shares_with: %lld ids", (long long)n);
-    list = tm__wl_doc_keep(m->d, tm__calloc_n((size_t)n + 1, sizeof *list));
+    list = tm_workload_doc_keep(m->d, tm__calloc_n((size_t)n + 1, sizeof *list));
     if (!list)
         return tm__nomem(m->ctx);
     if (m->json) {
@@ -141,7 +141,7 @@ static tm_err shares(const merger *m, const tm__shard_row *r, tm__wl_row *x)
         const char *cell;
         char *copy;
         tm__shard_get_str(m->ctx, m->set, r, F_SHARES, &cell);
-        if (!(copy = tm__wl_doc_keep(m->d, tm__strdup(cell))))
+        if (!(copy = tm_workload_doc_keep(m->d, tm__strdup(cell))))
             return tm__nomem(m->ctx);
         for (int64_t i = 0; i < n; i++) {
             list[i] = copy;
@@ -155,9 +155,9 @@ static tm_err shares(const merger *m, const tm__shard_row *r, tm__wl_row *x)
     return TM_EOK;
 }
 
-static tm_err read_row(const merger *m, const tm__shard_row *r, tm__wl_row *x)
+static tm_err read_row(const merger *m, const tm__shard_row *r, tm_workload_row *x)
 {
-    const tm__wl_doc *d = m->d;
+    const tm_workload_doc *d = m->d;
     int64_t lo = 0, hi = INT32_MAX - 1;
     tm_err err;
     memset(x, 0, sizeof *x);
@@ -203,7 +203,8 @@ static tm_err read_row(const merger *m, const tm__shard_row *r, tm__wl_row *x)
             (err = get_i32(m, r, F_LINKS_SHARED, &x->links_shared)) || (err = shares(m, r, x)))
             return err;
     }
-    if (!x->shares_with && !(x->shares_with = tm__wl_doc_keep(m->d, tm__calloc_n(1, sizeof(char *)))))
+    if (!x->shares_with &&
+        !(x->shares_with = tm_workload_doc_keep(m->d, tm__calloc_n(1, sizeof(char *)))))
         return tm__nomem(m->ctx);
     return TM_EOK;
 }
@@ -212,7 +213,7 @@ static tm_err read_row(const merger *m, const tm__shard_row *r, tm__wl_row *x)
  * eval's without --at: the position itself). */
 static tm_err read_rows(merger *m)
 {
-    tm__wl_doc *d = m->d;
+    tm_workload_doc *d = m->d;
     int64_t total = tm__shard_set_total(m->set), n = tm__shard_set_n_rows(m->set);
     bool index_is_pos = d->replay || (d->has_head && !d->at);
     tm_err err;
@@ -226,12 +227,12 @@ static tm_err read_rows(merger *m)
                         tm__shard_set_name(m->set, 0), (long long)p, (long long)n,
                         (long long)total);
     }
-    d->rows = tm__wl_doc_keep(d, tm__calloc_n((size_t)n + 1, sizeof *d->rows));
+    d->rows = tm_workload_doc_keep(d, tm__calloc_n((size_t)n + 1, sizeof *d->rows));
     if (!d->rows)
         return tm__nomem(m->ctx);
     for (int64_t p = 0; p < n; p++) {
         const tm__shard_row *r = tm__shard_set_nth(m->set, p);
-        tm__wl_row *x = &d->rows[p];
+        tm_workload_row *x = &d->rows[p];
         if ((err = read_row(m, r, x)))
             return err;
         if (index_is_pos && x->index != p)
@@ -260,7 +261,7 @@ static tm_err meta_i64(merger *m, const char *path, int64_t *out)
 
 static tm_err fabric(merger *m)
 {
-    tm__wl_fabric *f = &m->d->fabric;
+    tm_workload_fabric *f = &m->d->fabric;
     int64_t n = 0, nj = 0, two = 0;
     char path[96];
     tm_err err;
@@ -283,11 +284,11 @@ static tm_err fabric(merger *m)
     }
     if (n > INT32_MAX)
         return tm__fail(m->ctx, TM_EINPUT, "%s: too many shared links", tm__shard_set_name(m->set, 0));
-    f->shared = tm__wl_doc_keep(m->d, tm__calloc_n((size_t)n + 1, sizeof *f->shared));
+    f->shared = tm_workload_doc_keep(m->d, tm__calloc_n((size_t)n + 1, sizeof *f->shared));
     if (!f->shared)
         return tm__nomem(m->ctx);
     for (int64_t i = 0; i < n; i++) {
-        tm__wl_share *s = &f->shared[i];
+        tm_workload_share *s = &f->shared[i];
         if ((err = tm__shard_meta_str(m->ctx, m->set, P("fabric.shared_links.%lld.from", (long long)i), &s->from)) ||
             (err = tm__shard_meta_str(m->ctx, m->set, P("fabric.shared_links.%lld.to", (long long)i), &s->to)) ||
             (err = tm__shard_meta_num(m->ctx, m->set, P("fabric.shared_links.%lld.congestion", (long long)i), &s->congestion)) ||
@@ -295,11 +296,11 @@ static tm_err fabric(merger *m)
             return err;
         if (nj > INT32_MAX)
             return tm__fail(m->ctx, TM_EINPUT, "%s: too many jobs on a link", tm__shard_set_name(m->set, 0));
-        s->jobs = tm__wl_doc_keep(m->d, tm__calloc_n((size_t)nj + 1, sizeof *s->jobs));
+        s->jobs = tm_workload_doc_keep(m->d, tm__calloc_n((size_t)nj + 1, sizeof *s->jobs));
         if (!s->jobs)
             return tm__nomem(m->ctx);
         for (int64_t k = 0; k < nj; k++) {
-            tm__wl_share_job *x = &s->jobs[k];
+            tm_workload_share_job *x = &s->jobs[k];
             if ((err = tm__shard_meta_str(m->ctx, m->set, P("fabric.shared_links.%lld.jobs.%lld.job", (long long)i, (long long)k), &x->job)) ||
                 (err = tm__shard_meta_num(m->ctx, m->set, P("fabric.shared_links.%lld.jobs.%lld.load", (long long)i, (long long)k), &x->load)) ||
                 (err = tm__shard_meta_num(m->ctx, m->set, P("fabric.shared_links.%lld.jobs.%lld.share", (long long)i, (long long)k), &x->share)))
@@ -313,7 +314,7 @@ static tm_err fabric(merger *m)
 
 static tm_err timeline(merger *m)
 {
-    tm__wl_doc *d = m->d;
+    tm_workload_doc *d = m->d;
     int64_t n = 0;
     char path[64];
     tm_err err = tm__shard_meta_list(m->ctx, m->set, "timeline", &n);
@@ -321,11 +322,11 @@ static tm_err timeline(merger *m)
         return err;
     if (n > INT32_MAX)
         return tm__fail(m->ctx, TM_EINPUT, "%s: too many intervals", tm__shard_set_name(m->set, 0));
-    d->timeline = tm__wl_doc_keep(d, tm__calloc_n((size_t)n + 1, sizeof *d->timeline));
+    d->timeline = tm_workload_doc_keep(d, tm__calloc_n((size_t)n + 1, sizeof *d->timeline));
     if (!d->timeline)
         return tm__nomem(m->ctx);
     for (int64_t i = 0; i < n; i++) {
-        tm__wl_interval *iv = &d->timeline[i];
+        tm_workload_interval *iv = &d->timeline[i];
         if ((err = tm__shard_meta_str(m->ctx, m->set, P("timeline.%lld.policy", (long long)i), &iv->policy)) ||
             (err = tm__shard_meta_num(m->ctx, m->set, P("timeline.%lld.t0", (long long)i), &iv->t0)) ||
             (err = tm__shard_meta_num(m->ctx, m->set, P("timeline.%lld.t1", (long long)i), &iv->t1)) ||
@@ -345,7 +346,7 @@ static tm_err timeline(merger *m)
 
 static tm_err head(merger *m)
 {
-    tm__wl_doc *d = m->d;
+    tm_workload_doc *d = m->d;
     int64_t total = tm__shard_set_total(m->set), n_pol = 0, rows_key;
     const char *name = tm__shard_set_name(m->set, 0), *pol;
     char buf[16];
@@ -388,11 +389,12 @@ static tm_err head(merger *m)
 /* ---- the files -------------------------------------------------------------------- */
 
 /* Reads the first file into memory: which command wrote it decides the kind. */
-static tm_err add_first(tm_ctx *ctx, FILE *in, const char *name, tm__wl_doc *d)
+static tm_err add_first(tm_ctx *ctx, FILE *in, const char *name, tm_workload_doc *d)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *mem;
+    tm__shard_set *set = NULL;
     tm_err err = tm__read_all(ctx, in, name, MAX_FILE_BYTES, &buf, &len);
     if (err)
         return err;
@@ -401,11 +403,12 @@ static tm_err add_first(tm_ctx *ctx, FILE *in, const char *name, tm__wl_doc *d)
         return tm__fail(ctx, TM_EINPUT, "%s: empty file: not the output of a shard", name);
     }
     d->replay = tm__shard_sniff(buf, len, "trace") || tm__shard_sniff(buf, len, "policy");
-    if (!(err = tm__shard_set_new(ctx, tm__wl_shard_kind(d->replay), &d->set))) {
+    if (!(err = tm__shard_set_new(ctx, tm__wl_shard_kind(d->replay), &set))) {
+        d->files_ = set;
         if (!(mem = fmemopen(buf, len, "r"))) {
             err = tm__nomem(ctx);
         } else {
-            err = tm__shard_set_add(ctx, d->set, mem, name);
+            err = tm__shard_set_add(ctx, set, mem, name);
             fclose(mem);
         }
     }
@@ -413,25 +416,25 @@ static tm_err add_first(tm_ctx *ctx, FILE *in, const char *name, tm__wl_doc *d)
     return err;
 }
 
-tm_err tm__workload_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
-                          tm__wl_doc *out, int32_t *n_shards)
+tm_err tm_workload_merge(tm_ctx *ctx, FILE *const *in, const char *const *names, int n,
+                         tm_workload_doc *out, int32_t *n_shards)
 {
     merger m;
     tm_err err = TM_EOK;
-    tm__wl_doc_init(out);
+    tm_workload_doc_init(out);
     *n_shards = 0;
     if (n < 1)
         return tm__fail(ctx, TM_EUSAGE, "no shard files");
     err = add_first(ctx, in[0], names[0], out);
     for (int i = 1; !err && i < n; i++)
-        err = tm__shard_set_add(ctx, out->set, in[i], names[i]);
+        err = tm__shard_set_add(ctx, out->files_, in[i], names[i]);
     if (!err)
-        err = tm__shard_set_finish(ctx, out->set);
+        err = tm__shard_set_finish(ctx, out->files_);
     memset(&m, 0, sizeof m);
     m.ctx = ctx;
-    m.set = out->set;
+    m.set = out->files_;
     m.d = out;
-    m.json = !err && tm__shard_set_format(out->set) == TM__SHARD_JSON;
+    m.json = !err && tm__shard_set_format(out->files_) == TM__SHARD_JSON;
     if (!err && m.json)
         err = head(&m);
     if (!err && out->replay) {
@@ -442,10 +445,10 @@ tm_err tm__workload_merge(tm_ctx *ctx, FILE *const *in, const char *const *names
     if (!err)
         err = read_rows(&m);
     if (!err)
-        err = tm__wl_doc_summarize(ctx, out);
+        err = tm_workload_doc_summarize(ctx, out);
     if (err)
-        tm__wl_doc_release(out);
+        tm_workload_doc_release(out);
     else
-        *n_shards = tm__shard_set_count(out->set);
+        *n_shards = tm__shard_set_count(out->files_);
     return err;
 }

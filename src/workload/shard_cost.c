@@ -139,8 +139,8 @@ static int64_t own_cost(int64_t msgs, int64_t flows, int64_t exact_max)
     return cap(add_sat(msgs / ROUTE_DIV + 1, sim_cost(flows, exact_max)));
 }
 
-void tm__wl_eval_costs(tm_ctx *ctx, const tm_workload *w, const tm_time_opts *topt,
-                       const int32_t *rows, int32_t n, int64_t *cost)
+void tm_workload_eval_costs(tm_ctx *ctx, const tm_workload *w, const tm_time_opts *topt,
+                            const int32_t *rows, int32_t n, int64_t *cost)
 {
     int64_t exact_max = exact_max_of(topt);
     for (int32_t i = 0; i < n; i++) {
@@ -230,8 +230,8 @@ static bool deal(const dealer *d, int32_t n_shards, int64_t M, int32_t *owner)
     return true;
 }
 
-tm_err tm__wl_replay_owners(tm_ctx *ctx, const tm_workload *w, const tm_time_opts *topt,
-                            int32_t n_shards, int32_t *owner)
+tm_err tm_replay_shard_owners(tm_ctx *ctx, const tm_workload *w, const tm_time_opts *topt,
+                              int32_t n_shards, int32_t *owner)
 {
     int32_t n = w->n_jobs, m = 0;
     int64_t exact_max = exact_max_of(topt), lo = 0, hi;

@@ -23,10 +23,20 @@ if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
 fi
 
 # A copy of python/: pip builds in the source directory, keep the checkout clean.
+# The module's C declarations are made from the headers of the library under
+# test when it is built (topomap/_cdefgen.py; the copy has no ../include).
 cp -r "$root/python" src
-rm -rf src/build src/*.egg-info src/topomap/_paths.py
+rm -rf src/build src/*.egg-info src/topomap/_paths.py src/topomap/_cdef.py
 "$py" -m venv --system-site-packages venv
-venv/bin/pip install --quiet --no-index --no-build-isolation ./src
+# without headers the build stops, saying where it looked and how to name them
+if TOPOMAP_INCLUDE=$PWD/nowhere venv/bin/pip install --quiet --no-index --no-build-isolation \
+        ./src > nohdr.txt 2>&1; then
+    echo "the module was built without headers"; exit 1
+fi
+grep -q "TOPOMAP_INCLUDE=$PWD/nowhere holds no topomap/topomap.h" nohdr.txt ||
+    { cat nohdr.txt; echo "no word of the missing headers"; exit 1; }
+rm -rf src/build src/*.egg-info
+TOPOMAP_INCLUDE="$root/include" venv/bin/pip install --quiet --no-index --no-build-isolation ./src
 
 # make valgrind wraps the CLI (TOPOMAP_REAL is the binary): the module's
 # comparisons run the binary itself, valgrind is about the CLI's own runs
@@ -35,8 +45,10 @@ env=(TOPOMAP_LIBRARY="$lib" TOPOMAP="${TOPOMAP_REAL:-$TOPOMAP}" TOPOMAP_SOURCE="
 mkdir run && cd run
 env "${env[@]}" ../venv/bin/python -m pytest -q -p no:cacheprovider -c ../src/pyproject.toml \
     --rootdir ../src ../src/tests
-# The module loads the library it was told to (not some other installed one).
+# The module loads the library it was told to (not some other installed one), with
+# the declarations made at install time from the headers under test.
 env "${env[@]}" ../venv/bin/python -c 'import sys, topomap; sys.exit(topomap.LIBRARY_PATH != sys.argv[1])' "$lib"
+env "${env[@]}" ../venv/bin/python -c 'import sys, topomap._cdef as c; sys.exit(c.HEADERS != sys.argv[1])' "$root/include"
 
 # The example of docs/python.md runs as shown there (one strategy here, to
 # stay short) and draws its figure: a PNG of the expected size with the

@@ -132,7 +132,7 @@ echo "$t fine"
 EOF
 chmod +x fakemake
 expect_exit 1 env MAKE="$PWD/fakemake" TM_STAGES_DIR=out bash "$src/tests/run-stages.sh"
-[ "$(cut -d' ' -f1 stages.txt | tr '\n' ' ')" = "check-layers test-build test-unit test-cli test-asan test-tsan fuzz-smoke " ]
+[ "$(cut -d' ' -f1 stages.txt | tr '\n' ' ')" = "test-build check-layers test-unit test-cli test-asan test-tsan fuzz-smoke " ]
 grep -q '^test-asan asan$' stages.txt && grep -q '^test-tsan tsan$' stages.txt
 expect_in "==== make test: summary" "$OUT"
 expect_in "FAILED  unit" "$OUT"

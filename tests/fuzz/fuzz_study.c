@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tm_ctx *ctx;
     tm_net *net = NULL;
     tm_study_failure f = {TM_STUDY_FAIL_NONE, 0, NULL};
-    tm__scale sc;
+    tm_study_scale sc;
     int32_t n = 0;
     char *s;
     tm_err err;
@@ -23,7 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     s = fz_strdup(data + 1, size - 1);
     switch (data[0] % 4) {
     case 0:
-        err = tm__scale_parse(ctx, s, &sc);
+        err = tm_study_scale_parse(ctx, s, &sc);
         if (!err)
             err = tm__scale_apply(ctx, net, &sc, FZ_NAME, &n);
         break;

@@ -15,12 +15,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char names[MAX_FILES][16];
     const char *name_of[MAX_FILES];
     tm_ctx *ctx = fz_ctx();
-    tm__study_merged m;
+    tm_study_merged m;
     tm_err err;
     int n = fz_split(data, size, in, names, MAX_FILES);
     for (int i = 0; i < n; i++)
         name_of[i] = names[i];
-    err = tm__study_merge(ctx, in, name_of, n, &m);
+    err = tm_study_merge(ctx, in, name_of, n, &m);
     fz_check_err(ctx, err, 1);
     if (!err) {
         int runs = 0;
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (runs != m.res.n_runs)
             fz_die("run count", err, ctx);
-        tm__study_merged_release(&m);
+        tm_study_merged_release(&m);
     }
     for (int i = 0; i < n; i++)
         fclose(in[i]);

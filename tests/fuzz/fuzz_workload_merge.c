@@ -9,13 +9,13 @@
 
 #define MAX_FILES 8
 
-static void check_doc(const tm__wl_doc *d, int32_t n_shards, int n_files, const tm_ctx *ctx)
+static void check_doc(const tm_workload_doc *d, int32_t n_shards, int n_files, const tm_ctx *ctx)
 {
     int64_t placed = 0;
     if (n_shards < 1 || n_shards > n_files || d->n_rows < 1 || !d->summarized)
         fz_die("merged counts", TM_EOK, ctx);
     for (int32_t i = 0; i < d->n_rows; i++) {
-        const tm__wl_row *r = &d->rows[i];
+        const tm_workload_row *r = &d->rows[i];
         if (!r->job || !r->nodes || !r->comm || (r->n_shares && !r->shares_with))
             fz_die("a row without its strings", TM_EOK, ctx);
         for (int32_t k = 0; k < r->n_shares; k++)
@@ -58,16 +58,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *name_of[MAX_FILES];
     int32_t n_shards = 0;
     tm_ctx *ctx = fz_ctx();
-    tm__wl_doc d;
+    tm_workload_doc d;
     tm_err err;
     int n = fz_split(data, size, in, names, MAX_FILES);
     for (int i = 0; i < n; i++)
         name_of[i] = names[i];
-    err = tm__workload_merge(ctx, in, name_of, n, &d, &n_shards);
+    err = tm_workload_merge(ctx, in, name_of, n, &d, &n_shards);
     fz_check_err(ctx, err, 1);
     if (!err) {
         check_doc(&d, n_shards, n, ctx);
-        tm__wl_doc_release(&d);
+        tm_workload_doc_release(&d);
     }
     for (int i = 0; i < n; i++)
         fclose(in[i]);

@@ -15,19 +15,19 @@
 static void test_parse(void **state)
 {
     tm_ctx *ctx;
-    tm__shard s;
+    tm_shard s;
     static const char *const bad[] = {"", "3", "3/3", "-1/3", "1/0", "a/b", "1/", "/4", "1 /4",
                                       "1/4x", "+1/4", "1/100001", "99999999999999999999/1"};
     (void)state;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
-    assert_tm_ok(ctx, tm__shard_parse(ctx, "0/1", &s));
+    assert_tm_ok(ctx, tm_shard_parse(ctx, "0/1", &s));
     assert_true(s.k == 0 && s.n == 1);
-    assert_tm_ok(ctx, tm__shard_parse(ctx, "7/8", &s));
+    assert_tm_ok(ctx, tm_shard_parse(ctx, "7/8", &s));
     assert_true(s.k == 7 && s.n == 8);
-    assert_tm_ok(ctx, tm__shard_parse(ctx, "99999/100000", &s));
+    assert_tm_ok(ctx, tm_shard_parse(ctx, "99999/100000", &s));
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        assert_int_equal(tm__shard_parse(ctx, bad[i], &s), TM_EUSAGE);
-    assert_tm_error(ctx, tm__shard_parse(ctx, "4/4", &s), TM_EUSAGE, "K must be from 0 to N-1 = 3");
+        assert_int_equal(tm_shard_parse(ctx, bad[i], &s), TM_EUSAGE);
+    assert_tm_error(ctx, tm_shard_parse(ctx, "4/4", &s), TM_EUSAGE, "K must be from 0 to N-1 = 3");
     tm_ctx_free(ctx);
 }
 
@@ -46,8 +46,8 @@ static void test_assign_equal(void **state)
         cost[i] = 5;
     for (int32_t n = 1; n <= N_ITEMS; n += n < 10 ? 1 : 37) {
         int count[N_ITEMS] = {0}, even[N_ITEMS] = {0};
-        assert_tm_ok(ctx, tm__shard_assign(ctx, cost, N_ITEMS, n, a));
-        assert_tm_ok(ctx, tm__shard_assign(ctx, cost, N_ITEMS, n, b));
+        assert_tm_ok(ctx, tm_shard_assign(ctx, cost, N_ITEMS, n, a));
+        assert_tm_ok(ctx, tm_shard_assign(ctx, cost, N_ITEMS, n, b));
         assert_memory_equal(a, b, sizeof a);
         for (int i = 0; i < N_ITEMS; i++) {
             assert_true(a[i] >= 0 && a[i] < n);
@@ -81,7 +81,7 @@ static void test_assign_costs(void **state)
     for (int32_t n = 1; n <= 16; n++) {
         int64_t lo = INT64_MAX, hi = 0;
         memset(load, 0, sizeof load);
-        assert_tm_ok(ctx, tm__shard_assign(ctx, cost, N_ITEMS, n, own));
+        assert_tm_ok(ctx, tm_shard_assign(ctx, cost, N_ITEMS, n, own));
         for (int i = 0; i < N_ITEMS; i++)
             load[own[i]] += cost[i];
         for (int32_t k = 0; k < n; k++) {
@@ -93,7 +93,7 @@ static void test_assign_costs(void **state)
     }
     /* zero costs still spread: one item per shard */
     memset(cost, 0, sizeof cost);
-    assert_tm_ok(ctx, tm__shard_assign(ctx, cost, 4, 4, own));
+    assert_tm_ok(ctx, tm_shard_assign(ctx, cost, 4, 4, own));
     assert_int_equal((1 << own[0]) | (1 << own[1]) | (1 << own[2]) | (1 << own[3]), 15);
     tm_ctx_free(ctx);
 }
@@ -101,24 +101,24 @@ static void test_assign_costs(void **state)
 static void test_identity(void **state)
 {
     tm_ctx *ctx;
-    tm__shard_id a, b, c;
-    char ha[TM__SHARD_ID_LEN + 1], hb[TM__SHARD_ID_LEN + 1], path[] = "/tmp/test_shard_XXXXXX";
+    tm_shard_id a, b, c;
+    char ha[TM_SHARD_ID_LEN + 1], hb[TM_SHARD_ID_LEN + 1], path[] = "/tmp/test_shard_XXXXXX";
     int fd;
     FILE *f;
     (void)state;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
-    tm__shard_id_init(&a, "study");
-    tm__shard_id_init(&b, "study");
-    tm__shard_id_add(&a, "seed", "1");
-    tm__shard_id_add(&b, "seed", "1");
+    tm_shard_id_init(&a, "study");
+    tm_shard_id_init(&b, "study");
+    tm_shard_id_add(&a, "seed", "1");
+    tm_shard_id_add(&b, "seed", "1");
     assert_true(a.h == b.h);
-    tm__shard_id_hex(&a, ha);
-    assert_int_equal(strlen(ha), TM__SHARD_ID_LEN);
+    tm_shard_id_hex(&a, ha);
+    assert_int_equal(strlen(ha), TM_SHARD_ID_LEN);
     /* the pairs cannot run together */
-    tm__shard_id_init(&a, "study");
-    tm__shard_id_init(&b, "study");
-    tm__shard_id_add(&a, "ab", "c");
-    tm__shard_id_add(&b, "a", "bc");
+    tm_shard_id_init(&a, "study");
+    tm_shard_id_init(&b, "study");
+    tm_shard_id_add(&a, "ab", "c");
+    tm_shard_id_add(&b, "a", "bc");
     assert_true(a.h != b.h);
     /* a file's bytes count, a missing file is its name */
     fd = mkstemp(path);
@@ -126,17 +126,17 @@ static void test_identity(void **state)
     f = fdopen(fd, "w");
     fputs("0 1 5\n", f);
     fclose(f);
-    tm__shard_id_init(&a, "study");
-    tm__shard_id_init(&b, "study");
-    tm__shard_id_init(&c, "study");
-    assert_tm_ok(ctx, tm__shard_id_add_input(ctx, &a, "comm", path));
-    assert_tm_ok(ctx, tm__shard_id_add_input(ctx, &c, "comm", "torus:4x4"));
+    tm_shard_id_init(&a, "study");
+    tm_shard_id_init(&b, "study");
+    tm_shard_id_init(&c, "study");
+    assert_tm_ok(ctx, tm_shard_id_add_input(ctx, &a, "comm", path));
+    assert_tm_ok(ctx, tm_shard_id_add_input(ctx, &c, "comm", "torus:4x4"));
     f = fopen(path, "w");
     fputs("0 1 6\n", f);
     fclose(f);
-    assert_tm_ok(ctx, tm__shard_id_add_input(ctx, &b, "comm", path));
-    tm__shard_id_hex(&a, ha);
-    tm__shard_id_hex(&b, hb);
+    assert_tm_ok(ctx, tm_shard_id_add_input(ctx, &b, "comm", path));
+    tm_shard_id_hex(&a, ha);
+    tm_shard_id_hex(&b, hb);
     assert_string_not_equal(ha, hb);
     unlink(path);
     tm_ctx_free(ctx);

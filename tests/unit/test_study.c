@@ -77,7 +77,7 @@ static void test_levels(void **state)
     tm_ctx *ctx;
     tm_net *net;
     int32_t *lv = NULL, count[5] = {0}, n;
-    tm__scale s;
+    tm_study_scale s;
     (void)state;
     assert_int_equal(tm_ctx_new(&ctx), TM_EOK);
     net = load(ctx, "fattree:k=4,n=3");
@@ -90,7 +90,7 @@ static void test_levels(void **state)
     assert_int_equal(count[2], 64);
     assert_int_equal(count[3], 64);
     free(lv);
-    assert_tm_ok(ctx, tm__scale_parse(ctx, "2=0.5,3=0.25", &s));
+    assert_tm_ok(ctx, tm_study_scale_parse(ctx, "2=0.5,3=0.25", &s));
     assert_int_equal(s.n, 2);
     assert_tm_ok(ctx, tm__scale_apply(ctx, net, &s, "ft", &n));
     assert_int_equal(n, 128);
@@ -102,12 +102,12 @@ static void test_levels(void **state)
         else
             assert_true(tm_net_capacity(net, c) == 0.5 || tm_net_capacity(net, c) == 0.25);
     }
-    assert_tm_ok(ctx, tm__scale_parse(ctx, "4=2", &s));
+    assert_tm_ok(ctx, tm_study_scale_parse(ctx, "4=2", &s));
     assert_tm_error(ctx, tm__scale_apply(ctx, net, &s, "ft", &n), TM_EUSAGE, "ft: no cable at level 4");
-    assert_tm_error(ctx, tm__scale_parse(ctx, "2=0", &s), TM_EUSAGE, "factor '0'");
-    assert_tm_error(ctx, tm__scale_parse(ctx, "leaf=2", &s), TM_EUSAGE, "level 'leaf'");
-    assert_tm_error(ctx, tm__scale_parse(ctx, "2", &s), TM_EUSAGE, "not LEVEL=FACTOR");
-    assert_tm_error(ctx, tm__scale_parse(ctx, "2=1,", &s), TM_EUSAGE, "empty");
+    assert_tm_error(ctx, tm_study_scale_parse(ctx, "2=0", &s), TM_EUSAGE, "factor '0'");
+    assert_tm_error(ctx, tm_study_scale_parse(ctx, "leaf=2", &s), TM_EUSAGE, "level 'leaf'");
+    assert_tm_error(ctx, tm_study_scale_parse(ctx, "2", &s), TM_EUSAGE, "not LEVEL=FACTOR");
+    assert_tm_error(ctx, tm_study_scale_parse(ctx, "2=1,", &s), TM_EUSAGE, "empty");
     tm_net_free(net);
     tm_ctx_free(ctx);
 }

@@ -85,8 +85,8 @@ static void test_replay_owners(void **state)
     start_order(&w, order);
     for (int32_t n = 1; n <= 60; n += n < 8 ? 1 : 13) {
         int used[60] = {0};
-        assert_tm_ok(ctx, tm__wl_replay_owners(ctx, &w, NULL, n, owner));
-        assert_tm_ok(ctx, tm__wl_replay_owners(ctx, &w, NULL, n, again));
+        assert_tm_ok(ctx, tm_replay_shard_owners(ctx, &w, NULL, n, owner));
+        assert_tm_ok(ctx, tm_replay_shard_owners(ctx, &w, NULL, n, again));
         assert_memory_equal(owner, again, sizeof owner);
         /* runs in start order: shard 0 first, each shard one run, none empty */
         for (int32_t i = 0; i < 60; i++) {
@@ -98,8 +98,8 @@ static void test_replay_owners(void **state)
         for (int32_t k = 0; k < n; k++)
             assert_true(used[k] > 0);
     }
-    assert_tm_error(ctx, tm__wl_replay_owners(ctx, &w, NULL, 61, owner), TM_EUSAGE, "61 shards");
-    assert_tm_error(ctx, tm__wl_replay_owners(ctx, &w, NULL, 0, owner), TM_EUSAGE, "0 shards");
+    assert_tm_error(ctx, tm_replay_shard_owners(ctx, &w, NULL, 61, owner), TM_EUSAGE, "61 shards");
+    assert_tm_error(ctx, tm_replay_shard_owners(ctx, &w, NULL, 0, owner), TM_EUSAGE, "0 shards");
     tm_workload_release(&w);
     free(text);
     tm_net_free(net);
@@ -122,7 +122,7 @@ static void test_replay_owners_even(void **state)
                                 "2024-01-01T%02d:30:00\n", j, j, j);
     tm_workload_init(&w);
     assert_tm_ok(ctx, read_text(net, text, &w));
-    assert_tm_ok(ctx, tm__wl_replay_owners(ctx, &w, NULL, 4, owner));
+    assert_tm_ok(ctx, tm_replay_shard_owners(ctx, &w, NULL, 4, owner));
     for (int j = 0; j < 12; j++)
         assert_int_equal(owner[j], j / 3);
     tm_workload_release(&w);
@@ -145,8 +145,8 @@ static void test_eval_costs(void **state)
                                      "A|n[0008-0023]|4|alltoall:1MiB\n"
                                      "s|n[0024-0025]|1|stencil3d:1MiB\n",
                                 &w));
-    tm__wl_eval_costs(ctx, &w, NULL, rows, 4, c);
-    tm__wl_eval_costs(ctx, &w, NULL, rows, 4, c2);
+    tm_workload_eval_costs(ctx, &w, NULL, rows, 4, c);
+    tm_workload_eval_costs(ctx, &w, NULL, rows, 4, c2);
     assert_memory_equal(c, c2, sizeof c);
     assert_true(c[0] > 0 && c[3] > 0);
     assert_true(c[1] > c[0]);
@@ -182,7 +182,7 @@ static void test_replay_shards_rows(void **state)
     assert_int_equal(whole.n_rows, 40);
     for (int32_t n = 2; n <= 7; n += 5) {
         int seen[40] = {0};
-        assert_tm_ok(ctx, tm__wl_replay_owners(ctx, &w, NULL, n, owner));
+        assert_tm_ok(ctx, tm_replay_shard_owners(ctx, &w, NULL, n, owner));
         for (int32_t k = 0; k < n; k++) {
             tm_replay_opts o = TM_REPLAY_OPTS_INIT;
             tm_replay_result part;

@@ -516,44 +516,40 @@ static int cell_cmp(const void *a, const void *b)
     return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-void tm__rec_finalize(void)
+int tm__rec_take(tm__rec_out *o, int *rank, int *lost)
 {
-    tm__rec_out o;
-    int n = 0, k = 0, nomem;
+    int n = 0, k = 0;
     if (!st.on)
-        return;
+        return 0;
     st.on = 0;
-    memset(&o, 0, sizeof o);
-    o.path = st.path;
-    o.algo = st.algo;
-    o.provided = st.provided;
-    o.wall_s = PMPI_Wtime() - st.t0;
+    memset(o, 0, sizeof *o);
+    o->path = st.path;
+    o->algo = st.algo;
+    o->provided = st.provided;
+    o->wall_s = PMPI_Wtime() - st.t0;
     for (size_t i = 0; i < st.cells.cap; i++)
         if (st.cells.c[i].dst >= 0)
             st.cells.c[n++] = st.cells.c[i];
     if (n)
         qsort(st.cells.c, (size_t)n, sizeof *st.cells.c, cell_cmp);
-    o.cells = st.cells.c;
-    o.ncells = n;
-    memcpy(o.kinds, st.kinds, sizeof o.kinds);
+    o->cells = st.cells.c;
+    o->ncells = n;
+    memcpy(o->kinds, st.kinds, sizeof o->kinds);
     for (size_t i = 0; i < st.cstats.cap; i++)
         if (st.cstats.s[i].calls)
             st.cstats.s[k++] = st.cstats.s[i];
-    o.cstats = st.cstats.s;
-    o.ncstats = k;
-    o.task = st.task;
-    o.task_call = st.task_call;
-    o.reorderings = st.reorderings;
-    tm__rec_phase_close(); /* the point-to-point traffic after the last collective */
-    o.phase_waits = tm__rec_phase_align();
-    PMPI_Allreduce(&st.nomem, &nomem, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (nomem) {
-        tm__mpi_warn(st.world.rank, "TOPOMAP_RECORD: out of memory while recording; no file "
-                                    "written");
-    } else {
-        tm__rec_write(&o);
-    }
-    tm__rec_phase_free();
+    o->cstats = st.cstats.s;
+    o->ncstats = k;
+    o->task = st.task;
+    o->task_call = st.task_call;
+    o->reorderings = st.reorderings;
+    *rank = st.world.rank;
+    *lost = st.nomem;
+    return 1;
+}
+
+void tm__rec_free(void)
+{
     free(st.cells.c);
     free(st.cstats.s);
     free(st.preqs);

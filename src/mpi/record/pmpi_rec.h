@@ -71,7 +71,8 @@ typedef struct tm__rec_comm {
 /* The MPI_Init wrappers call this after PMPI_Init*: reads rank 0's
  * environment and broadcasts it (one MPI_Bcast on MPI_COMM_WORLD). */
 void tm__rec_init(int provided);
-/* The MPI_Finalize wrapper, before PMPI_Finalize: gathers and writes. */
+/* The MPI_Finalize wrapper, before PMPI_Finalize: gathers and writes
+ * (pmpi_rec_end.c). */
 void tm__rec_finalize(void);
 /* Nonzero while recording on this thread (off inside topomap's own calls). */
 int tm__rec_on(void);
@@ -148,6 +149,9 @@ void tm__rec_wait_cut(void);
  * (out of memory, more than 2^31 - 1 values to gather), *out left empty.
  * ctx: rank 0's context (NULL elsewhere). */
 int tm__rec_phase_gather(tm_ctx *ctx, int rank, int P, const int *task, tm_comm_phases *out);
+/* Whether memory ran out while the phases were recorded (the recorder's
+ * counts are then lost too: no file). */
+int tm__rec_phase_lost(void);
 void tm__rec_phase_free(void);
 
 /* Gathered data at MPI_Finalize (pmpi_rec_write.c). */
@@ -176,5 +180,11 @@ typedef struct tm__rec_out {
                               * (tm__rec_phase_align) */
 } tm__rec_out;
 void tm__rec_write(const tm__rec_out *o);
+/* At MPI_Finalize (pmpi_rec_end.c): stops recording and hands this
+ * process's counts over in *o (they stay the recorder's until
+ * tm__rec_free), its world rank, and whether memory ran out; 0 when the
+ * recorder was off. */
+int tm__rec_take(tm__rec_out *o, int *rank, int *lost);
+void tm__rec_free(void);
 
 #endif

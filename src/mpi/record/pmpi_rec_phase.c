@@ -56,6 +56,7 @@ static struct {
     int *seq;
     uint8_t *waitcut;
     int64_t nseq, capseq, capcut;
+    int lost; /* out of memory: the phases are incomplete (tm__rec_phase_lost) */
 } ph;
 
 static uint64_t mix(uint64_t x)
@@ -114,7 +115,7 @@ void tm__rec_phase_add(int wdst, uint64_t bytes)
     if (wdst < 0 || bytes == 0)
         return;
     if (2 * (ph.n + 1) > ph.cap && cur_grow()) {
-        tm__rec_lost();
+        ph.lost = 1;
         return;
     }
     for (h = mix((uint64_t)wdst) & (ph.cap - 1); ph.dst[h] >= 0 && ph.dst[h] != wdst;
@@ -217,7 +218,7 @@ static void close_as(uint8_t waitcut)
     if (grow_any((void **)&ph.seq, &ph.capseq, ph.nseq + 1, sizeof *ph.seq) ||
         grow_any((void **)&ph.waitcut, &ph.capcut, ph.nseq + 1, sizeof *ph.waitcut) ||
         close_row(&id)) {
-        tm__rec_lost();
+        ph.lost = 1;
         return;
     }
     ph.waitcut[ph.nseq] = waitcut;
@@ -277,8 +278,13 @@ int tm__rec_phase_align(void)
         return 1;
     ok = merge_wait_cuts() == 0;
     if (!ok)
-        tm__rec_lost();
+        ph.lost = 1;
     return 0;
+}
+
+int tm__rec_phase_lost(void)
+{
+    return ph.lost;
 }
 
 void tm__rec_phase_free(void)
