@@ -4,6 +4,7 @@
 #ifndef TM_PIPELINE_RUN_AUTO_H
 #define TM_PIPELINE_RUN_AUTO_H
 
+#include "run_bound.h"
 #include "run_int.h"
 #include "../util/util.h"
 
@@ -68,6 +69,7 @@ typedef struct autorun {
     int ntodo, threads;
     tm__memo *memo;       /* what rows compute alike (the k-way cut of multicore hosts) */
     bool named;           /* one strategy named: its row runs all its starts */
+    tm__autobound bound;  /* the early stop on the lower bounds (run_bound.c) */
 } autorun;
 
 /* ---- run_auto_result.c ---------------------------------------------------- */
