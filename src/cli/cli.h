@@ -287,6 +287,7 @@ typedef struct cli_report_args {
     const char *alloc_label;      /* the allocation in the subtitle; NULL: --alloc or all hosts */
     const tm_metrics *met;        /* exact figures of map with link loads, or NULL */
     bool map_is_consecutive;      /* map is the consecutive placement */
+    const tm_bounds *bounds;      /* the problem's lower bounds (beside every row), or NULL */
 } cli_report_args;
 /* Evaluates ra->map (unless ra->met) and the consecutive placement
  * (unless it is ra->map) exactly with per-link loads and writes the page
@@ -294,7 +295,8 @@ typedef struct cli_report_args {
 tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra);
 /* One report row per strategy row of res against res->consecutive, with
  * labels written into labels[i] (n_rows entries); NULL without memory. */
-tm_report_row *cli_report_rows(const tm_map_result *res, char (*labels)[128]);
+tm_report_row *cli_report_rows(const tm_map_result *res, const tm_bounds *bounds,
+                               char (*labels)[128]);
 
 /* Subcommands. */
 int cmd_topo(int argc, char **argv, cli_warns *w);

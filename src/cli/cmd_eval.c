@@ -95,7 +95,8 @@ static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mappi
 /* --report: the page shows the exact loads of the mapping, beside the
  * consecutive placement (docs/report.md). */
 static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw,
-                          const tm_comm *comm, const tm_mapping *map, const tm_metrics *met)
+                          const tm_comm *comm, const tm_mapping *map, const tm_metrics *met,
+                          const tm_bounds *bnd)
 {
     cli_report_args ra = {0};
     ra.met = met->approximate ? NULL : met;  /* the page shows exact loads */
@@ -108,6 +109,7 @@ static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw
     ra.map = map;
     ra.map_label = a->mapping_path ? a->mapping_path : "consecutive";
     ra.alloc_label = a->base_of_mapping ? "the mapping's hosts" : NULL;
+    ra.bounds = bnd;
     return cli_write_report(ctx, &ra);
 }
 
@@ -224,7 +226,7 @@ static tm_err eval_net(tm_ctx *ctx, eval_args *a, cli_network *nw, tm_comm *comm
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
     if (!err && a->report_path)
-        err = eval_report(ctx, a, nw, comm, map, met);
+        err = eval_report(ctx, a, nw, comm, map, met, bnd);
     return err;
 }
 

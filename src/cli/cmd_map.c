@@ -330,10 +330,10 @@ static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, c
 /* --report: every strategy row against consecutive, the chosen mapping's
  * link loads on the fabric (docs/report.md). */
 static tm_err map_report(tm_ctx *ctx, const map_args *a, const cli_network *nw,
-                         const tm_comm *comm, const tm_map_result *res)
+                         const tm_comm *comm, const tm_map_result *res, const tm_bounds *bnd)
 {
     char (*labels)[128] = calloc((size_t)res->n_rows + 1, sizeof *labels);
-    tm_report_row *rows = labels ? cli_report_rows(res, labels) : NULL;
+    tm_report_row *rows = labels ? cli_report_rows(res, bnd, labels) : NULL;
     cli_report_args ra = {0};
     tm_err err;
     if (!rows) {
@@ -349,6 +349,7 @@ static tm_err map_report(tm_ctx *ctx, const map_args *a, const cli_network *nw,
     ra.map_label = labels[res->best];
     ra.rows = rows;
     ra.n_rows = res->consecutive ? res->n_rows : 0;
+    ra.bounds = bnd;
     err = cli_write_report(ctx, &ra);
     free(rows);
     free(labels);
@@ -595,7 +596,7 @@ int cmd_map(int argc, char **argv, cli_warns *w)
         err = bounds_of_result(ctx, &a, &nw, &comm, &hier, &p, &res, &bnd);
     /* the report first: a report that cannot be written leaves no mapping */
     if (!err && a.report)
-        err = map_report(ctx, &a, &nw, &comm, &res);
+        err = map_report(ctx, &a, &nw, &comm, &res, &bnd);
     if (!err && (a.out || !a.json))
         err = write_mapping(ctx, &a, p.net, &res.mapping);
     if (err)

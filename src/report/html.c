@@ -31,6 +31,7 @@ static const char page_css[] =
     ".e0{stroke:#d0d0d0;stroke-width:0.6}.sw{fill:#555}.sj{fill:#555;stroke:#1f77b4;stroke-width:2}"
     ".h{fill:#c8c8c8}.hj{fill:#1f77b4;stroke:#0b3c61;stroke-width:1}"
     ".base{fill:#9e9e9e;stroke:#9e9e9e}.res{fill:#1f77b4;stroke:#1f77b4}"
+    ".bound{stroke:#d62728;stroke-width:2;stroke-dasharray:3 2;fill:none}"
     ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}"
     /* workload pages */
     ".shared{stroke:#222;stroke-width:1.2;stroke-dasharray:4 3}.slow{color:#b00026}"
@@ -56,11 +57,25 @@ static double pct(double base, double v)
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }
 
+/* value / bound as the table shows it ("-" over a bound of 0). */
+static void gap_cell(FILE *out, double v, double b)
+{
+    if (!(v > 0))
+        fputs("<td>1</td>", out);
+    else if (b > 0)
+        fprintf(out, "<td>%.3f</td>", v / b);
+    else
+        fputs("<td>-</td>", out);
+}
+
 static void rows_table(FILE *out, const tm_report *r)
 {
-    bool time = false;
-    for (int32_t i = 0; i < r->n_rows; i++)
-        time |= r->rows[i].est_time_s > 0 || r->rows[i].base_time_s > 0;
+    bool time = false, bound = false;
+    for (int32_t i = 0; i < r->n_rows; i++) {
+        const tm_report_row *w = &r->rows[i];
+        time |= w->est_time_s > 0 || w->base_time_s > 0;
+        bound |= w->bound_congestion > 0 || w->bound_dilation > 0 || w->bound_J > 0;
+    }
     fputs("<table class=\"rows\"><tr><th>result</th><th>max congestion</th><th>avg dilation</th>"
           "<th>QAP J</th>", out);
     if (time)
@@ -69,7 +84,12 @@ static void rows_table(FILE *out, const tm_report *r)
     if (time)
         fputs("<th>time (s)</th>", out);
     fputs("<th>change: congestion</th><th>dilation</th><th>J</th>", out);
-    fputs(time ? "<th>time</th></tr>\n" : "</tr>\n", out);
+    if (time)
+        fputs("<th>time</th>", out);
+    if (bound)
+        fputs("<th>lower bound: congestion</th><th>dilation</th><th>J</th>"
+              "<th>gap: congestion</th><th>dilation</th><th>J</th>", out);
+    fputs("</tr>\n", out);
     for (int32_t i = 0; i < r->n_rows; i++) {
         const tm_report_row *w = &r->rows[i];
         fputs("<tr><td>", out);
@@ -87,6 +107,13 @@ static void rows_table(FILE *out, const tm_report *r)
                 pct(w->base_J, w->qap_J));
         if (time)
             fprintf(out, "<td>%+.1f%%</td>", pct(w->base_time_s, w->est_time_s));
+        if (bound) {
+            fprintf(out, "<td>%.6g</td><td>%.4f</td><td>%.10g</td>", w->bound_congestion,
+                    w->bound_dilation, w->bound_J);
+            gap_cell(out, w->max_congestion, w->bound_congestion);
+            gap_cell(out, w->avg_dilation, w->bound_dilation);
+            gap_cell(out, w->qap_J, w->bound_J);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</table>\n", out);
