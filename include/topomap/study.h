@@ -118,6 +118,9 @@ typedef struct tm_study_row {
      * the consecutive placement and of the mapping, s */
     double base_est_time_s, est_time_s;
     int32_t position; /* index of the row in the whole (unsharded) study's rows */
+    /* (status OK) lower bounds on every mapping of the scenario
+     * (topomap/bounds.h); mean rows: their mean, worst rows: the largest */
+    double bound_congestion, bound_dilation, bound_J;
 } tm_study_row;
 
 typedef struct tm_study_result {

@@ -71,6 +71,12 @@ tm_err tm__fail_apply(tm_ctx *ctx, tm_net *net, const tm_study_failure *f, uint6
 enum { TM__FIG_CONG = 0, TM__FIG_DIL, TM__FIG_J, TM__FIG_TIME, TM__N_FIG };
 double *tm__study_fig(tm_study_row *r, bool base, int k);
 double tm__study_fig_of(const tm_study_row *r, bool base, int k);
+/* The lower bound of figure k (TM__FIG_CONG, _DIL, _J: the time has none). */
+double *tm__study_bound(tm_study_row *r, int k);
+double tm__study_bound_of(const tm_study_row *r, int k);
+/* The mapping's gap on figure k: its value / the bound, 1 for a value of
+ * 0, INFINITY over a bound of 0. */
+double tm__study_gap(const tm_study_row *r, int k);
 
 /* Runs the grid of a checked spec whose axes all have values.  Errors that
  * concern one scenario (disconnection, unreachable hosts, too few slots)
@@ -114,7 +120,8 @@ typedef struct tm__study_merged {
     "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"        \
     "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"  \
     "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,"                     \
-    "change_est_time_s_pct,best,cause"
+    "change_est_time_s_pct,bound_max_congestion,bound_avg_dilation,bound_qap_J,"             \
+    "gap_max_congestion,gap_avg_dilation,gap_qap_J,best,cause"
 /* The kind of a study's output (shard.h): "rows", the CSV header. */
 const tm__shard_kind *tm__study_shard_kind(void);
 /* Reads the n shard files (streams in[i], named names[i]) and merges. */

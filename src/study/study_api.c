@@ -3,6 +3,7 @@
  * (in a copy: the caller's spec is not touched) and runs the engine
  * (study.c), whose rows are the public rows.  The CLI's `topomap study`
  * and the Python module run studies through here. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,6 +136,26 @@ double *tm__study_fig(tm_study_row *r, bool base, int k)
     case TM__FIG_J: return base ? &r->base_J : &r->qap_J;
     default: return base ? &r->base_est_time_s : &r->est_time_s;
     }
+}
+
+double *tm__study_bound(tm_study_row *r, int k)
+{
+    return k == TM__FIG_CONG ? &r->bound_congestion
+           : k == TM__FIG_DIL ? &r->bound_dilation
+                              : &r->bound_J;
+}
+
+double tm__study_bound_of(const tm_study_row *r, int k)
+{
+    return *tm__study_bound((tm_study_row *)r, k);
+}
+
+double tm__study_gap(const tm_study_row *r, int k)
+{
+    double value = tm__study_fig_of(r, false, k), bound = tm__study_bound_of(r, k);
+    if (!(value > 0))
+        return 1.0;
+    return bound > 0 ? value / bound : INFINITY;
 }
 
 double tm__study_fig_of(const tm_study_row *r, bool base, int k)
