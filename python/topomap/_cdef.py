@@ -230,6 +230,7 @@ typedef struct tm_problem {
     double hop_distance;
     const struct tm_netdist *dist;
     const struct tm_time_opts *time;
+    const struct tm_bounds *bounds;
 } tm_problem;
 typedef enum { TM_OBJ_CONGESTION = 0, TM_OBJ_DILATION, TM_OBJ_QAP, TM_OBJ_PARETO, TM_OBJ_TIME } tm_objective;
 int tm_objective_parse(const char *s);
@@ -347,6 +348,38 @@ tm_err tm_metrics_eval(tm_ctx *ctx, const tm_route *route, const tm_comm *comm,
 tm_err tm_metrics_eval_hier(tm_ctx *ctx, const tm_hier *hier, const tm_comm *comm,
                             const tm_mapping *map, tm_metrics *out);
 
+/* bounds.h */
+typedef struct tm_bound_method {
+    const char *name;
+    double max_congestion;
+    double avg_dilation;
+    double qap_J;
+} tm_bound_method;
+typedef struct tm_bounds {
+    bool network;
+    int32_t n_tasks;
+    double total_volume;
+    double max_congestion, avg_dilation, qap_J;
+    const char *congestion_by, *dilation_by, *J_by;
+    int n_methods;
+    tm_bound_method method[8];
+    int32_t tasks_per_slot;
+    int32_t flow_sources;
+    double time_s;
+} tm_bounds;
+typedef struct tm_bounds_opts {
+    int32_t tasks_per_slot;
+    int64_t work;
+} tm_bounds_opts;
+void tm_bounds_init(tm_bounds *b);
+tm_err tm_bounds_compute(tm_ctx *ctx, const tm_problem *p, const tm_bounds_opts *opts,
+                         tm_bounds *out);
+typedef struct tm_bounds_gap {
+    double max_congestion, avg_dilation, qap_J;
+} tm_bounds_gap;
+void tm_bounds_gap_of(const tm_bounds *b, const tm_metrics *m, tm_bounds_gap *out);
+bool tm_bounds_within(const tm_bounds *b, const tm_metrics *m, tm_objective obj, double tol);
+
 /* study.h */
 typedef enum { TM_STUDY_FAIL_NONE = 0, TM_STUDY_FAIL_RANDOM, TM_STUDY_FAIL_LINKS,
                TM_STUDY_FAIL_SWITCHES } tm_study_fail_kind;
@@ -390,6 +423,7 @@ typedef struct tm_study_row {
     int runs, not_ok;
     double base_est_time_s, est_time_s;
     int32_t position;
+    double bound_congestion, bound_dilation, bound_J;
 } tm_study_row;
 typedef struct tm_study_result {
     int n_rows;
@@ -605,7 +639,8 @@ STRUCTS = ["tm_net_csr", "tm_topo_opts", "tm_ibnet_opts", "tm_slurm_opts", "tm_o
            "tm_comm_phases", "tm_time_opts",
            "tm_alloc", "tm_hier", "tm_route_opts", "tm_mapping", "tm_mapwrite_opts",
            "tm_problem", "tm_strategy", "tm_refiner", "tm_map_row", "tm_map_result",
-           "tm_metrics", "tm_metrics_opts", "tm_study_failure", "tm_study_spec",
+           "tm_metrics", "tm_metrics_opts", "tm_bound_method", "tm_bounds", "tm_bounds_opts",
+           "tm_bounds_gap", "tm_study_failure", "tm_study_spec",
            "tm_study_row", "tm_study_result", "tm_job", "tm_workload", "tm_workload_read_opts",
            "tm_job_figures", "tm_job_result", "tm_link_share", "tm_workload_result",
            "tm_workload_eval_opts", "tm_pick_request", "tm_pick", "tm_replay_opts",

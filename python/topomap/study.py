@@ -3,7 +3,7 @@ import os
 
 from ._lib import Context, UsageError, cstr, enc, ffi, lib, string
 from .comm import as_comm
-from .mapping import _OBJECTIVES, _change, _effort_refine, _time_opts
+from .mapping import _OBJECTIVES, _change, _effort_refine, _gap, _time_opts
 
 #: columns of StudyResult.rows / to_dataframe(), as `topomap study --out F.csv` writes them
 COLUMNS = ["stat", "topology", "comm", "routing", "slots", "capacity", "failure", "sample",
@@ -11,7 +11,8 @@ COLUMNS = ["stat", "topology", "comm", "routing", "slots", "capacity", "failure"
            "consecutive_max_congestion", "consecutive_avg_dilation", "consecutive_qap_J",
            "consecutive_est_time_s", "max_congestion", "avg_dilation", "qap_J", "est_time_s",
            "change_max_congestion_pct", "change_avg_dilation_pct", "change_qap_J_pct",
-           "change_est_time_s_pct", "best", "cause"]
+           "change_est_time_s_pct", "bound_max_congestion", "bound_avg_dilation", "bound_qap_J",
+           "gap_max_congestion", "gap_avg_dilation", "gap_qap_J", "best", "cause"]
 
 
 def _list(x):
@@ -160,5 +161,10 @@ def study(topologies, comms, alloc=None, slots=None, scale_capacity=None, fail_l
             "change_avg_dilation_pct": fig(_change(r.base_dilation, r.avg_dilation)),
             "change_qap_J_pct": fig(_change(r.base_J, r.qap_J)),
             "change_est_time_s_pct": fig(_change(r.base_est_time_s, r.est_time_s)),
+            "bound_max_congestion": fig(r.bound_congestion),
+            "bound_avg_dilation": fig(r.bound_dilation), "bound_qap_J": fig(r.bound_J),
+            "gap_max_congestion": fig(_gap(r.max_congestion, r.bound_congestion)),
+            "gap_avg_dilation": fig(_gap(r.avg_dilation, r.bound_dilation)),
+            "gap_qap_J": fig(_gap(r.qap_J, r.bound_J)),
             "best": string(r.best) or None, "cause": string(r.cause) or None})
     return StudyResult(rows, res.n_runs)
