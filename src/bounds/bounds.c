@@ -153,7 +153,9 @@ tm_err tm_bounds_compute(tm_ctx *ctx, const tm_problem *p, const tm_bounds_opts 
     err = tm__tcut_init(ctx, p->comm, p->comm->n, work ? work : TM__BOUNDS_WORK_DEG, &t);
     if (err)
         return err;
-    err = tm__flow_certificate(ctx, &t, work ? work : TM__BOUNDS_WORK_FLOW);
+    err = tm__tgrid_detect(ctx, p->comm, &t);
+    if (!err)
+        err = tm__flow_certificate(ctx, &t, work ? work : TM__BOUNDS_WORK_FLOW);
     if (!err && p->net) {
         err = network(ctx, p, tps, work ? work : TM__BOUNDS_WORK_NET, &t, out);
     } else if (!err) {

@@ -5,8 +5,10 @@
  *   tcut.c   the task graph's side: rows of volumes sorted, the degree
  *            bound on the cut of a set of k tasks, Gilmore-Lawler products
  *   flow.c   the flow certificate of the task graph's cuts (uses tcut's rows)
+ *   grid.c   a task graph that is a torus or mesh, recognised, and the
+ *            isoperimetric (Loomis-Whitney) bound of its sets
  *   phi.c    the cut bounds combined: Phi(k) for one set, the crossing
- *            volume of a partition (tcut, flow)
+ *            volume of a partition (tcut, flow, grid)
  *   ncut.c   the network's side: host and group capacities, cuts (levels,
  *            grid slabs), least distances, the ball profile
  *   cong.c   the congestion bounds (phi, ncut's structures)
@@ -38,6 +40,15 @@ enum { TM__OUT, TM__IN, TM__SYM, TM__NX };
 #define TM__BOUNDS_WORK_NET 40000000LL   /* breadth-first searches of the network */
 
 /* ---- tcut.c --------------------------------------------------------------- */
+/* A task graph recognised as a torus or mesh (grid.c). */
+typedef struct tm__tgrid {
+    int d;                       /* dimensions; 0: no grid */
+    int32_t L[TM_GRID_MAX_DIMS]; /* lengths */
+    bool cyc[TM_GRID_MAX_DIMS];  /* a cycle (else a path) */
+    double w[TM_GRID_MAX_DIMS];  /* the least volume of a message along the dimension */
+    double *memo;                /* tm__tgrid_out by k, NAN: not computed yet */
+} tm__tgrid;
+
 typedef struct tm__tcut {
     int32_t n;
     double W;                /* total directed volume */
@@ -58,6 +69,7 @@ typedef struct tm__tcut {
     int32_t *src_comp;       /* per source: the size of its component */
     int32_t n_big, n_iso;    /* one component of n_big tasks and n_iso isolated ones,
                               * or n_big = 0 (several components: no single-set bound) */
+    tm__tgrid grid;          /* grid.c: the grid the task graph is, if any */
 } tm__tcut;
 
 /* Builds the rows and the degree tables up to min(kmax, what the work
@@ -90,6 +102,17 @@ double tm__flow_phi(const tm__tcut *t, int64_t k);
 /* The flow bound on the volume crossing a partition into parts of at most
  * c tasks (0: none). */
 double tm__flow_part(const tm__tcut *t, int64_t c);
+
+/* ---- grid.c --------------------------------------------------------------- */
+/* Recognises the task graph of c (t's symmetric graph) as a torus or mesh,
+ * checked edge by edge, into t->grid (d = 0 when it is not one). */
+tm_err tm__tgrid_detect(tm_ctx *ctx, const tm_comm *c, tm__tcut *t);
+/* The isoperimetric bound on the volume leaving (or entering) a set of k
+ * tasks of the grid (0 without a grid). */
+double tm__tgrid_out(const tm__tcut *t, int64_t k);
+/* ... on the volume between the parts of a partition into parts of at most
+ * c tasks. */
+double tm__tgrid_part(const tm__tcut *t, int64_t c);
 
 /* ---- phi.c ---------------------------------------------------------------- */
 /* Lower bounds on the volume leaving (TM__OUT), entering (TM__IN) or

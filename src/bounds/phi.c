@@ -18,6 +18,8 @@ double tm__phi(const tm__tcut *t, int x, int64_t k)
         return 0.0;
     o = dmax(tm__tcut_phi(t, TM__OUT, k), tm__tcut_phi(t, TM__IN, n - k));
     i = dmax(tm__tcut_phi(t, TM__IN, k), tm__tcut_phi(t, TM__OUT, n - k));
+    o = dmax(o, tm__tgrid_out(t, k)); /* a grid: as much enters as leaves */
+    i = dmax(i, tm__tgrid_out(t, k));
     if (x == TM__OUT)
         return o;
     if (x == TM__IN)
@@ -49,6 +51,7 @@ double tm__phi_part(const tm__tcut *t, int64_t c)
         c = 1;
     b = dmax(tm__tcut_rsum(t, TM__OUT, c), tm__tcut_rsum(t, TM__IN, c));
     b = dmax(b, tm__tcut_rsum(t, TM__SYM, c) / 2);
+    b = dmax(b, tm__tgrid_part(t, c));
     return dmax(b, tm__flow_part(t, c));
 }
 

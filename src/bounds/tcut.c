@@ -216,6 +216,7 @@ void tm__tcut_release(tm__tcut *t)
         free(t->th[x]);
     }
     free(t->src_comp);
+    free(t->grid.memo);
     tm__sgraph_release(&t->sg);
     memset(t, 0, sizeof *t);
 }

@@ -19,6 +19,7 @@
 
 #include "map_fixtures.h"
 #include "test_fixtures.h"
+#include "bounds/bounds_int.h"
 
 /* The time model is not bounded: evaluate without it. */
 static tm_time_opts no_time = {TM_TIME_NONE, 0, 0, 1, 0, NULL};
@@ -465,6 +466,202 @@ static void test_known_optima(void **state)
     known_optimum("mesh:6x6", 6, 6, 1, false, 5);
 }
 
+/* The grid recognition and its isoperimetric bound against every set of k
+ * tasks: tori and meshes of 1 to 3 dimensions (rings of 3, 4 and 5, a ring
+ * of 4 being two dimensions of 2), shuffled, with a volume per dimension;
+ * and graphs that are no grid (a missing edge, unequal volumes in one
+ * dimension) are not taken for one. */
+static void grid_comm(const int32_t *dims, const bool *wrap, int d, const double *vol,
+                      uint64_t relabel, int32_t drop, tm_comm *c)
+{
+    int32_t n = 1, m = 0, *perm, *src, *dst;
+    double *w;
+    tm__rng r;
+    for (int i = 0; i < d; i++)
+        n *= dims[i];
+    perm = malloc((size_t)n * sizeof *perm);
+    src = malloc((size_t)n * 2 * d * sizeof *src);
+    dst = malloc((size_t)n * 2 * d * sizeof *dst);
+    w = malloc((size_t)n * 2 * d * sizeof *w);
+    tm__rng_seed(&r, relabel, 2);
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int32_t i = n - 1; relabel && i > 0; i--) {
+        int32_t j = (int32_t)tm__rng_below(&r, (uint64_t)i + 1), t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+    }
+    for (int32_t v = 0; v < n; v++)
+        for (int i = 0, stride = 1; i < d; stride *= dims[i], i++) {
+            int32_t x = v / stride % dims[i], y = x + 1;
+            if (y == dims[i] && !(wrap[i] && dims[i] >= 3))
+                continue;
+            y %= dims[i];
+            if (m / 2 == drop) { /* the edge left out */
+                drop = -1;
+                continue;
+            }
+            src[m] = perm[v], dst[m] = perm[v + (y - x) * stride], w[m++] = vol[i];
+            src[m] = dst[m - 1], dst[m] = src[m - 1], w[m++] = vol[i];
+        }
+    assert_tm_ok(ctx, tm_comm_from_entries(ctx, n, m, src, dst, w, c));
+    free(perm);
+    free(src);
+    free(dst);
+    free(w);
+}
+
+/* The least volume leaving a set of k tasks, over every set (k small). */
+static double least_out(const tm_comm *c, int32_t k)
+{
+    int32_t n = c->n, pick[16];
+    double least = INFINITY;
+    uint8_t *in = calloc((size_t)n, 1);
+    for (int32_t i = 0; i < k; i++)
+        pick[i] = i;
+    for (;;) {
+        double out = 0;
+        for (int32_t i = 0; i < k; i++)
+            in[pick[i]] = 1;
+        for (int32_t i = 0; i < k; i++)
+            for (int64_t e = c->xadj[pick[i]]; e < c->xadj[pick[i] + 1]; e++)
+                out += in[c->adj[e]] ? 0 : c->w[e];
+        least = fmin(least, out);
+        for (int32_t i = 0; i < k; i++)
+            in[pick[i]] = 0;
+        int32_t i = k - 1; /* the next k-subset in lexicographic order */
+        while (i >= 0 && pick[i] == n - k + i)
+            i--;
+        if (i < 0)
+            break;
+        pick[i]++;
+        for (int32_t j = i + 1; j < k; j++)
+            pick[j] = pick[j - 1] + 1;
+    }
+    free(in);
+    return least;
+}
+
+static void test_grid_isoperimetry(void **state)
+{
+    static const struct {
+        int d;
+        int32_t dims[3];
+        bool wrap[3];
+        double vol[3];
+        int kmax, want_d;
+    } cases[] = {
+        {1, {7}, {true}, {1}, 5, 1},                    /* ring */
+        {1, {6}, {false}, {2}, 5, 1},                   /* path */
+        {2, {5, 5}, {true, true}, {1, 3}, 5, 2},
+        {2, {4, 4}, {true, true}, {1, 1}, 6, 4},        /* rings of 4: four dimensions of 2 */
+        {2, {3, 6}, {true, false}, {2, 1}, 6, 2},       /* a ring of 3 by a path */
+        {3, {3, 3, 3}, {true, true, true}, {1, 1, 1}, 5, 3},
+        {3, {2, 3, 4}, {false, false, false}, {1, 2, 1}, 5, 3},
+    };
+    (void)state;
+    for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
+        tm_comm c;
+        tm__tcut t;
+        grid_comm(cases[ci].dims, cases[ci].wrap, cases[ci].d, cases[ci].vol, 11 + ci, -1, &c);
+        assert_tm_ok(ctx, tm__tcut_init(ctx, &c, c.n, TM__BOUNDS_WORK_DEG, &t));
+        assert_tm_ok(ctx, tm__tgrid_detect(ctx, &c, &t));
+        if (t.grid.d != cases[ci].want_d)
+            fail_msg("case %zu: %d dimensions found, want %d", ci, t.grid.d, cases[ci].want_d);
+        for (int32_t k = 1; k <= cases[ci].kmax; k++) {
+            double b = tm__tgrid_out(&t, k), least = least_out(&c, k);
+            if (!(b <= least * (1 + 1e-12)))
+                fail_msg("case %zu, k %d: bound %.17g above the least %.17g", ci, k, b, least);
+            if (getenv("TM_TEST_VERBOSE"))
+                printf("grid case %zu k %d: %g / %g\n", ci, k, b, least);
+        }
+        tm__tcut_release(&t);
+        tm_comm_release(&c);
+    }
+    { /* exact on a cube of a big torus: 8 tasks, 24 edges out; no grid without one edge */
+        int32_t dims[3] = {8, 8, 8};
+        bool wrap[3] = {true, true, true};
+        double vol[3] = {1, 1, 1}, vol2[3] = {1, 1, 2};
+        tm_comm c;
+        tm__tcut t;
+        grid_comm(dims, wrap, 3, vol, 3, -1, &c);
+        assert_tm_ok(ctx, tm__tcut_init(ctx, &c, c.n, TM__BOUNDS_WORK_DEG, &t));
+        assert_tm_ok(ctx, tm__tgrid_detect(ctx, &c, &t));
+        assert_int_equal(t.grid.d, 3);
+        assert_true(fabs(tm__tgrid_out(&t, 8) - 24) < 1e-6);
+        assert_true(fabs(tm__tgrid_out(&t, 1) - 6) < 1e-9);
+        tm__tcut_release(&t);
+        tm_comm_release(&c);
+        grid_comm(dims, wrap, 3, vol, 3, 100, &c); /* edge 100 missing */
+        assert_tm_ok(ctx, tm__tcut_init(ctx, &c, c.n, TM__BOUNDS_WORK_DEG, &t));
+        assert_tm_ok(ctx, tm__tgrid_detect(ctx, &c, &t));
+        assert_int_equal(t.grid.d, 0);
+        tm__tcut_release(&t);
+        tm_comm_release(&c);
+        { /* one edge more (a diagonal of a square): no grid */
+            tm_comm c2;
+            int32_t src[2] = {0, 9}, dst[2] = {9, 0};
+            double w2[2] = {1, 1};
+            int64_t m2;
+            int32_t *s2, *d2;
+            double *ww;
+            grid_comm(dims, wrap, 3, vol, 0, -1, &c);
+            m2 = c.nnz + 2;
+            s2 = malloc((size_t)m2 * sizeof *s2), d2 = malloc((size_t)m2 * sizeof *d2);
+            ww = malloc((size_t)m2 * sizeof *ww);
+            for (int32_t u = 0; u < c.n; u++)
+                for (int64_t e = c.xadj[u]; e < c.xadj[u + 1]; e++)
+                    s2[e] = u, d2[e] = c.adj[e], ww[e] = c.w[e];
+            for (int i = 0; i < 2; i++)
+                s2[c.nnz + i] = src[i], d2[c.nnz + i] = dst[i], ww[c.nnz + i] = w2[i];
+            assert_tm_ok(ctx, tm_comm_from_entries(ctx, c.n, m2, s2, d2, ww, &c2));
+            assert_tm_ok(ctx, tm__tcut_init(ctx, &c2, c2.n, TM__BOUNDS_WORK_DEG, &t));
+            assert_tm_ok(ctx, tm__tgrid_detect(ctx, &c2, &t));
+            assert_int_equal(t.grid.d, 0);
+            tm__tcut_release(&t);
+            tm_comm_release(&c2);
+            tm_comm_release(&c);
+            free(s2), free(d2), free(ww);
+        }
+        grid_comm(dims, wrap, 3, vol2, 3, -1, &c); /* one volume per dimension: a grid */
+        assert_tm_ok(ctx, tm__tcut_init(ctx, &c, c.n, TM__BOUNDS_WORK_DEG, &t));
+        assert_tm_ok(ctx, tm__tgrid_detect(ctx, &c, &t));
+        assert_int_equal(t.grid.d, 3);
+        /* 8 + 8 + 16 for the cube; the relaxation to real line counts may
+         * go below (30.24: equal 2 p_x = 2 p_y = 4 p_z) */
+        assert_true(tm__tgrid_out(&t, 8) <= 32 + 1e-9 && tm__tgrid_out(&t, 8) > 30);
+        tm__tcut_release(&t);
+        tm_comm_release(&c);
+    }
+}
+
+/* Grid jobs on hosts of two slots, every mapping enumerated: the grid
+ * bound never above the optimum. */
+static void test_brute_force_grid(void **state)
+{
+    static const struct {
+        int d;
+        int32_t dims[2];
+        bool wrap[2];
+    } jobs[] = {{1, {6}, {true}}, {1, {5}, {true}}, {2, {2, 3}, {false, false}},
+                {2, {2, 3}, {true, true}}, {1, {6}, {false}}, {2, {2, 4}, {false, true}}};
+    double vol[2] = {1, 2};
+    (void)state;
+    for (size_t j = 0; j < sizeof jobs / sizeof *jobs; j++)
+        for (int net_kind = 0; net_kind < 2; net_kind++) {
+            tm_net *net = net_kind ? fx_torus(ctx, 4, 1, 2) : fx_tree(ctx, 2, 2, 2, 1.0);
+            tm_alloc al;
+            tm_comm c;
+            char name[64];
+            grid_comm(jobs[j].dims, jobs[j].wrap, jobs[j].d, vol, 5 + j, -1, &c);
+            make_alloc(net, NULL, 0, 0, &al);
+            snprintf(name, sizeof name, "grid job %zu on %s", j, net_kind ? "ring" : "tree");
+            brute_case(name, net, TM_ROUTE_ECMP, &al, &c, NULL, 0, 1, false);
+            tm_comm_release(&c);
+            tm_alloc_release(&al);
+            tm_net_free(net);
+        }
+}
+
 /* Random jobs and fabrics: every strategy's result and random placements
  * are no better than the bounds. */
 static void test_property(void **state)
@@ -646,6 +843,7 @@ int main(void)
         cmocka_unit_test(test_brute_force),     cmocka_unit_test(test_brute_force_odd),
         cmocka_unit_test(test_brute_force_exact), cmocka_unit_test(test_known_optima),
         cmocka_unit_test(test_property),        cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_grid_isoperimetry), cmocka_unit_test(test_brute_force_grid),
         cmocka_unit_test(test_gap_and_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
