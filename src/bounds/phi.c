@@ -114,7 +114,13 @@ static double deg_min(const tm__tcut *t, int64_t lo, int64_t hi, double cout, do
 /* Ranges at most this long are scanned k by k. */
 #define SCAN_MAX 512
 
-double tm__phi_need_min(const tm__tcut *t, int64_t lo, int64_t hi, double cout, double cin)
+/* The least over k in [lo, hi] of tm__phi_need (sym_only: of tm__phi's
+ * symmetric cut bound): scanned k by k on short ranges; on long ones
+ * min_k max(a(k), b(k)) >= max(min_k a, min_k b), the degree bound's
+ * least from its tables' reach and the flow bound's, concave in k, at an
+ * end. */
+static double range_min(const tm__tcut *t, int64_t lo, int64_t hi, double cout, double cin,
+                        bool sym_only)
 {
     double best = INFINITY, f_lo, f_hi;
     if (lo < 0)
@@ -122,38 +128,29 @@ double tm__phi_need_min(const tm__tcut *t, int64_t lo, int64_t hi, double cout, 
     if (hi > t->n)
         hi = t->n;
     if (lo > hi || lo == 0 || hi == t->n)
-        return 0.0;
+        return 0.0; /* a side that may be empty, or hold every task, cuts nothing */
     if (hi - lo <= SCAN_MAX + 2 * (int64_t)t->K) {
         for (int64_t k = lo; k <= hi; k++) {
-            double v = tm__phi_need(t, k, cout, cin);
-            best = v < best ? v : best;
-        }
-        return best;
-    }
-    /* min_k max(a(k), b(k)) >= max(min_k a, min_k b); the flow bound is
-     * concave in k: its least at an end */
-    f_lo = over(tm__flow_phi(t, lo), cout + cin);
-    f_hi = over(tm__flow_phi(t, hi), cout + cin);
-    return dmax(deg_min(t, lo, hi, cout, cin, false), f_lo < f_hi ? f_lo : f_hi);
-}
-
-double tm__phi_sym_min(const tm__tcut *t, int64_t lo, int64_t hi)
-{
-    double best = INFINITY, f_lo, f_hi;
-    if (lo < 0)
-        lo = 0;
-    if (hi > t->n)
-        hi = t->n;
-    if (lo > hi || lo == 0 || hi == t->n)
-        return 0.0;
-    if (hi - lo <= SCAN_MAX + 2 * (int64_t)t->K) {
-        for (int64_t k = lo; k <= hi; k++) {
-            double v = tm__phi(t, TM__SYM, k);
+            double v = sym_only ? tm__phi(t, TM__SYM, k) : tm__phi_need(t, k, cout, cin);
             best = v < best ? v : best;
         }
         return best;
     }
     f_lo = tm__flow_phi(t, lo);
     f_hi = tm__flow_phi(t, hi);
-    return dmax(deg_min(t, lo, hi, 0, 0, true), f_lo < f_hi ? f_lo : f_hi);
+    if (!sym_only) {
+        f_lo = over(f_lo, cout + cin);
+        f_hi = over(f_hi, cout + cin);
+    }
+    return dmax(deg_min(t, lo, hi, cout, cin, sym_only), f_lo < f_hi ? f_lo : f_hi);
+}
+
+double tm__phi_need_min(const tm__tcut *t, int64_t lo, int64_t hi, double cout, double cin)
+{
+    return range_min(t, lo, hi, cout, cin, false);
+}
+
+double tm__phi_sym_min(const tm__tcut *t, int64_t lo, int64_t hi)
+{
+    return range_min(t, lo, hi, 0, 0, true);
 }

@@ -73,17 +73,7 @@ class Gap(budget.Bench):
         return d["max_congestion"], d["avg_dilation"]
 
     def scotch_default(self, inst):
-        grf = os.path.join(self.out, os.path.basename(inst["comm"]) + ".grf")
-        if not os.path.exists(grf):
-            budget.sh([budget.UTIL, "grf", inst["scotch_comm"], grf])
-        tgt, names = self.scotch_target(inst)
-        smap, plain = os.path.join(self.out, "scotch.map"), os.path.join(self.out, "scotch.plain")
-        p = subprocess.run(["scotch_gmap", "-Cd", "-b0", grf, tgt, smap], capture_output=True,
-                           text=True)
-        if p.returncode != 0:
-            raise RuntimeError("scotch_gmap: " + p.stderr[-300:])
-        lst = tgt + ".list"
-        budget.sh([budget.UTIL, "plain", smap, names, plain] + ([lst] if os.path.exists(lst) else []))
+        plain, _ = self.scotch_plain(inst, [], 1, inst["scotch_comm"])
         return self.scored(inst, plain)
 
     def instance(self, inst):
@@ -208,6 +198,7 @@ def main():
           "| Scotch gap C / D | bounds s / default map s |")
     g.say("|---|---:|---|---|---|---|---|")
     only = a[a.index("--only") + 1].split(",") if "--only" in a else None
+    notes = []
     for inst in g.instances():
         if only and inst["key"] not in only:
             continue
@@ -218,7 +209,11 @@ def main():
             r["label"], r["n"], r["C"], r["byC"], r["D"], r["byD"], pair("default"),
             pair("exhaustive"), pair("scotch"), r["bt"], r["mt"],
             r["bt"] / r["mt"] if r["mt"] > 0 else 0))
+        if "scotch_error" in r:
+            notes.append("%s: Scotch failed (%s)" % (r["label"], r["scotch_error"]))
     g.say()
+    for note in notes:
+        g.say("- " + note)
     g.say("load after: %s" % open("/proc/loadavg").read().split()[:3])
     open(os.path.join(g.out, "summary.md"), "w").write("\n".join(g.lines) + "\n")
 
