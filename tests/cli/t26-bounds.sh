@@ -55,6 +55,11 @@ expect_exit 0 "$TOPOMAP" eval --topology torus:4x4x2 --comm st.edges --mapping p
 [ "$(echo "$OUT" | json_py "[d['bounds']['tasks_per_slot'],
     min(v for v in d['gap'].values() if v is not None) >= 1 - 1e-12]")" = "[2, True]" ]
 
+step "map --imbalance: two tasks per slot under the balance's cap"
+expect_exit 0 "$TOPOMAP" map --topology torus:4x4x2 --comm st.edges --imbalance 0 --json --out b.txt
+[ "$(echo "$OUT" | json_py "[d['bounds']['tasks_per_slot'],
+    min(v for v in d['gap'].values() if v is not None) >= 1 - 1e-12]")" = "[2, True]" ]
+
 step "hierarchy mode: J and its gap"
 expect_exit 0 "$TOPOMAP" map --hierarchy 4:4:4 --distances 1:10:100 --comm st.edges --json --out pe.txt
 [ "$(echo "$OUT" | json_py "[sorted(d['bounds']), d['gap']['J'] >= 1 - 1e-12]")" = \
