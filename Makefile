@@ -11,6 +11,8 @@
 #                   failed, then one summary of each failed test and step (tests/run-stages.sh)
 #   make bench      benchmarks (tools/bench/)
 #   make bench-map  the mapping engine against Scotch (tools/bench/map-scotch.sh)
+#   make bench-gap  the lower bounds and the gaps of the default, --effort exhaustive and
+#                   Scotch (tools/bench/gap.py, docs/performance.md "Lower bounds and gaps")
 #   make bench-scale  time and peak RSS against size (tools/bench/scale.sh)
 #   make bench-budget quality against wall time (default, --effort, --time-limit), Scotch
 #                   beside (tools/bench/budget.sh)
@@ -100,7 +102,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-robust bench-scale bench-record bench-sim bench-workload bench-slurm-hook install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-gap bench-robust bench-scale bench-record bench-sim bench-workload bench-slurm-hook install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -454,6 +456,14 @@ bench-robust: all
 	@$(call NEED_TOOL,scotch_gmap,Scotch,bench)
 	tools/bench/robust.py $(BUILD) --numberings $(or $(NUMBERINGS),20) \
 	    $(if $(ONLY),--only $(ONLY)) --fresh
+
+# How far from the optimum: the lower bounds beside the default, --effort
+# exhaustive and Scotch on tori, fat-trees, X5, PlaFRIM and a dragonfly, SpMV,
+# stencils and real traces (docs/performance.md "Lower bounds and gaps");
+# BIG=0 skips the 131,072-task case, REPS=1 times one run.
+bench-gap: all
+	@$(call NEED_TOOL,scotch_gmap,Scotch,bench)
+	python3 tools/bench/gap.py $(BUILD) --threads 2 --reps $${REPS:-3} $$([ "$${BIG:-1}" = 0 ] && echo --no-big)
 
 # Time and peak RSS against size (docs/performance.md); SIZES and LIMIT
 # as in tools/bench/scale.sh.  Long: up to an hour on 2 cores.

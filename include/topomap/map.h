@@ -126,6 +126,10 @@ typedef struct tm_problem {
     /* The time model's options for the rows' est_time_s (metrics.h); NULL:
      * TM_TIME_OPTS_INIT. */
     const struct tm_time_opts *time;
+    /* Optional: the problem's lower bounds (topomap/bounds.h,
+     * tm_bounds_compute), for the default pipeline's early stop under a
+     * time limit; NULL: computed there when needed. */
+    const struct tm_bounds *bounds;
 } tm_problem;
 
 typedef enum {
@@ -263,8 +267,10 @@ typedef struct tm_map_info {
     int rows_refined;     /* auto: rows that got at least one level */
     /* Why it ended (static strings): "effort" (every level of the effort
      * done), "converged" (no effort, a time limit: two levels without
-     * an improvement of 0.1 %), "time limit", "stopped" (the stop
-     * predicate); "done" for a refinement chain. */
+     * an improvement of 0.1 %), "gap" (no effort, a time limit: the answer
+     * is within TM_BOUNDS_STOP_GAP of the lower bounds, topomap/bounds.h),
+     * "time limit", "stopped" (the stop predicate); "done" for a
+     * refinement chain. */
     const char *stop;
     /* Work done, counted the same way on every machine: kicks of the
      * iterated local search, threshold accepting's moves (budgets) and

@@ -31,6 +31,9 @@ typedef struct tm_report_row {
     double max_congestion, avg_dilation, qap_J;
     double base_congestion, base_dilation, base_J;
     double est_time_s, base_time_s; /* the time model (docs/time.md); both 0: column left out */
+    /* lower bounds on every mapping of the row's problem (topomap/bounds.h);
+     * all 0: no bound (the columns and the chart's marks left out) */
+    double bound_congestion, bound_dilation, bound_J;
 } tm_report_row;
 
 typedef struct tm_report {

@@ -119,6 +119,9 @@ typedef struct tm_study_row {
      * the consecutive placement and of the mapping, s */
     double base_est_time_s, est_time_s;
     int32_t position; /* index of the row in the whole (unsharded) study's rows */
+    /* (status OK) lower bounds on every mapping of the scenario
+     * (topomap/bounds.h); mean rows: their mean, worst rows: the largest */
+    double bound_congestion, bound_dilation, bound_J;
 } tm_study_row;
 
 typedef struct tm_study_result {
@@ -165,6 +168,12 @@ TM_API double tm_study_row_fig(const tm_study_row *r, bool base, tm_study_fig k)
 /* The change of v against base in percent, 100 * (v - base) / base, as
  * the outputs print it: 0 when base is 0. */
 TM_API double tm_study_change_pct(double base, double v);
+/* The lower bound of figure k of row r (TM_STUDY_FIG_CONGESTION, _DILATION
+ * or _J: the estimated time has none, 0), topomap/bounds.h. */
+TM_API double tm_study_row_bound(const tm_study_row *r, tm_study_fig k);
+/* The mapping's gap on figure k: its value over the bound, 1 for a value
+ * of 0, INFINITY over a bound of 0. */
+TM_API double tm_study_row_gap(const tm_study_row *r, tm_study_fig k);
 
 /* The header line of the study's CSV (`topomap study --out F.csv`,
  * docs/study.md "Output"): one column per field of a row. */
@@ -173,7 +182,8 @@ TM_API double tm_study_change_pct(double base, double v);
     "strategy,status,runs,not_ok,consecutive_max_congestion,consecutive_avg_dilation,"        \
     "consecutive_qap_J,consecutive_est_time_s,max_congestion,avg_dilation,qap_J,est_time_s,"  \
     "change_max_congestion_pct,change_avg_dilation_pct,change_qap_J_pct,"                     \
-    "change_est_time_s_pct,best,cause"
+    "change_est_time_s_pct,bound_max_congestion,bound_avg_dilation,bound_qap_J,"             \
+    "gap_max_congestion,gap_avg_dilation,gap_qap_J,best,cause"
 
 /* ---- capacity changes ---------------------------------------------------- */
 

@@ -20,6 +20,7 @@
 #include "topomap/map.h"
 #include "topomap/metrics.h"
 #include "topomap/report.h"
+#include "topomap/bounds.h"
 #include "topomap/study.h"
 #include "topomap/sim.h"
 #include "topomap/workload.h"

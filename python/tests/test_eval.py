@@ -29,9 +29,22 @@ def same_metrics(cli, m, other=()):
         assert cli[k] == getattr(m, k), (k, cli[k], getattr(m, k))
     assert cli["congestion_histogram"] == list(m.hist)
     assert [tuple(x) for x in cli["max_congestion_links"]] == m.max_congestion_links
+    if "bounds" in cli and m.bounds is not None:  # eval (map: same_result)
+        same_bounds(cli, m)
     unknown = set(cli) - set(KEYS) - same_name - {"congestion_histogram", "max_congestion_links", "mode",
-                                      "mapping", "routing", "time_s", "report", "lmc_spread"} - set(other)
+                                      "mapping", "routing", "time_s", "report", "lmc_spread",
+                                      "bounds", "gap"} - set(other)
     assert not unknown, "figures the test does not compare: %s" % unknown
+
+
+def same_bounds(cli, m):
+    """The CLI's "bounds" and "gap" equal the module's (time_s apart)."""
+    strip = lambda d: {k: v for k, v in d.items() if k != "time_s"}
+    assert strip(cli["bounds"]) == strip(m.bounds)
+    assert cli["gap"] == m.gap
+    # a bound is a bound: never above the figure it bounds
+    for k, g in cli["gap"].items():
+        assert g is None or g >= 1 - 1e-12, (k, g)
 
 
 def same_consecutive(cli, m):

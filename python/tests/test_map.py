@@ -3,7 +3,7 @@ import pytest
 
 import topomap
 from conftest import CASES, run_cli
-from test_eval import same_metrics
+from test_eval import same_bounds, same_metrics
 
 
 @pytest.fixture(scope="module", params=CASES, ids=[c[0] for c in CASES])
@@ -21,7 +21,8 @@ ROW_KEYS = {"name", "refine", "construction", "refinement_undone", "screened", "
 
 def same_result(cli, res, other=()):
     assert cli["best"] == res.best
-    same_metrics(cli, res.metrics, MAP_KEYS | set(other))
+    same_metrics(cli, res.metrics, MAP_KEYS | set(other) | {"bounds", "gap"})
+    same_bounds(cli, res)
     same_metrics(cli["consecutive"], res.consecutive)
     assert cli["change_pct"] == res.change_pct
     for k in ("predicted_slower_than_consecutive", "fell_back_to_consecutive"):

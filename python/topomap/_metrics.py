@@ -33,11 +33,16 @@ class Metrics:
     `consecutive` (the consecutive placement's Metrics), `change_pct`
     (figure -> percent change against it) and `baseline` ("alloc", or
     "mapping_hosts" without an allocation: the mapping's own hosts) when the
-    tasks fit the allocation; otherwise they are None."""
+    tasks fit the allocation; otherwise they are None.  evaluate() also sets
+    `bounds` (the lower bounds on every mapping of the job on that
+    allocation, with the keys of `eval --json`'s "bounds") and `gap` (value
+    / bound per figure; None over a bound of 0): docs/bounds.md."""
 
     consecutive = None
     change_pct = None
     baseline = None
+    bounds = None
+    gap = None
 
     def __init__(self, m, net=None):
         self._net = net

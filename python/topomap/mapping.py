@@ -276,6 +276,56 @@ def _change(base, v):
 _CHANGE_FIGS = ("max_congestion", "avg_dilation", "qap_J", "est_time_s")
 
 
+def _gap(value, bound):
+    """value / bound as the CLI prints it: 1 for a value of 0, None (JSON
+    null) over a bound of 0."""
+    if not value > 0:
+        return 1.0
+    return value / bound if bound > 0 else None
+
+
+def _bounds(b, metrics, network):
+    """The lower bounds (tm_bounds) and the gap of `metrics` as dicts with
+    the keys of `map --json` / `eval --json` ("bounds", "gap";
+    docs/bounds.md)."""
+    keys = ["max_congestion", "avg_dilation", "qap_network_J"] if network else ["J"]
+    vals = [b.max_congestion, b.avg_dilation, b.qap_J] if network else [b.qap_J]
+    by = [b.congestion_by, b.dilation_by, b.J_by] if network else [b.J_by]
+    mine = ([metrics.max_congestion, metrics.avg_dilation, metrics.qap_J] if network
+            else [metrics.qap_J])
+    methods = {}
+    for i in range(b.n_methods):
+        m = b.method[i]
+        figs = [m.max_congestion, m.avg_dilation, m.qap_J] if network else [m.qap_J]
+        methods[string(m.name)] = {k: v for k, v in zip(keys, figs) if v == v}  # NaN: none
+    bounds = dict(zip(keys, vals))
+    bounds.update({"by": {k: string(x) for k, x in zip(keys, by)}, "methods": methods,
+                   "tasks_per_slot": b.tasks_per_slot, "flow_sources": b.flow_sources,
+                   "time_s": b.time_s})
+    return bounds, {k: _gap(v, lb) for k, v, lb in zip(keys, mine, vals)}
+
+
+def _compute_bounds(ctx, p, tasks_per_slot=0):
+    b = ffi.new("tm_bounds *")
+    o = ffi.new("tm_bounds_opts *")
+    o.tasks_per_slot = tasks_per_slot
+    ctx.check(lib.tm_bounds_compute(ctx.ptr, p, o, b))
+    return b
+
+
+def _most_per_slot(m, slots):
+    """The most tasks a C mapping puts on one slot (PE) when it has more
+    tasks than slots, else 0 (the problem's one per slot), as the CLI."""
+    if m.n <= slots:
+        return 0
+    if m.pe != ffi.NULL:
+        keys = [m.pe[i] for i in range(m.n)]
+    else:
+        keys = [(m.host[i], m.slot[i]) for i in range(m.n)]
+    from collections import Counter
+    return max(Counter(keys).values())
+
+
 def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=False,
              link_loads=True, hop_distance=None, node_hierarchy=None, threads=None,
              lmc_spread=False, roots=None, time_model="smpi", latency_per_hop=None,
@@ -303,7 +353,12 @@ def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=Fa
         out = ffi.gc(ffi.new("tm_metrics *"), lib.tm_metrics_release)
         lib.tm_metrics_init(out)
         ctx.check(lib.tm_metrics_eval_hier(ctx.ptr, net._h, comm.ptr, m, out))
-        return Metrics(out)
+        res = Metrics(out)
+        p = ffi.new("tm_problem *")
+        p.comm, p.hier, p.imbalance = comm.ptr, net._h, -1.0
+        res.bounds, res.gap = _bounds(_compute_bounds(ctx, p, _most_per_slot(m, net.n_pe)), res,
+                                      False)
+        return res
     a = _alloc(ctx, net, alloc)
     if mapping is None:
         total = lib.tm_alloc_total_slots(a)
@@ -347,6 +402,12 @@ def evaluate(net, comm, mapping=None, alloc=None, routing="ecmp", approximate=Fa
         res.change_pct = {f: _change(getattr(res.consecutive, f), getattr(res, f))
                           for f in _CHANGE_FIGS}
         res.baseline = "alloc" if alloc is not None else "mapping_hosts"
+    # every mapping of the job on the allocation the baseline uses
+    p = ffi.new("tm_problem *")
+    p.net, p.route, p.alloc, p.comm, p.hier = net.ptr, route, a, comm.ptr, nh
+    p.imbalance, p.hop_distance = -1.0, float(hop_distance or 0.0)
+    res.bounds, res.gap = _bounds(
+        _compute_bounds(ctx, p, _most_per_slot(m, lib.tm_alloc_total_slots(a))), res, True)
     return res
 
 
@@ -393,7 +454,12 @@ class MapResult:
     returns it when every row is predicted slower), for more tasks than
     slots: blocks, block_bound, block_weight_max, and effort (what ran, as
     `map --json`'s "effort": pipeline, levels, rows_refined, stop, kicks,
-    ta_moves, evaluations)."""
+    ta_moves, evaluations); bounds and gap: the lower bounds on every mapping
+    of the job and the result's gap, with the keys of `map --json`
+    (docs/bounds.md)."""
+
+    bounds = None
+    gap = None
 
     def __init__(self, res, net, info=None):
         net_or_none = net if isinstance(net, Network) else None
@@ -488,9 +554,19 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     lib.tm_map_result_init(res)
     obj = lib.tm_objective_parse(enc(objective))
     info = ffi.new("tm_map_info *")
+    # the lower bounds first: the default pipeline's early stop under a time
+    # limit reads them (tm_problem.bounds)
+    b = _compute_bounds(ctx, p)
+    p.bounds = b
     ctx.check(lib.tm_map_run_ex(ctx.ptr, p, enc(strategy), enc(refine) if refine not in (None, "none")
                                 else ffi.NULL, obj, res, info))
-    return MapResult(res, net, info)
+    out = MapResult(res, net, info)
+    slots = net.n_pe if isinstance(net, Hierarchy) else lib.tm_alloc_total_slots(p.alloc)
+    most = _most_per_slot(res.mapping, slots) if imbalance is not None else 0
+    if most > b.tasks_per_slot:  # a balance cap the result exceeds: bounds over its own
+        b = _compute_bounds(ctx, p, most)
+    out.bounds, out.gap = _bounds(b, out.metrics, not isinstance(net, Hierarchy))
+    return out
 
 
 def strategies(mode="network"):

@@ -79,6 +79,10 @@ def _rows(res, ax):
             row["consecutive_" + name] = base if ok else None
             row[name] = v if ok else None
             row["change_%s_pct" % name] = lib.tm_study_change_pct(base, v) if ok else None
+            if k != lib.TM_STUDY_FIG_TIME:  # the lower bounds and gaps (topomap/bounds.h)
+                gap = lib.tm_study_row_gap(r, k)
+                row["bound_" + name] = lib.tm_study_row_bound(r, k) if ok else None
+                row["gap_" + name] = gap if ok and gap != float("inf") else None
         rows.append(row)
     return rows
 

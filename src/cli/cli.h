@@ -262,6 +262,23 @@ tm_err cli_export_loads(tm_ctx *ctx, const tm_net *net, const tm_metrics *m, con
 tm_err cli_read_mapping(tm_ctx *ctx, const tm_net *net, int64_t n_pe, const char *path,
                         int32_t n_tasks, tm_mapping *out);
 
+/* ---- lower bounds (bounds_print.c, docs/bounds.md) ---------------------- */
+/* The bounds of network mode for the job comm on nw's allocation, with the
+ * node hierarchy and hop distance of the inputs (imbalance < 0: one task
+ * per slot; tasks_per_slot > 0: at most that many, see tm_bounds_opts). */
+tm_err cli_bounds_network(tm_ctx *ctx, const cli_network *nw, const cli_inputs *in,
+                          const tm_comm *comm, double imbalance, int32_t tasks_per_slot,
+                          tm_bounds *out);
+/* The bounds of hierarchy mode. */
+tm_err cli_bounds_hier(tm_ctx *ctx, const tm_hier *h, const tm_comm *comm, double imbalance,
+                       int32_t tasks_per_pe, tm_bounds *out);
+/* The most tasks m puts on one slot (PE) when it has more tasks than the
+ * slots; 0 when it has at most as many (one per slot). */
+int32_t cli_tasks_per_slot(const tm_mapping *m, int64_t slots);
+/* The bounds table beside m's figures, and the JSON keys "bounds" and "gap". */
+void cli_print_bounds(FILE *out, const tm_bounds *b, const tm_metrics *m);
+void cli_json_bounds(json_w *j, const tm_bounds *b, const tm_metrics *m);
+
 /* ---- the HTML report (report_html.c, docs/report.md) -------------------- */
 typedef struct cli_report_args {
     const char *path;             /* --report F.html */
@@ -276,6 +293,7 @@ typedef struct cli_report_args {
     const char *alloc_label;      /* the allocation in the subtitle; NULL: --alloc or all hosts */
     const tm_metrics *met;        /* exact figures of map with link loads, or NULL */
     bool map_is_consecutive;      /* map is the consecutive placement */
+    const tm_bounds *bounds;      /* the problem's lower bounds (beside every row), or NULL */
 } cli_report_args;
 /* Evaluates ra->map (unless ra->met) and the consecutive placement
  * (unless it is ra->map) exactly with per-link loads and writes the page
@@ -283,7 +301,8 @@ typedef struct cli_report_args {
 tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra);
 /* One report row per strategy row of res against res->consecutive, with
  * labels written into labels[i] (n_rows entries); NULL without memory. */
-tm_report_row *cli_report_rows(const tm_map_result *res, char (*labels)[128]);
+tm_report_row *cli_report_rows(const tm_map_result *res, const tm_bounds *bounds,
+                               char (*labels)[128]);
 
 /* Subcommands. */
 int cmd_topo(int argc, char **argv, cli_warns *w);

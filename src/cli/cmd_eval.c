@@ -69,7 +69,7 @@ static bool parse_args(int argc, char **argv, eval_args *a, int *rc)
 
 /* Hierarchy mode: the given mapping, or identity (PE i for task i). */
 static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mapping *map,
-                        tm_metrics *met)
+                        tm_metrics *met, tm_bounds *bnd)
 {
     tm_hier hier;
     tm_err err = tm_hier_parse(ctx, a->in.hierarchy, a->in.distances, &hier);
@@ -85,13 +85,18 @@ static tm_err eval_hier(tm_ctx *ctx, const eval_args *a, tm_comm *comm, tm_mappi
         p.hier = &hier;
         err = tm_strategy_find("identity")->run(ctx, &p, 0, map);
     }
-    return err ? err : tm_metrics_eval_hier(ctx, &hier, comm, map, met);
+    if (!err)
+        err = tm_metrics_eval_hier(ctx, &hier, comm, map, met);
+    /* every mapping of the job on the hierarchy (the PEs it has) */
+    return err ? err : cli_bounds_hier(ctx, &hier, comm, -1, cli_tasks_per_slot(map, hier.n_pe),
+                                       bnd);
 }
 
 /* --report: the page shows the exact loads of the mapping, beside the
  * consecutive placement (docs/report.md). */
 static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw,
-                          const tm_comm *comm, const tm_mapping *map, const tm_metrics *met)
+                          const tm_comm *comm, const tm_mapping *map, const tm_metrics *met,
+                          const tm_bounds *bnd)
 {
     cli_report_args ra = {0};
     ra.met = met->approximate ? NULL : met;  /* the page shows exact loads */
@@ -104,6 +109,7 @@ static tm_err eval_report(tm_ctx *ctx, const eval_args *a, const cli_network *nw
     ra.map = map;
     ra.map_label = a->mapping_path ? a->mapping_path : "consecutive";
     ra.alloc_label = a->base_of_mapping ? "the mapping's hosts" : NULL;
+    ra.bounds = bnd;
     return cli_write_report(ctx, &ra);
 }
 
@@ -170,7 +176,7 @@ static tm_err mapping_baseline(tm_ctx *ctx, eval_args *a, cli_network *nw, const
 
 static tm_err eval_net(tm_ctx *ctx, eval_args *a, cli_network *nw, tm_comm *comm,
                        tm_mapping *map, tm_metrics *met, tm_metrics *ecmp_met, tm_metrics *cons,
-                       bool *have_cons)
+                       bool *have_cons, tm_bounds *bnd)
 {
     tm_metrics_opts mo = TM_METRICS_OPTS_INIT;
     tm_time_opts to;
@@ -211,10 +217,16 @@ static tm_err eval_net(tm_ctx *ctx, eval_args *a, cli_network *nw, tm_comm *comm
         err = eval_ecmp(ctx, nw, comm, map, &mo, ecmp_met);
     if (!err && a->mapping_path)
         err = eval_consecutive(ctx, nw, comm, &mo, cons, have_cons);
+    /* every mapping of the job on the allocation the baseline uses (--alloc,
+     * all hosts, or the mapping's hosts with its tasks on each), at most as
+     * many tasks on a slot as the mapping has when it oversubscribes */
+    if (!err)
+        err = cli_bounds_network(ctx, nw, &a->in, comm, -1,
+                                 cli_tasks_per_slot(map, tm_alloc_total_slots(&nw->alloc)), bnd);
     if (!err && a->loads_path)
         err = cli_export_loads(ctx, nw->net, met, a->loads_path);
     if (!err && a->report_path)
-        err = eval_report(ctx, a, nw, comm, map, met);
+        err = eval_report(ctx, a, nw, comm, map, met, bnd);
     return err;
 }
 
@@ -323,7 +335,7 @@ static void json_vs_consecutive(json_w *j, const tm_metrics *c, const tm_metrics
 }
 
 static void report(const eval_args *a, const cli_network *nw, const tm_metrics *met,
-                   const tm_metrics *ecmp, const tm_metrics *cons, double t0)
+                   const tm_metrics *ecmp, const tm_metrics *cons, const tm_bounds *bnd, double t0)
 {
     if (a->json) {
         json_w j;
@@ -338,6 +350,7 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         if (!a->hmode && tm_route_kind_of(nw->route) == TM_ROUTE_LFT)
             json_bool(&j, "lmc_spread", a->in.lmc_spread);
         cli_json_metrics(&j, nw->net, met, a->hmode);
+        cli_json_bounds(&j, bnd, met);
         if (a->compare)
             json_compare(&j, nw, met, ecmp);
         if (cons) {
@@ -357,6 +370,7 @@ static void report(const eval_args *a, const cli_network *nw, const tm_metrics *
         printf("routing            %s%s\n", tm_route_kind_name(tm_route_kind_of(nw->route)),
                a->in.lmc_spread ? " (--lmc-spread: flows split over the LMC LIDs)" : "");
     cli_print_metrics(stdout, nw->net, met, a->hmode);
+    cli_print_bounds(stdout, bnd, met);
     if (a->compare)
         print_compare(nw, met, ecmp);
     if (cons)
@@ -374,6 +388,7 @@ int cmd_eval(int argc, char **argv, cli_warns *w)
     tm_comm comm;
     tm_mapping map;
     tm_metrics met, ecmp, cons;
+    tm_bounds bnd;
     bool have_cons = false;
     tm_err err;
     int rc;
@@ -389,14 +404,15 @@ int cmd_eval(int argc, char **argv, cli_warns *w)
     tm_metrics_init(&met);
     tm_metrics_init(&ecmp);
     tm_metrics_init(&cons);
+    tm_bounds_init(&bnd);
     t0 = cli_now();
     err = tm_ctx_set_threads(ctx, (int)a.in.threads);
     if (!err)
-        err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met)
-                      : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp, &cons, &have_cons);
+        err = a.hmode ? eval_hier(ctx, &a, &comm, &map, &met, &bnd)
+                      : eval_net(ctx, &a, &nw, &comm, &map, &met, &ecmp, &cons, &have_cons, &bnd);
     rc = err ? cli_report_in(ctx, w, "eval", err, &a.in) : 0;
     if (!err)
-        report(&a, &nw, &met, &ecmp, have_cons ? &cons : NULL, t0);
+        report(&a, &nw, &met, &ecmp, have_cons ? &cons : NULL, &bnd, t0);
     tm_metrics_release(&met);
     tm_metrics_release(&cons);
     tm_metrics_release(&ecmp);

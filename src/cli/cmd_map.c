@@ -330,10 +330,10 @@ static tm_err write_mapping(tm_ctx *ctx, const map_args *a, const tm_net *net, c
 /* --report: every strategy row against consecutive, the chosen mapping's
  * link loads on the fabric (docs/report.md). */
 static tm_err map_report(tm_ctx *ctx, const map_args *a, const cli_network *nw,
-                         const tm_comm *comm, const tm_map_result *res)
+                         const tm_comm *comm, const tm_map_result *res, const tm_bounds *bnd)
 {
     char (*labels)[128] = calloc((size_t)res->n_rows + 1, sizeof *labels);
-    tm_report_row *rows = labels ? cli_report_rows(res, labels) : NULL;
+    tm_report_row *rows = labels ? cli_report_rows(res, bnd, labels) : NULL;
     cli_report_args ra = {0};
     tm_err err;
     if (!rows) {
@@ -349,6 +349,7 @@ static tm_err map_report(tm_ctx *ctx, const map_args *a, const cli_network *nw,
     ra.map_label = labels[res->best];
     ra.rows = rows;
     ra.n_rows = res->consecutive ? res->n_rows : 0;
+    ra.bounds = bnd;
     err = cli_write_report(ctx, &ra);
     free(rows);
     free(labels);
@@ -443,10 +444,13 @@ static void print_effort(FILE *out, const map_args *a, const tm_map_info *info)
     fprintf(out, "effort             %s: %d level%s, ended: %s (work: %lld kicks, %lld ta moves, "
             "%lld evaluations)\n", asked, info->levels, info->levels == 1 ? "" : "s", info->stop,
             (long long)info->kicks, (long long)info->ta_moves, (long long)info->evaluations);
+    if (strcmp(info->stop, "gap") == 0)
+        fprintf(out, "note: stopped early: the answer is within %.0f%% of the lower bounds on "
+                "what --objective weighs (docs/bounds.md)\n", 100 * (TM_BOUNDS_STOP_GAP - 1));
 }
 
 static void report_json(const map_args *a, const tm_net *net, const tm_map_result *res,
-                        const tm_map_info *info, int sig, double t0)
+                        const tm_map_info *info, const tm_bounds *bnd, int sig, double t0)
 {
     json_w j;
     json_begin(&j, stdout);
@@ -471,6 +475,7 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
         json_obj_end(&j);
     }
     cli_json_metrics(&j, net, res->metrics, net == NULL);
+    cli_json_bounds(&j, bnd, res->metrics);
     json_vs_consecutive(&j, net, res);
     json_arr_begin(&j, "strategies");
     for (int32_t i = 0; i < res->n_rows; i++)
@@ -485,7 +490,7 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
 }
 
 static void report_text(const map_args *a, const tm_net *net, const tm_map_result *res,
-                        const tm_map_info *info)
+                        const tm_map_info *info, const tm_bounds *bnd)
 {
     /* The mapping went to stdout unless --out was given: keep the summary
      * out of its way. */
@@ -504,12 +509,31 @@ static void report_text(const map_args *a, const tm_net *net, const tm_map_resul
                 "consecutive = ranks in order, floor/ceil(tasks/slots) per slot\n",
                 res->blocks, res->block_weight_max, res->block_bound);
     cli_print_metrics(summary, net, res->metrics, net == NULL);
+    cli_print_bounds(summary, bnd, res->metrics);
     print_vs_consecutive(summary, res, net != NULL, a->objective);
     fprintf(summary, "mapping time       %.3f s\n", res->time_s);
     if (a->out)
         fprintf(summary, "written            %s\n", a->out);
     if (a->report)
         fprintf(summary, "report             %s\n", a->report);
+}
+
+/* Under --imbalance the bounds assume the balance's cap per slot; a result
+ * that exceeds it (a cap METIS could not meet) is judged against bounds
+ * over as many tasks per slot as it has. */
+static tm_err bounds_of_result(tm_ctx *ctx, const map_args *a, const cli_network *nw,
+                               const tm_comm *comm, const tm_hier *hier, const tm_problem *p,
+                               const tm_map_result *res, tm_bounds *bnd)
+{
+    int32_t most;
+    if (a->imbalance < 0)
+        return TM_EOK;
+    most = cli_tasks_per_slot(&res->mapping, p->net ? tm_alloc_total_slots(&nw->alloc)
+                                                    : hier->n_pe);
+    if (most <= bnd->tasks_per_slot)
+        return TM_EOK;
+    return p->net ? cli_bounds_network(ctx, nw, &a->in, comm, a->imbalance, most, bnd)
+                  : cli_bounds_hier(ctx, hier, comm, a->imbalance, most, bnd);
 }
 
 int cmd_map(int argc, char **argv, cli_warns *w)
@@ -522,6 +546,7 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     tm_map_info info;
     tm_hier hier;
     tm_problem p = {0};
+    tm_bounds bnd;
     tm_err err;
     double t0;
     int rc = 0, sig;
@@ -532,6 +557,7 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     tm_comm_init(&comm);
     cli_network_init(&nw);
     tm_map_result_init(&res);
+    tm_bounds_init(&bnd);
     if (cli_ctx_new(&ctx, w))
         return TM_EXIT_INTERNAL;
     /* before any thread exists: they all inherit the blocked signals */
@@ -544,6 +570,11 @@ int cmd_map(int argc, char **argv, cli_warns *w)
         err = tm_ctx_set_time_limit(ctx, a.time_limit);
     if (!err)
         err = load_problem(ctx, &a, &nw, &comm, &hier, &p);
+    /* the bounds first: the pipeline's early stop under --time-limit uses them */
+    if (!err)
+        err = p.net ? cli_bounds_network(ctx, &nw, &a.in, &comm, a.imbalance, 0, &bnd)
+                    : cli_bounds_hier(ctx, &hier, &comm, a.imbalance, 0, &bnd);
+    p.bounds = &bnd;
     /* --time-limit counts from the start of the command: reading the
      * inputs and building the network took part of it */
     if (!err && a.time_limit >= 0) {
@@ -561,17 +592,19 @@ int cmd_map(int argc, char **argv, cli_warns *w)
     sig = cli_anytime_signal(&any);
     if (!err && p.net)
         err = tm_mapping_check(ctx, p.net, &nw.alloc, &res.mapping);
+    if (!err)
+        err = bounds_of_result(ctx, &a, &nw, &comm, &hier, &p, &res, &bnd);
     /* the report first: a report that cannot be written leaves no mapping */
     if (!err && a.report)
-        err = map_report(ctx, &a, &nw, &comm, &res);
+        err = map_report(ctx, &a, &nw, &comm, &res, &bnd);
     if (!err && (a.out || !a.json))
         err = write_mapping(ctx, &a, p.net, &res.mapping);
     if (err)
         goto fail;
     if (a.json)
-        report_json(&a, p.net, &res, &info, sig, t0);
+        report_json(&a, p.net, &res, &info, &bnd, sig, t0);
     else
-        report_text(&a, p.net, &res, &info);
+        report_text(&a, p.net, &res, &info, &bnd);
     if (sig)
         fprintf(stderr, "topomap map: interrupted by %s after %.1f s: the best mapping found "
                 "so far (%s) was %s\n", cli_signal_name(sig), cli_now() - t0,

@@ -21,8 +21,13 @@ static tm_err eval_loads(tm_ctx *ctx, const cli_network *nw, const cli_inputs *i
 }
 
 static void fill_row(tm_report_row *row, const char *label, const tm_metrics *m,
-                     const tm_metrics *base)
+                     const tm_metrics *base, const tm_bounds *b)
 {
+    if (b) {
+        row->bound_congestion = b->max_congestion;
+        row->bound_dilation = b->avg_dilation;
+        row->bound_J = b->qap_J;
+    }
     row->label = label;
     row->max_congestion = m->max_congestion;
     row->avg_dilation = m->avg_dilation;
@@ -77,7 +82,8 @@ tm_err cli_write_report(tm_ctx *ctx, const cli_report_args *ra)
     rep.rows = ra->rows;
     rep.n_rows = ra->n_rows;
     if (!ra->rows) {
-        fill_row(&one, ra->map_label, shown, cbase);
+        memset(&one, 0, sizeof one);
+        fill_row(&one, ra->map_label, shown, cbase, ra->bounds);
         rep.rows = &one;
         rep.n_rows = 1;
     }
@@ -89,7 +95,8 @@ out:
     return err;
 }
 
-tm_report_row *cli_report_rows(const tm_map_result *res, char (*labels)[128])
+tm_report_row *cli_report_rows(const tm_map_result *res, const tm_bounds *bounds,
+                               char (*labels)[128])
 {
     tm_report_row *rows = calloc((size_t)res->n_rows + 1, sizeof *rows);
     if (!rows || !res->consecutive)
@@ -98,7 +105,7 @@ tm_report_row *cli_report_rows(const tm_map_result *res, char (*labels)[128])
         const tm_map_row *r = &res->rows[i];
         snprintf(labels[i], sizeof labels[i], "%s%s%s%s", r->name, r->refine[0] ? " + " : "",
                  r->refine, i == res->best ? " (chosen)" : "");
-        fill_row(&rows[i], labels[i], r->metrics, res->consecutive);
+        fill_row(&rows[i], labels[i], r->metrics, res->consecutive, bounds);
     }
     return rows;
 }

@@ -1,5 +1,6 @@
 /* study_out.c - the rows of a study as a table (stdout), CSV or JSON
  * (keys and columns in docs/design.md "JSON keys"). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,10 +46,12 @@ static void print_header(FILE *out, const study_grid *g, const tm_study_row *r)
     if (r->stat != TM_STUDY_RUN)
         fprintf(out, " %s of %d samples (%d not ok)", tm_study_stat_name(r->stat), r->runs,
                 r->not_ok);
-    fprintf(out, "\n%-12s %-12s %13s %13s %8s %9s %9s %8s %13s %13s %8s %13s %13s %8s  %s\n",
+    fprintf(out, "\n%-12s %-12s %13s %13s %8s %9s %9s %8s %13s %13s %8s %13s %13s %8s "
+            "%13s %6s %9s %6s %13s %6s  %s\n",
             "strategy", "status", "cong consec", "cong mapped", "change", "dil consec",
             "dil mapped", "change", "J consec", "J mapped", "change", "time consec",
-            "time mapped", "change", "best");
+            "time mapped", "change", "cong bound", "gap", "dil bound", "gap", "J bound", "gap",
+            "best");
 }
 
 static void print_row(FILE *out, const tm_study_spec *s, const tm_study_row *r)
@@ -63,6 +66,14 @@ static void print_row(FILE *out, const tm_study_spec *s, const tm_study_row *r)
         double b = tm_study_row_fig(r, true, k), v = tm_study_row_fig(r, false, k);
         fprintf(out, k == TM_STUDY_FIG_DILATION ? " %*.4f %*.4f" : " %*.6g %*.6g", w, b, w, v);
         fprintf(out, " %+7.1f%%", tm_study_change_pct(b, v));
+    }
+    for (int k = 0; k < 3; k++) {
+        double g = tm_study_row_gap(r, (tm_study_fig)k);
+        fprintf(out, k == TM_STUDY_FIG_DILATION ? " %9.4f" : " %13.6g", tm_study_row_bound(r, (tm_study_fig)k));
+        if (isinf(g))
+            fprintf(out, " %6s", "-");
+        else
+            fprintf(out, " %6.3f", g);
     }
     fprintf(out, "  %s\n", r->best);
 }
@@ -139,6 +150,11 @@ static void csv_row(FILE *f, const study_outputs *o, const study_grid *g,
     for (int k = 0; k < TM_STUDY_N_FIG; k++)
         csv_num(f, ok,
                 tm_study_change_pct(tm_study_row_fig(r, true, k), tm_study_row_fig(r, false, k)));
+    for (int k = 0; k < 3; k++)
+        csv_num(f, ok, tm_study_row_bound(r, (tm_study_fig)k));
+    for (int k = 0; k < 3; k++) /* empty over a bound of 0 */
+        csv_num(f, ok && !isinf(tm_study_row_gap(r, (tm_study_fig)k)),
+                tm_study_row_gap(r, (tm_study_fig)k));
     csv_str(f, r->best, false);
     csv_cell(f, ok ? "" : r->cause);
     /* a shard's row: the unsharded line, then where it belongs */
@@ -163,6 +179,23 @@ static void json_figs(json_w *j, const char *key, const double *v)
     json_obj_begin(j, key);
     for (int k = 0; k < TM_STUDY_N_FIG; k++)
         json_num(j, FIG[k], v[k]);
+    json_obj_end(j);
+}
+
+/* The row's lower bounds and the mapping's gaps (null over a bound of 0). */
+static void json_bounds(json_w *j, const tm_study_row *r)
+{
+    json_obj_begin(j, "bounds");
+    for (int k = 0; k < 3; k++)
+        json_num(j, FIG[k], tm_study_row_bound(r, (tm_study_fig)k));
+    json_obj_end(j);
+    json_obj_begin(j, "gap");
+    for (int k = 0; k < 3; k++) {
+        if (isinf(tm_study_row_gap(r, (tm_study_fig)k)))
+            json_null(j, FIG[k]);
+        else
+            json_num(j, FIG[k], tm_study_row_gap(r, (tm_study_fig)k));
+    }
     json_obj_end(j);
 }
 
@@ -200,6 +233,7 @@ static void json_row(json_w *j, const study_grid *g, const tm_study_row *r)
         json_figs(j, "consecutive", base);
         json_figs(j, "mapped", val);
         json_figs(j, "change_pct", pct);
+        json_bounds(j, r);
         json_str(j, "best", r->best);
     }
     json_obj_end(j);

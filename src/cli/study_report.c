@@ -80,6 +80,9 @@ tm_err study_write_report(tm_ctx *ctx, const char *path, const study_grid *g,
         rows[n].est_time_s = r->est_time_s;
         rows[n].max_congestion = r->max_congestion;
         rows[n].avg_dilation = r->avg_dilation;
+        rows[n].bound_congestion = r->bound_congestion;
+        rows[n].bound_dilation = r->bound_dilation;
+        rows[n].bound_J = r->bound_J;
         rows[n++].qap_J = r->qap_J;
     }
     snprintf(sub, sizeof sub, "%d rows in grid order, each against the consecutive placement of "

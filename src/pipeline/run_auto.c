@@ -578,6 +578,11 @@ static tm_err schedule(tm_ctx *ctx, autorun *a)
     if ((err = build(ctx, a, false)) != TM_EOK || a->cut)
         return err;
     for (int level = 1; level <= last; level++) {
+        tm_metrics best;
+        if (answer(a, &best) && tm__autobound_met(&a->bound, &best)) {
+            a->stop = "gap"; /* within 1 % of the lower bounds: nothing left to win */
+            return TM_EOK;
+        }
         tm_metrics before, now;
         bool had = answer(a, &before);
         if (level == 2) { /* the extra starts join */
@@ -632,6 +637,8 @@ tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_re
     /* after the baseline, which is the given numbering's */
     if (!err)
         err = tm__auto_canon_begin(ctx, &a);
+    if (!err)
+        err = tm__autobound_init(ctx, rn, a.effort, &a.bound);
     if (!err)
         err = schedule(ctx, &a);
     if (!err)

@@ -4,6 +4,7 @@
 #ifndef TM_PIPELINE_RUN_AUTO_H
 #define TM_PIPELINE_RUN_AUTO_H
 
+#include "run_bound.h"
 #include "run_int.h"
 #include "../util/util.h"
 
@@ -76,6 +77,7 @@ typedef struct autorun {
     const tm_problem *given; /* the caller's problem (the baseline's) */
     tm_problem canon_p;
     tm_comm canon_c;
+    tm__autobound bound;  /* the early stop on the lower bounds (run_bound.c) */
 } autorun;
 
 /* ---- run_auto_result.c ---------------------------------------------------- */

@@ -1,6 +1,7 @@
 /* charts.c - the bar chart of the report: for every row (strategy or
  * scenario) and every figure (max congestion, avg dilation, J), the
- * result's bar under the consecutive placement's, one scale per figure. */
+ * result's bar under the consecutive placement's, one scale per figure,
+ * and the row's lower bound (docs/bounds.md) as a dashed mark across both. */
 #include "report_int.h"
 
 #define BAR_LABEL_W 170
@@ -15,6 +16,11 @@ static double row_value(const tm_report_row *row, int fig, bool base)
     if (fig == 1)
         return base ? row->base_dilation : row->avg_dilation;
     return base ? row->base_J : row->qap_J;
+}
+
+static double row_bound(const tm_report_row *row, int fig)
+{
+    return fig == 0 ? row->bound_congestion : fig == 1 ? row->bound_dilation : row->bound_J;
 }
 
 static double figure_max(const tm_report *r, int fig)
@@ -47,6 +53,11 @@ static void panel(FILE *out, const tm_report *r, int fig)
             row_value(&r->rows[i], fig, true));
         bar(out, x0, y + 12, row_value(&r->rows[i], fig, false) * scale, "res",
             row_value(&r->rows[i], fig, false));
+        if (row_bound(&r->rows[i], fig) > 0) {
+            double bx = x0 + row_bound(&r->rows[i], fig) * scale;
+            fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                         "class=\"bound\"/>\n", bx, y - 2, bx, y + 25);
+        }
     }
 }
 
@@ -66,6 +77,15 @@ void tm__svg_bars(FILE *out, const tm_report *r)
     fprintf(out, "<rect x=\"4\" y=\"%.0f\" width=\"12\" height=\"11\" class=\"base\"/>"
                  "<text x=\"20\" y=\"%.0f\">consecutive</text>"
                  "<rect x=\"130\" y=\"%.0f\" width=\"12\" height=\"11\" class=\"res\"/>"
-                 "<text x=\"146\" y=\"%.0f\">result</text>\n</svg>\n",
+                 "<text x=\"146\" y=\"%.0f\">result</text>\n",
             h - 20, h - 10, h - 20, h - 10);
+    for (int32_t i = 0; i < r->n_rows; i++)
+        if (row_bound(&r->rows[i], 0) > 0 || row_bound(&r->rows[i], 1) > 0 ||
+            row_bound(&r->rows[i], 2) > 0) {
+            fprintf(out, "<line x1=\"230\" y1=\"%.0f\" x2=\"230\" y2=\"%.0f\" "
+                         "class=\"bound\"/><text x=\"238\" y=\"%.0f\">lower bound</text>\n",
+                    h - 21, h - 8, h - 10);
+            break;
+        }
+    fputs("</svg>\n", out);
 }

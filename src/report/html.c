@@ -11,11 +11,25 @@ static double pct(double base, double v)
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
 }
 
+/* value / bound as the table shows it ("-" over a bound of 0). */
+static void gap_cell(FILE *out, double v, double b)
+{
+    if (!(v > 0))
+        fputs("<td>1</td>", out);
+    else if (b > 0)
+        fprintf(out, "<td>%.3f</td>", v / b);
+    else
+        fputs("<td>-</td>", out);
+}
+
 static void rows_table(FILE *out, const tm_report *r)
 {
-    bool time = false;
-    for (int32_t i = 0; i < r->n_rows; i++)
-        time |= r->rows[i].est_time_s > 0 || r->rows[i].base_time_s > 0;
+    bool time = false, bound = false;
+    for (int32_t i = 0; i < r->n_rows; i++) {
+        const tm_report_row *w = &r->rows[i];
+        time |= w->est_time_s > 0 || w->base_time_s > 0;
+        bound |= w->bound_congestion > 0 || w->bound_dilation > 0 || w->bound_J > 0;
+    }
     fputs("<table class=\"rows\"><tr><th>result</th><th>max congestion</th><th>avg dilation</th>"
           "<th>QAP J</th>", out);
     if (time)
@@ -24,7 +38,12 @@ static void rows_table(FILE *out, const tm_report *r)
     if (time)
         fputs("<th>time (s)</th>", out);
     fputs("<th>change: congestion</th><th>dilation</th><th>J</th>", out);
-    fputs(time ? "<th>time</th></tr>\n" : "</tr>\n", out);
+    if (time)
+        fputs("<th>time</th>", out);
+    if (bound)
+        fputs("<th>lower bound: congestion</th><th>dilation</th><th>J</th>"
+              "<th>gap: congestion</th><th>dilation</th><th>J</th>", out);
+    fputs("</tr>\n", out);
     for (int32_t i = 0; i < r->n_rows; i++) {
         const tm_report_row *w = &r->rows[i];
         fputs("<tr><td>", out);
@@ -42,6 +61,13 @@ static void rows_table(FILE *out, const tm_report *r)
                 pct(w->base_J, w->qap_J));
         if (time)
             fprintf(out, "<td>%+.1f%%</td>", pct(w->base_time_s, w->est_time_s));
+        if (bound) {
+            fprintf(out, "<td>%.6g</td><td>%.4f</td><td>%.10g</td>", w->bound_congestion,
+                    w->bound_dilation, w->bound_J);
+            gap_cell(out, w->max_congestion, w->bound_congestion);
+            gap_cell(out, w->avg_dilation, w->bound_dilation);
+            gap_cell(out, w->qap_J, w->bound_J);
+        }
         fputs("</tr>\n", out);
     }
     fputs("</table>\n", out);

@@ -31,6 +31,7 @@ static const char page_css[] =
     ".e0{stroke:#d0d0d0;stroke-width:0.6}.sw{fill:#555}.sj{fill:#555;stroke:#1f77b4;stroke-width:2}"
     ".h{fill:#c8c8c8}.hj{fill:#1f77b4;stroke:#0b3c61;stroke-width:1}"
     ".base{fill:#9e9e9e;stroke:#9e9e9e}.res{fill:#1f77b4;stroke:#1f77b4}"
+    ".bound{stroke:#d62728;stroke-width:2;stroke-dasharray:3 2;fill:none}"
     ".cdf{fill:none;stroke-width:2}.ax{stroke:#444}.note{color:#555;font-size:12px}"
     /* workload pages */
     ".shared{stroke:#222;stroke-width:1.2;stroke-dasharray:4 3}.slow{color:#b00026}"

@@ -38,6 +38,9 @@ static const tm__shard_field F_BASE[TM_STUDY_N_FIG] = {
 static const tm__shard_field F_VAL[TM_STUDY_N_FIG] = {
     F("mapped.max_congestion", "max_congestion"), F("mapped.avg_dilation", "avg_dilation"),
     F("mapped.qap_J", "qap_J"), F("mapped.est_time_s", "est_time_s")};
+static const tm__shard_field F_BOUND[3] = {F("bounds.max_congestion", "bound_max_congestion"),
+                                           F("bounds.avg_dilation", "bound_avg_dilation"),
+                                           F("bounds.qap_J", "bound_qap_J")};
 #undef F
 
 /* One axis: its labels in order of first appearance. */
@@ -356,6 +359,9 @@ static tm_err read_run(tm_ctx *ctx, const tm__shard_set *set, const tm__shard_ro
     for (int k = 0; k < TM_STUDY_N_FIG; k++)
         if ((err = tm__shard_get_num(ctx, set, r, F_BASE[k], tm__study_fig(out, true, k))) ||
             (err = tm__shard_get_num(ctx, set, r, F_VAL[k], tm__study_fig(out, false, k))))
+            return err;
+    for (int k = 0; k < 3; k++) /* the gaps follow from these */
+        if ((err = tm__shard_get_num(ctx, set, r, F_BOUND[k], tm__study_bound(out, k))))
             return err;
     return copy_text(ctx, set, r, F_BEST, out->best, sizeof out->best);
 }

@@ -2,6 +2,7 @@
  * release, the names of a row's status and statistic, its figures by index
  * and their change in percent, which the engine (study.c), the summaries
  * (summary.c), the merge (merge.c) and the public API (study_api.c) share. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,4 +48,24 @@ double tm_study_row_fig(const tm_study_row *r, bool base, tm_study_fig k)
 double tm_study_change_pct(double base, double v)
 {
     return base > 0 ? 100.0 * (v - base) / base : 0.0;
+}
+
+double *tm__study_bound(tm_study_row *r, int k)
+{
+    return k == TM_STUDY_FIG_CONGESTION ? &r->bound_congestion
+           : k == TM_STUDY_FIG_DILATION ? &r->bound_dilation
+                                        : &r->bound_J;
+}
+
+double tm_study_row_bound(const tm_study_row *r, tm_study_fig k)
+{
+    return k == TM_STUDY_FIG_TIME ? 0.0 : *tm__study_bound((tm_study_row *)r, (int)k);
+}
+
+double tm_study_row_gap(const tm_study_row *r, tm_study_fig k)
+{
+    double value = tm_study_row_fig(r, false, k), bound = tm_study_row_bound(r, k);
+    if (!(value > 0))
+        return 1.0;
+    return bound > 0 ? value / bound : INFINITY;
 }

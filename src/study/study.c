@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "topomap/bounds.h"
 #include "../graph/metis_pool.h"
 #include "../util/util.h"
 #include "study_int.h"
@@ -44,6 +45,17 @@ static void set_figures(tm_study_row *r, const tm_map_result *res)
     snprintf(r->best, sizeof r->best, "%s", res->rows[res->best].name);
 }
 
+/* The scenario's lower bounds (docs/bounds.md) beside the figures. */
+static tm_err set_bounds(tm_ctx *jc, const tm_problem *p, tm_study_row *r)
+{
+    tm_bounds b;
+    tm_err err = tm_bounds_compute(jc, p, NULL, &b);
+    r->bound_congestion = b.max_congestion;
+    r->bound_dilation = b.avg_dilation;
+    r->bound_J = b.qap_J;
+    return err;
+}
+
 /* One (scenario, strategy) run.  Unreachable hosts and too few slots are
  * the scenario's status; anything else is kept in rn->err for the caller. */
 static void run_one(runner *rn, int ri)
@@ -75,6 +87,8 @@ static void run_one(runner *rn, int ri)
         err = tm__fail(jc, TM_EINTERNAL, "no consecutive placement to compare with");
     if (!err)
         set_figures(r, &res);
+    if (!err)
+        err = set_bounds(jc, &p, r);
     else if (err == TM_EINPUT || err == TM_EINFEASIBLE)
         r->status = err == TM_EINPUT ? TM_STUDY_UNROUTABLE : TM_STUDY_INFEASIBLE;
     else

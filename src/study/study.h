@@ -59,6 +59,10 @@ double *tm__study_fig(tm_study_row *r, bool base, int k);
  * checks the caller's spec and fills in the defaults of the axes given
  * with n = 0 (samples >= 1 too), then runs tm__study_run on that copy. */
 
+/* The lower bound of figure k (TM_STUDY_FIG_CONGESTION, _DILATION, _J),
+ * writable (row.c). */
+double *tm__study_bound(tm_study_row *r, int k);
+
 /* Runs the grid of a checked spec whose axes all have values.  Errors that
  * concern one scenario (disconnection, unreachable hosts, too few slots)
  * become the status of its rows; any other error ends the study.

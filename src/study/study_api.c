@@ -3,6 +3,7 @@
  * (in a copy: the caller's spec is not touched) and runs the engine
  * (study.c), whose rows are the public rows.  The CLI's `topomap study`
  * and the Python module run studies through here. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

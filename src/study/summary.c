@@ -25,6 +25,7 @@ static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
 {
     const tm_study_row *first = NULL;
     double sum[2][TM_STUDY_N_FIG] = {{0}}, max[2][TM_STUDY_N_FIG] = {{0}};
+    double bsum[3] = {0}, bmax[3] = {0};
     int ok = 0;
     sr->runs = sr->not_ok = 0;
     for (int j = 0; j < end; j++) {
@@ -45,6 +46,11 @@ static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
                 sum[b][k] += v;
                 max[b][k] = ok == 1 || v > max[b][k] ? v : max[b][k];
             }
+        for (int k = 0; k < 3; k++) {
+            double v = tm_study_row_bound(r, (tm_study_fig)k);
+            bsum[k] += v;
+            bmax[k] = ok == 1 || v > bmax[k] ? v : bmax[k];
+        }
     }
     if (!first)
         return;
@@ -59,6 +65,10 @@ static void summarize_one(const tm_study_row *rows, int end, tm_study_row *sr)
     for (int b = 0; b < 2; b++)
         for (int k = 0; k < TM_STUDY_N_FIG; k++)
             *tm__study_fig(sr, b == 0, k) = sr->stat == TM_STUDY_MEAN ? sum[b][k] / ok : max[b][k];
+    /* the bounds alike: the mean, or the largest (the worst sample's best
+     * possible) */
+    for (int k = 0; k < 3; k++)
+        *tm__study_bound(sr, k) = sr->stat == TM_STUDY_MEAN ? bsum[k] / ok : bmax[k];
     /* no single chosen row: "all" may pick a different one per sample */
     sr->best[0] = 0;
 }

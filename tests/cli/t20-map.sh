@@ -37,7 +37,8 @@ expect_exit 3 "$TOPOMAP" map --hierarchy 2 --distances 1 --comm $d/hier.edges
 # (Hydra: one proxy per line, docs/mpi.md "Launchers"); grouped: silent
 expect_exit 0 "$TOPOMAP" map --topology 'torus:2x2,slots=2' --comm $d/pairs.edges --format mpich \
     --out mf.txt
-expect_in "warning: 4 hosts (e.g. n0000) appear on several lines of the machinefile" "$ERR"
+expect_in "warning: 4 hosts (e.g. n000" "$ERR"
+expect_in ") appear on several lines of the machinefile" "$ERR"
 [ "$(wc -l < mf.txt)" -eq 8 ]
 expect_exit 0 "$TOPOMAP" map --topology 'torus:2x2,slots=2' --comm $d/pairs.edges --format mpich \
     --strategy identity --refine none --out mf.txt

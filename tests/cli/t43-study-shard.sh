@@ -114,7 +114,7 @@ bad_merge "s-1b.json: shard 1/7 is also s-1.json: each shard once" s-[0-6].json 
 rm s-1b.json
 bad_merge "s-0.csv: CSV, but s-1.json is JSON" s-1.json s-0.csv s-[2-6].json
 bad_merge "full.json: no 'shard' object: not the output of one shard of a study" full.json s-*.json
-bad_merge "full.csv:1: 28 columns, expected 32" full.csv
+bad_merge "full.csv:1: 34 columns, expected 38" full.csv
 bad_merge "nosuch.json: No such file or directory" s-*.json nosuch.json
 # a shard of another study (other seed), of another split
 expect_exit 0 "$TOPOMAP" study "${B[@]}" --seed 2 --shard 3/7 --out other.json

@@ -57,7 +57,7 @@ static void test_torus_page(void **state)
     tm_net *net = tm_test_gen_net("torus:3x3", 0);
     const tm_net_csr *g = tm_net_csr_get(net);
     double *load = calloc((size_t)g->n_links, sizeof *load);
-    tm_report_row row = {"<b>greedy</b> & co", 2, 1.5, 30, 4, 2, 60, 0.25, 0.5};
+    tm_report_row row = {"<b>greedy</b> & co", 2, 1.5, 30, 4, 2, 60, 0.25, 0.5, 1, 1.5, 0};
     tm_report r = {0};
     tm_mapping m;
     char *page;
@@ -84,6 +84,10 @@ static void test_torus_page(void **state)
     assert_non_null(strstr(page, "<th>est. time (s)</th>"));   /* time 0.25 against 0.5 */
     assert_non_null(strstr(page, "<td>0.25</td>"));
     assert_int_equal(count(page, "<td>-50.0%</td>"), 3);     /* congestion, J and time */
+    /* the lower bounds and the gaps: 2 / 1, 1.5 / 1.5, J without a bound */
+    assert_non_null(strstr(page, "<th>lower bound: congestion</th>"));
+    assert_non_null(strstr(page, "<td>2.000</td><td>1.000</td><td>-</td>"));
+    assert_int_equal(count(page, "class=\"bound\""), 2 + 1); /* two marks and the legend */
     free(page);
     unlink("report-torus.html");
     tm_mapping_release(&m);

@@ -108,23 +108,31 @@ class Bench:
         d = json.loads(p.stdout)
         return d["max_congestion"], d["avg_dilation"], d["qap_network_J"]
 
-    def scotch(self, inst):
-        grf = os.path.join(self.out, os.path.basename(inst["comm"]) + ".grf")
+    def scotch_plain(self, inst, flag, reps=1, edges=None):
+        """Scotch's mapping of inst (`scotch_gmap -Cd -b0` with flag, reps runs) as a
+        topomap plain mapping: (its path, the wall times).  edges: the job as an edge
+        list when inst["comm"] is not one."""
+        comm = edges or inst["comm"]
+        grf = os.path.join(self.out, os.path.basename(comm) + ".grf")
         if not os.path.exists(grf):
-            sh([UTIL, "grf", inst["comm"], grf])
+            sh([UTIL, "grf", comm, grf])
         tgt, names = self.scotch_target(inst)
+        smap = os.path.join(self.out, "scotch.map")
+        walls = []
+        for _ in range(reps):
+            w, p = timed(["scotch_gmap", "-Cd", "-b0"] + flag + [grf, tgt, smap])
+            if p.returncode != 0:
+                raise RuntimeError("scotch_gmap failed: " + p.stderr[-300:])
+            walls.append(w)
+        plain = os.path.join(self.out, "scotch.plain")
+        lst = tgt + ".list"  # a fabric's target: labels are its source vertices
+        sh([UTIL, "plain", smap, names, plain] + ([lst] if os.path.exists(lst) else []))
+        return plain, walls
+
+    def scotch(self, inst):
         pts = []
         for label, flag in (("default", []), ("quality -cq", ["-cq"]), ("speed -cs", ["-cs"])):
-            smap = os.path.join(self.out, "scotch.map")
-            walls = []
-            for _ in range(inst.get("scotch_reps", self.reps)):
-                w, p = timed(["scotch_gmap", "-Cd", "-b0"] + flag + [grf, tgt, smap])
-                if p.returncode != 0:
-                    raise RuntimeError("scotch_gmap failed: " + p.stderr[-300:])
-                walls.append(w)
-            plain = os.path.join(self.out, "scotch.plain")
-            lst = tgt + ".list"  # a fabric's target: labels are its source vertices
-            sh([UTIL, "plain", smap, names, plain] + ([lst] if os.path.exists(lst) else []))
+            plain, walls = self.scotch_plain(inst, flag, inst.get("scotch_reps", self.reps))
             c, d, j = self.evaluate(inst, plain)
             pts.append({"label": "Scotch " + label, "C": c, "D": d, "J": j,
                         "wall": statistics.median(walls)})
