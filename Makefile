@@ -25,6 +25,9 @@
 #   make bench-record the overhead of TOPOMAP_RECORD on halo3d (tools/bench/record.sh)
 #   make bench-sim  mapped against consecutive as real MPI programs in SimGrid's SMPI
 #                   (tools/bench/sim.sh, docs/time.md)
+#   make record-traces  LULESH_SRC= COMD_SRC= MINIFE_SRC=: records the traces of
+#                   topologies/comm/recorded again under SMPI (tools/bench/record_traces.sh,
+#                   docs/performance.md); CHECK=1 compares instead of replacing
 #   make bench-workload  topomap alloc on 1,000-node fabrics, a replay (tools/bench/workload.sh)
 #   make bench-slurm-hook  the submit hook in the real slurmctld, 1,000 nodes 70 % busy
 #   make deps       install what is missing (tools/install-deps.sh: apt, sudo when not root);
@@ -102,7 +105,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_BIN := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-gap bench-robust bench-scale bench-record bench-sim bench-workload bench-slurm-hook install clean fuzz fuzz-smoke \
+.PHONY: all mpi deps demo check-layers test test-build test-unit test-cli test-asan test-tsan bench bench-map bench-budget bench-gap bench-robust bench-scale bench-record bench-sim record-traces bench-workload bench-slurm-hook install clean fuzz fuzz-smoke \
         install-files uninstall man completion deb \
         fuzz-build valgrind
 
@@ -505,6 +508,14 @@ $(BUILD)/sim/%-rec: examples/%.c examples/commstat.h $(BUILD)/sim/libtopomap_smp
 SIM_SETS ?= 512
 bench-sim: all $(SIM_PROGS:%=$(BUILD)/sim/%) $(BUILD)/sim/halo3d-rec $(BUILD)/sim/libtopomap_smpi.a
 	SIM_SETS="$(SIM_SETS)" tools/bench/sim.sh $(BUILD)
+
+# The recorded traces of topologies/comm/recorded (PROVENANCE.md there):
+# LULESH, CoMD and miniFE recorded by TOPOMAP_RECORD under SMPI at 64, 512
+# and 1,000-1,024 ranks, from the sources given (LULESH_SRC, COMD_SRC: its
+# src-mpi, MINIFE_SRC: its ref folder; *_REV their commits); TRACES="..."
+# chooses some; CHECK=1 checks they are re-recorded byte for byte.
+record-traces: all $(BUILD)/sim/libtopomap_smpi.a
+	CHECK="$(CHECK)" tools/bench/record_traces.sh $(BUILD)
 
 # The PMPI shim's recorder against plain MPI and the shim alone on
 # examples/halo3d, every MPI built (tools/bench/record.sh, docs/mpi.md).

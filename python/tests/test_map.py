@@ -15,7 +15,7 @@ def case(request):
 # keys of `map --json` beside the figures (compared in same_result or run parameters)
 MAP_KEYS = {"objective", "strategy", "out", "strategies", "seed", "best", "consecutive", "refine",
             "mapping_time_s", "change_pct", "predicted_slower_than_consecutive",
-            "fell_back_to_consecutive", "effort"}
+            "fell_back_to_consecutive", "fallback_reason", "effort"}
 ROW_KEYS = {"name", "refine", "construction", "refinement_undone", "screened", "refine_time_s"}
 
 
@@ -153,3 +153,20 @@ def test_objective_time_fallback(tmp_path):
                   "--refine", "none", "--time-model", "fluid", "--latency-per-hop", "0.25",
                   "--objective", "time", "--json", "--out", "/dev/null")
     same_result(cli, res)
+
+
+def test_objective_time_tolerance(tmp_path):
+    """objective="time" keeps the consecutive placement when the best row's
+    predicted speed-up is within the time model's error (10 %): one message
+    t0 -> t3 on mesh:4, greedy 1.05 s against 1.15 s (1.095x) at 0.05 s per
+    hop, 1.06 s against 1.18 s (1.113x) at 0.06 s (t18-time)."""
+    comm = tmp_path / "far.mtx"
+    comm.write_text("%%MatrixMarket matrix coordinate real general\n4 4 1\n1 4 1.25e8\n")
+    net = topomap.Network.generate("mesh:4")
+    opts = dict(strategy="greedy", refine=None, time_model="fluid", threads=1, objective="time")
+    res = topomap.map(net, str(comm), latency_per_hop=0.05, **opts)
+    assert res.best == "consecutive" and res.fell_back_to_consecutive
+    assert res.rows[0].metrics.est_time_s == 1.05 and res.metrics.est_time_s == 1.15
+    res = topomap.map(net, str(comm), latency_per_hop=0.06, **opts)
+    assert res.best == "greedy" and not res.fell_back_to_consecutive
+    assert res.metrics.est_time_s == 1.06 and res.consecutive.est_time_s == 1.18

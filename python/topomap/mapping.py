@@ -451,7 +451,8 @@ class MapResult:
     avg_dilation, qap_J, est_time_s; qap_J alone in hierarchy mode), time_s,
     predicted_slower_than_consecutive and fell_back_to_consecutive (network
     mode, as `map --json`; objective "time" appends a row "consecutive" and
-    returns it when every row is predicted slower), for more tasks than
+    returns it when no row is predicted faster by more than the time
+    model's error, TM_TIME_GAIN_TOLERANCE), for more tasks than
     slots: blocks, block_bound, block_weight_max, and effort (what ran, as
     `map --json`'s "effort": pipeline, levels, rows_refined, stop, kicks,
     ta_moves, evaluations); bounds and gap: the lower bounds on every mapping
@@ -516,8 +517,9 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     converged) or "exhaustive" (ils:10+ta on every construction), as
     --effort: the same mapping on every machine and thread count unless
     time_limit cuts it (docs/mapping.md "Effort and time"); objective one of
-    congestion, dilation, qap, pareto, time (est_time_s first, never a
-    result predicted slower than consecutive; network mode); threads None =
+    congestion, dilation, qap, pareto, time (est_time_s first; the
+    consecutive placement unless a row is predicted faster by more than the
+    time model's 10 % error; network mode); threads None =
     all cores (without a time limit the result does not depend on it); seed
     as --seed.  With a
     Hierarchy instead of a Network: hierarchy mode.  imbalance (>= 0): more

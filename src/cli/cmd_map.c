@@ -183,6 +183,41 @@ static bool worse_than(double base, double v)
     return v > base * (1 + 1e-9) + 1e-12;
 }
 
+/* base / v, 1 when both are 0 (nothing to gain) */
+static double speedup(double base, double v)
+{
+    return v > 0 ? base / v : base > 0 ? INFINITY : 1;
+}
+
+/* The least est_time_s of the candidates the result fell back from (every
+ * row but the appended "consecutive"; rows without an estimate skipped):
+ * INFINITY when there is none. */
+static double best_candidate_time(const tm_map_result *res)
+{
+    double t = INFINITY;
+    for (int32_t i = 0; i < res->n_rows; i++) {
+        double e = res->rows[i].metrics->est_time_s;
+        if (i != res->best && isfinite(e) && e < t)
+            t = e;
+    }
+    return t;
+}
+
+/* Why the result is the consecutive placement (NULL: it is not a
+ * fallback): --objective time when every candidate is predicted slower,
+ * or when the best one's predicted gain is within the time model's error
+ * (TM_TIME_GAIN_TOLERANCE); else a time budget that found nothing better. */
+static const char *fallback_reason(const tm_map_result *res, int obj)
+{
+    if (!fell_back(res))
+        return NULL;
+    if (obj != TM_OBJ_TIME)
+        return "time_limit";
+    return worse_than(res->consecutive->est_time_s, best_candidate_time(res))
+               ? "predicted_slower"
+               : "gain_within_model_error";
+}
+
 /* Predicted slower than consecutive (est_time_s, network mode). */
 static bool predicted_slower(const tm_map_result *res)
 {
@@ -196,6 +231,7 @@ static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool netwo
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
     const char *name[4] = {"max congestion", "avg dilation", "QAP J", "est. time (s)"};
+    const char *why;
     double base[4], val[4];
     int first = network ? 0 : 2, end = network ? 4 : 3;
     if (!c)
@@ -213,16 +249,24 @@ static void print_vs_consecutive(FILE *out, const tm_map_result *res, bool netwo
                     gain_pct(base[k], val[k]),
                     k == 3 ? ": the result is predicted SLOWER (--objective time never returns "
                              "a placement predicted slower)" : "");
-    if (network && fell_back(res))
-        fprintf(out, obj == TM_OBJ_TIME
-                         ? "note: every candidate was predicted slower than the consecutive "
-                           "placement (est. time): the result is the consecutive placement "
-                           "(--objective time)\n"
-                         : "note: the consecutive placement beats every result found within "
-                           "--time-limit: the result is the consecutive placement\n");
+    why = network ? fallback_reason(res, obj) : NULL;
+    if (!why)
+        return;
+    if (strcmp(why, "predicted_slower") == 0)
+        fprintf(out, "note: every candidate was predicted slower than the consecutive "
+                     "placement (est. time): the result is the consecutive placement "
+                     "(--objective time)\n");
+    else if (strcmp(why, "gain_within_model_error") == 0)
+        fprintf(out, "note: the best candidate's predicted speed-up over the consecutive "
+                     "placement, %.3fx (est. time), is within the time model's error (%g%%): "
+                     "the result is the consecutive placement (--objective time)\n",
+                speedup(c->est_time_s, best_candidate_time(res)), 100 * TM_TIME_GAIN_TOLERANCE);
+    else
+        fprintf(out, "note: the consecutive placement beats every result found within "
+                     "--time-limit: the result is the consecutive placement\n");
 }
 
-static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res)
+static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_result *res, int obj)
 {
     const tm_metrics *c = res->consecutive, *m = res->metrics;
     if (!c)
@@ -241,6 +285,10 @@ static void json_vs_consecutive(json_w *j, const tm_net *net, const tm_map_resul
     if (net) {
         json_bool(j, "predicted_slower_than_consecutive", predicted_slower(res));
         json_bool(j, "fell_back_to_consecutive", fell_back(res));
+        if (fallback_reason(res, obj))
+            json_str(j, "fallback_reason", fallback_reason(res, obj));
+        else
+            json_null(j, "fallback_reason");
     }
 }
 
@@ -476,7 +524,7 @@ static void report_json(const map_args *a, const tm_net *net, const tm_map_resul
     }
     cli_json_metrics(&j, net, res->metrics, net == NULL);
     cli_json_bounds(&j, bnd, res->metrics);
-    json_vs_consecutive(&j, net, res);
+    json_vs_consecutive(&j, net, res, a->objective);
     json_arr_begin(&j, "strategies");
     for (int32_t i = 0; i < res->n_rows; i++)
         json_row(&j, net, &res->rows[i]);

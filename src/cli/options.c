@@ -87,8 +87,9 @@ static const cli_opt table[] = {
      "nearest the ideal point, docs/mapping.md), or congestion, dilation,\n"
      "qap (lexicographic, the other figures break ties), or time (network\n"
      "mode: est_time_s under --routing first; a refinement predicted slower\n"
-     "is undone, and the result is never predicted slower than the\n"
-     "consecutive placement: docs/time.md \"Mapping for time\")"},
+     "is undone, and the result is the consecutive placement unless predicted\n"
+     "faster by more than the time model's error, 10%: docs/time.md\n"
+     "\"Mapping for time\")"},
     /* --routing's models are listed from the library (cli_print_options) */
     {"routing", OPT_ROUTING, "R", E | M, "routing model (docs/routing.md), one of:"},
     {"routing", OPT_ROUTING, "R,..", S,

@@ -223,9 +223,11 @@ static tm_err collect_rows(tm_ctx *ctx, tm__runner *rn, const char *refine, tm_m
 
 /* When the consecutive placement itself becomes the result, as one more
  * row named "consecutive" (its figures are the baseline's):
- * - the time objective's guard: even the fastest row is predicted slower
- *   than consecutive (rows are sorted by est_time_s first, so no row is
- *   "not slower" then, and consecutive is the best candidate left);
+ * - the time objective's guard: even the fastest row is not predicted
+ *   faster than consecutive by more than the time model's error
+ *   (TM_TIME_GAIN_TOLERANCE; rows are sorted by est_time_s first, so no
+ *   row is then): slower, or a gain the estimate cannot vouch for, and
+ *   consecutive is the candidate known not to lose;
  * - under a time limit (network mode, one task per slot), a result that
  *   consecutive beats on the objective (pareto: dominates): a budget too
  *   short for anything better still returns the baseline, never less.
@@ -237,7 +239,7 @@ static bool needs_fallback(const tm__runner *rn, tm_objective obj, const tm_map_
     if (!c)
         return false;
     if (obj == TM_OBJ_TIME)
-        return tm__run_slower(m, c);
+        return tm__run_no_clear_gain(m, c);
     return rn->timed && rn->p->net && !rn->gen &&
            (obj == TM_OBJ_PARETO ? tm__run_dominates(c, m, obj) : tm__run_better(c, m, obj));
 }

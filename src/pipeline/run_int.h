@@ -101,8 +101,9 @@ bool tm__run_better(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
 /* a dominates b: no worse on congestion, dilation and J (time objective:
  * and est_time_s), better on one. */
 bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b, tm_objective obj);
-/* a's est_time_s is larger than b's (beyond rounding). */
-bool tm__run_slower(const tm_metrics *a, const tm_metrics *b);
+/* est_time_s of a not predicted faster than b's by more than
+ * TM_TIME_GAIN_TOLERANCE (run_pick.c). */
+bool tm__run_no_clear_gain(const tm_metrics *a, const tm_metrics *b);
 /* The chosen row of n (see run_pick.c for the pareto rule). */
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
 /* The same with the pareto rule's ideal point given (the least congestion

@@ -55,10 +55,12 @@ bool tm__run_dominates(const tm_metrics *a, const tm_metrics *b, tm_objective ob
     return c0 <= 0 && c1 <= 0 && c2 <= 0 && c3 <= 0 && (c0 < 0 || c1 < 0 || c2 < 0 || c3 < 0);
 }
 
-/* est_time_s of a predicted slower than b's (beyond rounding). */
-bool tm__run_slower(const tm_metrics *a, const tm_metrics *b)
+/* est_time_s of a not predicted faster than b's by more than the time
+ * model's error (TM_TIME_GAIN_TOLERANCE): slower, as fast, or faster by a
+ * margin the estimate cannot vouch for. */
+bool tm__run_no_clear_gain(const tm_metrics *a, const tm_metrics *b)
 {
-    return cmp_key(a->est_time_s, b->est_time_s) > 0;
+    return cmp_key(a->est_time_s * (1 + TM_TIME_GAIN_TOLERANCE), b->est_time_s) >= 0;
 }
 
 /* The chosen row.  congestion / dilation / qap / time: lexicographic (the

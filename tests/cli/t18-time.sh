@@ -87,6 +87,29 @@ expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greed
     $TF --objective time --out t.rankfile
 expect_in "every candidate was predicted slower than the consecutive placement" "$OUT"
 expect_in "strategy           consecutive" "$OUT"
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine none \
+    $TF --objective time --json --out t.rankfile
+echo "$OUT" | json_py "d['fallback_reason'] == 'predicted_slower'" | grep -qx True
+# the guard's tolerance (TM_TIME_GAIN_TOLERANCE, 10 %), by hand: one message t0 -> t3 of 1.25e8
+# bytes on mesh:4, fluid model, L s per hop.  Consecutive sends it over three hops, 1 + 3L s;
+# greedy puts t0 on n0003 and t3 on n0002, one hop, 1 + L s.  L = 0.05: 1.15 / 1.05 = 1.095x,
+# within the error: the consecutive placement, said so; L = 0.06: 1.18 / 1.06 = 1.113x: greedy's.
+printf '%%%%MatrixMarket matrix coordinate real general\n4 4 1\n1 4 1.25e8\n' > far.mtx
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm far.mtx --strategy greedy --refine none \
+    --time-model fluid --latency-per-hop 0.05 --objective time --out f.rankfile
+expect_in "note: the best candidate's predicted speed-up over the consecutive placement, 1.095x (est. time), is within the time model's error (10%): the result is the consecutive placement (--objective time)" "$OUT"
+expect_in "strategy           consecutive" "$OUT"
+printf 'rank %d=n%04d slot=0\n' 0 0 1 1 2 2 3 3 | cmp - f.rankfile
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm far.mtx --strategy greedy --refine none \
+    --time-model fluid --latency-per-hop 0.05 --objective time --json --out f.rankfile
+echo "$OUT" | json_py "d['best'] == 'consecutive' and d['fell_back_to_consecutive'] and d['fallback_reason'] == 'gain_within_model_error' and d['est_time_s'] == 1.15 and d['strategies'][0]['name'] == 'greedy' and d['strategies'][0]['est_time_s'] == 1.05" | grep -qx True
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm far.mtx --strategy greedy --refine none \
+    --time-model fluid --latency-per-hop 0.06 --objective time --json --out f.rankfile
+echo "$OUT" | json_py "d['best'] == 'greedy' and not d['fell_back_to_consecutive'] and d['fallback_reason'] is None and d['est_time_s'] == 1.06 and d['consecutive']['est_time_s'] == 1.18" | grep -qx True
+grep -qx "rank 0=n0003 slot=0" f.rankfile
+expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm far.mtx --strategy greedy --refine none \
+    --time-model fluid --latency-per-hop 0.06 --objective time --out f.rankfile
+case "$OUT" in *"within the time model's error"*) echo "unexpected fallback note: $OUT"; exit 1;; esac
 # the fallback row is the consecutive placement itself, not refined
 expect_exit 0 "$TOPOMAP" map --topology mesh:4 --comm chain.mtx --strategy greedy --refine ta:0 \
     $TF --objective time --out t.rankfile

@@ -762,12 +762,41 @@ static void test_pick_time(void **state)
     assert_int_equal(tm__run_pick(rows, 3, TM_OBJ_TIME), 2);
     assert_int_equal(tm__run_pick(rows, 3, TM_OBJ_PARETO), 0);
     assert_int_equal(tm__run_pick(rows, 3, TM_OBJ_CONGESTION), 0);
-    assert_true(tm__run_slower(&m[0], &m[1]));
-    assert_false(tm__run_slower(&m[1], &m[2]));
+    /* the guard: slower, or as fast, is no clear gain */
+    assert_true(tm__run_no_clear_gain(&m[0], &m[1]));
+    assert_true(tm__run_no_clear_gain(&m[1], &m[2]));
+    assert_false(tm__run_no_clear_gain(&m[1], &m[0]));
     /* time: the faster row is not dominated although worse on the rest */
     assert_true(tm__run_dominates(&m[0], &m[2], TM_OBJ_PARETO));
     assert_false(tm__run_dominates(&m[0], &m[2], TM_OBJ_TIME));
     assert_true(tm__run_dominates(&m[2], &m[1], TM_OBJ_TIME));
+}
+
+/* The line mesh:4 (1 Gbit/s cables = 1.25e8 bytes/s), all four hosts
+ * allocated, the job of the m messages src -> dst of w bytes on 4 tasks,
+ * the plain fluid time model with `latency` s per hop, one task per slot,
+ * seed 1: the hand-computed cases of the time objective's guard. */
+static tm_net *line4_problem(tm_alloc *al, tm_comm *c, int m, const int32_t *src,
+                             const int32_t *dst, const double *w, double latency,
+                             tm_time_opts *topt, tm_problem *p)
+{
+    tm_net *net;
+    assert_tm_ok(ctx, tm_net_new(ctx, &net));
+    assert_tm_ok(ctx, tm_gen_build(ctx, "mesh:4", NULL, net));
+    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
+    fx_alloc(al, net, 0, NULL);
+    fx_comm(c, 4, m, src, dst, w);
+    *topt = (tm_time_opts)TM_TIME_OPTS_INIT;
+    topt->model = TM_TIME_FLUID;
+    topt->latency_per_hop_s = latency;
+    *p = (tm_problem){0};
+    p->net = net;
+    p->alloc = al;
+    p->comm = c;
+    p->imbalance = -1;
+    p->time = topt;
+    tm_ctx_set_seed(ctx, 1);
+    return net;
 }
 
 /* The guard of the time objective, by hand: a chain t0 -> t1 -> t2 -> t3
@@ -786,26 +815,14 @@ static void test_objective_time_guard(void **state)
     tm_net *net;
     tm_alloc al;
     tm_comm c;
-    tm_problem p = {0};
+    tm_problem p;
     tm_map_result r;
-    tm_time_opts topt = TM_TIME_OPTS_INIT;
+    tm_time_opts topt;
     tm_hier h;
     const int32_t src[3] = {0, 1, 2}, dst[3] = {1, 2, 3};
     const double w[3] = {1.25e8, 1.25e8, 1.25e8};
     (void)state;
-    assert_tm_ok(ctx, tm_net_new(ctx, &net));
-    assert_tm_ok(ctx, tm_gen_build(ctx, "mesh:4", NULL, net));
-    assert_tm_ok(ctx, tm_net_finalize(ctx, net));
-    fx_alloc(&al, net, 0, NULL);
-    fx_comm(&c, 4, 3, src, dst, w);
-    topt.model = TM_TIME_FLUID;
-    topt.latency_per_hop_s = 0.25;
-    p.net = net;
-    p.alloc = &al;
-    p.comm = &c;
-    p.imbalance = -1;
-    p.time = &topt;
-    tm_ctx_set_seed(ctx, 1);
+    net = line4_problem(&al, &c, 3, src, dst, w, 0.25, &topt, &p);
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_CONGESTION, &r));
     assert_int_equal(r.n_rows, 1);
     assert_float_equal(r.consecutive->est_time_s, 1.25, 1e-12);
@@ -826,9 +843,12 @@ static void test_objective_time_guard(void **state)
     for (int32_t t = 0; t < 4; t++)
         assert_int_equal(r.mapping.host[t], al.host[t]);
     tm_map_result_release(&r);
-    /* a strategy that finds a placement as fast as consecutive: no fallback */
+    /* a strategy that finds a placement as fast as consecutive: no
+     * predicted gain, so the consecutive placement (the row appended) */
     assert_tm_ok(ctx, tm_map_run(ctx, &p, "rcm", NULL, TM_OBJ_TIME, &r));
-    assert_int_equal(r.n_rows, 1);
+    assert_int_equal(r.n_rows, 2);
+    assert_float_equal(r.rows[0].metrics->est_time_s, 1.25, 1e-12);
+    assert_string_equal(r.rows[r.best].name, "consecutive");
     assert_float_equal(r.metrics->est_time_s, 1.25, 1e-12);
     tm_map_result_release(&r);
     /* more tasks than slots (a chain of 8 tasks, 2 per slot): greedy's
@@ -861,6 +881,54 @@ static void test_objective_time_guard(void **state)
     tm_net_free(net);
 }
 
+/* The guard's tolerance, by hand: one message t0 -> t3 of 1.25e8 bytes
+ * on the line mesh:4 (1.25e8 bytes/s per cable), plain fluid model, L s
+ * per hop.  Consecutive sends it over three hops: 1 + 3L s.  greedy (seed
+ * 1) puts t0 on host 3 and t3 on host 2, one hop: 1 + L s.  Its predicted
+ * speed-up (1 + 3L) / (1 + L) is 1.0952 at L = 0.05, inside the time
+ * model's error (TM_TIME_GAIN_TOLERANCE, 10 %): the consecutive placement
+ * is kept, as one more row; 1.1132 at L = 0.06, beyond it: greedy's
+ * placement is the result.  The congestion objective takes greedy's in
+ * both cases. */
+static void test_objective_time_tolerance(void **state)
+{
+    tm_net *net;
+    tm_alloc al;
+    tm_comm c;
+    tm_problem p;
+    tm_map_result r;
+    tm_time_opts topt;
+    const int32_t src[1] = {0}, dst[1] = {3};
+    const double w[1] = {1.25e8};
+    (void)state;
+    assert_float_equal(TM_TIME_GAIN_TOLERANCE, 0.10, 0);
+    net = line4_problem(&al, &c, 1, src, dst, w, 0.05, &topt, &p);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_TIME, &r));
+    assert_int_equal(r.n_rows, 2);
+    assert_float_equal(r.rows[0].metrics->est_time_s, 1.05, 1e-12);
+    assert_string_equal(r.rows[r.best].name, "consecutive");
+    assert_float_equal(r.metrics->est_time_s, 1.15, 1e-12);
+    for (int32_t t = 0; t < 4; t++)
+        assert_int_equal(r.mapping.host[t], al.host[t]);
+    tm_map_result_release(&r);
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_CONGESTION, &r));
+    assert_string_equal(r.rows[r.best].name, "greedy");
+    assert_float_equal(r.metrics->est_time_s, 1.05, 1e-12);
+    tm_map_result_release(&r);
+    topt.latency_per_hop_s = 0.06;
+    assert_tm_ok(ctx, tm_map_run(ctx, &p, "greedy", NULL, TM_OBJ_TIME, &r));
+    assert_int_equal(r.n_rows, 1);
+    assert_string_equal(r.rows[r.best].name, "greedy");
+    assert_float_equal(r.consecutive->est_time_s, 1.18, 1e-12);
+    assert_float_equal(r.metrics->est_time_s, 1.06, 1e-12);
+    assert_int_equal(r.mapping.host[0], al.host[3]);
+    assert_int_equal(r.mapping.host[3], al.host[2]);
+    tm_map_result_release(&r);
+    fx_comm_free(&c);
+    fx_alloc_free(&al);
+    tm_net_free(net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -879,6 +947,7 @@ int main(void)
         cmocka_unit_test(test_disconnected),
         cmocka_unit_test(test_pick_time),
         cmocka_unit_test(test_objective_time_guard),
+        cmocka_unit_test(test_objective_time_tolerance),
     };
     return cmocka_run_group_tests_name("map_strategies", tests, setup, teardown);
 }

@@ -41,7 +41,9 @@
 #       order (dor), fattree:k=4,n=3 in allocation order and shuffled
 #       (ftree), X5 with its 64-rank job on 16 nodes (minhop); halo3d, spmv
 #       and fft3d, each describing its own phases (TM_COMM_PHASES) and timing
-#       its communication loop; one iteration's matrix is mapped.
+#       its communication loop; one iteration's matrix is mapped.  With
+#       LULESH_SRC also LULESH 2.0 (-s 16 -i 10) mapped from its mpiP trace
+#       and from topomap's recording of the same run (issue 42).
 set -eu
 BUILD=${1:-build}
 OUT=${SIM_OUT:-$BUILD/bench-sim}
@@ -56,6 +58,9 @@ REPORT=$HERE/sim_report.py
 # lanes_run: items a few at a time, as `make test` runs its tests
 # shellcheck source=../../tests/lanes.sh
 . "$HERE/../../tests/lanes.sh"
+# sim_app_lulesh, sim_app_comd: LULESH and CoMD built with SMPI's compilers; sim_ring
+# shellcheck source=sim_apps.sh
+. "$HERE/sim_apps.sh"
 rm -f "$OUT/topomap.log" # topomap's warnings (X5's unnamed CAs) go there
 SIM=(--cfg=smpi/simulate-computation:no --cfg=smpi/host-speed:1Gf --log=root.thres:error
      --log=smpi_utils.thres:info --cfg=smpi/display-timing:yes)
@@ -65,15 +70,8 @@ t_start=$(date +%s)
 
 python3 "$REPORT" header > "$OUT/results.csv"
 
-# a ring over N tasks: only for the identity mapping (the placement does
-# not depend on the matrix)
-ring() {
-    python3 -c "
-n = $1
-print('%%MatrixMarket matrix coordinate real general')
-print(n, n, n)
-for i in range(n): print(i + 1, (i + 1) % n + 1, 1)" > "$OUT/ring$1.mtx"
-}
+# a ring over N tasks: only for the identity mapping (sim_apps.sh)
+ring() { sim_ring "$1" "$OUT/ring$1.mtx"; }
 # the program's own communication time, and SMPI's simulated time of the run
 prog_time() { sed -n "s/^$1: communication time \([^ ]*\) s.*/\1/p" "$2"; }
 run_time() { sed -n 's/.*Simulated time: \([^ ]*\) seconds.*/\1/p' "$1"; }
@@ -110,18 +108,9 @@ platform() {
         --format smpi --out "$OUT/$1.consecutive" > /dev/null 2>> "$OUT/topomap.log"
 }
 
-# link2 COMPILER BIN OBJECTS...: BIN, and BIN-rec with topomap's recorder
-# linked in (TOPOMAP_RECORD under SMPI, docs/mpi.md)
-link2() {
-    local cc=$1 bin=$2; shift 2
-    "$cc" -o "$bin" "$@" -lm
-    "$cc" -o "$bin-rec" "$@" -Wl,--whole-archive "$SIMDIR/libtopomap_smpi.a" \
-        -Wl,--no-whole-archive "$BUILD/libtopomap.a" -ligraph -lxml2 -lmetis -lpthread -lm
-}
-
 # ---- 512 ranks ---------------------------------------------------------------
 set512() {
-    local NP=512 lulesh=
+    local NP=512
     ring $NP
     # scattered allocations: 64 hosts drawn at random, listed in name order
     alloc() { # name seed topology options...
@@ -151,43 +140,19 @@ P
       "x5-minhop|${x5[*]}|$OUT/x5.hosts|minhop"
       "clos-ftree|${clos[*]}|$OUT/clos.hosts|ftree"
     )
-    # LULESH 2.0, when its source is given (not part of topomap)
-    if [ -n "${LULESH_SRC:-}" ] && [ -f "$LULESH_SRC/lulesh.cc" ]; then
-        LULESH_SRC=$(cd "$LULESH_SRC" && pwd)
-        mkdir -p "$SIMDIR/lulesh"
-        for f in lulesh lulesh-comm lulesh-viz lulesh-util lulesh-init; do
-            [ "$SIMDIR/lulesh/$f.o" -nt "$LULESH_SRC/$f.cc" ] ||
-                smpicxx -DUSE_MPI=1 -O2 -w -I"$LULESH_SRC" -c "$LULESH_SRC/$f.cc" \
-                    -o "$SIMDIR/lulesh/$f.o"
-        done
-        link2 smpicxx "$SIMDIR/lulesh2.0" "$SIMDIR"/lulesh/*.o
-        lulesh=1
-    else
+    # LULESH 2.0 and CoMD, when their sources are given (not part of topomap:
+    # tools/bench/sim_apps.sh builds them)
+    local lulesh comd
+    lulesh=$(sim_app_lulesh) || { [ $? = 1 ] || exit 1
         echo "LULESH: skipped (LULESH_SRC=DIR names a LULESH 2.0 source tree, LLNL/LULESH)" \
-            | tee "$OUT/lulesh-skipped.txt"
-    fi
-    # CoMD (ECP-copa/CoMD's src-mpi), when its source is given (not part of topomap)
-    local comd=
-    if [ -n "${COMD_SRC:-}" ] && [ -f "$COMD_SRC/CoMD.c" ]; then
-        COMD_SRC=$(cd "$COMD_SRC" && pwd)
-        mkdir -p "$SIMDIR/comd"
-        (cd "$SIMDIR/comd" && bash "$COMD_SRC/generate_info_header" CoMD-mpi smpicc \
-            "-std=gnu99 -DDOUBLE -DDO_MPI" "-lm" > /dev/null 2>&1)
-        for f in "$COMD_SRC"/*.c; do
-            o=$SIMDIR/comd/$(basename "${f%.c}").o
-            [ "$o" -nt "$f" ] || smpicc -std=gnu99 -DDOUBLE -DDO_MPI -O2 -w -I"$SIMDIR/comd" \
-                -I"$COMD_SRC" -c "$f" -o "$o"
-        done
-        link2 smpicc "$SIMDIR/comd-mpi" "$SIMDIR"/comd/*.o
-        comd=1
-    else
+            | tee "$OUT/lulesh-skipped.txt"; }
+    comd=$(sim_app_comd) || { [ $? = 1 ] || exit 1
         echo "CoMD: skipped (COMD_SRC=DIR names the src-mpi folder of a CoMD source tree," \
-            "ECP-copa/CoMD)" | tee "$OUT/comd-skipped.txt"
-    fi
+            "ECP-copa/CoMD)" | tee "$OUT/comd-skipped.txt"; }
     # program | its binary (the recorder's is BIN-rec) | arguments
     local progs=("halo3d|$SIMDIR/halo3d|48 3")
-    [ -z "$lulesh" ] || progs+=("lulesh|$SIMDIR/lulesh2.0|-s 16 -i 1")
-    [ -z "$comd" ] || progs+=("comd|$SIMDIR/comd-mpi|-i 8 -j 8 -k 8 -x 32 -y 32 -z 32 -N 4 -n 2")
+    [ -z "$lulesh" ] || progs+=("lulesh|$lulesh|-s 16 -i 1")
+    [ -z "$comd" ] || progs+=("comd|$comd|-i 8 -j 8 -k 8 -x 32 -y 32 -z 32 -N 4 -n 2")
     local first=${cases[0]}
     IFS='|' read -r name topo alloc routing <<< "$first"
     platform "$name" "$topo" "$alloc" "$routing" $NP
@@ -249,6 +214,11 @@ print('\n'.join(h))" > "$OUT/torus-shuffled.txt"
     )
     # program, its arguments; the last one is the number of iterations
     local progs=("halo3d 48 3" "spmv 20000 3" "fft3d 64 1")
+    # LULESH 2.0 when its source is given (lulesh64 below)
+    local lulesh
+    lulesh=$(sim_app_lulesh) || { [ $? = 1 ] || exit 1
+        echo "LULESH: skipped (LULESH_SRC=DIR names a LULESH 2.0 source tree, LLNL/LULESH)" \
+            | tee "$OUT/lulesh-skipped.txt"; }
     for c in "${cases[@]}"; do
         IFS='|' read -r name topo alloc routing <<< "$c"
         platform "$name" "$topo" "$alloc" "$routing" $NP
@@ -284,6 +254,38 @@ P
                 "$(prog_time "$prog" "$OUT/$tag.mapped.out")" >> "$OUT/results.csv"
             echo "$(tail -1 "$OUT/results.csv")   ($(( $(date +%s) - t_start )) s)"
         done
+        [ -z "$lulesh" ] || lulesh64 "$name" "$topo" "$alloc" "$routing"
+    done
+}
+
+# lulesh64 NAME TOPOLOGY ALLOCATION ROUTING: LULESH 2.0 (-s 16 -i 10) on a
+# 64-rank case, consecutive and mapped with --objective time from a trace
+# (issue 42): `lulesh-mpip` from its mpiP trace (a real run with -s 35, no
+# phases: topologies/comm/lulesh-64.graphStats.txt), whose est_time_s is
+# that run's, so only the predicted speed-up is compared (TRACE=other);
+# `lulesh` from topomap's own recording of the very run simulated here, with
+# its phases (topologies/comm/recorded/lulesh-64.mtx, make record-traces).
+# The simulated time is the whole run's (SMPI's "Simulated time").
+lulesh64() {
+    local name=$1 topo=$2 alloc=$3 routing=$4 tr prog mtx ph flag tag
+    local args=(-s 16 -i 10) rec=$TOPO/comm/recorded/lulesh-64.mtx
+    simrun "$OUT/$name.xml" "$OUT/$name.consecutive" $NP "$OUT/$name-lulesh.consecutive.out" \
+        -- "$lulesh" "${args[@]}"
+    for tr in "lulesh-mpip|$TOPO/comm/lulesh-64.graphStats.txt||TRACE=other" \
+              "lulesh|$rec|--comm-phases $rec.phases|"; do
+        IFS='|' read -r prog mtx ph flag <<< "$tr"
+        tag=$name-$prog
+        # shellcheck disable=SC2086
+        "$TM" map $topo --alloc "$alloc" --comm "$mtx" $ph --routing "$routing" --objective time \
+            --format smpi --out "$OUT/$tag.mapped" --json --quiet > "$OUT/$tag.map.json" \
+            2>> "$OUT/topomap.log"
+        simrun "$OUT/$name.xml" "$OUT/$tag.mapped" $NP "$OUT/$tag.mapped.out" \
+            -- "$lulesh" "${args[@]}"
+        # shellcheck disable=SC2086
+        python3 "$REPORT" row "$name" "$prog" $NP "$routing" "$OUT/$tag.map.json" \
+            "$(run_time "$OUT/$name-lulesh.consecutive.out")" \
+            "$(run_time "$OUT/$tag.mapped.out")" $flag >> "$OUT/results.csv"
+        echo "$(tail -1 "$OUT/results.csv")   ($(( $(date +%s) - t_start )) s)"
     done
 }
 

@@ -2,12 +2,16 @@
 """sim_report.py - rows and summary of `make bench-sim` (tools/bench/sim.sh).
 
   sim_report.py row CASE PROG RANKS ROUTING MAP_JSON SIM_CONS SIM_MAPPED [MODEL=CONS,MAPPED ...]
+                    [TRACE=other]
       prints one CSV row (the header is `sim_report.py header`): the simulated
       times (SMPI's default model) of the consecutive and the mapped
       placement, topomap's est_time_s of both (from `map --json`), their
       errors and speed-ups, congestion, whether map fell back to the
       consecutive placement, and the other SimGrid network models' times
-      (IB, CM02: n/a when not run).
+      (IB, CM02: n/a when not run).  TRACE=other: the map was made from
+      another run's trace (e.g. an mpiP trace of a bigger run), so its
+      est_time_s are not this run's times: only the predicted speed-up is
+      written (the times and errors are n/a).
   sim_report.py summary RESULTS.csv HOSTNAME
       prints the markdown summary: the table, Spearman's rank correlation of
       the predicted (est_time_s, congestion) against the simulated speed-ups
@@ -46,8 +50,11 @@ def row(args):
     c = d['consecutive']
     ec, em = c.get('est_time_s'), d.get('est_time_s')
     tc, tm = float(tc), float(tm)
+    speedup = ratio(ec, em)
+    if other.pop('TRACE', None) == 'other':
+        ec = em = None
     out = [name, prog, nranks, routing, num(tc), num(tm), ratio(tc, tm), num(ec), num(em),
-           ratio(ec, em), err(ec, tc), err(em, tm), num(c['max_congestion']),
+           speedup, err(ec, tc), err(em, tm), num(c['max_congestion']),
            num(d['max_congestion']), ratio(c['max_congestion'], d['max_congestion']),
            str(d.get('fell_back_to_consecutive', False)).lower()]
     for m in MODELS:
@@ -132,7 +139,7 @@ def summary(path, host):
               % (len(errs) - len(bad), len(errs), max(errs, key=lambda e: abs(e[0]))[0],
                  ''.join('; off: %s/%s %s %+.1f %%' % (c, p, k, e) for e, c, p, k in bad)))
     print('map --objective time kept the consecutive placement (every candidate predicted '
-          'slower): %s' % (', '.join('%s/%s' % (r['case'], r['program']) for r in rows
+          'slower, or faster by no more than the time model\'s error): %s' % (', '.join('%s/%s' % (r['case'], r['program']) for r in rows
                                     if r['fell_back'] == 'true') or 'none'))
     slower = [r for r in rows if float(r['sim_speedup']) < 0.98]
     print('mapped slower than consecutive under SMPI (beyond 2 %%): %s' %
