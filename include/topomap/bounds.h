@@ -106,7 +106,7 @@ TM_API void tm_bounds_gap_of(const tm_bounds *b, const struct tm_metrics *m, tm_
  * and dilation; time: never (no bound on the estimated time). */
 TM_API bool tm_bounds_within(const tm_bounds *b, const struct tm_metrics *m, tm_objective obj,
                              double tol);
-/* The tolerance of the early stop under a time limit: 1 %. */
+/* The tolerance of the default pipeline's early stop: 1 % (docs/bounds.md). */
 #define TM_BOUNDS_STOP_GAP 1.01
 
 #ifdef __cplusplus

@@ -127,8 +127,10 @@ typedef struct tm_problem {
      * TM_TIME_OPTS_INIT. */
     const struct tm_time_opts *time;
     /* Optional: the problem's lower bounds (topomap/bounds.h,
-     * tm_bounds_compute), for the default pipeline's early stop under a
-     * time limit; NULL: computed there when needed. */
+     * tm_bounds_compute), for the default pipeline's early stop (no
+     * effort set: the levels end once the answer is within
+     * TM_BOUNDS_STOP_GAP of them); NULL: computed there under a time
+     * limit, no early stop without one. */
     const struct tm_bounds *bounds;
 } tm_problem;
 
@@ -279,8 +281,9 @@ typedef struct tm_map_info {
     int rows_refined;     /* auto: rows that got at least one level */
     /* Why it ended (static strings): "effort" (every level of the effort
      * done), "converged" (no effort, a time limit: two levels without
-     * an improvement of 0.1 %), "gap" (no effort, a time limit: the answer
-     * is within TM_BOUNDS_STOP_GAP of the lower bounds, topomap/bounds.h),
+     * an improvement of 0.1 %), "gap" (no effort; bounds given or a time limit:
+     * the answer is within TM_BOUNDS_STOP_GAP of the lower bounds,
+     * topomap/bounds.h),
      * "time limit", "stopped" (the stop predicate); "done" for a
      * refinement chain. */
     const char *stop;

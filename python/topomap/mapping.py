@@ -556,8 +556,8 @@ def map(net, comm, alloc=None, strategy="all", refine="default", objective="pare
     lib.tm_map_result_init(res)
     obj = lib.tm_objective_parse(enc(objective))
     info = ffi.new("tm_map_info *")
-    # the lower bounds first: the default pipeline's early stop under a time
-    # limit reads them (tm_problem.bounds)
+    # the lower bounds first: the default pipeline stops its levels once
+    # within 1 % of them (tm_problem.bounds)
     b = _compute_bounds(ctx, p)
     p.bounds = b
     ctx.check(lib.tm_map_run_ex(ctx.ptr, p, enc(strategy), enc(refine) if refine not in (None, "none")

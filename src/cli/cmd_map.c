@@ -618,7 +618,7 @@ int cmd_map(int argc, char **argv, cli_warns *w)
         err = tm_ctx_set_time_limit(ctx, a.time_limit);
     if (!err)
         err = load_problem(ctx, &a, &nw, &comm, &hier, &p);
-    /* the bounds first: the pipeline's early stop under --time-limit uses them */
+    /* the bounds first: the pipeline stops early on them (docs/bounds.md) */
     if (!err)
         err = p.net ? cli_bounds_network(ctx, &nw, &a.in, &comm, a.imbalance, 0, &bnd)
                     : cli_bounds_hier(ctx, &hier, &comm, a.imbalance, 0, &bnd);

@@ -150,10 +150,10 @@ static tm_err make_rows(tm_ctx *ctx, autorun *a, const char *strategy)
             err = add_row(ctx, a, s, 0, false, &cap);
     for (int i = 0, n = a->nr; i < n && !err; i++) {
         const tm_strategy *s = a->rows[i].st;
-        int extra = strcmp(s->name, "greedy") == 0   ? (getenv("TM_XG") ? 0 : EXTRA_GREEDY)
-                    : is_net_topdown(a, &a->rows[i]) ? EXTRA_TOPDOWN
-                    : is_grow(&a->rows[i]) || is_skeleton(&a->rows[i]) ? (getenv("TM_XS") ? 0 : !a->named)
-                                                     : 0;
+        int extra = strcmp(s->name, "greedy") == 0                     ? EXTRA_GREEDY
+                    : is_net_topdown(a, &a->rows[i])                   ? EXTRA_TOPDOWN
+                    : is_grow(&a->rows[i]) || is_skeleton(&a->rows[i]) ? !a->named
+                                                                       : 0;
         for (int k = 1; k <= extra && !err; k++)
             err = add_row(ctx, a, s, k, true, &cap);
     }
@@ -480,7 +480,7 @@ static bool same_as_todo(const autorun *a, const tm_metrics *m)
 static tm_objective rank_objective(const autorun *a, int k)
 {
     static const tm_objective turn[3] = {TM_OBJ_PARETO, TM_OBJ_QAP, TM_OBJ_CONGESTION};
-    return a->rn->obj == TM_OBJ_PARETO && !getenv("TM_RANK_OLD") ? turn[k % 3] : a->rn->obj;
+    return a->rn->obj == TM_OBJ_PARETO ? turn[k % 3] : a->rn->obj;
 }
 
 /* The rows of level L: the best L + 1 built rows that differ, ranked by

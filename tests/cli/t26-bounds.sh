@@ -34,10 +34,14 @@ expect_exit 0 "$TOPOMAP" eval --topology torus:4x4x4 --comm st.edges
 expect_in "lower bounds (every mapping of the job on the allocation; docs/bounds.md):" "$OUT"
 expect_in "bound by" "$OUT"
 
-step "map: the default finds the optimum, gap 1 on every figure"
+step "map: the default finds the optimum, gap 1 on every figure, and stops there"
 expect_exit 0 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --json --out m.txt
-[ "$(echo "$OUT" | json_py "[max(d['gap'].values()) < 1 + 1e-6, d['effort']['stop']]")" = \
-  "[True, 'effort']" ]
+[ "$(echo "$OUT" | json_py "[max(d['gap'].values()) < 1 + 1e-6, d['effort']['stop'], d['effort']['levels']]")" = \
+  "[True, 'gap', 0]" ]
+# the same answer as the levels the default's effort names would give
+expect_exit 0 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --effort 3 --json --out m3.txt
+[ "$(echo "$OUT" | json_py "[max(d['gap'].values()) < 1 + 1e-6, d['effort']['stop'], d['effort']['levels']]")" = \
+  "[True, 'effort', 3]" ]
 
 step "map --time-limit: stops once within 1 % of the bounds, and says so"
 expect_exit 0 "$TOPOMAP" map --topology torus:4x4x4 --comm st.edges --time-limit 60 --json --out m2.txt
