@@ -34,7 +34,14 @@ assert d['bytes'] == sum(float(r[2]) for r in rows[1:]), f
 assert d['phases_distinct'] == sum(1 for l in open(f + '.phases') if l.startswith('phase ')), f
 P
 done
-[ "$n" = 9 ] || { echo "expected 9 traces, found $n"; exit 1; }
+# the files and PROVENANCE.md's rows agree both ways (each file has its row above, as many
+# rows as files), and every program is there at two sizes at least
+rows=$(grep -c '^| `[a-z]*-[0-9]*\.mtx` |' "$R/PROVENANCE.md")
+[ "$n" = "$rows" ] || { echo "$n traces, $rows rows in PROVENANCE.md"; exit 1; }
+for p in lulesh comd minife; do
+    k=$(ls "$R"/$p-*.mtx | grep -vc messages)
+    [ "$k" -ge 2 ] || { echo "$p: $k traces"; exit 1; }
+done
 classes() { python3 "$STATS" "$@" | sed -n 's/^  \([a-z]*\) *\([0-9]*\) pairs.*/\1 \2/p' | tr '\n' ' '; }
 c=$(classes "$R/lulesh-64.mtx" --grid 4x4x4)
 [ "$c" = "face 288 edge 432 corner 216 other 192 " ] || { echo "lulesh-64: $c"; exit 1; }
