@@ -202,7 +202,10 @@ static int32_t bfs(canon *c, int32_t root, int32_t *k, bool keep)
             last = head - 1;
         for (int64_t e = 0; e < d; e++)
             c->nb[e] = g->xadj[u] + e;
-        qsort_r(c->nb, (size_t)d, sizeof *c->nb, cmp_edge, c);
+        /* a trial search needs only the levels, which the order of the
+         * neighbours does not change (the last level is the same set) */
+        if (keep)
+            qsort_r(c->nb, (size_t)d, sizeof *c->nb, cmp_edge, c);
         for (int64_t e = 0; e < d; e++) {
             int32_t v = g->adj[c->nb[e]];
             if (c->pos[v] >= 0)

@@ -1,7 +1,8 @@
 /* sgraph.c - building the symmetric task graph, induced subgraphs and
  * quotient graphs (sgraph.h).  Rows are built by bucketing entries per
  * vertex, so every sum of parallel entries runs in a fixed order (vertex
- * order, then row order) that does not depend on the sort routine. */
+ * order, then row order) that does not depend on the sort routine; sorted
+ * comm rows are merged in linear time (merge_sorted). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,65 @@ static tm_err merge_rows(tm_ctx *ctx, int32_t n, const int64_t *pos, const int64
     return TM_EOK;
 }
 
+/* Rows strictly increasing by target, as tm_comm_check wants them: then
+ * a row of the symmetric graph is a merge of two sorted lists. */
+static bool rows_sorted(const tm_comm *c)
+{
+    for (int32_t u = 0; u < c->n; u++)
+        for (int64_t i = c->xadj[u] + 1; i < c->xadj[u + 1]; i++)
+            if (c->adj[i] <= c->adj[i - 1])
+                return false;
+    return true;
+}
+
+/* Appends (v, w) to out's current row, summing it into an equal last
+ * target; -1 when the sum overflows. */
+static int put(tm__sgraph *out, int64_t *k, int64_t row, int32_t v, double w)
+{
+    if (*k > row && out->adj[*k - 1] == v) {
+        out->w[*k - 1] += w;
+        return isfinite(out->w[*k - 1]) ? 0 : -1;
+    }
+    out->adj[*k] = v;
+    out->w[(*k)++] = w;
+    return 0;
+}
+
+/* The rows of sorted comm rows in linear time: row u merges u's own row
+ * (sorted) with the entries x -> u, bucketed under u in increasing x
+ * (in[pos[u]..pos[u+1])).  Sorting each bucket instead was a sixth of
+ * the default map's time on AMG2013 1,000 (450 entries a row), rebuilt
+ * for every row of the pipeline.  A target met twice (u -> v and v -> u)
+ * sums two numbers, which is the same in either order. */
+static tm_err merge_sorted(tm_ctx *ctx, const tm_comm *c, unsigned flags, const int64_t *pos,
+                           const ent *in, tm__sgraph *out)
+{
+    int64_t k = 0;
+    for (int32_t u = 0; u < c->n; u++) {
+        int64_t i = c->xadj[u], ie = c->xadj[u + 1], j = pos[u], je = pos[u + 1];
+        out->xadj[u] = k;
+        for (;;) {
+            int rc;
+            while (i < ie && !keep(c, u, i, flags))
+                i++;
+            if (i >= ie && j >= je)
+                break;
+            if (j >= je || (i < ie && c->adj[i] <= in[j].v)) {
+                rc = put(out, &k, out->xadj[u], c->adj[i], c->w[i]);
+                i++;
+            } else {
+                rc = put(out, &k, out->xadj[u], in[j].v, in[j].w);
+                j++;
+            }
+            if (rc)
+                return tm__fail(ctx, TM_EINPUT, "volume between tasks %d and %d overflows", u,
+                                out->adj[k - 1]);
+        }
+    }
+    out->xadj[c->n] = k;
+    return TM_EOK;
+}
+
 tm_err tm__sgraph_from_comm(tm_ctx *ctx, const tm_comm *c, unsigned flags, tm__sgraph *out)
 {
     int32_t n = c->n;
@@ -98,6 +158,22 @@ tm_err tm__sgraph_from_comm(tm_ctx *ctx, const tm_comm *c, unsigned flags, tm__s
         err = tm__nomem(ctx);
         goto out;
     }
+    if (rows_sorted(c)) {
+        /* the entries x -> u under u, in increasing x */
+        for (int32_t u = 0; u < n; u++)
+            for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
+                fill[c->adj[i]] += keep(c, u, i, flags);
+        pos[0] = 0;
+        for (int32_t u = 0; u < n; u++)
+            pos[u + 1] = pos[u] + fill[u];
+        memcpy(fill, pos, ((size_t)n + 1) * sizeof *fill);
+        for (int32_t u = 0; u < n; u++)
+            for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
+                if (keep(c, u, i, flags))
+                    e[fill[c->adj[i]]++] = (ent){u, c->w[i]};
+        err = merge_sorted(ctx, c, flags, pos, e, out);
+        goto weights;
+    }
     /* bucket every kept entry under both ends, in vertex then row order */
     for (int32_t u = 0; u < n; u++)
         for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
@@ -117,6 +193,7 @@ tm_err tm__sgraph_from_comm(tm_ctx *ctx, const tm_comm *c, unsigned flags, tm__s
                 e[fill[v]++] = (ent){u, c->w[i]};
             }
     err = merge_rows(ctx, n, pos, fill, e, out);
+weights:
     if (err)
         goto out;
     if (out->vw)

@@ -297,10 +297,39 @@ static void sort_by_start(int64_t *ix, int64_t *tmp, int64_t n, const tm__tflows
     memcpy(ix, tmp, (size_t)n * sizeof *ix);
 }
 
-static int cmp_dbl(const void *a, const void *b)
+/* The k-th smallest of a[0..n) (0-based), a reordered: Hoare's
+ * selection with a median-of-three pivot, O(n) on average where sorting
+ * the whole array to read one entry was O(n log n) (on AMG2013 1,000's
+ * 450,000 messages the sort was a quarter of the default map's time).
+ * The value is the order statistic, the same whatever the algorithm, so
+ * the estimate does not change. */
+static double kth_smallest(double *a, int32_t n, int32_t k)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    int32_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2, i = lo, j = hi;
+        double x = a[lo], y = a[mid], z = a[hi];
+        double pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        while (i <= j) {
+            while (a[i] < pivot)
+                i++;
+            while (a[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        /* [lo, j] <= pivot <= [i, hi], and (j, i) equal to the pivot */
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            return a[k];
+    }
+    return a[k];
 }
 
 /* One step of the simulation from time *now with rates rate[]: the exact
@@ -321,10 +350,9 @@ static double step_length(const int64_t *act, int32_t na, const double *rem, con
     }
     for (int32_t a = 0; a < na; a++)
         buf[a] = rate[a] == INFINITY ? 0.0 : rem[act[a]] / rate[a];
-    qsort(buf, (size_t)na, sizeof *buf, cmp_dbl);
     if (epochs_left <= 1)
-        return buf[na - 1];
-    return buf[even ? (na + epochs_left - 1) / epochs_left - 1 : (na + 7) / 8 - 1];
+        return kth_smallest(buf, na, na - 1);
+    return kth_smallest(buf, na, even ? (na + epochs_left - 1) / epochs_left - 1 : (na + 7) / 8 - 1);
 }
 
 typedef struct simstate {

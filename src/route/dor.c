@@ -25,6 +25,8 @@ typedef struct dor_data {
     int32_t n_grid;    /* vertices base .. base + n_grid - 1 */
     int32_t *off;      /* (n_grid * 2 * ndims) + 1 offsets into links */
     int32_t *links;    /* grid-neighbour links, by (vertex, dim, direction) */
+    bool healthy;      /* every vertex transit, every hop a route can take has a cable:
+                          no route breaks (healthy_grid) */
 } dor_data;
 
 static void coords_of(const tm_net_grid *gr, int32_t idx, int32_t *x)
@@ -75,6 +77,31 @@ static void scan_links(const tm_net_csr *g, dor_data *dd, bool fill, int32_t *po
             }
         }
     }
+}
+
+/* No route can break: every grid vertex is transit and every step a
+ * route can take (both ways round a ring, inwards on a mesh's line) has
+ * a cable.  Then dor_flows walks each route once instead of checking
+ * all of them first (half its time on a torus; a route's links depend on
+ * the network only, fixed at init). */
+static bool healthy_grid(const tm_net_csr *g, const dor_data *dd)
+{
+    const tm_net_grid *gr = &dd->grid;
+    int32_t x[TM_GRID_MAX_DIMS];
+    for (int32_t iv = 0; iv < dd->n_grid; iv++) {
+        if (!g->transit[gr->base + iv])
+            return false;
+        coords_of(gr, iv, x);
+        for (int i = 0; i < gr->ndims; i++)
+            for (int dir = 0; dir < 2; dir++) {
+                int64_t sl = slot_of(dd, iv, i, dir);
+                bool used = gr->dims[i] > 1 &&
+                            (gr->wrap[i] || (dir == 0 ? x[i] < gr->dims[i] - 1 : x[i] > 0));
+                if (used && dd->off[sl] == dd->off[sl + 1])
+                    return false;
+            }
+    }
+    return true;
 }
 
 static void dor_fini(tm_route *r)
@@ -132,6 +159,7 @@ static tm_err dor_init(tm_ctx *ctx, tm_route *r)
     for (int64_t s = 0; s <= n_slots; s++)
         pos[s] = dd->off[s];
     scan_links(r->g, dd, true, pos);
+    dd->healthy = healthy_grid(r->g, dd);
     r->priv = dd;
     dd = NULL;
     goto out;
@@ -200,6 +228,11 @@ static int32_t walk(const tm_route *r, const dor_data *dd, int32_t src, int32_t 
     return hops;
 }
 
+static bool on_grid(const dor_data *dd, int32_t v)
+{
+    return v >= dd->grid.base && v - dd->grid.base < dd->n_grid;
+}
+
 static tm_err broken(tm_ctx *ctx, const tm_route *r, int32_t src, int32_t dst, int32_t where)
 {
     if (where == -2)
@@ -217,6 +250,19 @@ static tm_err dor_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t
                         const int32_t *dst, const double *vol, double *load, int32_t *hops)
 {
     const dor_data *dd = r->priv;
+    if (dd->healthy) { /* only an end off the grid breaks a route: checked first */
+        for (size_t i = 0; i < k; i++)
+            if (dst[i] != src && (!on_grid(dd, src) || !on_grid(dd, dst[i])))
+                return broken(ctx, r, src, dst[i], -2);
+        for (size_t i = 0; i < k; i++) {
+            int32_t where, h = 0;
+            if (dst[i] != src)
+                h = walk(r, dd, src, dst[i], vol[i], vol[i] != 0 ? load : NULL, &where);
+            if (hops)
+                hops[i] = h;
+        }
+        return TM_EOK;
+    }
     /* Check every route first so that an error leaves load untouched. */
     for (size_t i = 0; i < k; i++) {
         int32_t where = -1, h = dst[i] == src ? 0 : walk(r, dd, src, dst[i], 0, NULL, &where);
