@@ -101,13 +101,14 @@ static char *comm_of(tm_ctx *ctx, const tm_slurm_job *j, const tm_workload_read_
         free(path);
         return NULL;
     }
-    if (path && tasks > 0 && c.n != tasks) {
+    if (!path)
+        return NULL;
+    if (tasks > 0 && c.n != tasks) {
         tm__warn(ctx, "job %s: comment 'topomap:%.*s': the matrix has %d tasks, the job %lld; "
                  "the default Comm is used", j->id, (int)len, tag, c.n, (long long)tasks);
         free(path), path = NULL;
     }
-    if (path)
-        tm_comm_release(&c);
+    tm_comm_release(&c); /* read only to check it */
     return path;
 }
 
