@@ -78,10 +78,11 @@ static const cli_opt table[] = {
     {"effort", OPT_EFFORT, "E", M | S,
      "work of the default pipeline, counted in iterations (the same mapping\n"
      "on every machine and thread count): 0 (constructions and a short probe\n"
-     "of each), 1 (default: and one level of refinement of the best two),\n"
-     "... up to 12 (each level doubles the kicks and refines one more row),\n"
-     "or 'exhaustive' (every construction refined by " CLI_NET_PIPELINE ");\n"
-     "docs/mapping.md \"Effort and time\""},
+     "of each), 1 (and one level of refinement of the best two), ... up to 12\n"
+     "(each level doubles the kicks and refines one more row), or 'exhaustive'\n"
+     "(every construction refined by " CLI_NET_PIPELINE "). Default: 3 up to\n"
+     "128 tasks, 2 up to 256, else 1, and the levels stop once the answer is\n"
+     "within 1% of the lower bounds; docs/mapping.md \"Effort and time\""},
     {"objective", OPT_OBJECTIVE, "O", M | S,
      "how 'all' picks the best: pareto (default: the non-dominated row\n"
      "nearest the ideal point, docs/mapping.md), or congestion, dilation,\n"
