@@ -137,6 +137,16 @@ static tm_err merge_sorted(tm_ctx *ctx, const tm_comm *c, unsigned flags, const 
     return TM_EOK;
 }
 
+/* Counts per vertex in fill[0..n) -> bucket starts pos[0..n] (pos[n] the
+ * total), and fill reset to the starts (the next free place of each). */
+static void offsets(int32_t n, int64_t *fill, int64_t *pos)
+{
+    pos[0] = 0;
+    for (int32_t u = 0; u < n; u++)
+        pos[u + 1] = pos[u] + fill[u];
+    memcpy(fill, pos, ((size_t)n + 1) * sizeof *fill);
+}
+
 tm_err tm__sgraph_from_comm(tm_ctx *ctx, const tm_comm *c, unsigned flags, tm__sgraph *out)
 {
     int32_t n = c->n;
@@ -163,37 +173,30 @@ tm_err tm__sgraph_from_comm(tm_ctx *ctx, const tm_comm *c, unsigned flags, tm__s
         for (int32_t u = 0; u < n; u++)
             for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
                 fill[c->adj[i]] += keep(c, u, i, flags);
-        pos[0] = 0;
-        for (int32_t u = 0; u < n; u++)
-            pos[u + 1] = pos[u] + fill[u];
-        memcpy(fill, pos, ((size_t)n + 1) * sizeof *fill);
+        offsets(n, fill, pos);
         for (int32_t u = 0; u < n; u++)
             for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
                 if (keep(c, u, i, flags))
                     e[fill[c->adj[i]]++] = (ent){u, c->w[i]};
         err = merge_sorted(ctx, c, flags, pos, e, out);
-        goto weights;
+    } else {
+        /* every kept entry under both ends, in vertex then row order */
+        for (int32_t u = 0; u < n; u++)
+            for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
+                if (keep(c, u, i, flags)) {
+                    fill[u]++;
+                    fill[c->adj[i]]++;
+                }
+        offsets(n, fill, pos);
+        for (int32_t u = 0; u < n; u++)
+            for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
+                if (keep(c, u, i, flags)) {
+                    int32_t v = c->adj[i];
+                    e[fill[u]++] = (ent){v, c->w[i]};
+                    e[fill[v]++] = (ent){u, c->w[i]};
+                }
+        err = merge_rows(ctx, n, pos, fill, e, out);
     }
-    /* bucket every kept entry under both ends, in vertex then row order */
-    for (int32_t u = 0; u < n; u++)
-        for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
-            if (keep(c, u, i, flags)) {
-                fill[u]++;
-                fill[c->adj[i]]++;
-            }
-    pos[0] = 0;
-    for (int32_t u = 0; u < n; u++)
-        pos[u + 1] = pos[u] + fill[u];
-    memcpy(fill, pos, ((size_t)n + 1) * sizeof *fill);
-    for (int32_t u = 0; u < n; u++)
-        for (int64_t i = c->xadj[u]; i < c->xadj[u + 1]; i++)
-            if (keep(c, u, i, flags)) {
-                int32_t v = c->adj[i];
-                e[fill[u]++] = (ent){v, c->w[i]};
-                e[fill[v]++] = (ent){u, c->w[i]};
-            }
-    err = merge_rows(ctx, n, pos, fill, e, out);
-weights:
     if (err)
         goto out;
     if (out->vw)
