@@ -18,6 +18,7 @@
 #ifndef TM_GRAPH_SGRAPH_H
 #define TM_GRAPH_SGRAPH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "topomap/comm.h"
@@ -71,16 +72,10 @@ tm_err tm__sgraph_contract(tm_ctx *ctx, const tm__sgraph *g, const int32_t *part
 void tm__comm_drop(tm_comm *c);
 /* Sum of the weights at v (its "cumulative edge weight"). */
 double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v);
-/* The heavy edges of g (sgraph_heavy.c): {u, v} is kept when its weight
- * is at least ratio x the heaviest weight at u or at v (the lighter of the
- * two endpoints' heaviest), so the relation stays symmetric and every
- * vertex keeps its heaviest edges.  Which edges are kept depends on the
- * weights only, never on the vertex numbering.  Rows in g's order, vw
- * copied.  The kept share of g's edges and of its total weight (each 1
- * when g has none). */
 /* The search graph of the local searches (src/qap/qap_ls_int.h), of grow's
- * structure and of threshold accepting (src/ta/): the task graph's edges of at least this share of the heaviest
- * weight at the lighter endpoint (tm__sgraph_heavy).  On the real traces of
+ * structure and of threshold accepting (src/ta/): the task graph's edges
+ * of at least this share of the heaviest weight at the lighter endpoint
+ * (tm__sgraph_heavy).  On the real traces of
  * ../shared/data/commmatrix/ the collectives are 1e-5 to 1e-9 of a rank's
  * heaviest message and go (AMG2013 1,000: 451 partners a rank on average,
  * 18 kept); a 3D code's edge neighbours (LULESH: 2e-2) and the lightest
@@ -89,12 +84,25 @@ double tm__sgraph_wdeg(const tm__sgraph *g, int32_t v);
 #define TM__SEARCH_RATIO 1e-3
 /* The local searches compute their gains on the heavy edges too, and
  * threshold accepting its loads, when the light ones carry at most this
- * share of the volume (qap_ls.c, ta.c); the answer is checked on the whole
- * job.  The traces' light edges carry 0 to 2.4e-3 of it. */
+ * share of the volume (qap_ls_run.c, ta.c; tm__heavy_suffices); the answer is
+ * checked on the whole job.  The traces' light edges carry 0 to 2.4e-3 of it. */
 #define TM__LIGHT_WEIGHT 0.01
 typedef struct tm__heavy_share {
     double edges, weight;
 } tm__heavy_share;
+/* Some edges were dropped, and they carry at most TM__LIGHT_WEIGHT of the
+ * volume: a search may compute on the heavy edges alone. */
+static inline bool tm__heavy_suffices(const tm__heavy_share *kept)
+{
+    return kept->edges < 1.0 && kept->weight >= 1.0 - TM__LIGHT_WEIGHT;
+}
+/* The heavy edges of g (sgraph_heavy.c): {u, v} is kept when its weight
+ * is at least ratio x the heaviest weight at u or at v (the lighter of the
+ * two endpoints' heaviest), so the relation stays symmetric and every
+ * vertex keeps its heaviest edges.  Which edges are kept depends on the
+ * weights only, never on the vertex numbering.  Rows in g's order, vw
+ * copied.  The kept share of g's edges and of its total weight (each 1
+ * when g has none). */
 tm_err tm__sgraph_heavy(tm_ctx *ctx, const tm__sgraph *g, double ratio, tm__sgraph *out,
                         tm__heavy_share *kept);
 /* The entries of communication graph c whose edge (both directions

@@ -274,7 +274,7 @@ tm_err tm__qap_local_search_k(tm_ctx *ctx, const tm__sgraph *g, const tm__qdist 
         tm__sgraph_release(&heavy);
         return search(ctx, g, g, o, bound, nbh, depth, kicks, seed, pe, j_out);
     }
-    light = kept.weight >= 1.0 - TM__LIGHT_WEIGHT;
+    light = tm__heavy_suffices(&kept);
     if (!light) {
         err = search(ctx, g, &heavy, o, bound, nbh, depth, kicks, seed, pe, j_out);
         tm__sgraph_release(&heavy);

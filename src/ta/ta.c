@@ -391,7 +391,7 @@ static tm_err run_heavy(tm_ctx *ctx, const tm_problem *p, const tm__ta_opts *opt
     *done = false;
     if (!p->route || (err = tm__comm_heavy(ctx, p->comm, TM__SEARCH_RATIO, &heavy, &kept)))
         return TM_EOK; /* (out of memory: the search on the whole job says so) */
-    if (kept.edges >= 1.0 || kept.weight < 1.0 - TM__LIGHT_WEIGHT) {
+    if (!tm__heavy_suffices(&kept)) {
         tm_comm_release(&heavy);
         return TM_EOK;
     }
