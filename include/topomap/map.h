@@ -279,6 +279,8 @@ typedef struct tm_map_info {
                            * converged (a time limit and no effort) */
     int levels;           /* auto: refinement levels completed */
     int rows_refined;     /* auto: rows that got at least one level */
+    int restarts;         /* auto: runs of the schedule on renamings of the job (the
+                           * first included; docs/mapping.md "Restarts") */
     /* Why it ended (static strings): "effort" (every level of the effort
      * done), "converged" (no effort, a time limit: two levels without
      * an improvement of 0.1 %), "gap" (no effort; bounds given or a time limit:

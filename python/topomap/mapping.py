@@ -454,8 +454,8 @@ class MapResult:
     returns it when no row is predicted faster by more than the time
     model's error, TM_TIME_GAIN_TOLERANCE), for more tasks than
     slots: blocks, block_bound, block_weight_max, and effort (what ran, as
-    `map --json`'s "effort": pipeline, levels, rows_refined, stop, kicks,
-    ta_moves, evaluations); bounds and gap: the lower bounds on every mapping
+    `map --json`'s "effort": pipeline, levels, rows_refined, restarts, stop,
+    kicks, ta_moves, evaluations); bounds and gap: the lower bounds on every mapping
     of the job and the result's gap, with the keys of `map --json`
     (docs/bounds.md)."""
 
@@ -474,7 +474,8 @@ class MapResult:
             res.blocks, res.block_bound, res.block_weight_max)
         self.effort = None if info is None else {
             "pipeline": string(info.pipeline), "levels": info.levels,
-            "rows_refined": info.rows_refined, "stop": string(info.stop), "kicks": info.kicks,
+            "rows_refined": info.rows_refined, "restarts": info.restarts,
+            "stop": string(info.stop), "kicks": info.kicks,
             "ta_moves": info.ta_moves, "evaluations": info.evaluations}
 
     @property

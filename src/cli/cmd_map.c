@@ -476,6 +476,7 @@ static void json_effort(json_w *j, const map_args *a, const tm_map_info *info)
     json_str(j, "pipeline", info->pipeline);
     json_int(j, "levels", info->levels);
     json_int(j, "rows_refined", info->rows_refined);
+    json_int(j, "restarts", info->restarts);
     json_str(j, "stop", info->stop);
     json_int(j, "kicks", info->kicks);
     json_int(j, "ta_moves", info->ta_moves);
@@ -485,12 +486,14 @@ static void json_effort(json_w *j, const map_args *a, const tm_map_info *info)
 
 static void print_effort(FILE *out, const map_args *a, const tm_map_info *info)
 {
-    char asked[32];
+    char asked[32], runs[48] = "";
     if (strcmp(info->pipeline, "auto") != 0)
         return;
     effort_asked(a, info, asked, sizeof asked);
-    fprintf(out, "effort             %s: %d level%s, ended: %s (work: %lld kicks, %lld ta moves, "
-            "%lld evaluations)\n", asked, info->levels, info->levels == 1 ? "" : "s", info->stop,
+    if (info->restarts > 1)
+        snprintf(runs, sizeof runs, " in each of %d runs (restarts)", info->restarts);
+    fprintf(out, "effort             %s: %d level%s%s, ended: %s (work: %lld kicks, %lld ta moves, "
+            "%lld evaluations)\n", asked, info->levels, info->levels == 1 ? "" : "s", runs, info->stop,
             (long long)info->kicks, (long long)info->ta_moves, (long long)info->evaluations);
     if (strcmp(info->stop, "gap") == 0)
         fprintf(out, "note: stopped early: the answer is within %.0f%% of the lower bounds on "

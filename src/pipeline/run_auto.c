@@ -64,6 +64,21 @@
  * other orientations of topdown) pay most (docs/mapping.md "Effort and
  * time"). */
 #define DEFAULT_EFFORT(n) ((n) <= 128 ? 3 : (n) <= 256 ? 2 : 1)
+/* Restarts (docs/mapping.md "Restarts"): the schedule runs again on the
+ * canonical job renamed at random, and every run's candidates compete.
+ * One numbering can land a search in a poor basin that another avoids
+ * (NPB CG 64 on torus:4x4x4: 3 messages on the busiest link from the
+ * canonical numbering, 2 from a renaming); a run costs 0.05-0.6 s on
+ * 64-task jobs, whose time target is 1 s, so small jobs with few entries
+ * get more runs: the job's entries set the count, as they set a run's
+ * cost. */
+#define RESTART_MAX_TASKS 128
+static int restarts_for(const tm_comm *c)
+{
+    if (c->n > RESTART_MAX_TASKS)
+        return 1;
+    return c->nnz <= 640 ? 4 : c->nnz <= 1280 ? 2 : 1;
+}
 /* Jobs with more tasks than this probe only the constructions no other
  * one dominates (screened). */
 #define SCREEN_MIN_TASKS 8192
@@ -608,6 +623,43 @@ static tm_err schedule(tm_ctx *ctx, autorun *a)
     return TM_EOK;
 }
 
+/* Restart b->restart: the schedule of a once more on a renaming of the
+ * canonical job, its candidates then a's (tm__auto_merge). */
+static tm_err restart(tm_ctx *ctx, autorun *a, const char *strategy, int k)
+{
+    autorun b;
+    int32_t *q = tm__malloc_n((size_t)a->given->comm->n, sizeof *q);
+    tm_err err = q ? TM_EOK : tm__nomem(ctx);
+    memset(&b, 0, sizeof b);
+    b.rn = a->rn;
+    b.out = a->out;
+    b.effort = a->effort;
+    b.level_dil = a->level_dil;
+    b.last = a->last;
+    b.threads = 1;
+    b.bound = a->bound; /* a's: not released with b */
+    b.restart = k;
+    if (!err)
+        err = tm__memo_new(ctx, &b.memo);
+    if (!err)
+        err = make_rows(ctx, &b, strategy);
+    if (!err && !(b.todo = tm__malloc_n((size_t)b.nr + 1, sizeof *b.todo)))
+        err = tm__nomem(ctx);
+    if (!err)
+        err = tm__auto_canon_restart(ctx, a, &b, q);
+    if (!err)
+        err = schedule(ctx, &b);
+    a->rn->p = &a->canon_p;
+    if (!err)
+        err = tm__auto_merge(ctx, a, &b, q);
+    b.given = NULL; /* rn->p is a's again */
+    tm__auto_canon_release(&b);
+    release_rows(&b);
+    tm__memo_free(b.memo);
+    free(q);
+    return err;
+}
+
 tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_result *out,
                     tm_mapping *best_m, tm_map_info *info)
 {
@@ -641,6 +693,12 @@ tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_re
         err = tm__autobound_init(ctx, rn, a.effort, &a.bound);
     if (!err)
         err = schedule(ctx, &a);
+    a.restarts = 1;
+    /* nothing to win once within the bounds' gap; nor after a cut */
+    for (int k = 1; !err && a.perm && k < restarts_for(rn->p->comm) && !a.cut &&
+                    !(a.stop && strcmp(a.stop, "gap") == 0) && !tm__stopped(rn->parent);
+         k++, a.restarts++)
+        err = restart(ctx, &a, strategy, k);
     if (!err)
         err = tm__auto_collect(ctx, &a, best_m);
     if (!err)

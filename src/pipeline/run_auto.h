@@ -25,6 +25,7 @@ typedef struct cand {
     int level;      /* CAND_CONSTRUCTION, CAND_PROBE or the level */
     double kicks;   /* kicks per task on the J-state it came from */
     int64_t ta;     /* TA's budget */
+    int restart;    /* the restart that found it (0: the canonical numbering) */
 } cand;
 
 typedef struct arow {
@@ -78,6 +79,8 @@ typedef struct autorun {
     tm_problem canon_p;
     tm_comm canon_c;
     tm__autobound bound;  /* the early stop on the lower bounds (run_bound.c) */
+    int restart;          /* which restart this run is (0: the canonical numbering) */
+    int restarts;         /* restarts run (the first included) */
 } autorun;
 
 /* ---- run_auto_result.c ---------------------------------------------------- */
@@ -93,6 +96,9 @@ bool tm__auto_best_cand(const autorun *a, int row, int *ri, int *ci);
 /* The result's rows (one per constructed row, each its best candidate, the
  * answer's row the answer), their estimated times, and *best_m. */
 tm_err tm__auto_collect(tm_ctx *ctx, autorun *a, tm_mapping *best_m);
+/* Restart b's candidates (b's rows are a's, in b's numbering, which is
+ * a's renamed by q: a's task t is b's q[t]) join a's rows, with its work. */
+tm_err tm__auto_merge(tm_ctx *ctx, autorun *a, autorun *b, const int32_t *q);
 /* What ran, for tm_map_run_ex. */
 void tm__auto_info(const autorun *a, tm_map_info *info);
 
@@ -106,6 +112,11 @@ tm_err tm__auto_canon_consecutive(tm_ctx *ctx, const autorun *a, tm_mapping *out
 /* *m (the rows' numbering) back in the given numbering; the problem the
  * caller gave is a->rn->p again. */
 tm_err tm__auto_canon_end(tm_ctx *ctx, autorun *a, tm_mapping *m);
+/* Restart b (b->restart >= 1) sees a's canonical job renamed by a random
+ * permutation q of the seed and the restart (a->perm composed with q: still
+ * independent of the numbering given); its rows see it from now on.  q: n
+ * entries, filled here. */
+tm_err tm__auto_canon_restart(tm_ctx *ctx, const autorun *a, autorun *b, int32_t *q);
 /* Frees what tm__auto_canon_begin made. */
 void tm__auto_canon_release(autorun *a);
 

@@ -266,6 +266,48 @@ tm_err tm__auto_collect(tm_ctx *ctx, autorun *a, tm_mapping *best_m)
     return err;
 }
 
+tm_err tm__auto_merge(tm_ctx *ctx, autorun *a, autorun *b, const int32_t *q)
+{
+    tm_err err = TM_EOK;
+    for (int i = 0; i < a->nr && i < b->nr && !err; i++) {
+        arow *ra = &a->rows[i], *rb = &b->rows[i];
+        if (!rb->built)
+            continue;
+        if (!ra->built) { /* cannot happen with the same schedule; kept for safety */
+            memcpy(ra->start, rb->start, sizeof ra->start);
+            ra->built = true;
+        }
+        ra->level = rb->level > ra->level ? rb->level : ra->level;
+        ra->time_s += rb->time_s;
+        ra->refine_s += rb->refine_s;
+        ra->eval_s += rb->eval_s;
+        ra->kicks_n += rb->kicks_n;
+        ra->ta_n += rb->ta_n;
+        ra->evals_n += rb->evals_n;
+        for (int k = 0; k < rb->nc && !err; k++) {
+            const cand *c = &rb->c[k];
+            tm_mapping m;
+            if (!c->m.n)
+                continue;
+            tm_mapping_init(&m);
+            if ((err = tm_mapping_alloc(ctx, &m, c->m.n, false)) != TM_EOK)
+                break;
+            for (int32_t t = 0; t < c->m.n; t++) { /* a's task t is b's q[t] */
+                m.host[t] = c->m.host[q[t]];
+                m.slot[t] = c->m.slot[q[t]];
+            }
+            err = tm__auto_add_cand(a, ra, &m, &c->met, c->level, c->ta);
+            tm_mapping_release(&m);
+            if (!err) {
+                ra->c[ra->nc - 1].kicks = c->kicks;
+                ra->c[ra->nc - 1].restart = b->restart;
+            }
+        }
+    }
+    a->cut = a->cut || b->cut;
+    return err;
+}
+
 void tm__auto_info(const autorun *a, tm_map_info *info)
 {
     const tm__runner *rn = a->rn;
@@ -274,6 +316,7 @@ void tm__auto_info(const autorun *a, tm_map_info *info)
     /* the level the default chose, or TM_EFFORT_AUTO: until converged */
     info->effort = a->effort == TM_EFFORT_AUTO && rn->timed ? TM_EFFORT_AUTO : a->last;
     info->levels = a->levels;
+    info->restarts = a->restarts;
     info->stop = a->stop;
     if (!info->stop)
         info->stop = "effort";

@@ -79,6 +79,37 @@ tm_err tm__auto_canon_end(tm_ctx *ctx, autorun *a, tm_mapping *m)
     return err;
 }
 
+/* The stream of the restarts' permutations (any constant apart from the
+ * rows' own streams). */
+#define RESTART_STREAM 0x5245535441525453ULL
+
+tm_err tm__auto_canon_restart(tm_ctx *ctx, const autorun *a, autorun *b, int32_t *q)
+{
+    int32_t n = a->given->comm->n;
+    tm__rng r;
+    tm_err err;
+    tm__rng_seed(&r, tm_ctx_seed(a->rn->parent) + (uint64_t)b->restart, RESTART_STREAM);
+    for (int32_t i = 0; i < n; i++)
+        q[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) { /* Fisher-Yates */
+        int32_t j = (int32_t)tm__rng_below(&r, (uint64_t)i + 1), t = q[i];
+        q[i] = q[j];
+        q[j] = t;
+    }
+    tm_comm_init(&b->canon_c);
+    if (!(b->perm = tm__malloc_n((size_t)n, sizeof *b->perm)))
+        return tm__nomem(ctx);
+    for (int32_t t = 0; t < n; t++)
+        b->perm[t] = q[a->perm[t]];
+    if ((err = tm__comm_permute(ctx, a->given->comm, b->perm, &b->canon_c)) != TM_EOK)
+        return err;
+    b->given = a->given;
+    b->canon_p = *a->given;
+    b->canon_p.comm = &b->canon_c;
+    b->rn->p = &b->canon_p;
+    return TM_EOK;
+}
+
 void tm__auto_canon_release(autorun *a)
 {
     if (a->perm && a->given)
