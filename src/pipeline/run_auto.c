@@ -67,17 +67,23 @@
 /* Restarts (docs/mapping.md "Restarts"): the schedule runs again on the
  * canonical job renamed at random, and every run's candidates compete.
  * One numbering can land a search in a poor basin that another avoids
- * (NPB CG 64 on torus:4x4x4: 3 messages on the busiest link from the
- * canonical numbering, 2 from a renaming); a run costs 0.05-0.6 s on
- * 64-task jobs, whose time target is 1 s, so small jobs with few entries
- * get more runs: the job's entries set the count, as they set a run's
- * cost. */
+ * (NPB CG 64 on torus:4x4x4: 1.153 hops a byte from the canonical
+ * numbering, 1.083 with three renamings beside it).  A run costs 0.05-0.6 s
+ * on 64-task jobs, whose time target is 1 s, and its cost grows with the
+ * job's entries (the evaluations and the local searches) and with the
+ * allocation's slots (threshold accepting's moves: 50 a slot), so jobs of
+ * at most 128 tasks get 4 runs or 2 by their entries plus slots (NPB CG 64
+ * on a 64-host torus: 312, 4 runs; LULESH 64: 1,112, 2 runs; either on 89
+ * hosts of 8 slots of X5: 960 and 1,760, 2 runs and 1). */
 #define RESTART_MAX_TASKS 128
-static int restarts_for(const tm_comm *c)
+static int restarts_for(const tm_problem *p)
 {
-    if (c->n > RESTART_MAX_TASKS)
+    int64_t w = p->comm->nnz;
+    if (p->comm->n > RESTART_MAX_TASKS || !p->alloc)
         return 1;
-    return c->nnz <= 640 ? 4 : c->nnz <= 1280 ? 2 : 1;
+    for (int32_t i = 0; i < p->alloc->n; i++)
+        w += p->alloc->slots[i] > 0 ? p->alloc->slots[i] : 0;
+    return w <= 768 ? 4 : w <= 1536 ? 2 : 1;
 }
 /* Jobs with more tasks than this probe only the constructions no other
  * one dominates (screened). */
@@ -695,7 +701,7 @@ tm_err tm__run_auto(tm_ctx *ctx, tm__runner *rn, const char *strategy, tm_map_re
         err = schedule(ctx, &a);
     a.restarts = 1;
     /* nothing to win once within the bounds' gap; nor after a cut */
-    for (int k = 1; !err && a.perm && k < restarts_for(rn->p->comm) && !a.cut &&
+    for (int k = 1; !err && a.perm && k < restarts_for(rn->p) && !a.cut &&
                     !(a.stop && strcmp(a.stop, "gap") == 0) && !tm__stopped(rn->parent);
          k++, a.restarts++)
         err = restart(ctx, &a, strategy, k);
