@@ -53,36 +53,6 @@ tm_err tm__auto_add_cand(autorun *a, arow *r, tm_mapping *m, const tm_metrics *m
     return TM_EOK;
 }
 
-/* Every candidate that still has its mapping, as rows for tm__run_pick
- * (metrics pointers only); *owner gets (row, candidate) of each. */
-static int list_cands(const autorun *a, int only_row, tm_map_row *list, int *owner)
-{
-    int n = 0;
-    for (int i = 0; i < a->nr; i++) {
-        const arow *r = &a->rows[i];
-        if (only_row >= 0 && i != only_row)
-            continue;
-        for (int k = 0; k < r->nc; k++) {
-            if (!r->c[k].m.n)
-                continue;
-            memset(&list[n], 0, sizeof list[n]);
-            list[n].metrics = (tm_metrics *)&r->c[k].met;
-            owner[2 * n] = i;
-            owner[2 * n + 1] = k;
-            n++;
-        }
-    }
-    return n;
-}
-
-static int count_cands(const autorun *a)
-{
-    int n = 0;
-    for (int i = 0; i < a->nr; i++)
-        n += a->rows[i].nc;
-    return n;
-}
-
 /* The pareto rule's ideal point over every candidate (run_pick.c). */
 void tm__auto_ideal(const autorun *a, double *cmin, double *dmin)
 {
@@ -101,32 +71,60 @@ void tm__auto_ideal(const autorun *a, double *cmin, double *dmin)
         }
 }
 
+/* Candidate k of row i is one of the set (row `row`, all rows: -1) and
+ * still has its mapping. */
+static bool in_set(const autorun *a, int row, int i, int k)
+{
+    return (row < 0 || i == row) && a->rows[i].c[k].m.n;
+}
+
+/* Another candidate of the set dominates candidate k of row i. */
+static bool dominated(const autorun *a, int row, int i, int k)
+{
+    const tm_metrics *m = &a->rows[i].c[k].met;
+    for (int j = 0; j < a->nr; j++)
+        for (int l = 0; l < a->rows[j].nc; l++)
+            if ((j != i || l != k) && in_set(a, row, j, l) &&
+                tm__run_dominates(&a->rows[j].c[l].met, m, a->rn->obj))
+                return true;
+    return false;
+}
+
 /* The best candidate of row `row` (all rows: -1), by the objective with
- * the ideal point of all candidates; -1 when there is none.  *ri, *ci:
- * its row and index. */
+ * the ideal point of all candidates (tm__run_pick_ideal's rule, the
+ * candidates in row order); false when there is none.  *ri, *ci: its row
+ * and index.  It allocates nothing: the schedule asks it between the
+ * stages, where a failure could not be reported. */
 bool tm__auto_best_cand(const autorun *a, int row, int *ri, int *ci)
 {
-    int n = count_cands(a), *owner, b;
-    tm_map_row *list;
-    double cmin, dmin;
-    bool ok = false;
-    if (n == 0)
-        return false;
-    list = tm__malloc_n((size_t)n, sizeof *list);
-    owner = tm__malloc_n((size_t)n * 2, sizeof *owner);
-    if (list && owner) {
-        tm__auto_ideal(a, &cmin, &dmin);
-        n = list_cands(a, row, list, owner);
-        b = n > 0 ? tm__run_pick_ideal(list, n, a->rn->obj, cmin, dmin) : -1;
-        if (b >= 0) {
-            *ri = owner[2 * b];
-            *ci = owner[2 * b + 1];
-            ok = true;
+    tm_objective obj = a->rn->obj;
+    double cmin, dmin, best_s = 0;
+    int bi = -1, bk = -1;
+    tm__auto_ideal(a, &cmin, &dmin);
+    for (int i = 0; i < a->nr; i++)
+        for (int k = 0; k < a->rows[i].nc; k++) {
+            const tm_metrics *m = &a->rows[i].c[k].met;
+            double s;
+            if (!in_set(a, row, i, k))
+                continue;
+            if (obj != TM_OBJ_PARETO) {
+                if (bi < 0 || tm__run_better(m, &a->rows[bi].c[bk].met, obj))
+                    bi = i, bk = k;
+                continue;
+            }
+            if (dominated(a, row, i, k))
+                continue;
+            s = tm__run_ideal_score(m, cmin, dmin);
+            if (bi < 0 || tm__run_ideal_beats(m, s, &a->rows[bi].c[bk].met, best_s, obj)) {
+                bi = i, bk = k;
+                best_s = s;
+            }
         }
-    }
-    free(list);
-    free(owner);
-    return ok;
+    if (bi < 0)
+        return false;
+    *ri = bi;
+    *ci = bk;
+    return true;
 }
 
 /* ---- the result ---------------------------------------------------------- */

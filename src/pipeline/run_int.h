@@ -108,6 +108,12 @@ bool tm__run_no_clear_gain(const tm_metrics *a, const tm_metrics *b);
 int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj);
 /* The same with the pareto rule's ideal point given (the least congestion
  * and dilation of a larger set the rows belong to). */
+/* The pareto rule's score of m: the worse of its ratios to the ideal
+ * point (cmin, dmin); and whether m with score s is picked over best with
+ * score best_s (the lower score, ties by the objective's order). */
+double tm__run_ideal_score(const tm_metrics *m, double cmin, double dmin);
+bool tm__run_ideal_beats(const tm_metrics *m, double s, const tm_metrics *best, double best_s,
+                         tm_objective obj);
 int32_t tm__run_pick_ideal(tm_map_row *rows, int32_t n, tm_objective obj, double cmin,
                            double dmin);
 /* a and b place every task on the same host and slot (or PE). */

@@ -82,6 +82,18 @@ int32_t tm__run_pick(tm_map_row *rows, int32_t n, tm_objective obj)
     return tm__run_pick_ideal(rows, n, obj, cmin, dmin);
 }
 
+double tm__run_ideal_score(const tm_metrics *m, double cmin, double dmin)
+{
+    double rc = cmin > 0 ? m->max_congestion / cmin : 1, rd = dmin > 0 ? m->avg_dilation / dmin : 1;
+    return rc > rd ? rc : rd;
+}
+
+bool tm__run_ideal_beats(const tm_metrics *m, double s, const tm_metrics *best, double best_s,
+                         tm_objective obj)
+{
+    return cmp_key(s, best_s) < 0 || (cmp_key(s, best_s) == 0 && tm__run_better(m, best, obj));
+}
+
 int32_t tm__run_pick_ideal(tm_map_row *rows, int32_t n, tm_objective obj, double cmin,
                            double dmin)
 {
@@ -95,15 +107,13 @@ int32_t tm__run_pick_ideal(tm_map_row *rows, int32_t n, tm_objective obj, double
     }
     for (int32_t i = 0; i < n; i++) {
         const tm_metrics *m = rows[i].metrics;
-        double rc = cmin > 0 ? m->max_congestion / cmin : 1, rd = dmin > 0 ? m->avg_dilation / dmin : 1;
-        double sc = rc > rd ? rc : rd;
+        double sc = tm__run_ideal_score(m, cmin, dmin);
         bool dominated = false;
         for (int32_t k = 0; k < n && !dominated; k++)
             dominated = k != i && tm__run_dominates(rows[k].metrics, m, obj);
         if (dominated)
             continue;
-        if (best < 0 || cmp_key(sc, best_s) < 0 ||
-            (cmp_key(sc, best_s) == 0 && tm__run_better(m, rows[best].metrics, obj))) {
+        if (best < 0 || tm__run_ideal_beats(m, sc, rows[best].metrics, best_s, obj)) {
             best = i;
             best_s = sc;
         }

@@ -951,6 +951,8 @@ static void test_map_network(void **state)
         {NULL, NULL, "grow", "np:8+ta:100", -1, TM_OBJ_QAP},
         {NULL, NULL, "topdown-ms", NULL, -1, TM_OBJ_CONGESTION},
         {NULL, NULL, "all", "ta:50", -1, TM_OBJ_PARETO},
+        /* the default pipeline: its rows, levels and restarts (a small job) */
+        {NULL, NULL, "all", "auto", -1, TM_OBJ_PARETO},
     };
     char name[96];
     (void)state;
