@@ -82,7 +82,9 @@ static const cli_opt table[] = {
      "(each level doubles the kicks and refines one more row), or 'exhaustive'\n"
      "(every construction refined by " CLI_NET_PIPELINE "). Default: 3 up to\n"
      "128 tasks, 2 up to 256, else 1, and the levels stop once the answer is\n"
-     "within 1% of the lower bounds; docs/mapping.md \"Effort and time\""},
+     "within 1% of the lower bounds. Up to 128 tasks the whole schedule runs\n"
+     "2 or 4 times on renamings of the job (restarts); docs/mapping.md\n"
+     "\"Effort and time\""},
     {"objective", OPT_OBJECTIVE, "O", M | S,
      "how 'all' picks the best: pareto (default: the non-dominated row\n"
      "nearest the ideal point, docs/mapping.md), or congestion, dilation,\n"
