@@ -49,6 +49,8 @@ c=$(classes "$R/comd-64.mtx" --grid 4x4x4 --periodic)
 [ "$c" = "face 384 other 192 " ] || { echo "comd-64: $c"; exit 1; }
 c=$(classes "$R/minife-64.mtx" --bisect 64x64x64)
 [ "$c" = "face 288 edge 432 corner 216 other 196 " ] || { echo "minife-64: $c"; exit 1; }
+c=$(classes "$R/minife-1024.mtx" --bisect 128x128x256)
+[ "$c" = "face 5504 edge 9856 corner 5880 other 7232 " ] || { echo "minife-1024: $c"; exit 1; }
 # the collectives' partners carry little: every "other" pair of LULESH below 100 bytes
 python3 "$STATS" "$R/lulesh-64.mtx" --grid 4x4x4 | grep -q "other *192 pairs, bytes min 72, median 72, max 80"
 for app in lulesh comd minife; do
