@@ -20,6 +20,8 @@ out=$(cd "$out" && pwd)
 export TM_TEST_FAILURES=$out/test-failures TM_TEST_TALLY=$out/test-tally
 rm -f "$TM_TEST_FAILURES" "$TM_TEST_TALLY" "$out"/stage-logs/*.log
 touch "$TM_TEST_FAILURES"
+. "$(dirname "$0")/direct-python.sh"
+tm_direct_python "$out/python"
 
 # name target stage-prefix
 stages=(

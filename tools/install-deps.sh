@@ -21,8 +21,9 @@ pkgs=(build-essential pkg-config libigraph-dev libmetis-dev libxml2-dev libjanss
       libicu-dev liblzma-dev zlib1g-dev
       # the Python module (python/, docs/python.md) and tests/cli/t75-python.sh; pycparser
       # (cffi's own parser) reads the C headers when the module is built (_cdefgen.py)
+      # python3-pil and numpy: tests/cli/pngstat.py decodes the reports' screenshots
       python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-pycparser
-      python3-numpy python3-scipy python3-pandas python3-networkx python3-matplotlib
+      python3-numpy python3-scipy python3-pandas python3-networkx python3-matplotlib python3-pil
       python3-pytest
       libsimgrid-dev)  # SimGrid's smpicc/smpirun: tests/cli/t35-simgrid.sh, make bench-sim
 # `make bench` only: Scotch (side-by-side QAP runs) and gpmetis (instance generator)

@@ -13,6 +13,7 @@ export TM_TEST_DATA="$here/../data"
 export TOPO_DIR="$here/../../topologies"
 : "${TOPOMAP:?TOPOMAP must name the binary}"
 . "$here/../lanes.sh"
+. "$here/../direct-python.sh"
 pass=0; fail=0; skip=0; failed=()
 lane_one() {
     local tmp rc
@@ -30,6 +31,7 @@ for t in "$here"/t[0-9]*.sh; do
 done
 res=$(mktemp -d)
 mkdir "$res/p" "$res/s"
+tm_direct_python "$res/python"
 lanes_run "$(tm_test_jobs)" "$res/p" ${par[@]+"${par[@]}"}
 lanes_run 1 "$res/s" ${ser[@]+"${ser[@]}"}
 i=0; j=0

@@ -134,7 +134,7 @@ grep -qF 'sw&lt;script&gt;alert(1)&lt;/script&gt;' h.dom
 browser map.html shot.json --screenshot="$PWD/map.png" --window-size=1150,1300 >/dev/null
 [ "$(page_requests shot.json)" = "0" ]
 # width height colours non-white-fraction red(#bd0026) blue(#1f77b4)
-read -r w h ncol nonwhite red blue < <(python3 "$here/pngstat.py" map.png '#bd0026' '#1f77b4')
+read -r w h ncol nonwhite red blue < <("$here/pngstat.py" map.png '#bd0026' '#1f77b4')
 echo "map.png: ${w}x$h, $ncol colours, non-white $nonwhite, red $red px, blue $blue px"
 [ "$w" = 1150 ] && [ "$h" = 1300 ] && [ "$ncol" -ge 50 ] && [ "$red" -ge 20 ] && [ "$blue" -ge 500 ]
 python3 -c "import sys; assert float(sys.argv[1]) > 0.05" "$nonwhite"

@@ -139,7 +139,7 @@ urls = {e["params"]["url"] for e in d["events"]
 assert not urls, urls
 P
     # width height colours non-white-fraction (policy colours: Tableau blue and red)
-    read -r w h ncol nonwhite blue red < <(python3 "$here/pngstat.py" $page.png '#4e79a7' '#e15759')
+    read -r w h ncol nonwhite blue red < <("$here/pngstat.py" $page.png '#4e79a7' '#e15759')
     echo "$page.png: ${w}x$h, $ncol colours, non-white $nonwhite, blue $blue px, red $red px"
     [ "$ncol" -ge 20 ] && [ "$blue" -ge 100 ] && [ "$red" -ge 50 ]
     python3 -c "import sys; assert float(sys.argv[1]) > 0.05" "$nonwhite"

@@ -92,7 +92,7 @@ expect_exit 1 "$TOPOMAP" slurm snapshot d --timeout 0
 
 step "snapshot: a controller that cannot be reached writes nothing"
 mkdir snapdir
-SLURM_CONF=$PWD/no-such-slurm.conf expect_exit 2 "$TOPOMAP" slurm snapshot snapdir --timeout 20
+SLURM_CONF=$PWD/no-such-slurm.conf expect_exit 2 "$TOPOMAP" slurm snapshot snapdir --timeout 2
 [ -z "$(ls snapdir)" ] || { echo "snapshot wrote: $(ls snapdir)"; exit 1; }
 [ "$(echo "$ERR" | wc -l)" = 1 ] || { echo "not one line: $ERR"; exit 1; }
 

@@ -55,6 +55,6 @@ env "${env[@]}" ../venv/bin/python -c 'import sys, topomap._cdef as c; sys.exit(
 # two bar colours in it.
 env "${env[@]}" ../venv/bin/python ../src/examples/tapering.py taper.png --strategy identity > taper.txt
 grep -q '^     4:1 ' taper.txt || { cat taper.txt; echo "no 4:1 row"; exit 1; }
-read -r w h ncol nonwhite grey blue < <(python3 "$here/pngstat.py" taper.png '#9e9e9e' '#1f77b4')
+read -r w h ncol nonwhite grey blue < <("$here/pngstat.py" taper.png '#9e9e9e' '#1f77b4')
 [ "$w" = 720 ] && [ "$h" = 288 ] && [ "$grey" -gt 1000 ] && [ "$blue" -gt 1000 ] ||
     { echo "taper.png: $w x $h, $ncol colours, grey $grey, blue $blue"; exit 1; }

@@ -17,7 +17,7 @@ unset TM_TEST_TALLY TM_TEST_FAILURES TM_TEST_STAGE
 step "the CLI runner: a failing step is named by its line, its label and its command"
 mkdir -p cli
 cp "$src/tests/cli/run.sh" "$src/tests/cli/lib.sh" cli/
-cp "$src/tests/lanes.sh" .
+cp "$src/tests/lanes.sh" "$src/tests/direct-python.sh" .
 cat > cli/t01-pass.sh <<'EOF'
 set -eu
 . "$(dirname "$0")/lib.sh"
