@@ -338,7 +338,7 @@ test-tsan:
 # (part of `make test`) replays tests/fuzz/regressions/ and fuzzes each
 # target for FUZZ_SMOKE seconds.  Corpora live in build-fuzz/corpus/.
 FUZZ_TIME    ?= 60
-FUZZ_SMOKE   ?= 5
+FUZZ_SMOKE   ?= 3
 FUZZ_JOBS    ?= 1
 # the smoke stage runs two fuzzers at a time (one core each): make test
 # stays under 15 minutes on a fresh 2-core machine
