@@ -228,6 +228,59 @@ static int32_t walk(const tm_route *r, const dor_data *dd, int32_t src, int32_t 
     return hops;
 }
 
+/* walk() on a healthy grid (dd->healthy: no route breaks, so no check per hop), from grid
+ * index is with coordinates xs (the caller's, once per source) to grid index it.  Without
+ * load only the hop count is computed.  The same links in the same order get the same
+ * additions as from walk() (a hop over one cable adds vol, which is vol / 1.0): the loads
+ * are identical.  On AMG2013 1,000's 450,000 messages the walks were a quarter of the
+ * default map's time, mostly the checks, the modulo and the slot of every hop. */
+static int32_t walk_healthy(const dor_data *dd, int32_t is, const int32_t *xs, int32_t it,
+                            double vol, double *load)
+{
+    const tm_net_grid *gr = &dd->grid;
+    int32_t xt[TM_GRID_MAX_DIMS], cur = is, stride = 1, hops = 0;
+    coords_of(gr, it, xt);
+    for (int i = 0; i < gr->ndims; stride *= gr->dims[i], i++) {
+        int32_t d = gr->dims[i], x = xs[i], steps, dir;
+        const int32_t *off;
+        if (x == xt[i])
+            continue;
+        if (gr->wrap[i]) {
+            int32_t fwd = xt[i] > x ? xt[i] - x : xt[i] - x + d;
+            dir = fwd <= d - fwd ? 0 : 1;
+            steps = dir == 0 ? fwd : d - fwd;
+        } else {
+            dir = xt[i] > x ? 0 : 1;
+            steps = dir == 0 ? xt[i] - x : x - xt[i];
+        }
+        hops += steps;
+        if (!load) {
+            cur += (xt[i] - x) * stride;
+            continue;
+        }
+        off = dd->off + dir;
+        for (int32_t s = 0; s < steps; s++) {
+            int64_t sl = ((int64_t)cur * gr->ndims + i) * 2; /* slot_of(dd, cur, i, 0) */
+            int32_t a = off[sl], b = off[sl + 1];
+            if (b - a == 1) {
+                load[dd->links[a]] += vol;
+            } else {
+                double share = vol / (double)(b - a);
+                for (int32_t j = a; j < b; j++)
+                    load[dd->links[j]] += share;
+            }
+            if (dir == 0) {
+                cur += ++x == d ? -(d - 1) * stride : stride;
+                x = x == d ? 0 : x;
+            } else {
+                cur += x-- == 0 ? (d - 1) * stride : -stride;
+                x = x < 0 ? d - 1 : x;
+            }
+        }
+    }
+    return hops;
+}
+
 static bool on_grid(const dor_data *dd, int32_t v)
 {
     return v >= dd->grid.base && v - dd->grid.base < dd->n_grid;
@@ -254,10 +307,14 @@ static tm_err dor_flows(tm_ctx *ctx, const tm_route *r, tm_route_ws *ws, int32_t
         for (size_t i = 0; i < k; i++)
             if (dst[i] != src && (!on_grid(dd, src) || !on_grid(dd, dst[i])))
                 return broken(ctx, r, src, dst[i], -2);
+        int32_t xs[TM_GRID_MAX_DIMS], is = src - dd->grid.base;
+        if (k > 0 && on_grid(dd, src))
+            coords_of(&dd->grid, is, xs);
         for (size_t i = 0; i < k; i++) {
-            int32_t where, h = 0;
+            int32_t h = 0;
             if (dst[i] != src)
-                h = walk(r, dd, src, dst[i], vol[i], vol[i] != 0 ? load : NULL, &where);
+                h = walk_healthy(dd, is, xs, dst[i] - dd->grid.base, vol[i],
+                                 vol[i] != 0 ? load : NULL);
             if (hops)
                 hops[i] = h;
         }
