@@ -344,8 +344,32 @@ class Robust(budget.Bench):
         return out
 
 
+# options with a value, and flags: anything else is refused before any run (a mistyped
+# --help used to start the whole hour-long benchmark on ./build)
+VALUED = ("--numberings", "--only", "--methods", "--threads", "--reps", "--label", "--extra",
+          "--first", "--exhaustive-numberings", "--show")
+FLAGS = ("--fresh", "--keep-scotch", "--panel")
+
+
+def check_args(a):
+    if "-h" in a or "--help" in a:
+        print(__doc__.strip())
+        sys.exit(0)
+    i = 1 if a and not a[0].startswith("-") else 0
+    while i < len(a):
+        if a[i] in VALUED and i + 1 < len(a):
+            i += 2
+        elif a[i] in FLAGS:
+            i += 1
+        else:
+            sys.stderr.write("robust.py: %s: %s (--help for the usage)\n" % (
+                a[i], "needs a value" if a[i] in VALUED else "unknown argument"))
+            sys.exit(2)
+
+
 def main():
     a = sys.argv[1:]
+    check_args(a)
     build = a[0] if a and not a[0].startswith("--") else "build"
     opt = lambda k, d: a[a.index(k) + 1] if k in a else d
     n = int(opt("--numberings", "20"))
