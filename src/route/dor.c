@@ -175,6 +175,21 @@ out:
     return err;
 }
 
+/* The way along dimension i from coordinate x to xt: the direction (0 positive, 1 negative)
+ * into *dir, the number of hops returned.  A ring goes the shorter way, the positive one on
+ * a tie; a line goes straight. */
+static int32_t dim_steps(const tm_net_grid *gr, int i, int32_t x, int32_t xt, int *dir)
+{
+    int32_t d = gr->dims[i];
+    if (gr->wrap[i]) {
+        int32_t fwd = xt >= x ? xt - x : xt - x + d;
+        *dir = fwd <= d - fwd ? 0 : 1;
+        return *dir == 0 ? fwd : d - fwd;
+    }
+    *dir = xt > x ? 0 : 1;
+    return *dir == 0 ? xt - x : x - xt;
+}
+
 /* Walks the DOR path src -> dst, adding vol to the links if load != NULL.
  * Returns the hop count, or -1 with *where = the vertex where the route
  * breaks (-2: src or dst is not on the grid). */
@@ -192,17 +207,11 @@ static int32_t walk(const tm_route *r, const dor_data *dd, int32_t src, int32_t 
     coords_of(gr, it, xt);
     cur = is;
     for (int i = 0; i < gr->ndims; stride *= gr->dims[i], i++) {
-        int32_t d = gr->dims[i], steps, dir, x = xs[i];
+        int32_t d = gr->dims[i], steps, x = xs[i];
+        int dir;
         if (xs[i] == xt[i])
             continue;
-        if (gr->wrap[i]) {
-            int32_t fwd = ((xt[i] - xs[i]) % d + d) % d;
-            dir = fwd <= d - fwd ? 0 : 1;
-            steps = dir == 0 ? fwd : d - fwd;
-        } else {
-            dir = xt[i] > xs[i] ? 0 : 1;
-            steps = dir == 0 ? xt[i] - xs[i] : xs[i] - xt[i];
-        }
+        steps = dim_steps(gr, i, xs[i], xt[i], &dir);
         for (int32_t s = 0; s < steps; s++) {
             int64_t sl = slot_of(dd, cur, i, dir);
             int32_t a = dd->off[sl], b = dd->off[sl + 1], nx;
@@ -241,18 +250,12 @@ static int32_t walk_healthy(const dor_data *dd, int32_t is, const int32_t *xs, i
     int32_t xt[TM_GRID_MAX_DIMS], cur = is, stride = 1, hops = 0;
     coords_of(gr, it, xt);
     for (int i = 0; i < gr->ndims; stride *= gr->dims[i], i++) {
-        int32_t d = gr->dims[i], x = xs[i], steps, dir;
+        int32_t d = gr->dims[i], x = xs[i], steps;
+        int dir;
         const int32_t *off;
         if (x == xt[i])
             continue;
-        if (gr->wrap[i]) {
-            int32_t fwd = xt[i] > x ? xt[i] - x : xt[i] - x + d;
-            dir = fwd <= d - fwd ? 0 : 1;
-            steps = dir == 0 ? fwd : d - fwd;
-        } else {
-            dir = xt[i] > x ? 0 : 1;
-            steps = dir == 0 ? xt[i] - x : x - xt[i];
-        }
+        steps = dim_steps(gr, i, x, xt[i], &dir);
         hops += steps;
         if (!load) {
             cur += (xt[i] - x) * stride;

@@ -36,10 +36,10 @@ with open(out, "w") as f:
 P
 }
 
-# same_figures LABEL ARGS...: the default on three random numberings (two under ASan) of $JOB gives the same
-# max congestion, average dilation and J, and each written mapping evaluates to them (the
-# job's own order is not among them: its consecutive placement, a candidate whatever the rows
-# see, may beat what the search finds, as LULESH's does by 2 % on congestion)
+# same_figures LABEL ARGS...: the default on three random numberings (two under ASan) of $JOB
+# gives the same max congestion, average dilation and J, and each written mapping evaluates to
+# them (the job's own order is not among them: its consecutive placement, a candidate whatever
+# the rows see, may beat what the search finds, as LULESH's does by 2 % on congestion)
 same_figures() {
     local label=$1 ref="" k
     shift
